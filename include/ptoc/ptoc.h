@@ -1,0 +1,40 @@
+/* ptoc.h: the one header an embedder includes.
+ *
+ *   ptoc_context *ctx = ptoc_context_create(NULL);
+ *   ptoc_register_all(ctx);                 // dialects and passes
+ *   ptoc_arena *arena = ptoc_arena_create(ctx);
+ *   ptoc_op *module = ptoc_parse(ctx, arena, text, len, "k.pto", NULL);
+ *   if (module && ptoc_verify(module)) { ... run a ptoc_pm ... print ... }
+ *   ptoc_context_destroy(ctx);              // frees the arena too
+ */
+#ifndef PTOC_PTOC_H
+#define PTOC_PTOC_H
+
+#include "ptoc/ir.h"
+#include "ptoc/pass.h"
+#include "ptoc/syntax.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "0.1.0" */
+const char *ptoc_version(void);
+
+/* Dialects: builtin, func, arith, scf, memref, pto. Each is idempotent. */
+void ptoc_register_builtin_dialect(ptoc_context *ctx);
+void ptoc_register_func_dialect(ptoc_context *ctx);
+void ptoc_register_arith_dialect(ptoc_context *ctx);
+void ptoc_register_scf_dialect(ptoc_context *ctx);
+void ptoc_register_memref_dialect(ptoc_context *ctx);
+void ptoc_register_pto_dialect(ptoc_context *ctx);
+void ptoc_register_all_dialects(ptoc_context *ctx);
+/* Every pass under passes/. */
+void ptoc_register_all_passes(ptoc_context *ctx);
+/* Both of the above. */
+void ptoc_register_all(ptoc_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
