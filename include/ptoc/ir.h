@@ -368,6 +368,7 @@ struct ptoc_op {
     ptoc_named_attr *attrs;   /* sorted by name bytes, no duplicates */
     ptoc_region *regions;
     uint32_t attrs_cap;
+    ptoc_context *ctx;        /* added by core: the owning context (ptoc_op_context) */
 };
 
 /* What an op is made from. Arrays grow in `arena` through the helpers below. */

@@ -1,0 +1,465 @@
+/* diag.c: diagnostics. Messages are formatted once and handed to the context's
+ * handler; the default one prints them clang/MLIR style with the source line and
+ * a caret, using the source buffers registered with ptoc_source_add (their line
+ * index is built on first use). The diagnostic verifier implements
+ * --verify-diagnostics: it reads `// expected-error {{text}}` comments from a
+ * buffer, takes the place of the handler, and reports what did not match.
+ */
+#include "ir/core_internal.h"
+
+#include <string.h>
+
+static const char *const severity_words[] = {
+    [PTOC_SEV_ERROR] = "error",
+    [PTOC_SEV_WARNING] = "warning",
+    [PTOC_SEV_NOTE] = "note",
+    [PTOC_SEV_REMARK] = "remark",
+};
+
+/* ---------------------------------------------------------------- emitting */
+
+ptoc_diag_handler ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler h,
+                                                void *user, void **prev_user)
+{
+    ptoc_diag_handler prev = ctx->diag_handler;
+    if (prev_user)
+        *prev_user = ctx->diag_user;
+    ctx->diag_handler = h ? h : ptoc_diag_default_handler;
+    ctx->diag_user = h ? user : ctx;
+    return prev;
+}
+
+void ptoc_diag_default_handler(void *user, const ptoc_diagnostic *d)
+{
+    ptoc_diag_print(user, stderr, d);
+}
+
+static void emit_message(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *message)
+{
+    ptoc_diagnostic d;
+    d.severity = sev;
+    d.loc = loc;
+    d.message = message;
+    if (sev == PTOC_SEV_ERROR)
+        ctx->error_count++;
+    ctx->diag_handler(ctx->diag_user, &d);
+}
+
+/* Formats `prefix` + `fmt` and emits it. */
+static void emit_formatted(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *prefix,
+                           const char *fmt, va_list ap)
+{
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, ctx);
+    if (prefix)
+        ptoc_strbuf_puts(&sb, prefix);
+    ptoc_strbuf_vprintf(&sb, fmt, ap);
+    emit_message(ctx, sev, loc, ptoc_strbuf_cstr(&sb));
+    ptoc_strbuf_free(&sb);
+}
+
+void ptoc_emitv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, va_list ap)
+{
+    emit_formatted(ctx, sev, loc, NULL, fmt, ap);
+}
+
+void ptoc_emit(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptoc_emitv(ctx, sev, loc, fmt, ap);
+    va_end(ap);
+}
+
+void ptoc_emit_error(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptoc_emitv(ctx, PTOC_SEV_ERROR, loc, fmt, ap);
+    va_end(ap);
+}
+
+void ptoc_emit_note(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptoc_emitv(ctx, PTOC_SEV_NOTE, loc, fmt, ap);
+    va_end(ap);
+}
+
+/* An op diagnostic: "'name' op " + message at the op's location. */
+static void emit_on_op(const ptoc_op *op, ptoc_severity sev, const char *fmt, va_list ap)
+{
+    ptoc_strbuf prefix;
+    ptoc_strbuf_init(&prefix, op->ctx);
+    ptoc_strbuf_printf(&prefix, "'%s' op ", op->name->str);
+    emit_formatted(op->ctx, sev, op->loc, ptoc_strbuf_cstr(&prefix), fmt, ap);
+    ptoc_strbuf_free(&prefix);
+}
+
+void ptoc_op_emit_error(const ptoc_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_on_op(op, PTOC_SEV_ERROR, fmt, ap);
+    va_end(ap);
+}
+
+void ptoc_op_emit_warning(const ptoc_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_on_op(op, PTOC_SEV_WARNING, fmt, ap);
+    va_end(ap);
+}
+
+void ptoc_op_emit_note(const ptoc_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit_formatted(op->ctx, PTOC_SEV_NOTE, op->loc, NULL, fmt, ap);
+    va_end(ap);
+}
+
+size_t ptoc_context_error_count(ptoc_context *ctx) { return ctx->error_count; }
+
+/* ---------------------------------------------------------------- sources */
+
+static ptoc_source *find_source(ptoc_context *ctx, const ptoc_ident *file)
+{
+    size_t i;
+    for (i = 0; i < ctx->nsources; i++)
+        if (ctx->sources[i].file == file)
+            return &ctx->sources[i];
+    return NULL;
+}
+
+static void release_source(ptoc_context *ctx, ptoc_source *s)
+{
+    ptoc_free(ctx, s->text, s->len + 1);
+    ptoc_free(ctx, s->lines, s->nlines * sizeof *s->lines);
+    s->text = NULL;
+    s->lines = NULL;
+    s->nlines = 0;
+}
+
+void ptoc_source_add(ptoc_context *ctx, ptoc_ident *file, const char *text, size_t len)
+{
+    ptoc_source *s = find_source(ctx, file), *grown;
+    if (s) {
+        release_source(ctx, s);      /* a file read again replaces its old text */
+    } else {
+        if (ctx->nsources == ctx->sources_cap) {
+            size_t cap = ctx->sources_cap ? ctx->sources_cap * 2 : 4;
+            grown = ptoc_alloc(ctx, cap * sizeof *grown);
+            if (ctx->nsources)
+                memcpy(grown, ctx->sources, ctx->nsources * sizeof *grown);
+            ptoc_free(ctx, ctx->sources, ctx->sources_cap * sizeof *grown);
+            ctx->sources = grown;
+            ctx->sources_cap = cap;
+        }
+        s = &ctx->sources[ctx->nsources++];
+        s->file = file;
+    }
+    s->text = ptoc_alloc(ctx, len + 1);
+    if (len)
+        memcpy(s->text, text, len);
+    s->text[len] = '\0';
+    s->len = len;
+    s->lines = NULL;
+    s->nlines = 0;
+}
+
+/* Records where each line starts (one array, as files can have 100k lines). */
+static void index_lines(ptoc_context *ctx, ptoc_source *s)
+{
+    size_t i, n = 1;
+    for (i = 0; i < s->len; i++)
+        n += s->text[i] == '\n';
+    s->lines = ptoc_alloc(ctx, n * sizeof *s->lines);
+    s->nlines = 0;
+    s->lines[s->nlines++] = 0;
+    for (i = 0; i < s->len; i++)
+        if (s->text[i] == '\n')
+            s->lines[s->nlines++] = i + 1;
+}
+
+bool ptoc_source_line(ptoc_context *ctx, ptoc_ident *file, uint32_t line,
+                      const char **text, size_t *len)
+{
+    ptoc_source *s = file ? find_source(ctx, file) : NULL;
+    size_t start, end;
+    if (!s || line == 0)
+        return false;
+    if (!s->lines)
+        index_lines(ctx, s);
+    if (line > s->nlines)
+        return false;
+    start = s->lines[line - 1];
+    end = line < s->nlines ? s->lines[line] - 1 : s->len;
+    if (end > start && s->text[end - 1] == '\r')
+        end--;
+    *text = s->text + start;
+    *len = end - start;
+    return true;
+}
+
+void ptoc_diag_release(ptoc_context *ctx)
+{
+    size_t i;
+    for (i = 0; i < ctx->nsources; i++)
+        release_source(ctx, &ctx->sources[i]);
+    ptoc_free(ctx, ctx->sources, ctx->sources_cap * sizeof *ctx->sources);
+    ctx->sources = NULL;
+    ctx->nsources = ctx->sources_cap = 0;
+}
+
+/* The quoted source line and, under column `col`, a caret. The caret line copies
+ * the tabs before the column so the caret lines up however tabs are shown. */
+static void print_caret(FILE *out, const char *text, size_t len, uint32_t col)
+{
+    size_t i;
+    fputs("  ", out);
+    fwrite(text, 1, len, out);
+    fputs("\n  ", out);
+    for (i = 0; i + 1 < col; i++)
+        fputc(i < len && text[i] == '\t' ? '\t' : ' ', out);
+    fputs("^\n", out);
+}
+
+void ptoc_diag_print(ptoc_context *ctx, FILE *out, const ptoc_diagnostic *d)
+{
+    const char *text;
+    size_t len;
+    if (d->loc.file)
+        fprintf(out, "%s:%u:%u: ", d->loc.file->str, (unsigned)d->loc.line, (unsigned)d->loc.col);
+    fprintf(out, "%s: %s\n", severity_words[d->severity], d->message);
+    if (d->loc.file && d->loc.col && ptoc_source_line(ctx, d->loc.file, d->loc.line, &text, &len))
+        print_caret(out, text, len, d->loc.col);
+}
+
+/* ---------------------------------------------------------------- verifier */
+
+/* One `expected-*` comment. Texts live in the verifier's `strings` buffer (by
+ * offset, as the buffer grows); a malformed directive is reported as an error. */
+typedef struct expectation {
+    ptoc_severity severity;
+    uint32_t line;            /* the line the diagnostic must be on */
+    uint32_t at_line, at_col; /* where the comment is */
+    size_t text;              /* offset in strings */
+    bool met, malformed;
+} expectation;
+
+/* A diagnostic no expectation matched. */
+typedef struct unexpected {
+    ptoc_severity severity;
+    ptoc_loc loc;
+    size_t message;           /* offset in strings */
+} unexpected;
+
+struct ptoc_diag_verifier {
+    ptoc_context *ctx;
+    ptoc_ident *file;
+    expectation *exps;
+    size_t nexps, exps_cap;
+    unexpected *extra;
+    size_t nextra, extra_cap;
+    ptoc_strbuf strings;
+};
+
+/* Appends one zeroed element to a growing array of `size`-byte elements. */
+static void *push(ptoc_context *ctx, void **array, size_t *n, size_t *cap, size_t size)
+{
+    char *grown;
+    if (*n == *cap) {
+        size_t new_cap = *cap ? *cap * 2 : 16;
+        grown = ptoc_alloc(ctx, new_cap * size);
+        if (*n)
+            memcpy(grown, *array, *n * size);
+        ptoc_free(ctx, *array, *cap * size);
+        *array = grown;
+        *cap = new_cap;
+    }
+    grown = (char *)*array + (*n)++ * size;
+    memset(grown, 0, size);
+    return grown;
+}
+
+static size_t save_string(ptoc_diag_verifier *v, const char *s, size_t len)
+{
+    size_t at = v->strings.len;
+    ptoc_strbuf_append(&v->strings, s, len);
+    ptoc_strbuf_putc(&v->strings, '\0');
+    return at;
+}
+
+static bool starts_with(const char *p, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
+}
+
+/* Parses `@+N`, `@-N`, `@above`, `@below` at `*pp`; false if malformed. */
+static bool parse_offset(const char **pp, const char *end, long *offset)
+{
+    const char *p = *pp + 1;
+    long sign = 1, n = 0;
+    if (starts_with(p, end, "above") || starts_with(p, end, "below")) {
+        *offset = *p == 'a' ? -1 : 1;
+        *pp = p + 5;
+        return true;
+    }
+    if (p == end || (*p != '+' && *p != '-'))
+        return false;
+    sign = *p++ == '-' ? -1 : 1;
+    if (p == end || *p < '0' || *p > '9')
+        return false;
+    while (p < end && *p >= '0' && *p <= '9' && n < 1000000)
+        n = n * 10 + (*p++ - '0');
+    *offset = sign * n;
+    *pp = p;
+    return true;
+}
+
+/* Reads one directive at `p` (just after "expected-") on line `line`. */
+static const char *parse_directive(ptoc_diag_verifier *v, const char *p, const char *end,
+                                   uint32_t line, uint32_t col)
+{
+    expectation *e;
+    const char *close;
+    long offset = 0;
+    int sev;
+    for (sev = 0; sev <= PTOC_SEV_REMARK; sev++)
+        if (starts_with(p, end, severity_words[sev]))
+            break;
+    if (sev > PTOC_SEV_REMARK)
+        return p;                    /* prose such as "expected-value", not a directive */
+    e = push(v->ctx, (void **)&v->exps, &v->nexps, &v->exps_cap, sizeof *v->exps);
+    e->at_line = e->line = line;
+    e->at_col = col;
+    e->malformed = true;
+    e->severity = (ptoc_severity)sev;
+    p += strlen(severity_words[sev]);
+    if (p < end && *p == '@' && !parse_offset(&p, end, &offset))
+        return p;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (!starts_with(p, end, "{{"))
+        return p;
+    for (close = p + 2; close < end && !starts_with(close, end, "}}"); close++)
+        ;
+    if (close >= end || (long)line + offset < 1)
+        return p;
+    e->line = (uint32_t)((long)line + offset);
+    e->text = save_string(v, p + 2, (size_t)(close - (p + 2)));
+    e->malformed = false;
+    return close + 2;
+}
+
+/* Scans the `//` comment of one line for directives. */
+static void scan_line(ptoc_diag_verifier *v, const char *start, const char *end, uint32_t line)
+{
+    const char *p = start;
+    while (p + 1 < end && !(p[0] == '/' && p[1] == '/'))
+        p++;
+    if (p + 1 >= end)
+        return;
+    while (p < end) {
+        while (p < end && !starts_with(p, end, "expected-"))
+            p++;
+        if (p == end)
+            return;
+        p = parse_directive(v, p + 9, end, line, (uint32_t)(p - start) + 1);
+    }
+}
+
+ptoc_diag_verifier *ptoc_diag_verifier_create(ptoc_context *ctx, ptoc_ident *file,
+                                              const char *text, size_t len)
+{
+    ptoc_diag_verifier *v = ptoc_alloc(ctx, sizeof *v);
+    const char *p = text, *end = text + len, *eol;
+    uint32_t line = 1;
+    memset(v, 0, sizeof *v);
+    v->ctx = ctx;
+    v->file = file;
+    ptoc_strbuf_init(&v->strings, ctx);
+    for (; p < end; p = eol + 1, line++) {
+        eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        scan_line(v, p, eol, line);
+    }
+    return v;
+}
+
+void ptoc_diag_verifier_handle(void *verifier, const ptoc_diagnostic *d)
+{
+    ptoc_diag_verifier *v = verifier;
+    unexpected *u;
+    size_t i;
+    if (d->loc.file == v->file) {
+        for (i = 0; i < v->nexps; i++) {
+            expectation *e = &v->exps[i];
+            if (!e->met && !e->malformed && e->severity == d->severity && e->line == d->loc.line &&
+                strstr(d->message, v->strings.data + e->text)) {
+                e->met = true;
+                return;
+            }
+        }
+    }
+    u = push(v->ctx, (void **)&v->extra, &v->nextra, &v->extra_cap, sizeof *v->extra);
+    u->severity = d->severity;
+    u->loc = d->loc;
+    u->message = save_string(v, d->message, strlen(d->message));
+}
+
+/* Prints one verifier complaint as an error diagnostic on `out`. */
+static void complain(ptoc_diag_verifier *v, FILE *out, ptoc_loc loc, const char *message)
+{
+    ptoc_diagnostic d;
+    d.severity = PTOC_SEV_ERROR;
+    d.loc = loc;
+    d.message = message;
+    ptoc_diag_print(v->ctx, out, &d);
+}
+
+bool ptoc_diag_verifier_finish(ptoc_diag_verifier *v, FILE *out)
+{
+    ptoc_strbuf msg;
+    bool ok = true;
+    size_t i;
+    ptoc_strbuf_init(&msg, v->ctx);
+    for (i = 0; i < v->nextra; i++) {
+        const unexpected *u = &v->extra[i];
+        msg.len = 0;
+        ptoc_strbuf_printf(&msg, "unexpected %s: %s", severity_words[u->severity], v->strings.data + u->message);
+        complain(v, out, u->loc, ptoc_strbuf_cstr(&msg));
+        ok = false;
+    }
+    for (i = 0; i < v->nexps; i++) {
+        const expectation *e = &v->exps[i];
+        ptoc_loc at = {v->file, e->at_line, e->at_col};
+        if (e->met)
+            continue;
+        msg.len = 0;
+        if (e->malformed)
+            ptoc_strbuf_puts(&msg, "malformed expected-* directive: want expected-<severity>[@+N|@-N|@above|@below] {{text}}");
+        else
+            ptoc_strbuf_printf(&msg, "expected %s \"%s\" was not produced", severity_words[e->severity],
+                               v->strings.data + e->text);
+        complain(v, out, at, ptoc_strbuf_cstr(&msg));
+        ok = false;
+    }
+    ptoc_strbuf_free(&msg);
+    return ok;
+}
+
+void ptoc_diag_verifier_destroy(ptoc_diag_verifier *v)
+{
+    if (!v)
+        return;
+    ptoc_free(v->ctx, v->exps, v->exps_cap * sizeof *v->exps);
+    ptoc_free(v->ctx, v->extra, v->extra_cap * sizeof *v->extra);
+    ptoc_strbuf_free(&v->strings);
+    ptoc_free(v->ctx, v, sizeof *v);
+}

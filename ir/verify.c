@@ -1,0 +1,197 @@
+/* verify.c: the verifier driver. One recursive pass over the tree checks what
+ * the core knows about every op - terminators, single-block regions, region
+ * isolation and SSA dominance - and then calls each registered op's own verify
+ * hook (after its nested ops, and only if nothing under the op failed, so hooks
+ * may rely on a well-formed body).
+ *
+ * Dominance is checked by scope, in linear time: walking a block in order, each
+ * value becomes visible when defined (block arguments first, then each op's
+ * results after the op) and stops being visible when its block is left. Values of
+ * a region's entry block stay visible in its other blocks; values of other blocks
+ * are never visible across blocks (we have no CFG dominance). Each visible value
+ * records how many isolated ops enclosed its definition, so a use under a deeper
+ * isolated op is a use from outside that op's regions.
+ */
+#include "ir/core_internal.h"
+
+#include <string.h>
+
+#define OUT_OF_SCOPE (-1)
+
+typedef struct verifier {
+    ptoc_context *ctx;
+    const ptoc_value **keys;   /* open-addressing map value -> isolation depth */
+    int32_t *depths;
+    size_t cap, count;
+    int32_t depth;             /* isolated ops enclosing the current position */
+    const ptoc_op *isolated;   /* the innermost of them */
+    bool ok;
+} verifier;
+
+/* ---------------------------------------------------------------- scope map */
+
+static size_t slot_of(const ptoc_value *const *keys, size_t cap, const ptoc_value *val)
+{
+    size_t i = (size_t)ptoc_hash_finish(ptoc_hash_ptr(PTOC_HASH_SEED, val)) & (cap - 1);
+    while (keys[i] && keys[i] != val)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static void map_grow(verifier *v)
+{
+    size_t cap = v->cap ? v->cap * 2 : 256, i, j;
+    const ptoc_value **keys = ptoc_alloc(v->ctx, cap * sizeof *keys);
+    int32_t *depths = ptoc_alloc(v->ctx, cap * sizeof *depths);
+    memset(keys, 0, cap * sizeof *keys);
+    for (i = 0; i < v->cap; i++)
+        if (v->keys[i]) {
+            j = slot_of(keys, cap, v->keys[i]);
+            keys[j] = v->keys[i];
+            depths[j] = v->depths[i];
+        }
+    ptoc_free(v->ctx, v->keys, v->cap * sizeof *v->keys);
+    ptoc_free(v->ctx, v->depths, v->cap * sizeof *v->depths);
+    v->keys = keys;
+    v->depths = depths;
+    v->cap = cap;
+}
+
+static void set_depth(verifier *v, const ptoc_value *val, int32_t depth)
+{
+    size_t i;
+    if ((v->count + 1) * 10 > v->cap * 7)
+        map_grow(v);
+    i = slot_of(v->keys, v->cap, val);
+    if (!v->keys[i]) {
+        v->keys[i] = val;
+        v->count++;
+    }
+    v->depths[i] = depth;
+}
+
+static int32_t depth_of(const verifier *v, const ptoc_value *val)
+{
+    size_t i;
+    if (!v->cap)
+        return OUT_OF_SCOPE;
+    i = slot_of(v->keys, v->cap, val);
+    return v->keys[i] ? v->depths[i] : OUT_OF_SCOPE;
+}
+
+/* Makes a block's arguments and its ops' results visible (or not). */
+static void scope_block(verifier *v, const ptoc_block *b, int32_t depth)
+{
+    const ptoc_op *op;
+    uint32_t i;
+    for (i = 0; i < b->nargs; i++)
+        set_depth(v, b->args[i], depth);
+    for (op = b->first; op; op = op->next)
+        for (i = 0; i < op->nresults; i++)
+            set_depth(v, &op->results[i], depth);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static void fail(verifier *v) { v->ok = false; }
+
+static void check_operands(verifier *v, const ptoc_op *op)
+{
+    uint32_t i;
+    for (i = 0; i < op->noperands; i++) {
+        const ptoc_value *val = op->operands[i].value;
+        int32_t depth = depth_of(v, val);
+        if (depth == OUT_OF_SCOPE) {
+            ptoc_op_emit_error(op, "operand #%u does not dominate this use", (unsigned)i);
+            ptoc_emit_note(v->ctx, ptoc_value_def(val) ? ptoc_value_def(val)->loc : val->loc,
+                           "operand defined here");
+            fail(v);
+        } else if (depth < v->depth) {
+            ptoc_op_emit_error(op, "using value defined outside the region");
+            ptoc_emit_note(v->ctx, v->isolated->loc, "required by region isolation constraints");
+            fail(v);
+        }
+    }
+}
+
+static void verify_op(verifier *v, ptoc_op *op, bool check_uses);
+
+static void verify_block(verifier *v, ptoc_op *parent, const ptoc_block *b, bool needs_terminator)
+{
+    ptoc_op *op;
+    uint32_t i;
+    for (i = 0; i < b->nargs; i++)
+        set_depth(v, b->args[i], v->depth);
+    for (op = b->first; op; op = op->next) {
+        if ((op->def->flags & PTOC_OPF_TERMINATOR) && op->next) {
+            ptoc_op_emit_error(op, "must be the last operation in the parent block");
+            fail(v);
+        }
+        verify_op(v, op, true);
+        for (i = 0; i < op->nresults; i++)
+            set_depth(v, &op->results[i], v->depth);
+    }
+    if (needs_terminator && !ptoc_block_terminator(b)) {
+        ptoc_op_emit_error(b->last ? b->last : parent, "block with no terminator");
+        fail(v);
+    }
+}
+
+static void verify_regions(verifier *v, ptoc_op *op)
+{
+    uint32_t flags = op->def->flags, i, nblocks;
+    bool needs_terminator = !(flags & (PTOC_OPF_NO_TERMINATOR | PTOC_OPF_UNREGISTERED));
+    int32_t saved_depth = v->depth;
+    const ptoc_op *saved_isolated = v->isolated;
+    const ptoc_block *b;
+    if (flags & PTOC_OPF_ISOLATED) {
+        v->depth++;
+        v->isolated = op;
+    }
+    for (i = 0; i < op->nregions; i++) {
+        const ptoc_region *r = &op->regions[i];
+        nblocks = 0;
+        for (b = r->first; b; b = b->next) {
+            verify_block(v, op, b, needs_terminator);
+            if (b != r->first)
+                scope_block(v, b, OUT_OF_SCOPE);
+            nblocks++;
+        }
+        if (r->first)
+            scope_block(v, r->first, OUT_OF_SCOPE);
+        if ((flags & PTOC_OPF_SINGLE_BLOCK) && nblocks > 1) {
+            ptoc_op_emit_error(op, "expects region #%u to have 0 or 1 blocks", (unsigned)i);
+            fail(v);
+        }
+    }
+    v->depth = saved_depth;
+    v->isolated = saved_isolated;
+}
+
+static void verify_op(verifier *v, ptoc_op *op, bool check_uses)
+{
+    size_t errors = v->ctx->error_count;
+    bool ok_before = v->ok;
+    if (check_uses)
+        check_operands(v, op);
+    verify_regions(v, op);
+    if (!op->def->verify || (op->def->flags & PTOC_OPF_UNREGISTERED))
+        return;
+    if (v->ctx->error_count != errors || v->ok != ok_before)
+        return;                  /* the hook may assume a well-formed op */
+    if (!op->def->verify(op))
+        fail(v);
+}
+
+bool ptoc_verify(ptoc_op *root)
+{
+    verifier v;
+    size_t errors = root->ctx->error_count;
+    memset(&v, 0, sizeof v);
+    v.ctx = root->ctx;
+    v.ok = true;
+    verify_op(&v, root, false);      /* the root's own operands come from outside */
+    ptoc_free(v.ctx, v.keys, v.cap * sizeof *v.keys);
+    ptoc_free(v.ctx, v.depths, v.cap * sizeof *v.depths);
+    return v.ok && root->ctx->error_count == errors;
+}
