@@ -299,6 +299,13 @@ static bool starts_with(const char *p, const char *end, const char *word)
     return (size_t)(end - p) >= n && memcmp(p, word, n) == 0;
 }
 
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p;
+}
+
 /* Parses `@+N`, `@-N`, `@above`, `@below` at `*pp`; false if malformed. */
 static bool parse_offset(const char **pp, const char *end, long *offset)
 {
@@ -340,10 +347,10 @@ static const char *parse_directive(ptoc_diag_verifier *v, const char *p, const c
     e->malformed = true;
     e->severity = (ptoc_severity)sev;
     p += strlen(severity_words[sev]);
+    p = skip_blanks(p, end);                 /* MLIR allows `expected-error @+1` */
     if (p < end && *p == '@' && !parse_offset(&p, end, &offset))
         return p;
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
+    p = skip_blanks(p, end);
     if (!starts_with(p, end, "{{"))
         return p;
     for (close = p + 2; close < end && !starts_with(close, end, "}}"); close++)

@@ -121,7 +121,12 @@ bool ptoc_parse_resolve_list(ptoc_parser *p, const ptoc_operand_ref *refs, uint3
                              ptoc_type *const *types, uint32_t ntypes, ptoc_loc where,
                              ptoc_op_state *st);
 
-/* Region arguments: `%x : T` (with_type) or `%x`. */
+/* ADDED (syntax helper): an optional `loc(...)`, as after a function argument's
+ * type. Returns true when one was parsed; *loc is then its first file:line:col
+ * (unknown if it has none or names a location alias defined further down). */
+bool ptoc_parse_optional_trailing_loc(ptoc_parser *p, ptoc_loc *loc);
+
+/* Region arguments: `%x : T [loc(...)]` (with_type) or `%x`. */
 typedef struct ptoc_region_arg {
     ptoc_operand_ref ref;
     ptoc_type *type;

@@ -124,7 +124,7 @@ static void test_verifier(ptoc_context *ctx)
 {
     static const char src[] =
         "%a = op  // expected-error {{bad thing}}\n"       /* 1 */
-        "// expected-error@+1 {{next line}}\n"            /* 2 */
+        "// expected-error @+1 {{next line}}\n"           /* 2: MLIR allows the space */
         "%b = op\n"                                       /* 3 */
         "%c = op\n"                                       /* 4 */
         "// expected-warning@-1 {{warned}} expected-note@above {{a note}}\n" /* 5 */

@@ -1,0 +1,1112 @@
+/* pto_ops.c: the pto op table, the textual forms of the ops, and registration.
+ *
+ * One row per op (the table at the bottom): name, form, pipe, how many ins and
+ * outs it takes, its parse/print hooks (NULL: those of its form), its verifier,
+ * flags, and whether it is lowered yet (no op is, in this issue). A DPS op is
+ * stored as operands ins ++ outs with `operandSegmentSizes = array<i32: nins,
+ * nouts>` (as MLIR does; elided in the custom form), so the generic form keeps
+ * the split. The DPS form's hook also reads the Level-1 SSA form:
+ *
+ *   pto.tadd ins(%a, %b : T, T) outs(%d : T) {attrs}            (DPS, Level 2)
+ *   %r = pto.tadd %a, %b {attrs} : T, T -> T                    (SSA, Level 1)
+ *
+ * and prints an op in the form it was built in (segments present: DPS). Every
+ * other form (views, alloc_tile, tload's clauses, the bracket sync forms, block
+ * queries, sections, print) has its own pair of hooks here.
+ */
+#include <string.h>
+
+#include "dialect/pto_internal.h"
+
+typedef struct pto_op_row {
+    ptoc_pto_op_info info;          /* first: ptoc_op_def.data points here */
+    uint32_t flags;                 /* enum ptoc_op_flag */
+    bool (*parse)(ptoc_parser *p, ptoc_op_state *st);
+    void (*print)(ptoc_printer *p, const ptoc_op *op);
+    bool (*verify)(const ptoc_op *op);
+} pto_op_row;
+
+static const char *const segment_attr_name = "operandSegmentSizes";
+
+/* ---------------------------------------------------------------- helpers */
+
+static ptoc_context *pctx(ptoc_parser *p) { return ptoc_parser_context(p); }
+
+static void add_attr(ptoc_parser *p, ptoc_op_state *st, const char *name, ptoc_attr *a)
+{
+    ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), name), a);
+}
+
+static void add_segments(ptoc_parser *p, ptoc_op_state *st, uint32_t n, const int64_t *sizes)
+{
+    ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
+    add_attr(p, st, segment_attr_name, ptoc_attr_dense(pctx(p), i32, n, sizes));
+}
+
+/* The segment sizes of an op, or NULL (n = 0) when it has none. */
+static const int64_t *op_segments(const ptoc_op *op, uint32_t *n)
+{
+    ptoc_attr *a = ptoc_op_attr(op, segment_attr_name);
+    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->u.dense.n;
+    return a->u.dense.values;
+}
+
+static const pto_op_row *row_of(const ptoc_op *op)
+{
+    return op->def ? op->def->data : NULL;
+}
+
+/* An optional `-> T` (the toolkit's optional parsers answer false when absent). */
+static bool parse_arrow(ptoc_parser *p, ptoc_op_state *st)
+{
+    return ptoc_parse_optional_arrow_types(p, st) || !ptoc_parser_failed(p);
+}
+
+/* `%a, %b [{attrs}] : T, U` up to, not including, the closing paren; resolved
+ * into the state. `*n` gets the operand count. */
+static bool parse_group_body(ptoc_parser *p, ptoc_op_state *st, uint32_t *n)
+{
+    ptoc_loc loc = ptoc_parser_loc(p);
+    ptoc_operand_ref *refs;
+    ptoc_type **types = NULL;
+    uint32_t ntypes = 0;
+    if (!ptoc_parse_operand_list(p, &refs, n) || !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    if (*n > 0 && !ptoc_parse_expect(p, ":"))
+        return false;
+    if (*n > 0 && !ptoc_parse_type_list(p, &types, &ntypes))
+        return false;
+    return ptoc_parse_resolve_list(p, refs, *n, types, ntypes, loc, st);
+}
+
+/* `ins(...)` or `outs(...)` when the keyword is there; n = 0 otherwise. */
+static bool parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *keyword, uint32_t *n)
+{
+    *n = 0;
+    if (!ptoc_parse_optional(p, keyword))
+        return !ptoc_parser_failed(p);
+    return ptoc_parse_expect(p, "(") && parse_group_body(p, st, n) && ptoc_parse_expect(p, ")");
+}
+
+/* The Level-1 SSA form: `%a, %b {attrs} : T, U [-> R]`. */
+static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_loc loc = ptoc_parser_loc(p);
+    ptoc_operand_ref *refs;
+    uint32_t n, ntypes = 0;
+    ptoc_type **types = NULL;
+    if (!ptoc_parse_operand_list(p, &refs, &n) || !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    if (!ptoc_parse_optional_colon_type_list(p, &types, &ntypes) && ptoc_parser_failed(p))
+        return false;
+    return ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
+           parse_arrow(p, st);
+}
+
+/* ---------------------------------------------------------------- DPS form */
+
+static bool parse_dps(ptoc_parser *p, ptoc_op_state *st)
+{
+    if (!ptoc_parser_peek(p, "ins") && !ptoc_parser_peek(p, "outs"))
+        return parse_ssa_form(p, st);
+    uint32_t nins, nouts;
+    if (!parse_optional_group(p, st, "ins", &nins) || !parse_optional_group(p, st, "outs", &nouts) ||
+        !ptoc_parse_optional_attr_dict(p, st) || !parse_arrow(p, st))
+        return false;
+    int64_t seg[2] = {nins, nouts};
+    add_segments(p, st, 2, seg);
+    return true;
+}
+
+static void print_group(ptoc_printer *p, const ptoc_op *op, const char *keyword, uint32_t from, uint32_t n,
+                        bool attrs_inside)
+{
+    ptoc_print_fmt(p, " %s(", keyword);
+    ptoc_print_operands(p, op, from, n);
+    if (attrs_inside)
+        ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+    ptoc_print_str(p, " : ");
+    ptoc_print_operand_types(p, op, from, n);
+    ptoc_print_str(p, ")");
+}
+
+static void print_ssa_form(ptoc_printer *p, const ptoc_op *op)
+{
+    if (op->noperands > 0) {
+        ptoc_print_str(p, " ");
+        ptoc_print_operands(p, op, 0, op->noperands);
+    }
+    ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+    if (op->noperands > 0) {
+        ptoc_print_str(p, " : ");
+        ptoc_print_operand_types(p, op, 0, op->noperands);
+    }
+    ptoc_print_arrow_result_types(p, op);
+}
+
+static void print_dps(ptoc_printer *p, const ptoc_op *op)
+{
+    uint32_t nseg, nins, nouts;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (!seg || nseg < 2 || seg[0] < 0 || seg[1] < 0 || (uint64_t)seg[0] + (uint64_t)seg[1] > op->noperands) {
+        print_ssa_form(p, op);
+        return;
+    }
+    nins = (uint32_t)seg[0];
+    nouts = (uint32_t)seg[1];
+    bool inside = row_of(op) && row_of(op)->info.form == PTOC_PTO_FORM_DPS_ATTR_INS && nins > 0;
+    if (nins > 0)
+        print_group(p, op, "ins", 0, nins, inside);
+    if (nouts > 0)
+        print_group(p, op, "outs", nins, nouts, false);
+    if (!inside)
+        ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+    ptoc_print_arrow_result_types(p, op);
+}
+
+bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts)
+{
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (seg && nseg >= 2) {
+        *nins = (uint32_t)seg[0];
+        *nouts = (uint32_t)seg[1];
+        return (uint64_t)seg[0] + (uint64_t)seg[1] <= op->noperands;
+    }
+    /* Level 1: operands are ins, results are outs. */
+    *nins = op->noperands;
+    *nouts = op->nresults;
+    return true;
+}
+
+/* ---------------------------------------------------------------- tload, tstore */
+
+/* tload's optional clauses, in PTOAS's print order. Operand clauses each own one
+ * operand segment after ins and outs. */
+typedef enum tload_clause { TL_PAD_MODE, TL_PAD_VALUE, TL_LEFT, TL_INIT_OUT, TL_RIGHT, TL_INIT_COND, TL_COUNT } tload_clause;
+static const struct {
+    const char *name;
+    int segment;                      /* operand segment index, -1: an attribute */
+} tload_clauses[TL_COUNT] = {
+    [TL_PAD_MODE] = {"pad_mode", -1},       [TL_PAD_VALUE] = {"pad_value", 2},
+    [TL_LEFT] = {"left_padding_num", 3},    [TL_INIT_OUT] = {"init_out_buffer", -1},
+    [TL_RIGHT] = {"right_padding_num", 4},  [TL_INIT_COND] = {"init_condition", 5},
+};
+
+static bool parse_tload_clause(ptoc_parser *p, ptoc_op_state *st, tload_clause c, int64_t *seg)
+{
+    if (!ptoc_parse_expect(p, "="))
+        return false;
+    ptoc_attr *a;
+    if (c == TL_PAD_MODE) {
+        if (!pto_parse_enum_value_attr(p, PTOC_PTO_ENUM_PADMODE, true, &a))
+            return false;
+        add_attr(p, st, "pad_mode", a);
+        return true;
+    }
+    if (c == TL_INIT_OUT) {
+        if (!ptoc_parse_attr(p, &a))
+            return false;
+        add_attr(p, st, "init_out_buffer", a);
+        return true;
+    }
+    ptoc_operand_ref ref;
+    ptoc_type *t;
+    ptoc_value *v;
+    if (!ptoc_parse_operand(p, &ref) || !ptoc_parse_expect(p, ":") || !ptoc_parse_type(p, &t) ||
+        !ptoc_parse_resolve(p, &ref, t, &v))
+        return false;
+    seg[tload_clauses[c].segment] = 1;
+    ptoc_state_add_operand(st, v);
+    return true;
+}
+
+/* Clause operands must follow ins and outs in segment order, so they are added
+ * as parsed only when written in PTOAS's order; the verifier reads segments. */
+static bool parse_tload(ptoc_parser *p, ptoc_op_state *st)
+{
+    if (!ptoc_parser_peek(p, "ins"))
+        return parse_ssa_form(p, st);
+    uint32_t nins, nouts;
+    int64_t seg[6] = {0};
+    if (!parse_optional_group(p, st, "ins", &nins) || !parse_optional_group(p, st, "outs", &nouts) ||
+        !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    seg[0] = nins;
+    seg[1] = nouts;
+    int last = -1;
+    for (;;) {
+        ptoc_loc loc = ptoc_parser_loc(p);
+        int c = -1;
+        for (int i = 0; i < TL_COUNT && c < 0; i++)
+            if (ptoc_parse_optional(p, tload_clauses[i].name))
+                c = i;
+        if (c < 0)
+            break;
+        if (c <= last)
+            return ptoc_parser_error_at(p, loc, "tload clause '%s' repeated or out of order (order: pad_mode, "
+                                        "pad_value, left_padding_num, init_out_buffer, right_padding_num, "
+                                        "init_condition)", tload_clauses[c].name);
+        last = c;
+        if (!parse_tload_clause(p, st, (tload_clause)c, seg))
+            return false;
+    }
+    if (ptoc_parser_failed(p) || !parse_arrow(p, st))
+        return false;
+    add_segments(p, st, 6, seg);
+    return true;
+}
+
+static void print_tload(ptoc_printer *p, const ptoc_op *op)
+{
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (!seg || nseg != 6 || seg[0] != 1 || seg[1] != 1) {
+        print_dps(p, op);
+        return;
+    }
+    static const char *const elided[] = {"operandSegmentSizes", "pad_mode", "init_out_buffer"};
+    print_group(p, op, "ins", 0, 1, false);
+    print_group(p, op, "outs", 1, 1, false);
+    ptoc_print_attr_dict(p, op, elided, 3);
+    uint32_t next = 2;
+    for (int c = 0; c < TL_COUNT; c++) {
+        if (tload_clauses[c].segment < 0) {
+            ptoc_attr *a = ptoc_op_attr(op, tload_clauses[c].name);
+            if (a) {
+                ptoc_print_fmt(p, " %s = ", tload_clauses[c].name);
+                ptoc_print_attr(p, a);
+            }
+        } else if (seg[tload_clauses[c].segment] == 1 && next < op->noperands) {
+            ptoc_print_fmt(p, " %s = ", tload_clauses[c].name);
+            ptoc_print_value(p, ptoc_op_operand(op, next));
+            ptoc_print_str(p, " : ");
+            ptoc_print_value_type(p, ptoc_op_operand(op, next));
+            next++;
+        }
+    }
+    ptoc_print_arrow_result_types(p, op);
+}
+
+/* tstore: `ins(%t : T[, %q : i64]) outs(%v : P)`; the ins group also takes the
+ * plain `ins(%t, %q : T, i64)` spelling. */
+static bool parse_tstore(ptoc_parser *p, ptoc_op_state *st)
+{
+    if (!ptoc_parser_peek(p, "ins"))
+        return parse_ssa_form(p, st);
+    ptoc_loc loc = ptoc_parser_loc(p);
+    ptoc_operand_ref refs[2];
+    ptoc_type *types[2], **list;
+    uint32_t nins = 1, ntypes = 0, nouts;
+    if (!ptoc_parse_expect(p, "ins") || !ptoc_parse_expect(p, "(") || !ptoc_parse_operand(p, &refs[0]))
+        return false;
+    if (ptoc_parse_optional(p, ":")) {                   /* %t : T[, %q : i64] */
+        if (!ptoc_parse_type(p, &types[ntypes++]))
+            return false;
+        if (ptoc_parse_optional(p, ",")) {
+            if (!ptoc_parse_operand(p, &refs[nins++]) || !ptoc_parse_expect(p, ":") ||
+                !ptoc_parse_type(p, &types[ntypes++]))
+                return false;
+        }
+    } else {                                             /* %t[, %q] : T[, i64] */
+        while (ptoc_parse_optional(p, ",")) {
+            if (nins == 2)
+                return ptoc_parser_error_at(p, loc, "tstore takes at most two ins (the tile and a pre-quant scalar)");
+            if (!ptoc_parse_operand(p, &refs[nins++]))
+                return false;
+        }
+        if (!ptoc_parse_expect(p, ":") || !ptoc_parse_type_list(p, &list, &ntypes))
+            return false;
+        if (ntypes > 2)
+            return ptoc_parser_error_at(p, loc, "tstore takes at most two ins (the tile and a pre-quant scalar)");
+        memcpy(types, list, sizeof(ptoc_type *) * ntypes);
+    }
+    if (!ptoc_parse_expect(p, ")") || !ptoc_parse_resolve_list(p, refs, nins, types, ntypes, loc, st) ||
+        !parse_optional_group(p, st, "outs", &nouts) || !ptoc_parse_optional_attr_dict(p, st) ||
+        !parse_arrow(p, st))
+        return false;
+    int64_t seg[2] = {nins, nouts};
+    add_segments(p, st, 2, seg);
+    return true;
+}
+
+static void print_tstore(ptoc_printer *p, const ptoc_op *op)
+{
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (!seg || nseg != 2 || seg[0] != 2 || seg[1] != 1 || op->noperands != 3) {
+        print_dps(p, op);
+        return;
+    }
+    ptoc_print_str(p, " ins(");
+    for (uint32_t i = 0; i < 2; i++) {
+        if (i)
+            ptoc_print_str(p, ", ");
+        ptoc_print_value(p, ptoc_op_operand(op, i));
+        ptoc_print_str(p, " : ");
+        ptoc_print_value_type(p, ptoc_op_operand(op, i));
+    }
+    ptoc_print_str(p, ")");
+    print_group(p, op, "outs", 2, 1, false);
+    ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+    ptoc_print_arrow_result_types(p, op);
+}
+
+/* ---------------------------------------------------------------- alloc_tile, views, tassign */
+
+/* `pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] {attrs} : T` */
+static const char *const alloc_keys[3] = {"addr", "valid_row", "valid_col"};
+
+static bool parse_alloc_tile(ptoc_parser *p, ptoc_op_state *st)
+{
+    int64_t seg[3] = {0, 0, 0};
+    ptoc_operand_ref refs[3];
+    for (int k = 0; k < 3; k++) {
+        if (!ptoc_parse_optional(p, alloc_keys[k]))
+            continue;
+        if (!ptoc_parse_expect(p, "=") || !ptoc_parse_operand(p, &refs[k]))
+            return false;
+        ptoc_parse_optional(p, ",");           /* `valid_row = %r, valid_col = %c` also reads */
+        seg[k] = 1;
+    }
+    ptoc_type *t;
+    if (ptoc_parser_failed(p) || !ptoc_parse_optional_attr_dict(p, st) || !ptoc_parse_expect(p, ":") ||
+        !ptoc_parse_type(p, &t))
+        return false;
+    ptoc_type *operand_types[3] = {ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), ptoc_type_index(pctx(p)),
+                                   ptoc_type_index(pctx(p))};
+    for (int k = 0; k < 3; k++) {
+        ptoc_value *v;
+        if (seg[k] && !ptoc_parse_resolve(p, &refs[k], operand_types[k], &v))
+            return false;
+        if (seg[k])
+            ptoc_state_add_operand(st, v);
+    }
+    ptoc_state_add_result(st, t);
+    add_segments(p, st, 3, seg);
+    return true;
+}
+
+static void print_alloc_tile(ptoc_printer *p, const ptoc_op *op)
+{
+    uint32_t nseg, next = 0;
+    const int64_t *seg = op_segments(op, &nseg);
+    for (uint32_t k = 0; seg && nseg == 3 && k < 3; k++) {
+        if (seg[k] != 1 || next >= op->noperands)
+            continue;
+        ptoc_print_fmt(p, " %s = ", alloc_keys[k]);
+        ptoc_print_value(p, ptoc_op_operand(op, next++));
+    }
+    ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+    ptoc_print_str(p, " : ");
+    if (op->nresults == 1)
+        ptoc_print_type(p, op->results[0].type);
+}
+
+/* `name = [%a, %b]` resolved at index type; n gets the count. */
+static bool parse_index_list(ptoc_parser *p, ptoc_op_state *st, const char *name, int64_t *n)
+{
+    ptoc_operand_ref *refs;
+    uint32_t count;
+    if (!ptoc_parse_expect(p, name) || !ptoc_parse_expect(p, "=") || !ptoc_parse_expect(p, "[") ||
+        !ptoc_parse_operand_list(p, &refs, &count) || !ptoc_parse_expect(p, "]"))
+        return false;
+    for (uint32_t i = 0; i < count; i++) {
+        ptoc_value *v;
+        if (!ptoc_parse_resolve(p, &refs[i], ptoc_type_index(pctx(p)), &v))
+            return false;
+        ptoc_state_add_operand(st, v);
+    }
+    *n = count;
+    return true;
+}
+
+static void print_index_list(ptoc_printer *p, const ptoc_op *op, const char *name, uint32_t from, uint32_t n)
+{
+    ptoc_print_fmt(p, ", %s = [", name);
+    ptoc_print_operands(p, op, from, n);
+    ptoc_print_str(p, "]");
+}
+
+/* `%src, NAME1 = [...], NAME2 = [...] {attrs}`; the source resolves at src_type
+ * once that is known, so its ref is returned. */
+static bool parse_two_lists(ptoc_parser *p, ptoc_op_state *st, const char *first, const char *second,
+                            ptoc_operand_ref *src, int64_t seg[3])
+{
+    /* Operands must come out as src, first..., second...: src is resolved
+     * later, so the lists are parsed into a scratch state and appended after. */
+    ptoc_op_state lists;
+    ptoc_state_init(&lists, st->arena, st->def, st->loc);
+    if (!ptoc_parse_operand(p, src) || !ptoc_parse_expect(p, ",") ||
+        !parse_index_list(p, &lists, first, &seg[1]) || !ptoc_parse_expect(p, ",") ||
+        !parse_index_list(p, &lists, second, &seg[2]) || !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    seg[0] = 1;
+    for (uint32_t i = 0; i < lists.noperands; i++)
+        ptoc_state_add_operand(st, lists.operands[i]);
+    return true;
+}
+
+/* Moves the last operand (the source, resolved after the lists) to the front. */
+static void move_last_operand_first(ptoc_op_state *st)
+{
+    ptoc_value *src = st->operands[st->noperands - 1];
+    memmove(&st->operands[1], &st->operands[0], sizeof(ptoc_value *) * (st->noperands - 1));
+    st->operands[0] = src;
+}
+
+/* `pto.make_tensor_view %p, shape = [...], strides = [...] {attrs} : !pto.tensor_view<...>` */
+static bool parse_make_tensor_view(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_operand_ref src;
+    int64_t seg[3];
+    ptoc_type *t;
+    ptoc_loc tloc;
+    if (!parse_two_lists(p, st, "shape", "strides", &src, seg) || !ptoc_parse_expect(p, ":"))
+        return false;
+    tloc = ptoc_parser_loc(p);
+    if (!ptoc_parse_type(p, &t))
+        return false;
+    const ptoc_pto_view *view = ptoc_pto_tensor_view(t);
+    if (!view)
+        return ptoc_parser_error_at(p, tloc, "expected result type !pto.tensor_view<...>");
+    ptoc_value *v;
+    if (!ptoc_parse_resolve(p, &src, ptoc_pto_ptr_type(pctx(p), view->elem), &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    move_last_operand_first(st);
+    ptoc_state_add_result(st, t);
+    add_segments(p, st, 3, seg);
+    return true;
+}
+
+/* `pto.partition_view %tv, offsets = [...], sizes = [...] {attrs} : A -> B` */
+static bool parse_partition_view(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_operand_ref src;
+    int64_t seg[3];
+    ptoc_type *from, *to;
+    ptoc_value *v;
+    if (!parse_two_lists(p, st, "offsets", "sizes", &src, seg) || !ptoc_parse_expect(p, ":") ||
+        !ptoc_parse_type(p, &from) || !ptoc_parse_expect(p, "->") || !ptoc_parse_type(p, &to) ||
+        !ptoc_parse_resolve(p, &src, from, &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    move_last_operand_first(st);
+    ptoc_state_add_result(st, to);
+    add_segments(p, st, 3, seg);
+    return true;
+}
+
+static void print_two_lists(ptoc_printer *p, const ptoc_op *op, const char *first, const char *second)
+{
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (!seg || nseg != 3 || op->noperands < 1 || (uint64_t)seg[1] + (uint64_t)seg[2] + 1 != op->noperands) {
+        print_ssa_form(p, op);              /* malformed: the verifier reports it */
+        return;
+    }
+    ptoc_print_str(p, " ");
+    ptoc_print_value(p, ptoc_op_operand(op, 0));
+    print_index_list(p, op, first, 1, (uint32_t)seg[1]);
+    print_index_list(p, op, second, 1 + (uint32_t)seg[1], (uint32_t)seg[2]);
+    ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+}
+
+static void print_make_tensor_view(ptoc_printer *p, const ptoc_op *op)
+{
+    print_two_lists(p, op, "shape", "strides");
+    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_attr(op, segment_attr_name)) {
+        ptoc_print_str(p, " : ");
+        ptoc_print_type(p, op->results[0].type);
+    }
+}
+
+static void print_partition_view(ptoc_printer *p, const ptoc_op *op)
+{
+    print_two_lists(p, op, "offsets", "sizes");
+    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_attr(op, segment_attr_name)) {
+        ptoc_print_str(p, " : ");
+        ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+        ptoc_print_str(p, " -> ");
+        ptoc_print_type(p, op->results[0].type);
+    }
+}
+
+/* `pto.tassign %tile, %addr {attrs} : T -> R` (addr is i64) */
+static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_operand_ref tile, addr;
+    ptoc_type *t, *r;
+    ptoc_value *v;
+    if (!ptoc_parse_operand(p, &tile) || !ptoc_parse_expect(p, ",") || !ptoc_parse_operand(p, &addr) ||
+        !ptoc_parse_optional_attr_dict(p, st) || !ptoc_parse_expect(p, ":") || !ptoc_parse_type(p, &t) ||
+        !ptoc_parse_expect(p, "->") || !ptoc_parse_type(p, &r) || !ptoc_parse_resolve(p, &tile, t, &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    if (!ptoc_parse_resolve(p, &addr, ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    ptoc_state_add_result(st, r);
+    return true;
+}
+
+static void print_tassign(ptoc_printer *p, const ptoc_op *op)
+{
+    if (op->noperands != 2 || op->nresults != 1) {
+        print_ssa_form(p, op);
+        return;
+    }
+    ptoc_print_str(p, " ");
+    ptoc_print_operands(p, op, 0, 2);
+    ptoc_print_attr_dict(p, op, NULL, 0);
+    ptoc_print_str(p, " : ");
+    ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    ptoc_print_str(p, " -> ");
+    ptoc_print_type(p, op->results[0].type);
+}
+
+/* ---------------------------------------------------------------- sync forms */
+
+/* One bracket slot: an enum attribute of `kind` (full or stripped), or, when
+ * `allow_operand`, an SSA index value. */
+typedef struct sync_slot {
+    const char *attr;                 /* attribute name */
+    ptoc_pto_enum_kind kind;
+    bool stripped;                    /* printed as `<X>` rather than `#pto.k<X>` */
+} sync_slot;
+
+static const sync_slot flag_slots[3] = {
+    {"src_pipe", PTOC_PTO_ENUM_PIPE, true}, {"dst_pipe", PTOC_PTO_ENUM_PIPE, true},
+    {"event_id", PTOC_PTO_ENUM_EVENT, true},
+};
+static const sync_slot event_slots[3] = {
+    {"src_op", PTOC_PTO_ENUM_PIPE_EVENT_TYPE, false}, {"dst_op", PTOC_PTO_ENUM_PIPE_EVENT_TYPE, false},
+    {"event_id", PTOC_PTO_ENUM_EVENT, false},
+};
+static const sync_slot barrier_sync_slot = {"op_type", PTOC_PTO_ENUM_SYNC_OP_TYPE, true};
+static const sync_slot buf_slot = {"op_type", PTOC_PTO_ENUM_PIPE_EVENT_TYPE, false};
+static const sync_slot pipe_slot = {"pipe", PTOC_PTO_ENUM_PIPE, true};
+
+static bool parse_slot(ptoc_parser *p, ptoc_op_state *st, const sync_slot *s)
+{
+    ptoc_attr *a;
+    if (!pto_parse_enum_value_attr(p, s->kind, false, &a))
+        return false;
+    add_attr(p, st, s->attr, a);
+    return true;
+}
+
+static void print_slot(ptoc_printer *p, const ptoc_op *op, const sync_slot *s)
+{
+    ptoc_attr *a = ptoc_op_attr(op, s->attr);
+    uint32_t v;
+    if (a && s->stripped && ptoc_pto_enum_value(a, s->kind, &v))
+        pto_print_enum_stripped(p, a);
+    else if (a)
+        ptoc_print_attr(p, a);
+    else
+        ptoc_print_fmt(p, "<missing %s>", s->attr);   /* the verifier reports it */
+}
+
+/* `[S, S, S] {attrs}`; with `dyn`, the last slot is an index operand. */
+static bool parse_bracket3(ptoc_parser *p, ptoc_op_state *st, const sync_slot *slots, bool dyn)
+{
+    if (!ptoc_parse_expect(p, "[") || !parse_slot(p, st, &slots[0]) || !ptoc_parse_expect(p, ",") ||
+        !parse_slot(p, st, &slots[1]) || !ptoc_parse_expect(p, ","))
+        return false;
+    if (dyn) {
+        ptoc_operand_ref ref;
+        ptoc_value *v;
+        if (!ptoc_parse_operand(p, &ref) || !ptoc_parse_resolve(p, &ref, ptoc_type_index(pctx(p)), &v))
+            return false;
+        ptoc_state_add_operand(st, v);
+    } else if (!parse_slot(p, st, &slots[2])) {
+        return false;
+    }
+    return ptoc_parse_expect(p, "]") && ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_bracket3(ptoc_printer *p, const ptoc_op *op, const sync_slot *slots, bool dyn)
+{
+    const char *elided[3] = {slots[0].attr, slots[1].attr, dyn ? "" : slots[2].attr};
+    ptoc_print_str(p, "[");
+    print_slot(p, op, &slots[0]);
+    ptoc_print_str(p, ", ");
+    print_slot(p, op, &slots[1]);
+    ptoc_print_str(p, ", ");
+    if (dyn && op->noperands == 1)
+        ptoc_print_value(p, ptoc_op_operand(op, 0));
+    else
+        print_slot(p, op, &slots[2]);
+    ptoc_print_str(p, "]");
+    ptoc_print_attr_dict(p, op, elided, 3);
+}
+
+static bool parse_flag(ptoc_parser *p, ptoc_op_state *st) { return parse_bracket3(p, st, flag_slots, false); }
+static void print_flag(ptoc_printer *p, const ptoc_op *op) { print_bracket3(p, op, flag_slots, false); }
+static bool parse_flag_dyn(ptoc_parser *p, ptoc_op_state *st) { return parse_bracket3(p, st, flag_slots, true); }
+static void print_flag_dyn(ptoc_printer *p, const ptoc_op *op) { print_bracket3(p, op, flag_slots, true); }
+static bool parse_event(ptoc_parser *p, ptoc_op_state *st) { return parse_bracket3(p, st, event_slots, false); }
+static void print_event(ptoc_printer *p, const ptoc_op *op) { print_bracket3(p, op, event_slots, false); }
+
+/* `pto.barrier <PIPE_ALL>` (also pipe_barrier) */
+static bool parse_barrier(ptoc_parser *p, ptoc_op_state *st)
+{
+    return parse_slot(p, st, &pipe_slot) && ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_barrier(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_str(p, " ");
+    print_slot(p, op, &pipe_slot);
+    ptoc_print_attr_dict(p, op, &pipe_slot.attr, 1);
+}
+
+/* `pto.barrier_sync [<TVEC>]` */
+static bool parse_barrier_sync(ptoc_parser *p, ptoc_op_state *st)
+{
+    return ptoc_parse_expect(p, "[") && parse_slot(p, st, &barrier_sync_slot) && ptoc_parse_expect(p, "]") &&
+           ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_barrier_sync(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_str(p, " [");
+    print_slot(p, op, &barrier_sync_slot);
+    ptoc_print_str(p, "]");
+    ptoc_print_attr_dict(p, op, &barrier_sync_slot.attr, 1);
+}
+
+/* `pto.get_buf [#pto.pipe_event_type<TLOAD>, 0]` (also rls_buf); buf_id is i32. */
+static bool parse_buf(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_loc loc;
+    int64_t id;
+    if (!ptoc_parse_expect(p, "[") || !parse_slot(p, st, &buf_slot) || !ptoc_parse_expect(p, ","))
+        return false;
+    loc = ptoc_parser_loc(p);
+    if (!ptoc_parse_integer(p, &id) || !ptoc_parse_expect(p, "]"))
+        return false;
+    if (id < INT32_MIN || id > INT32_MAX)
+        return ptoc_parser_error_at(p, loc, "buf_id out of range for i32: %lld", (long long)id);
+    add_attr(p, st, "buf_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
+    return ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_buf(ptoc_printer *p, const ptoc_op *op)
+{
+    static const char *const elided[] = {"op_type", "buf_id"};
+    ptoc_attr *id = ptoc_op_attr(op, "buf_id");
+    ptoc_print_str(p, " [");
+    print_slot(p, op, &buf_slot);
+    ptoc_print_str(p, ", ");
+    if (id)
+        ptoc_print_attr_no_type(p, id);
+    ptoc_print_str(p, "]");
+    ptoc_print_attr_dict(p, op, elided, 2);
+}
+
+/* `pto.sync.set <PIPE_FIX>, 0` or `... , %e` (also sync.wait) */
+static bool parse_cross_sync(ptoc_parser *p, ptoc_op_state *st)
+{
+    if (!parse_slot(p, st, &pipe_slot) || !ptoc_parse_expect(p, ","))
+        return false;
+    ptoc_operand_ref ref;
+    int64_t id;
+    ptoc_loc loc = ptoc_parser_loc(p);
+    if (ptoc_parse_optional_operand(p, &ref)) {
+        ptoc_value *v;
+        if (!ptoc_parse_resolve(p, &ref, ptoc_type_index(pctx(p)), &v))
+            return false;
+        ptoc_state_add_operand(st, v);
+    } else if (ptoc_parser_failed(p) || !ptoc_parse_integer(p, &id)) {
+        return false;
+    } else if (id < INT32_MIN || id > INT32_MAX) {
+        return ptoc_parser_error_at(p, loc, "event id out of range for i32: %lld", (long long)id);
+    } else {
+        add_attr(p, st, "event_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
+    }
+    return ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_cross_sync(ptoc_printer *p, const ptoc_op *op)
+{
+    static const char *const elided[] = {"pipe", "event_id"};
+    ptoc_attr *id = ptoc_op_attr(op, "event_id");
+    ptoc_print_str(p, " ");
+    print_slot(p, op, &pipe_slot);
+    ptoc_print_str(p, ", ");
+    if (id)
+        ptoc_print_attr_no_type(p, id);
+    else if (op->noperands == 1)
+        ptoc_print_value(p, ptoc_op_operand(op, 0));
+    ptoc_print_attr_dict(p, op, elided, 2);
+}
+
+/* ---------------------------------------------------------------- queries, sections, print */
+
+/* `%i = pto.get_block_idx {attrs}`: the result is always i64. */
+static bool parse_query(ptoc_parser *p, ptoc_op_state *st)
+{
+    if (!ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    ptoc_state_add_result(st, ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS));
+    return true;
+}
+
+static void print_query(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_attr_dict(p, op, NULL, 0);
+}
+
+/* `pto.section.cube { ... } {attrs}` */
+static bool parse_section(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_region *r = ptoc_state_add_region(st);
+    return ptoc_parse_region(p, r, NULL, 0, NULL) && ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_section(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_str(p, " ");
+    if (op->nregions == 1)
+        ptoc_print_region(p, &op->regions[0], false, NULL);
+    ptoc_print_attr_dict(p, op, NULL, 0);
+}
+
+/* `pto.print ins("fmt", %x : T) {attrs}` */
+static bool parse_print_op(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_ident *fmt;
+    ptoc_operand_ref ref;
+    ptoc_type *t;
+    ptoc_value *v;
+    if (!ptoc_parse_expect(p, "ins") || !ptoc_parse_expect(p, "(") || !ptoc_parse_string(p, &fmt) ||
+        !ptoc_parse_expect(p, ",") || !ptoc_parse_operand(p, &ref) || !ptoc_parse_expect(p, ":") ||
+        !ptoc_parse_type(p, &t) || !ptoc_parse_expect(p, ")") || !ptoc_parse_resolve(p, &ref, t, &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    add_attr(p, st, "format", ptoc_attr_string(pctx(p), fmt->str, fmt->len));
+    return ptoc_parse_optional_attr_dict(p, st);
+}
+
+static void print_print_op(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_attr *fmt = ptoc_op_attr(op, "format");
+    if (!fmt || fmt->kind != PTOC_ATTR_STRING || op->noperands != 1) {
+        print_ssa_form(p, op);
+        return;
+    }
+    static const char *const elided[] = {"format"};
+    ptoc_print_str(p, " ins(");
+    ptoc_print_string_lit(p, fmt->u.string->str, fmt->u.string->len);
+    ptoc_print_str(p, ", ");
+    ptoc_print_value(p, ptoc_op_operand(op, 0));
+    ptoc_print_str(p, " : ");
+    ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    ptoc_print_str(p, ")");
+    ptoc_print_attr_dict(p, op, elided, 1);
+}
+
+/* ---------------------------------------------------------------- the op table */
+
+#define VAR PTOC_PTO_VARIADIC
+#define P_NONE PTOC_PTO_PIPE_NONE
+#define P_S PTOC_PTO_PIPE_S
+#define P_V PTOC_PTO_PIPE_V
+#define P_M PTOC_PTO_PIPE_M
+#define P_MTE1 PTOC_PTO_PIPE_MTE1
+#define P_MTE2 PTOC_PTO_PIPE_MTE2
+#define P_MTE3 PTOC_PTO_PIPE_MTE3
+#define P_FIX PTOC_PTO_PIPE_FIX
+
+/* DPS(name, pipe, (min ins, max ins), (min outs, max outs), verify) */
+#define RANGE(lo, hi) (lo), (hi)
+#define ROW(name, form, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify) \
+    {{"pto." name, form, pipe, ilo, ihi, olo, ohi, false}, flags, parse, print, verify}
+/* Expands the RANGE pairs before ROW counts its arguments. */
+#define ROW_(...) ROW(__VA_ARGS__)
+#define DPS(name, pipe, ins, outs, verify) \
+    ROW_(name, PTOC_PTO_FORM_DPS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
+#define DPSI(name, pipe, ins, outs, verify) \
+    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
+/* An op whose PTOAS syntax is not DPS and that ptoc reads in the DPS/SSA forms
+ * and the generic form only, for now. */
+#define ANY(name, pipe) DPS(name, pipe, (0, VAR), (0, VAR), pto_verify_structure)
+#define CUSTOM(name, pipe, ins, outs, flags, parse, print, verify) \
+    ROW_(name, PTOC_PTO_FORM_CUSTOM, pipe, RANGE ins, RANGE outs, flags, parse, print, verify)
+
+#define S pto_verify_structure
+static const pto_op_row pto_rows[] = {
+    /* view / handle */
+    ANY("addptr", P_NONE),
+    ANY("load_scalar", P_NONE),
+    ANY("store_scalar", P_NONE),
+    CUSTOM("make_tensor_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_make_tensor_view,
+           print_make_tensor_view, pto_verify_make_tensor_view),
+    CUSTOM("partition_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_partition_view,
+           print_partition_view, pto_verify_partition_view),
+    ANY("get_tensor_view_dim", P_NONE),
+    CUSTOM("alloc_tile", P_NONE, (0, 3), (1, 1), 0, parse_alloc_tile, print_alloc_tile, pto_verify_alloc_tile),
+    ANY("bind_tile", P_NONE),
+    ANY("subset", P_NONE),
+    ANY("set_validshape", P_NONE),
+    ANY("bitcast", P_NONE),
+    ANY("treshape", P_S),
+    ANY("pointer_cast", P_NONE),
+    ANY("declare_tile", P_NONE),
+    ANY("declare_tile_memref", P_NONE),
+    CUSTOM("tassign", P_NONE, (2, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
+    ANY("tget_scale_addr", P_S),
+    /* data movement */
+    CUSTOM("tload", P_MTE2, (1, 1), (1, 1), 0, parse_tload, print_tload, pto_verify_tload),
+    DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
+    CUSTOM("tstore", P_MTE3, (1, 2), (1, 1), 0, parse_tstore, print_tstore, pto_verify_tstore),
+    DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
+    DPS("tmov", P_V, (1, 2), (1, 1), S),
+    DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
+    DPS("textract", P_MTE1, (3, 3), (1, 1), S),
+    DPS("tinsert", P_MTE1, (3, 3), (1, 1), S),
+    DPS("textract_fp", P_FIX, (4, 4), (1, 1), S),
+    DPS("tinsert_fp", P_FIX, (4, 4), (1, 1), S),
+    /* cube */
+    DPS("tmatmul", P_M, (2, 2), (1, 1), S),
+    DPS("tmatmul.acc", P_M, (3, 3), (1, 1), S),
+    DPS("tmatmul.bias", P_M, (3, 3), (1, 1), S),
+    DPS("tmatmul.mx", P_M, (4, 4), (1, 1), S),
+    DPS("tmatmul.mx.acc", P_M, (5, 5), (1, 1), S),
+    DPS("tmatmul.mx.bias", P_M, (5, 5), (1, 1), S),
+    DPS("tgemv", P_M, (2, 2), (1, 1), S),
+    DPS("tgemv.acc", P_M, (3, 3), (1, 1), S),
+    DPS("tgemv.bias", P_M, (3, 3), (1, 1), S),
+    DPS("tgemv.mx", P_M, (4, 4), (1, 1), S),
+    DPS("tgemv.mx.acc", P_M, (5, 5), (1, 1), S),
+    DPS("tgemv.mx.bias", P_M, (5, 5), (1, 1), S),
+    /* elementwise tile-tile */
+    DPS("tadd", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("tsub", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("tmul", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("tdiv", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("tmax", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("tmin", P_V, (2, 2), (1, 1), pto_verify_elementwise),
+    DPS("trem", P_V, (3, 3), (1, 1), S),
+    DPS("tfmod", P_V, (2, 2), (1, 1), S),
+    DPS("tand", P_V, (2, 2), (1, 1), S),
+    DPS("tor", P_V, (2, 2), (1, 1), S),
+    DPS("txor", P_V, (3, 3), (1, 1), S),
+    DPS("tshl", P_V, (2, 2), (1, 1), S),
+    DPS("tshr", P_V, (2, 2), (1, 1), S),
+    DPS("tpartadd", P_V, (2, 2), (1, 1), S),
+    DPS("tpartmax", P_V, (2, 2), (1, 1), S),
+    DPS("tpartmin", P_V, (2, 2), (1, 1), S),
+    DPS("tpartmul", P_V, (2, 2), (1, 1), S),
+    DPS("tprelu", P_V, (3, 3), (1, 1), S),
+    DPS("taddc", P_V, (3, 3), (1, 1), S),
+    DPS("tsubc", P_V, (3, 3), (1, 1), S),
+    /* tile-scalar */
+    DPS("tadds", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
+    DPS("tsubs", P_V, (2, 2), (1, 1), S),
+    DPS("tmuls", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
+    DPS("tdivs", P_V, (2, 2), (1, 1), S),
+    DPS("tmaxs", P_V, (2, 2), (1, 1), S),
+    DPS("tmins", P_V, (2, 2), (1, 1), S),
+    DPS("trems", P_V, (3, 3), (1, 1), S),
+    DPS("tfmods", P_V, (2, 2), (1, 1), S),
+    DPS("tands", P_V, (2, 2), (1, 1), S),
+    DPS("tors", P_V, (2, 2), (1, 1), S),
+    DPS("txors", P_V, (3, 3), (1, 1), S),
+    DPS("tshls", P_V, (2, 2), (1, 1), S),
+    DPS("tshrs", P_V, (2, 2), (1, 1), S),
+    DPS("taxpy", P_V, (2, 2), (1, 1), S),
+    DPS("taddsc", P_V, (3, 3), (1, 1), S),
+    DPS("tsubsc", P_V, (3, 3), (1, 1), S),
+    DPS("tlrelu", P_V, (2, 2), (1, 1), S),
+    /* unary */
+    DPS("tabs", P_V, (1, 1), (1, 1), S),
+    DPS("tneg", P_V, (1, 1), (1, 1), S),
+    DPS("texp", P_V, (1, 1), (1, 1), S),
+    DPS("tlog", P_V, (1, 1), (1, 1), S),
+    DPS("tsqrt", P_V, (1, 1), (1, 1), S),
+    DPS("trsqrt", P_V, (1, 2), (1, 1), S),
+    DPS("trecip", P_V, (1, 1), (1, 1), S),
+    DPS("trelu", P_V, (1, 1), (1, 1), S),
+    DPS("tnot", P_V, (1, 1), (1, 1), S),
+    /* conversion / quantisation */
+    DPS("tcvt", P_V, (1, 2), (1, 1), S),
+    DPS("tquant", P_V, (1, 4), (1, 2), S),
+    DPS("tdequant", P_V, (1, 4), (1, 2), S),
+    /* fill / generate */
+    DPS("tfillpad", P_V, (1, 1), (0, 1), S),
+    DPS("tfillpad_expand", P_V, (1, 1), (0, 1), S),
+    DPS("tfillpad_inplace", P_V, (1, 1), (0, 1), S),
+    DPSI("tci", P_V, (1, 1), (1, 1), S),
+    DPSI("ttri", P_V, (1, 1), (1, 1), S),
+    DPS("trandom", P_V, (0, VAR), (1, 1), S),
+    /* compare / select */
+    DPSI("tcmp", P_V, (2, 2), (1, 1), pto_verify_tcmp),
+    DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
+    DPS("tsel", P_V, (4, 4), (1, 1), pto_verify_tsel),
+    DPS("tsels", P_V, (4, 4), (1, 1), pto_verify_tsels),
+    /* reductions */
+    DPS("trowsum", P_V, (2, 2), (1, 1), S),
+    DPS("trowmax", P_V, (2, 2), (1, 1), S),
+    DPS("trowmin", P_V, (2, 2), (1, 1), S),
+    DPS("trowprod", P_V, (2, 2), (1, 1), S),
+    DPS("trowargmax", P_V, (2, 2), (1, 1), S),
+    DPS("trowargmin", P_V, (2, 2), (1, 1), S),
+    DPS("tcolsum", P_V, (1, 2), (1, 1), S),
+    DPS("tcolmax", P_V, (1, 1), (1, 1), S),
+    DPS("tcolmin", P_V, (1, 1), (1, 1), S),
+    DPS("tcolprod", P_V, (1, 1), (1, 1), S),
+    DPS("tcolargmax", P_V, (2, 2), (1, 1), S),
+    DPS("tcolargmin", P_V, (2, 2), (1, 1), S),
+    /* expand / broadcast */
+    DPS("trowexpand", P_V, (1, 1), (1, 1), S),
+    DPS("trowexpandadd", P_V, (2, 2), (1, 1), S),
+    DPS("trowexpandsub", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpandmul", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpanddiv", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpandmax", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpandmin", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpandexpdif", P_V, (2, 3), (1, 1), S),
+    DPS("tcolexpand", P_V, (1, 1), (1, 1), pto_verify_tcolexpand),
+    DPS("tcolexpandadd", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpandsub", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpandmul", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpanddiv", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpandmax", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpandmin", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("tcolexpandexpdif", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
+    DPS("texpands", P_V, (1, 1), (1, 1), S),
+    /* histogram, sort, gather/scatter, element access, layout */
+    DPS("thistogram", P_V, (2, 2), (1, 1), pto_verify_thistogram),
+    DPS("tsort32", P_V, (1, 3), (1, 2), S),
+    DPS("tmrgsort", P_V, (1, VAR), (1, VAR), S),
+    DPS("tgather", P_V, (1, 3), (1, 2), S),
+    DPS("tgatherb", P_V, (2, 2), (1, 1), S),
+    DPS("tscatter", P_V, (2, 2), (1, 1), S),
+    DPS("mgather", P_MTE2, (2, 2), (1, 1), S),
+    DPS("mscatter", P_MTE3, (2, 2), (1, 1), S),
+    DPS("tsetval", P_S, (2, 2), (1, 1), S),
+    DPS("tgetval", P_S, (2, 2), (0, 1), S),
+    DPS("ttrans", P_V, (2, 2), (1, 1), S),
+    DPS("tconcat", P_V, (2, 2), (1, 1), S),
+    DPS("tpack", P_V, (1, 1), (1, 1), S),
+    /* intra-core sync */
+    CUSTOM("record_event", P_NONE, (0, 0), (0, 0), 0, parse_event, print_event, pto_verify_event_op),
+    CUSTOM("wait_event", P_NONE, (0, 0), (0, 0), 0, parse_event, print_event, pto_verify_event_op),
+    CUSTOM("barrier_sync", P_NONE, (0, 0), (0, 0), 0, parse_barrier_sync, print_barrier_sync, S),
+    CUSTOM("set_flag", P_NONE, (0, 0), (0, 0), 0, parse_flag, print_flag, pto_verify_sync_flag),
+    CUSTOM("wait_flag", P_NONE, (0, 0), (0, 0), 0, parse_flag, print_flag, pto_verify_sync_flag),
+    CUSTOM("set_flag_dyn", P_NONE, (1, 1), (0, 0), 0, parse_flag_dyn, print_flag_dyn, pto_verify_sync_flag),
+    CUSTOM("wait_flag_dyn", P_NONE, (1, 1), (0, 0), 0, parse_flag_dyn, print_flag_dyn, pto_verify_sync_flag),
+    CUSTOM("barrier", P_NONE, (0, 0), (0, 0), 0, parse_barrier, print_barrier, pto_verify_barrier),
+    /* pipe_barrier is ptoc's name for the same-pipe barrier of A2/A3 (not a PTOAS op). */
+    CUSTOM("pipe_barrier", P_NONE, (0, 0), (0, 0), 0, parse_barrier, print_barrier, pto_verify_barrier),
+    DPS("tsync", P_NONE, (0, VAR), (0, 0), S),
+    CUSTOM("get_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
+    CUSTOM("rls_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
+    ANY("declare_eventid_array", P_NONE),
+    ANY("eventid_array_get", P_NONE),
+    ANY("eventid_array_set", P_NONE),
+    /* inter-core sync */
+    CUSTOM("sync.set", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
+    CUSTOM("sync.wait", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
+    ANY("set_ffts", P_NONE),
+    /* push / pop */
+    ANY("aic_initialize_pipe", P_NONE),
+    ANY("aiv_initialize_pipe", P_NONE),
+    ANY("tpush_to_aiv", P_NONE),
+    ANY("tpush_to_aic", P_NONE),
+    ANY("tpop_from_aic", P_NONE),
+    ANY("tpop_from_aiv", P_NONE),
+    ANY("tfree_from_aic", P_NONE),
+    ANY("tfree_from_aiv", P_NONE),
+    ANY("initialize_l2g2l_pipe", P_NONE),
+    ANY("initialize_l2l_pipe", P_NONE),
+    ANY("tpush", P_NONE),
+    ANY("tpop", P_NONE),
+    ANY("tfree", P_NONE),
+    ANY("reserve_buffer", P_NONE),
+    ANY("import_reserved_buffer", P_NONE),
+    /* async DMA */
+    ANY("build_async_session", P_NONE),
+    ANY("tput_async", P_NONE),
+    ANY("tget_async", P_NONE),
+    ANY("wait_async_event", P_NONE),
+    ANY("test_async_event", P_NONE),
+    /* runtime queries */
+    CUSTOM("get_block_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
+    CUSTOM("get_subblock_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
+    CUSTOM("get_block_num", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
+    CUSTOM("get_subblock_num", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
+    /* sections */
+    CUSTOM("section.cube", P_NONE, (0, 0), (0, 0), PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_NO_TERMINATOR,
+           parse_section, print_section, S),
+    CUSTOM("section.vector", P_NONE, (0, 0), (0, 0), PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_NO_TERMINATOR,
+           parse_section, print_section, S),
+    /* debug */
+    CUSTOM("print", P_NONE, (1, 1), (0, 0), 0, parse_print_op, print_print_op, S),
+    DPS("tprint", P_NONE, (1, 1), (0, 0), S),
+    ANY("trap", P_NONE),
+};
+#undef S
+
+#define PTO_NOPS (sizeof pto_rows / sizeof pto_rows[0])
+
+/* Filled from pto_rows on first registration (the core wants a contiguous array
+ * of ptoc_op_def; our rows carry more). */
+static ptoc_op_def pto_op_defs[PTO_NOPS];
+
+const ptoc_dialect pto_dialect = {
+    .name = "pto",
+    .ops = pto_op_defs,
+    .nops = PTO_NOPS,
+    .parse_type = pto_parse_type,
+    .print_type = pto_print_type,
+    .parse_attr = pto_parse_attr,
+    .print_attr = pto_print_attr,
+    .data = pto_rows,
+};
+
+const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
+
+static void fill_op_defs(void)
+{
+    for (size_t i = 0; i < PTO_NOPS; i++) {
+        const pto_op_row *r = &pto_rows[i];
+        pto_op_defs[i] = (ptoc_op_def){
+            .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
+            .verify = r->verify, .data = r, .summary = NULL,
+        };
+    }
+}
+
+void ptoc_register_pto_dialect(ptoc_context *ctx)
+{
+    if (ptoc_context_dialect(ctx, "pto", 3))
+        return;
+    if (!pto_op_defs[0].name)
+        fill_op_defs();
+    ptoc_context_register_dialect(ctx, &pto_dialect);
+}
+
+const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)
+{
+    if (!op->def || op->def->data < (const void *)pto_rows ||
+        op->def->data >= (const void *)(pto_rows + PTO_NOPS))
+        return NULL;
+    return &((const pto_op_row *)op->def->data)->info;
+}
+
+size_t ptoc_pto_op_count(void) { return PTO_NOPS; }
+
+const ptoc_pto_op_info *ptoc_pto_op_info_at(size_t i)
+{
+    return i < PTO_NOPS ? &pto_rows[i].info : NULL;
+}

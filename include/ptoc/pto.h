@@ -1,0 +1,237 @@
+/* pto.h: the pto dialect's types, attributes, op table and target query.
+ *
+ * Passes and backends read pto types and attributes through the accessors here
+ * instead of decoding blobs themselves. Every enum uses PTOAS's numbering, so a
+ * value printed by ptoc means what it means in PTOAS and pto-isa.
+ *
+ *   const ptoc_pto_tile_desc *tb = ptoc_pto_tile_buf(value->type);
+ *   if (tb && tb->loc == PTOC_PTO_AS_VEC) { ... tb->rows, tb->valid_cols ... }
+ *
+ * The dialect is registered with ptoc_register_pto_dialect (ptoc.h).
+ */
+#ifndef PTOC_PTO_H
+#define PTOC_PTO_H
+
+#include "ptoc/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The registered dialect object (for ptoc_type_dialect_data and friends). */
+const ptoc_dialect *ptoc_pto_dialect(void);
+
+/* ---------------------------------------------------------------- enums */
+
+/* #pto.address_space<...>, the `loc` of a tile. */
+typedef enum ptoc_pto_address_space {
+    PTOC_PTO_AS_ZERO = 0, PTOC_PTO_AS_GM = 1, PTOC_PTO_AS_MAT = 2, PTOC_PTO_AS_LEFT = 3,
+    PTOC_PTO_AS_RIGHT = 4, PTOC_PTO_AS_ACC = 5, PTOC_PTO_AS_VEC = 6, PTOC_PTO_AS_BIAS = 7,
+    PTOC_PTO_AS_SCALING = 8,
+} ptoc_pto_address_space;
+
+/* #pto.pipe<...> */
+typedef enum ptoc_pto_pipe {
+    PTOC_PTO_PIPE_S = 0, PTOC_PTO_PIPE_V = 1, PTOC_PTO_PIPE_M = 2, PTOC_PTO_PIPE_MTE1 = 3,
+    PTOC_PTO_PIPE_MTE2 = 4, PTOC_PTO_PIPE_MTE3 = 5, PTOC_PTO_PIPE_ALL = 6, PTOC_PTO_PIPE_MTE4 = 7,
+    PTOC_PTO_PIPE_MTE5 = 8, PTOC_PTO_PIPE_V2 = 9, PTOC_PTO_PIPE_FIX = 10,
+    PTOC_PTO_PIPE_VIRTUAL_MTE2_L1A = 11, PTOC_PTO_PIPE_VIRTUAL_MTE2_L1B = 12,
+    PTOC_PTO_PIPE_NUM = 13, PTOC_PTO_PIPE_UNASSIGNED = 99,
+    PTOC_PTO_PIPE_NONE = -1,         /* op table only: the op runs on no pipe */
+} ptoc_pto_pipe;
+
+/* #pto.pipe_event_type<...> (alias #pto.sync_op_type<...>) */
+typedef enum ptoc_pto_pipe_event {
+    PTOC_PTO_EV_TLOAD = 0, PTOC_PTO_EV_TSTORE_ACC, PTOC_PTO_EV_TSTORE_VEC, PTOC_PTO_EV_TMOV_M2L,
+    PTOC_PTO_EV_TMOV_M2S, PTOC_PTO_EV_TMOV_M2B, PTOC_PTO_EV_TMOV_M2V, PTOC_PTO_EV_TMOV_V2M,
+    PTOC_PTO_EV_TMATMUL, PTOC_PTO_EV_TVEC, PTOC_PTO_EV_TVECWAIT_EVENT,
+} ptoc_pto_pipe_event;
+
+typedef enum ptoc_pto_blayout { PTOC_PTO_BL_ROW_MAJOR = 0, PTOC_PTO_BL_COL_MAJOR = 1 } ptoc_pto_blayout;
+typedef enum ptoc_pto_slayout {
+    PTOC_PTO_SL_NONE_BOX = 0, PTOC_PTO_SL_ROW_MAJOR = 1, PTOC_PTO_SL_COL_MAJOR = 2
+} ptoc_pto_slayout;
+typedef enum ptoc_pto_pad {
+    PTOC_PTO_PAD_NULL = 0, PTOC_PTO_PAD_ZERO = 1, PTOC_PTO_PAD_MAX = 2, PTOC_PTO_PAD_MIN = 3
+} ptoc_pto_pad;
+typedef enum ptoc_pto_compact {
+    PTOC_PTO_COMPACT_NULL = 0, PTOC_PTO_COMPACT_NORMAL = 1, PTOC_PTO_COMPACT_ROW_PLUS_ONE = 2
+} ptoc_pto_compact;
+typedef enum ptoc_pto_layout { PTOC_PTO_LAYOUT_ND = 0, PTOC_PTO_LAYOUT_DN = 1, PTOC_PTO_LAYOUT_NZ = 2 } ptoc_pto_layout;
+typedef enum ptoc_pto_cmp {
+    PTOC_PTO_CMP_EQ = 0, PTOC_PTO_CMP_NE, PTOC_PTO_CMP_LT, PTOC_PTO_CMP_LE, PTOC_PTO_CMP_GT,
+    PTOC_PTO_CMP_GE,
+} ptoc_pto_cmp;
+
+/* Every enum attribute kind of the dialect: one row each in pto_attrs.c. The
+ * attribute's blob is a uint32_t holding the enum's numeric value. */
+typedef enum ptoc_pto_enum_kind {
+    PTOC_PTO_ENUM_ADDRESS_SPACE,    /* #pto.address_space<vec> */
+    PTOC_PTO_ENUM_PIPE,             /* #pto.pipe<PIPE_V> */
+    PTOC_PTO_ENUM_EVENT,            /* #pto.event<EVENT_ID0>, values 0..7 */
+    PTOC_PTO_ENUM_PIPE_EVENT_TYPE,  /* #pto.pipe_event_type<TLOAD> */
+    PTOC_PTO_ENUM_SYNC_OP_TYPE,     /* #pto.sync_op_type<TLOAD> (deprecated alias) */
+    PTOC_PTO_ENUM_LAYOUT,           /* #pto.layout<nd> */
+    PTOC_PTO_ENUM_BLAYOUT,          /* #pto.blayout<row_major> */
+    PTOC_PTO_ENUM_SLAYOUT,          /* #pto.slayout<none_box> */
+    PTOC_PTO_ENUM_PAD_VALUE,        /* #pto.pad_value<zero> */
+    PTOC_PTO_ENUM_COMPACT_MODE,     /* #pto.compact_mode<normal> */
+    PTOC_PTO_ENUM_KERNEL_KIND,      /* #pto.kernel_kind<vector> */
+    PTOC_PTO_ENUM_FUNC_CORE_TYPE,   /* #pto.func_core_type<AIV> */
+    PTOC_PTO_ENUM_MODULE_CORE_TYPE, /* #pto.module_core_type<AIV> */
+    PTOC_PTO_ENUM_MASK_PATTERN,     /* #pto.mask_pattern<P0101> */
+    PTOC_PTO_ENUM_ACC_TO_VEC_MODE,  /* #pto.acc_to_vec_mode<single_mode_vec0> */
+    PTOC_PTO_ENUM_PADMODE,          /* #pto.padmode<PadValue> */
+    PTOC_PTO_ENUM_CMP,              /* #pto<cmp lt> */
+    PTOC_PTO_ENUM_ROUND_MODE,       /* #pto<round_mode CAST_RINT> */
+    PTOC_PTO_ENUM_SATURATION_MODE,  /* #pto<saturation_mode ON> */
+    PTOC_PTO_ENUM_ST_PHASE,         /* #pto<st_phase final> */
+    PTOC_PTO_ENUM_ATOMIC_TYPE,      /* #pto<atomic_type atomic_add> */
+    PTOC_PTO_ENUM_RELU_PRE_MODE,    /* #pto<relu_pre_mode normal_relu> */
+    PTOC_PTO_ENUM_GATHER_OOB,       /* #pto<gather_oob clamp> */
+    PTOC_PTO_ENUM_SCATTER_ATOMIC_OP,/* #pto<scatter_atomic_op add> */
+    PTOC_PTO_ENUM_SCATTER_OOB,      /* #pto<scatter_oob skip> */
+    PTOC_PTO_ENUM_QUANT_TYPE,       /* #pto<quant_type INT8_SYM> */
+    PTOC_PTO_ENUM_KIND_COUNT
+} ptoc_pto_enum_kind;
+
+/* Attribute kinds beyond the enums share the numbering space after them. */
+#define PTOC_PTO_ATTR_TILE_BUF_CONFIG ((uint32_t)PTOC_PTO_ENUM_KIND_COUNT)
+
+/* The enum attribute `kind` with numeric `value`; NULL if `value` is not one of
+ * the kind's values. */
+ptoc_attr *ptoc_pto_enum_attr(ptoc_context *ctx, ptoc_pto_enum_kind kind, uint32_t value);
+/* If `a` is a pto enum attribute of `kind`, stores its value and returns true. */
+bool ptoc_pto_enum_value(const ptoc_attr *a, ptoc_pto_enum_kind kind, uint32_t *value);
+/* The spelling of a value ("PIPE_V", "vec", "lt"), or NULL. */
+const char *ptoc_pto_enum_name(ptoc_pto_enum_kind kind, uint32_t value);
+
+/* #pto.tile_buf_config<blayout=..., slayout=..., s_fractal_size=..., pad=..., compact=...> */
+typedef struct ptoc_pto_tile_config {
+    uint32_t blayout, slayout, fractal, pad, compact;
+} ptoc_pto_tile_config;
+const ptoc_pto_tile_config *ptoc_pto_tile_config_attr(const ptoc_attr *a);
+
+/* ---------------------------------------------------------------- types */
+
+typedef enum ptoc_pto_type_kind {
+    PTOC_PTO_TYPE_PTR,              /* !pto.ptr<f32> */
+    PTOC_PTO_TYPE_TENSOR_VIEW,      /* !pto.tensor_view<?x?xf16> */
+    PTOC_PTO_TYPE_PARTITION_VIEW,   /* !pto.partition_tensor_view<16x16xf32> */
+    PTOC_PTO_TYPE_TILE_BUF,         /* !pto.tile_buf<vec, 16x16xf32> */
+    PTOC_PTO_TYPE_TILE,             /* !pto.tile<16x16xf32> (Level-1 value) */
+    PTOC_PTO_TYPE_VREG,             /* !pto.vreg<64xf32> */
+    PTOC_PTO_TYPE_MASK,             /* !pto.mask<b32> */
+    PTOC_PTO_TYPE_EVENTID_ARRAY,    /* !pto.eventid_array<4> */
+    PTOC_PTO_TYPE_PIPE,             /* !pto.pipe */
+    PTOC_PTO_TYPE_ASYNC_SESSION,    /* !pto.async_session */
+    PTOC_PTO_TYPE_ASYNC_EVENT,      /* !pto.async_event */
+    PTOC_PTO_TYPE_KIND_COUNT
+} ptoc_pto_type_kind;
+
+/* Views (tensor_view, partition_tensor_view) are at most rank 5, as GlobalTensor. */
+#define PTOC_PTO_MAX_VIEW_RANK 5
+
+typedef struct ptoc_pto_view {
+    ptoc_type *elem;
+    uint32_t rank;
+    uint32_t reserved;                         /* zero */
+    int64_t shape[PTOC_PTO_MAX_VIEW_RANK];     /* PTOC_DYNAMIC for `?`; unused dims zero */
+} ptoc_pto_view;
+
+/* One blob for both tile_buf and tile: a 2-D on-chip buffer and its layout.
+ * valid_rows/valid_cols are PTOC_DYNAMIC when decided at run time. */
+typedef struct ptoc_pto_tile_desc {
+    ptoc_type *elem;
+    int64_t rows, cols;
+    int64_t valid_rows, valid_cols;
+    uint32_t loc;                              /* ptoc_pto_address_space */
+    uint32_t blayout;                          /* ptoc_pto_blayout */
+    uint32_t slayout;                          /* ptoc_pto_slayout */
+    uint32_t fractal;                          /* 16, 32, 512 or 1024 */
+    uint32_t pad;                              /* ptoc_pto_pad */
+    uint32_t compact;                          /* ptoc_pto_compact */
+} ptoc_pto_tile_desc;
+
+typedef struct ptoc_pto_vreg { ptoc_type *elem; int64_t lanes; } ptoc_pto_vreg;
+/* !pto.mask<G>: G is the granularity keyword (b8, b16, b32 ...), kept as an ident. */
+typedef struct ptoc_pto_mask { ptoc_ident *granularity; } ptoc_pto_mask;
+
+bool ptoc_pto_type_is(const ptoc_type *t, ptoc_pto_type_kind kind);
+/* NULL unless `t` is that kind of pto type. */
+ptoc_type *ptoc_pto_ptr_elem(const ptoc_type *t);
+const ptoc_pto_view *ptoc_pto_tensor_view(const ptoc_type *t);
+const ptoc_pto_view *ptoc_pto_partition_view(const ptoc_type *t);
+const ptoc_pto_tile_desc *ptoc_pto_tile_buf(const ptoc_type *t);
+const ptoc_pto_tile_desc *ptoc_pto_tile(const ptoc_type *t);
+/* A tile_buf or a tile: what tile ops look at. */
+const ptoc_pto_tile_desc *ptoc_pto_tile_like(const ptoc_type *t);
+const ptoc_pto_vreg *ptoc_pto_vreg_type(const ptoc_type *t);
+/* The address space of a memref's #pto.address_space memory space (GM when absent);
+ * false if `t` is not a memref or its memory space is something else. */
+bool ptoc_pto_memref_space(const ptoc_type *t, ptoc_pto_address_space *out);
+
+/* Constructors. The tile ones check nothing: the verifier checks the rules. */
+ptoc_type *ptoc_pto_ptr_type(ptoc_context *ctx, ptoc_type *elem);
+ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
+                              const int64_t *shape, ptoc_type *elem);
+/* kind is PTOC_PTO_TYPE_TILE_BUF or PTOC_PTO_TYPE_TILE. */
+ptoc_type *ptoc_pto_tile_type(ptoc_context *ctx, ptoc_pto_type_kind kind, const ptoc_pto_tile_desc *desc);
+/* A vec row_major none_box tile description with default config and valid = shape. */
+ptoc_pto_tile_desc ptoc_pto_tile_desc_init(ptoc_type *elem, int64_t rows, int64_t cols);
+
+/* Checks a tile description against the tile rules (fractal, pad, compact, valid
+ * within shape, rows/cols > 0, 32-byte rows/columns for none_box layouts);
+ * emits an error at `loc` and returns false on the first rule broken. */
+bool ptoc_pto_tile_check(ptoc_context *ctx, ptoc_loc loc, const ptoc_pto_tile_desc *tb);
+
+/* ---------------------------------------------------------------- target arch */
+
+typedef enum ptoc_pto_arch {
+    PTOC_PTO_ARCH_A2, PTOC_PTO_ARCH_A3, PTOC_PTO_ARCH_A5, PTOC_PTO_ARCH_CPU,
+    PTOC_PTO_ARCH_INVALID,           /* the option or attribute names no known arch */
+} ptoc_pto_arch;
+#define PTOC_PTO_ARCH_DEFAULT PTOC_PTO_ARCH_A3
+
+/* The arch `op` is verified for: the context option "pto-arch" wins, then the
+ * string attribute `pto.target_arch` of the nearest enclosing builtin.module,
+ * then PTOC_PTO_ARCH_DEFAULT (a3, as PTOAS). `spelling`, when not NULL, gets the
+ * text that was read (for diagnostics about an invalid name). */
+ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
+ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);   /* INVALID if unknown */
+const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
+
+/* ---------------------------------------------------------------- ops */
+
+/* How an op is written. */
+typedef enum ptoc_pto_op_form {
+    PTOC_PTO_FORM_DPS,          /* ins(...) outs(...) {attrs}, or Level-1 `%r = pto.op %a : T -> R` */
+    PTOC_PTO_FORM_DPS_ATTR_INS, /* DPS with the attr-dict inside ins (tcmp, tcmps, ttri, tci) */
+    PTOC_PTO_FORM_CUSTOM,       /* its own parse/print (views, alloc, sync, queries ...) */
+} ptoc_pto_op_form;
+
+/* The dialect's row for one op (ptoc_op_def.data points at it). */
+typedef struct ptoc_pto_op_info {
+    const char *name;           /* "pto.tadd" */
+    ptoc_pto_op_form form;
+    int pipe;                   /* ptoc_pto_pipe; PTOC_PTO_PIPE_NONE when none */
+    uint8_t min_ins, max_ins, min_outs, max_outs;   /* max 255: variadic */
+    bool lowered;               /* has a lowering to every target yet */
+} ptoc_pto_op_info;
+#define PTOC_PTO_VARIADIC 255
+
+/* The row of a pto op, or NULL for other ops. */
+const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op);
+/* The pipe an op runs on, refined by its operands (tstore from ACC runs on FIX). */
+ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
+/* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
+ * Level-1 shape: operands are ins, results are outs). */
+bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);
+/* The table, in order: row i of ptoc_pto_op_count() rows (docs/ops.md lists them). */
+size_t ptoc_pto_op_count(void);
+const ptoc_pto_op_info *ptoc_pto_op_info_at(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,583 @@
+/* pass.c: the pass registry and the pass manager.
+ *
+ * The registry is a per-context list of pass rows. A pipeline is a tree: a list
+ * of elements, each either a pass (with its `{key=value}` options) or a nest
+ * `op.name(...)` that holds a list of its own. Running an element on an op:
+ *   - a pass runs on the op itself when it has no anchor or the op has the
+ *     anchor's name, otherwise on every op named by the anchor below it;
+ *   - a nest runs its list on the pipeline root when the root has the nest's
+ *     name (`builtin.module(...)`), otherwise on every op of that name below,
+ *     one op at a time, the whole list per op (as MLIR's nested pass managers).
+ * Ops are collected before a pass runs, so a pass may rewrite freely under its
+ * anchor. After each run the manager dumps the IR when asked, verifies the op the
+ * pass ran on when configured, and adds the wall time to the element's row; the
+ * timing report is written when the manager is destroyed, so one report covers
+ * every module it ran on (`--split-input-file`).
+ */
+#include "ptoc/pass.h"
+#include "ptoc/syntax.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- registry */
+
+typedef struct pass_registry {
+    const ptoc_pass_def **defs;
+    size_t n, cap;
+} pass_registry;
+
+/* The context has no extension slots and the core must not know about passes, so
+ * the registry (allocated in the context's permanent arena, hence freed with it)
+ * is found through a context option holding its address. `%p` read back by scanf
+ * yields the same pointer within one program run (C17 7.21.6.2). */
+#define REGISTRY_OPTION "ptoc.pass-registry"
+
+static pass_registry *registry_find(ptoc_context *ctx)
+{
+    const char *text = ptoc_context_option(ctx, REGISTRY_OPTION);
+    void *ptr = NULL;
+    if (!text || sscanf(text, "%p", &ptr) != 1)
+        return NULL;
+    return ptr;
+}
+
+static pass_registry *registry_get(ptoc_context *ctx)
+{
+    pass_registry *reg = registry_find(ctx);
+    if (reg)
+        return reg;
+    reg = PTOC_NEW(ptoc_context_perm_arena(ctx), pass_registry);
+    char text[64];
+    snprintf(text, sizeof text, "%p", (void *)reg);
+    ptoc_context_set_option(ctx, REGISTRY_OPTION, text);
+    return reg;
+}
+
+/* Registering a name again replaces the earlier row (the same row: no change). */
+void ptoc_pass_register(ptoc_context *ctx, const ptoc_pass_def *def)
+{
+    pass_registry *reg = registry_get(ctx);
+    for (size_t i = 0; i < reg->n; i++) {
+        if (strcmp(reg->defs[i]->name, def->name) == 0) {
+            reg->defs[i] = def;
+            return;
+        }
+    }
+    if (reg->n == reg->cap) {
+        size_t cap = reg->cap ? reg->cap * 2 : 16;
+        const ptoc_pass_def **defs =
+            PTOC_NEW_ARRAY(ptoc_context_perm_arena(ctx), const ptoc_pass_def *, cap);
+        if (reg->n)
+            memcpy(defs, reg->defs, reg->n * sizeof *defs);
+        reg->defs = defs;
+        reg->cap = cap;
+    }
+    reg->defs[reg->n++] = def;
+}
+
+const ptoc_pass_def *ptoc_pass_lookup(ptoc_context *ctx, const char *name)
+{
+    pass_registry *reg = registry_find(ctx);
+    for (size_t i = 0; reg && i < reg->n; i++)
+        if (strcmp(reg->defs[i]->name, name) == 0)
+            return reg->defs[i];
+    return NULL;
+}
+
+size_t ptoc_pass_list(ptoc_context *ctx, const ptoc_pass_def *const **out)
+{
+    pass_registry *reg = registry_find(ctx);
+    *out = reg ? reg->defs : NULL;
+    return reg ? reg->n : 0;
+}
+
+const char *ptoc_pass_option(const ptoc_pass_options *o, const char *key)
+{
+    for (uint32_t i = 0; o && i < o->n; i++)
+        if (strcmp(o->keys[i], key) == 0)
+            return o->values[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- pipeline tree */
+
+typedef struct pm_node {
+    const ptoc_pass_def *pass;   /* NULL for a nest */
+    const char *anchor;          /* a nest's op name */
+    ptoc_pass_options opts;
+    struct pm_node *children;    /* a nest's list */
+    struct pm_node *next;
+    double seconds;              /* pass wall time summed over its runs */
+    uint32_t runs;
+} pm_node;
+
+struct ptoc_pm {
+    ptoc_context *ctx;
+    ptoc_pm_config config;
+    ptoc_arena *arena;           /* nodes, names and options */
+    pm_node *first;
+    pm_node **tail;
+    size_t npasses;
+    double verify_seconds;
+    double total_seconds;
+    bool ran;
+};
+
+ptoc_pm *ptoc_pm_create(ptoc_context *ctx, const ptoc_pm_config *config)
+{
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_pm *pm = PTOC_NEW(arena, ptoc_pm);
+    pm->ctx = ctx;
+    pm->arena = arena;
+    pm->tail = &pm->first;
+    if (config)
+        pm->config = *config;
+    return pm;
+}
+
+size_t ptoc_pm_size(const ptoc_pm *pm) { return pm->npasses; }
+
+static pm_node *node_new_pass(ptoc_pm *pm, const ptoc_pass_def *def)
+{
+    pm_node *n = PTOC_NEW(pm->arena, pm_node);
+    n->pass = def;
+    pm->npasses++;
+    return n;
+}
+
+bool ptoc_pm_add(ptoc_pm *pm, const char *pass_name)
+{
+    const ptoc_pass_def *def = ptoc_pass_lookup(pm->ctx, pass_name);
+    if (!def) {
+        ptoc_emit_error(pm->ctx, ptoc_loc_unknown(), "unknown pass '%s'", pass_name);
+        return false;
+    }
+    *pm->tail = node_new_pass(pm, def);
+    pm->tail = &(*pm->tail)->next;
+    return true;
+}
+
+/* ---------------------------------------------------------------- pipeline parser */
+
+/* Grammar (spaces allowed between tokens):
+ *   list    := element (',' element)*
+ *   element := name ['{' option* '}'] | name '(' [list] ')'
+ *   option  := key ['=' value]          value: "quoted" or a run without space, '}'
+ *   name    := [A-Za-z0-9_.-]+
+ * An element with parentheses is a nest on ops of that name; otherwise it is a pass. */
+
+#define PIPELINE_MAX_DEPTH 32
+
+typedef struct pipe_parser {
+    ptoc_pm *pm;
+    const char *text;
+    size_t pos;
+} pipe_parser;
+
+static bool pp_error(pipe_parser *pp, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ptoc_emit_error(pp->pm->ctx, ptoc_loc_unknown(), "%s at column %zu of pass pipeline '%s'",
+                    msg, pp->pos + 1, pp->text);
+    return false;
+}
+
+static void pp_skip_space(pipe_parser *pp)
+{
+    while (pp->text[pp->pos] == ' ' || pp->text[pp->pos] == '\t' || pp->text[pp->pos] == '\n')
+        pp->pos++;
+}
+
+static bool pp_accept(pipe_parser *pp, char c)
+{
+    pp_skip_space(pp);
+    if (pp->text[pp->pos] != c)
+        return false;
+    pp->pos++;
+    return true;
+}
+
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '-';
+}
+
+/* A name copied into the manager's arena, or NULL (and an error) when absent. */
+static char *pp_name(pipe_parser *pp, const char *what)
+{
+    pp_skip_space(pp);
+    size_t start = pp->pos;
+    while (is_name_char(pp->text[pp->pos]))
+        pp->pos++;
+    if (pp->pos == start) {
+        pp_error(pp, "expected %s", what);
+        return NULL;
+    }
+    return ptoc_arena_strndup(pp->pm->arena, pp->text + start, pp->pos - start);
+}
+
+static char *pp_option_value(pipe_parser *pp)
+{
+    pp_skip_space(pp);
+    size_t start = pp->pos;
+    if (pp->text[pp->pos] == '"') {
+        const char *close = strchr(pp->text + start + 1, '"');
+        if (!close) {
+            pp_error(pp, "unterminated string in pass option");
+            return NULL;
+        }
+        pp->pos = (size_t)(close - pp->text) + 1;
+        return ptoc_arena_strndup(pp->pm->arena, pp->text + start + 1, pp->pos - start - 2);
+    }
+    while (pp->text[pp->pos] && !strchr(" \t\n}", pp->text[pp->pos]))
+        pp->pos++;
+    if (pp->pos == start) {
+        pp_error(pp, "expected a value for the pass option");
+        return NULL;
+    }
+    return ptoc_arena_strndup(pp->pm->arena, pp->text + start, pp->pos - start);
+}
+
+static bool pass_accepts_option(const ptoc_pass_def *def, const char *key)
+{
+    for (const char *const *o = def->option_names; o && *o; o++)
+        if (strcmp(*o, key) == 0)
+            return true;
+    return false;
+}
+
+/* Options are few, so they are gathered in fixed arrays and then copied. */
+#define PASS_MAX_OPTIONS 32
+
+static bool pp_options(pipe_parser *pp, pm_node *n)
+{
+    const char *keys[PASS_MAX_OPTIONS], *values[PASS_MAX_OPTIONS];
+    uint32_t count = 0;
+    while (!pp_accept(pp, '}')) {
+        if (!pp->text[pp->pos])
+            return pp_error(pp, "expected '}'");
+        size_t key_pos = pp->pos;
+        char *key = pp_name(pp, "an option name or '}'");
+        if (!key)
+            return false;
+        if (!pass_accepts_option(n->pass, key)) {
+            pp->pos = key_pos;
+            pp_skip_space(pp);
+            return pp_error(pp, "pass '%s' has no option '%s'", n->pass->name, key);
+        }
+        const char *value = "true";   /* a bare key is a flag */
+        if (pp_accept(pp, '=') && !(value = pp_option_value(pp)))
+            return false;
+        if (ptoc_pass_option(&(ptoc_pass_options){count, keys, values}, key))
+            return pp_error(pp, "option '%s' given twice", key);
+        if (count == PASS_MAX_OPTIONS)
+            return pp_error(pp, "too many pass options");
+        keys[count] = key;
+        values[count] = value;
+        count++;
+    }
+    n->opts.n = count;
+    n->opts.keys = ptoc_arena_dup(pp->pm->arena, keys, count * sizeof keys[0]);
+    n->opts.values = ptoc_arena_dup(pp->pm->arena, values, count * sizeof values[0]);
+    return true;
+}
+
+static bool pp_list(pipe_parser *pp, pm_node ***tail, unsigned depth);
+
+static pm_node *pp_nest(pipe_parser *pp, char *anchor, unsigned depth)
+{
+    if (depth >= PIPELINE_MAX_DEPTH) {
+        pp_error(pp, "pass pipeline nested too deeply");
+        return NULL;
+    }
+    pm_node *n = PTOC_NEW(pp->pm->arena, pm_node);
+    n->anchor = anchor;
+    pm_node **tail = &n->children;
+    pp_skip_space(pp);
+    if (pp->text[pp->pos] != ')' && !pp_list(pp, &tail, depth + 1))
+        return NULL;
+    if (!pp_accept(pp, ')')) {
+        pp_error(pp, "expected ')'");
+        return NULL;
+    }
+    return n;
+}
+
+static pm_node *pp_element(pipe_parser *pp, unsigned depth)
+{
+    size_t name_pos;
+    pp_skip_space(pp);
+    name_pos = pp->pos;
+    char *name = pp_name(pp, "a pass name");
+    if (!name)
+        return NULL;
+    if (pp_accept(pp, '('))
+        return pp_nest(pp, name, depth);
+    const ptoc_pass_def *def = ptoc_pass_lookup(pp->pm->ctx, name);
+    if (!def) {
+        pp->pos = name_pos;
+        pp_error(pp, "unknown pass '%s'", name);
+        return NULL;
+    }
+    pm_node *n = node_new_pass(pp->pm, def);
+    if (pp_accept(pp, '{') && !pp_options(pp, n))
+        return NULL;
+    return n;
+}
+
+static bool pp_list(pipe_parser *pp, pm_node ***tail, unsigned depth)
+{
+    do {
+        pm_node *n = pp_element(pp, depth);
+        if (!n)
+            return false;
+        **tail = n;
+        *tail = &n->next;
+    } while (pp_accept(pp, ','));
+    return true;
+}
+
+bool ptoc_pm_parse(ptoc_pm *pm, const char *pipeline)
+{
+    pipe_parser pp = {pm, pipeline, 0};
+    pm_node *first = NULL, **tail = &first;
+    size_t npasses = pm->npasses;
+    pp_skip_space(&pp);
+    if (!pipeline[pp.pos])
+        return true;                       /* an empty pipeline does nothing */
+    bool ok = pp_list(&pp, &tail, 0);
+    pp_skip_space(&pp);
+    if (ok && pipeline[pp.pos])
+        ok = pp_error(&pp, pipeline[pp.pos] == ')' ? "unbalanced ')'" : "expected ',' or end of pipeline");
+    if (!ok) {
+        pm->npasses = npasses;             /* nothing is added from a bad pipeline */
+        return false;
+    }
+    *pm->tail = first;
+    pm->tail = tail;
+    return true;
+}
+
+/* ---------------------------------------------------------------- running */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct op_list {
+    ptoc_context *ctx;
+    ptoc_op **ops;
+    size_t n, cap;
+} op_list;
+
+static void op_list_push(op_list *l, ptoc_op *op)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        ptoc_op **ops = ptoc_alloc(l->ctx, cap * sizeof *ops);
+        if (l->n)
+            memcpy(ops, l->ops, l->n * sizeof *ops);
+        if (l->ops)
+            ptoc_free(l->ctx, l->ops, l->cap * sizeof *ops);
+        l->ops = ops;
+        l->cap = cap;
+    }
+    l->ops[l->n++] = op;
+}
+
+static void op_list_free(op_list *l)
+{
+    if (l->ops)
+        ptoc_free(l->ctx, l->ops, l->cap * sizeof *l->ops);
+}
+
+typedef struct collect_state {
+    ptoc_op *start;
+    const char *name;
+    op_list *out;
+} collect_state;
+
+static ptoc_walk_result collect_named(ptoc_op *op, void *user)
+{
+    collect_state *st = user;
+    if (op != st->start && ptoc_op_is(op, st->name)) {
+        op_list_push(st->out, op);
+        return PTOC_WALK_SKIP;             /* nested ops of the same name belong to it */
+    }
+    return PTOC_WALK_ADVANCE;
+}
+
+/* The ops an element runs on, when run on `op`: `op` itself if `self` is true,
+ * else every op named `name` below it (not below another such op). */
+static void collect_targets(op_list *out, ptoc_op *op, const char *name, bool self)
+{
+    if (self) {
+        op_list_push(out, op);
+        return;
+    }
+    collect_state st = {op, name, out};
+    ptoc_walk_pre(op, collect_named, &st);
+}
+
+static bool name_selected(const char *selector, const char *pass_name)
+{
+    return selector && (strcmp(selector, "all") == 0 || strcmp(selector, pass_name) == 0);
+}
+
+/* `// -----// IR Dump After NAME[ Failed] ('func.func' operation: @f) //----- //`
+ * and the op, as MLIR prints it; the parenthesis names an op that is not the root. */
+static void dump_ir(ptoc_pm *pm, const char *when, const char *pass_name, bool failed,
+                    const ptoc_op *op, const ptoc_op *root)
+{
+    FILE *out = pm->config.dump_out ? pm->config.dump_out : stderr;
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, pm->ctx);
+    ptoc_strbuf_printf(&sb, "// -----// IR Dump %s %s%s", when, pass_name, failed ? " Failed" : "");
+    if (op != root) {
+        ptoc_attr *sym = ptoc_op_attr(op, "sym_name");
+        ptoc_strbuf_printf(&sb, " ('%s' operation", op->name->str);
+        if (sym && sym->kind == PTOC_ATTR_STRING)
+            ptoc_strbuf_printf(&sb, ": @%s", sym->u.string->str);
+        ptoc_strbuf_puts(&sb, ")");
+    }
+    ptoc_strbuf_puts(&sb, " //----- //\n");
+    ptoc_print_options popts = {pm->config.print_generic, false};
+    ptoc_print_op(&sb, op, &popts);
+    ptoc_strbuf_putc(&sb, '\n');
+    fwrite(sb.data, 1, sb.len, out);
+    fflush(out);
+    ptoc_strbuf_free(&sb);
+}
+
+static bool verify_after(ptoc_pm *pm, const char *pass_name, ptoc_op *op)
+{
+    double start = now_seconds();
+    bool ok = ptoc_verify(op);
+    pm->verify_seconds += now_seconds() - start;
+    if (!ok)
+        ptoc_emit_note(pm->ctx, op->loc, "the IR does not verify after pass '%s'", pass_name);
+    return ok;
+}
+
+static bool run_pass(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_arena *arena)
+{
+    const char *name = n->pass->name;
+    if (name_selected(pm->config.print_before, name))
+        dump_ir(pm, "Before", name, false, op, root);
+    double start = now_seconds();
+    bool ok = n->pass->run(op, arena, &n->opts);
+    n->seconds += now_seconds() - start;
+    n->runs++;
+    if (name_selected(pm->config.print_after, name))
+        dump_ir(pm, "After", name, !ok, op, root);
+    if (!ok)
+        return false;
+    return !pm->config.verify_each || verify_after(pm, name, op);
+}
+
+static bool run_list(ptoc_pm *pm, pm_node *list, ptoc_op *op, ptoc_op *root, ptoc_arena *arena);
+
+static bool run_node(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_arena *arena)
+{
+    op_list targets = {pm->ctx, NULL, 0, 0};
+    if (n->pass) {
+        const char *anchor = n->pass->anchor;
+        collect_targets(&targets, op, anchor, !anchor || ptoc_op_is(op, anchor));
+    } else {
+        collect_targets(&targets, op, n->anchor, op == root && ptoc_op_is(op, n->anchor));
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < targets.n; i++)
+        ok = n->pass ? run_pass(pm, n, targets.ops[i], root, arena)
+                     : run_list(pm, n->children, targets.ops[i], root, arena);
+    op_list_free(&targets);
+    return ok;
+}
+
+static bool run_list(ptoc_pm *pm, pm_node *list, ptoc_op *op, ptoc_op *root, ptoc_arena *arena)
+{
+    for (pm_node *n = list; n; n = n->next)
+        if (!run_node(pm, n, op, root, arena))
+            return false;
+    return true;
+}
+
+bool ptoc_pm_run(ptoc_pm *pm, ptoc_op *root, ptoc_arena *arena)
+{
+    double start = now_seconds();
+    bool ok = run_list(pm, pm->first, root, root, arena);
+    pm->total_seconds += now_seconds() - start;
+    pm->ran = true;
+    return ok;
+}
+
+/* ---------------------------------------------------------------- timing report */
+
+static double node_seconds(const pm_node *n)
+{
+    if (n->pass)
+        return n->seconds;
+    double sum = 0;
+    for (const pm_node *c = n->children; c; c = c->next)
+        sum += node_seconds(c);
+    return sum;
+}
+
+static void report_row(FILE *out, double seconds, double total, unsigned indent, const char *name,
+                       const char *suffix)
+{
+    double percent = total > 0 ? 100.0 * seconds / total : 0.0;
+    fprintf(out, "  %8.4f (%5.1f%%)  %*s%s%s\n", seconds, percent, (int)(2 * indent), "", name, suffix);
+}
+
+static void report_list(FILE *out, const pm_node *list, double total, unsigned indent)
+{
+    for (const pm_node *n = list; n; n = n->next) {
+        if (n->pass) {
+            report_row(out, n->seconds, total, indent, n->pass->name, "");
+        } else {
+            char label[160];
+            snprintf(label, sizeof label, "'%s'", n->anchor);
+            report_row(out, node_seconds(n), total, indent, label, " Pipeline");
+            report_list(out, n->children, total, indent + 1);
+        }
+    }
+}
+
+static void report_timing(const ptoc_pm *pm, FILE *out)
+{
+    static const char rule[] =
+        "===-------------------------------------------------------------------------===\n";
+    double total = pm->total_seconds;
+    fputs(rule, out);
+    fputs("                      ... Pass execution timing report ...\n", out);
+    fputs(rule, out);
+    fprintf(out, "  Total Execution Time: %.4f seconds\n\n", total);
+    fputs("  ----Wall Time----  ----Name----\n", out);
+    report_list(out, pm->first, total, 0);
+    if (pm->config.verify_each)
+        report_row(out, pm->verify_seconds, total, 0, "verifier", "");
+    report_row(out, total, total, 0, "Total", "");
+    fflush(out);
+}
+
+void ptoc_pm_destroy(ptoc_pm *pm)
+{
+    if (!pm)
+        return;
+    if (pm->config.timing_out && pm->ran)
+        report_timing(pm, pm->config.timing_out);
+    ptoc_arena_destroy(pm->arena);
+}

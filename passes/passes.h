@@ -1,0 +1,14 @@
+/* passes.h: the pass rows defined under passes/, for register.c.
+ *
+ * One row per pass, each defined in its own file; register.c lists them in one
+ * table. Private to the library: embedders look passes up by name.
+ */
+#ifndef PTOC_PASSES_PASSES_H
+#define PTOC_PASSES_PASSES_H
+
+#include "ptoc/pass.h"
+
+extern const ptoc_pass_def ptoc_dce_pass;
+extern const ptoc_pass_def ptoc_strip_debuginfo_pass;
+
+#endif

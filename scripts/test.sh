@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# test.sh: README command (2) and what CI runs. Sets up, builds, runs every test
+# (C unit tests and the lit suite) with ctest.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh"
+ctest --test-dir "$root/build" --output-on-failure -j2

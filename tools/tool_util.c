@@ -1,0 +1,211 @@
+/* tool_util.c: the command-line parser, input reading and atomic output shared by
+ * ptoc-opt and ptoc. Tools may use POSIX (mkstemp, rename, unlink); the library
+ * may not, so this lives here and not in ir/.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "tools/tool_util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ptoc_tool_error(const char *prog, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: error: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* ---------------------------------------------------------------- flags */
+
+static const ptoc_tool_flag *find_flag(const ptoc_tool_cli *cli, const char *name, size_t len)
+{
+    for (size_t i = 0; i < cli->nflags; i++)
+        if (strlen(cli->flags[i].name) == len && strncmp(cli->flags[i].name, name, len) == 0)
+            return &cli->flags[i];
+    return NULL;
+}
+
+/* Handles argv[*i], a flag; may consume argv[*i + 1] as its value. */
+static bool parse_flag(const ptoc_tool_cli *cli, int argc, char **argv, int *i, void *opts)
+{
+    const char *arg = argv[*i];
+    const char *name = arg + (arg[1] == '-' ? 2 : 1);
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    const char *value = eq ? eq + 1 : NULL;
+    const ptoc_tool_flag *flag = find_flag(cli, name, len);
+    if (!flag) {
+        if (!eq && cli->fallback && cli->fallback(opts, name))
+            return true;
+        ptoc_tool_error(cli->prog, "unknown option '%s' (see --help)", arg);
+        return false;
+    }
+    if (flag->arg == PTOC_TOOL_NO_VALUE && value) {
+        ptoc_tool_error(cli->prog, "option '%.*s' takes no value", (int)(eq - arg), arg);
+        return false;
+    }
+    if (flag->arg == PTOC_TOOL_VALUE && !value) {
+        if (*i + 1 >= argc) {
+            ptoc_tool_error(cli->prog, "option '%s' needs a value", arg);
+            return false;
+        }
+        value = argv[++*i];
+    }
+    return flag->apply(opts, value);
+}
+
+bool ptoc_tool_parse_args(const ptoc_tool_cli *cli, int argc, char **argv, void *opts)
+{
+    bool flags_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!flags_done && strcmp(arg, "--") == 0) {
+            flags_done = true;
+        } else if (!flags_done && arg[0] == '-' && arg[1] != '\0') {
+            if (!parse_flag(cli, argc, argv, &i, opts))
+                return false;
+        } else if (!cli->positional(opts, arg)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
+{
+    fprintf(out, "OVERVIEW: %s\n\nUSAGE: %s %s\n\nOPTIONS:\n", cli->overview, cli->prog, cli->usage);
+    for (size_t i = 0; i < cli->nflags; i++) {
+        const ptoc_tool_flag *f = &cli->flags[i];
+        if (!f->help)
+            continue;
+        char spelling[80];
+        const char *dashes = f->name[1] ? "--" : "-";
+        if (f->arg == PTOC_TOOL_NO_VALUE)
+            snprintf(spelling, sizeof spelling, "%s%s", dashes, f->name);
+        else if (f->arg == PTOC_TOOL_OPTIONAL_VALUE)
+            snprintf(spelling, sizeof spelling, "%s%s[=%s]", dashes, f->name, f->metavar);
+        else
+            snprintf(spelling, sizeof spelling, "%s%s%s%s", dashes, f->name, f->name[1] ? "=" : " ",
+                     f->metavar);
+        fprintf(out, "  %-34s %s\n", spelling, f->help);
+    }
+}
+
+/* ---------------------------------------------------------------- files */
+
+static char *read_stream(FILE *in, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, in);
+        if (n < cap)
+            break;
+        char *bigger = realloc(buf, 2 * cap + 1);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf)
+        return NULL;
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+char *ptoc_tool_read_input(const char *prog, const char *path, size_t *len)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *in = is_stdin ? stdin : fopen(path, "rb");
+    if (!in) {
+        ptoc_tool_error(prog, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = read_stream(in, len);
+    bool failed = ferror(in) || !text;
+    if (!is_stdin)
+        fclose(in);
+    if (failed) {
+        ptoc_tool_error(prog, "cannot read '%s'", path);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static bool write_all(FILE *out, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, out) == len && fflush(out) == 0;
+}
+
+/* A device or pipe (/dev/null, /dev/stdout) is written in place: renaming a
+ * temporary over it would replace the device node. */
+static bool write_special(const char *prog, const char *path, const char *data, size_t len)
+{
+    FILE *out = fopen(path, "wb");
+    bool ok = out && write_all(out, data, len);
+    if (out)
+        ok = fclose(out) == 0 && ok;
+    if (!ok)
+        ptoc_tool_error(prog, "cannot write '%s': %s", path, strerror(errno));
+    return ok;
+}
+
+bool ptoc_tool_write_output(const char *prog, const char *path, const char *data, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        if (write_all(stdout, data, len))
+            return true;
+        ptoc_tool_error(prog, "cannot write to stdout");
+        return false;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_special(prog, path, data, len);
+    size_t tmp_len = strlen(path) + sizeof ".tmp.XXXXXX";
+    char *tmp = malloc(tmp_len);
+    if (!tmp) {
+        ptoc_tool_error(prog, "out of memory");
+        return false;
+    }
+    snprintf(tmp, tmp_len, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd >= 0) {
+        mode_t mask = umask(0);            /* mkstemp makes 0600; give the usual mode */
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    bool ok = out && write_all(out, data, len);
+    if (out)
+        ok = fclose(out) == 0 && ok;
+    else if (fd >= 0)
+        close(fd);
+    if (ok)
+        ok = rename(tmp, path) == 0;
+    if (!ok) {
+        ptoc_tool_error(prog, "cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+bool ptoc_tool_arch_valid(const char *arch)
+{
+    static const char *const archs[] = {"a2", "a3", "a5", "cpu"};
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+        if (strcmp(arch, archs[i]) == 0)
+            return true;
+    return false;
+}
