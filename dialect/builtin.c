@@ -134,7 +134,8 @@ static bool cast_verify(const ptoc_op *op)
 
 static const ptoc_op_def builtin_ops[] = {
     {"builtin.module",
-     PTOC_OPF_NO_TERMINATOR | PTOC_OPF_ISOLATED | PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_SYMBOL_TABLE,
+     PTOC_OPF_NO_TERMINATOR | PTOC_OPF_ISOLATED | PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_SYMBOL_TABLE |
+         PTOC_OPF_GRAPH_REGION,
      module_parse, module_print, module_verify, NULL,
      "a top-level container of ops; its region is one block with no terminator"},
     {"builtin.unrealized_conversion_cast", PTOC_OPF_PURE,

@@ -31,6 +31,15 @@ typedef struct fn_sig {
     bool named;                /* `%a: T` (a definition) rather than `T` */
 } fn_sig;
 
+/* An optional `loc(...)` after an argument; an unknown one keeps its position. */
+static bool parse_fn_arg_loc(ptoc_parser *p, ptoc_region_arg *arg)
+{
+    ptoc_loc loc;
+    if (ptoc_parse_optional_trailing_loc(p, &loc) && loc.file)
+        arg->loc = loc;
+    return !ptoc_parser_failed(p);
+}
+
 static bool parse_fn_arg(ptoc_parser *p, fn_sig *sig, uint32_t index)
 {
     ptoc_arena *arena = ptoc_parser_arena(p);
@@ -53,8 +62,14 @@ static bool parse_fn_arg(ptoc_parser *p, fn_sig *sig, uint32_t index)
         arg->loc = ref.loc;
     }
     *PTOC_UPSTREAM_PUSH(arena, sig->inputs, sig->ninputs, sig->cap_inputs) = type;
-    return ptoc_upstream_parse_dict(p, PTOC_UPSTREAM_PUSH(arena, sig->arg_attrs,
-                                                          sig->narg_attrs, sig->cap_arg_attrs));
+    /* `%a: T {attrs} loc(...)` as mlir-opt --mlir-print-debuginfo prints it; the
+     * loc is also accepted before the attributes, where our printer puts it. */
+    if (named && !parse_fn_arg_loc(p, &sig->args[sig->nargs - 1]))
+        return false;
+    if (!ptoc_upstream_parse_dict(p, PTOC_UPSTREAM_PUSH(arena, sig->arg_attrs,
+                                                        sig->narg_attrs, sig->cap_arg_attrs)))
+        return false;
+    return !named || parse_fn_arg_loc(p, &sig->args[sig->nargs - 1]);
 }
 
 static bool parse_fn_args(ptoc_parser *p, fn_sig *sig)

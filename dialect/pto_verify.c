@@ -223,6 +223,10 @@ static ptoc_type *dps_out(const ptoc_op *op, uint32_t j)
     ptoc_pto_dps_split(op, &nins, &nouts);
     if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0)
         return op->results[j].type;
+    /* A generic DPS op with neither results nor operandSegmentSizes counts every
+     * operand as an in, so it has no out operand to return. */
+    if (nins + j >= op->noperands)
+        return NULL;
     return ptoc_op_operand(op, nins + j)->type;
 }
 
@@ -261,9 +265,13 @@ static bool has_memref_operand(const ptoc_op *op)
 /* The tile description of a named operand, or an error. */
 static const ptoc_pto_tile_desc *tile_of(const ptoc_op *op, const char *name, const ptoc_type *t)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(t);
+    const ptoc_pto_tile_desc *d = t ? ptoc_pto_tile_like(t) : NULL;
     if (d)
         return d;
+    if (!t) {
+        ptoc_op_emit_error(op, "%s is missing: a DPS op without results needs 'operandSegmentSizes'", name);
+        return NULL;
+    }
     ptoc_strbuf sb;
     ptoc_strbuf_init(&sb, ptoc_op_context(op));
     append_type(&sb, t);
@@ -772,6 +780,8 @@ bool pto_verify_tcmps(const ptoc_op *op)
 /* The element type of a view, memref or tile operand; NULL for anything else. */
 static ptoc_type *data_elem(const ptoc_type *t)
 {
+    if (!t)
+        return NULL;            /* a missing DPS out (see dps_out) */
     const ptoc_pto_view *v = ptoc_pto_partition_view(t);
     if (!v)
         v = ptoc_pto_tensor_view(t);

@@ -10,7 +10,9 @@
  * a region's entry block stay visible in its other blocks; values of other blocks
  * are never visible across blocks (we have no CFG dominance). Each visible value
  * records how many isolated ops enclosed its definition, so a use under a deeper
- * isolated op is a use from outside that op's regions.
+ * isolated op is a use from outside that op's regions. In a graph region (an op
+ * flagged PTOC_OPF_GRAPH_REGION, such as builtin.module) a block's values are all
+ * visible from its start, as MLIR requires no dominance there.
  */
 #include "ir/core_internal.h"
 
@@ -152,6 +154,8 @@ static void verify_regions(verifier *v, ptoc_op *op)
         const ptoc_region *r = &op->regions[i];
         nblocks = 0;
         for (b = r->first; b; b = b->next) {
+            if (flags & PTOC_OPF_GRAPH_REGION)
+                scope_block(v, b, v->depth);   /* every value visible from the start */
             verify_block(v, op, b, needs_terminator);
             if (b != r->first)
                 scope_block(v, b, OUT_OF_SCOPE);

@@ -97,6 +97,8 @@ void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
                      f->metavar);
         fprintf(out, "  %-34s %s\n", spelling, f->help);
     }
+    fputs("\nFlags take one dash or two; a value follows '=' or comes as the next argument.\n"
+          "Exit status: 0 success, 1 an error diagnostic, 2 a bad command line.\n", out);
 }
 
 /* ---------------------------------------------------------------- files */

@@ -3,9 +3,9 @@
 // The structural checks the verifier driver makes on every op, registered or
 // not: dominance, isolation, terminators, single-block regions.
 
-func.func @use_before_def() {
+func.func @use_before_def(%x: i32) {
   // expected-error@+1 {{operand #0 does not dominate this use}}
-  %0 = arith.addi %1, %1 : i32
+  %0 = arith.addi %1, %x : i32
   // expected-note@+1 {{operand defined here}}
   %1 = arith.constant 1 : i32
   return
@@ -13,10 +13,11 @@ func.func @use_before_def() {
 
 // -----
 
+// An isolated region cannot even name an outer value: the parser rejects it
+// before the verifier's isolation check (which guards IR built through the API).
 func.func @isolated(%x: i32) {
-  // expected-note@+1 {{required by region isolation constraints}}
   "func.func"() ({
-    // expected-error@+1 {{using value defined outside the region}}
+    // expected-error@+1 {{use of undeclared SSA value name}}
     %0 = arith.addi %x, %x : i32
     "func.return"() : () -> ()
   }) {function_type = () -> (), sym_name = "inner"} : () -> ()
@@ -27,7 +28,8 @@ func.func @isolated(%x: i32) {
 
 func.func @terminator_not_last() {
   // expected-error@+1 {{must be the last operation in the parent block}}
-  return
+  "func.return"() : () -> ()
+  // expected-error@+1 {{block with no terminator}}
   %0 = arith.constant 1 : i32
 }
 
