@@ -606,7 +606,8 @@ static void print_tile(ptoc_printer *p, const char *mnemonic, bool omit_vec, con
     if (d->valid_rows != d->rows || d->valid_cols != d->cols) {
         ptoc_print_str(p, ", valid=");
         print_dim(p, d->valid_rows);
-        ptoc_print_str(p, "x");
+        /* `0x16` would lex as a hex integer: a zero row count gets a space. */
+        ptoc_print_str(p, d->valid_rows == 0 ? " x" : "x");
         print_dim(p, d->valid_cols);
     }
     if (d->blayout != PTOC_PTO_BL_ROW_MAJOR)

@@ -182,15 +182,63 @@ static void relex_from(ptoc_parser *p, size_t pos)
         ptoc_parser_error(p, "%s", p->tok.error);
 }
 
-/* The `x` after a dimension: a bare `x`, or the front of `x8xf32`. */
-static bool parse_dim_x(ptoc_parser *p)
+/* A growing dimension list in the parser's scratch arena. */
+typedef struct dim_list {
+    int64_t *dims;
+    uint32_t n, cap;
+} dim_list;
+
+static int64_t *dim_slot(ptoc_parser *p, dim_list *l)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 4;
+        int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, l->cap);
+        if (l->n)
+            memcpy(grown, l->dims, l->n * sizeof *grown);
+        l->dims = grown;
+    }
+    return &l->dims[l->n++];
+}
+
+static bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
+
+/* Reads decimal digits at s[*i] as a dimension. */
+static bool scan_dim(ptoc_parser *p, const char *s, size_t len, size_t *i, int64_t *dim)
+{
+    uint64_t v = 0;
+    for (; *i < len && is_digit_char(s[*i]); (*i)++) {
+        v = v * 10 + (uint64_t)(s[*i] - '0');
+        if (v > (uint64_t)PTOC_MAX_DIM)
+            return ptoc_parser_error(p, "dimension too large");
+    }
+    *dim = (int64_t)v;
+    return true;
+}
+
+/* The `x` after a dimension. The lexer reads `4x8x16xf32` as `4` and one bare id
+ * `x8x16xf32`, so the id may carry more dimensions: they are read here in one
+ * pass over its text (re-lexing after each `x` would be quadratic in the rank).
+ * On return the element type (or the next `?`) is the current token, and
+ * *need_x says whether the id ended right after a dimension. */
+static bool parse_dim_x(ptoc_parser *p, dim_list *l, bool *need_x)
 {
     if (!ptoc_parser_is(p, TOK_BARE_ID) || ptoc_parser_tok_text(p)[0] != 'x')
         return p->failed ? false : ptoc_parser_expected(p, "'x' in dimension list");
-    if (p->tok.len == 1)
+    const char *s = ptoc_parser_tok_text(p);
+    size_t len = p->tok.len, i = 0;
+    while (i + 1 < len && s[i] == 'x' && is_digit_char(s[i + 1])) {
+        i++;
+        if (!scan_dim(p, s, len, &i, dim_slot(p, l)))
+            return false;
+    }
+    *need_x = i == len;
+    if (i == len || i + 1 == len) {         /* ends after a dimension, or with the `x` */
         ptoc_parser_advance(p);
-    else
-        relex_from(p, p->tok.start + 1);
+        return !p->failed;
+    }
+    if (s[i] != 'x')                        /* `x4f32` */
+        return ptoc_parser_error(p, "expected 'x' in dimension list");
+    relex_from(p, p->tok.start + i + 1);
     return !p->failed;
 }
 
@@ -210,36 +258,28 @@ static bool parse_dim(ptoc_parser *p, bool allow_dynamic, int64_t *dim)
         relex_from(p, p->tok.start + 1);
         return !p->failed;
     }
-    uint64_t v = 0;
-    for (size_t i = 0; i < p->tok.len; i++) {
-        v = v * 10 + (uint64_t)(s[i] - '0');
-        if (v > (uint64_t)PTOC_MAX_DIM)
-            return ptoc_parser_error(p, "dimension too large");
-    }
-    *dim = (int64_t)v;
+    size_t i = 0;
+    if (!scan_dim(p, s, p->tok.len, &i, dim))
+        return false;
     ptoc_parser_advance(p);
     return !p->failed;
 }
 
 bool ptoc_parse_dimension_list(ptoc_parser *p, int64_t **shape, uint32_t *rank, bool allow_dynamic)
 {
-    int64_t *dims = NULL;
-    uint32_t n = 0, cap = 0;
+    dim_list l = {NULL, 0, 0};
     *rank = 0;
     *shape = NULL;
     while (ptoc_parser_is(p, TOK_INTEGER) || ptoc_parser_is(p, TOK_QUESTION)) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, cap);
-            if (n)
-                memcpy(grown, dims, n * sizeof *grown);
-            dims = grown;
-        }
-        if (!parse_dim(p, allow_dynamic, &dims[n++]) || !parse_dim_x(p))
+        bool need_x = true;
+        if (!parse_dim(p, allow_dynamic, dim_slot(p, &l)))
             return false;
+        while (need_x)
+            if (!parse_dim_x(p, &l, &need_x))
+                return false;
     }
-    *shape = dims;
-    *rank = n;
+    *shape = l.dims;
+    *rank = l.n;
     return !p->failed;
 }
 
