@@ -365,6 +365,26 @@ static void constant_print(ptoc_printer *p, const ptoc_op *op)
         ptoc_print_attr(p, value);
 }
 
+/* MLIR's names: %c42 (index), %c42_i32, %true / %false, %cst (floats). */
+static void constant_result_name(const ptoc_op *op, ptoc_strbuf *name)
+{
+    const ptoc_attr *value = ptoc_op_attr(op, "value");
+    const ptoc_type *t = op->nresults == 1 ? op->results[0].type : NULL;
+    if (!value || !t)
+        return;
+    if (value->kind == PTOC_ATTR_BOOL || (value->kind == PTOC_ATTR_INTEGER && t->kind == PTOC_TYPE_INTEGER &&
+                                          t->u.integer.width == 1)) {
+        bool v = value->kind == PTOC_ATTR_BOOL ? value->u.boolean : value->u.integer.value != 0;
+        ptoc_strbuf_puts(name, v ? "true" : "false");
+    } else if (value->kind == PTOC_ATTR_FLOAT) {
+        ptoc_strbuf_puts(name, "cst");
+    } else if (value->kind == PTOC_ATTR_INTEGER) {
+        ptoc_strbuf_printf(name, "c%lld", (long long)value->u.integer.value);
+        if (t->kind != PTOC_TYPE_INDEX)
+            ptoc_strbuf_printf(name, "_%s", ptoc_upstream_type_text(t).text);
+    }
+}
+
 /* The type a constant's value has, NULL for kinds a constant cannot hold. */
 static const ptoc_type *constant_value_type(ptoc_context *ctx, const ptoc_attr *value)
 {
@@ -772,8 +792,8 @@ static bool extended_verify(const ptoc_op *op)
 #define CAST(name, info, summary) OP(name, cast_parse, cast_print, cast_verify, info, summary)
 
 static const ptoc_op_def arith_ops[] = {
-    OP("constant", constant_parse, constant_print, constant_verify, plain_op,
-       "an integer, index, float or boolean constant"),
+    {"arith.constant", PTOC_OPF_PURE, constant_parse, constant_print, constant_verify, &plain_op,
+     "an integer, index, float or boolean constant", constant_result_name},
     /* integer arithmetic (index and vectors of integers too) */
     BINARY("addi", int_ovf_op, "integer addition"),
     BINARY("subi", int_ovf_op, "integer subtraction"),

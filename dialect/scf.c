@@ -173,11 +173,12 @@ static bool for_parse_iter_args(ptoc_parser *p, ptoc_op_state *st, ptoc_region_a
 static bool for_parse(ptoc_parser *p, ptoc_op_state *st)
 {
     ptoc_arena *arena = ptoc_parser_arena(p);
-    ptoc_operand_ref iv, bounds[3], *inits = NULL;
+    ptoc_region_arg iv;
+    ptoc_operand_ref bounds[3], *inits = NULL;
     ptoc_region_arg *iters = NULL;
     uint32_t niter;
     ptoc_type *type = ptoc_type_index(ptoc_parser_context(p));
-    if (!ptoc_parse_operand(p, &iv) || !ptoc_parse_expect(p, "=") ||
+    if (!ptoc_parse_region_arg(p, &iv, false) || !ptoc_parse_expect(p, "=") ||
         !ptoc_parse_operand(p, &bounds[0]) || !ptoc_parse_expect(p, "to") ||
         !ptoc_parse_operand(p, &bounds[1]) || !ptoc_parse_expect(p, "step") ||
         !ptoc_parse_operand(p, &bounds[2]) || !for_parse_iter_args(p, st, &iters, &inits, &niter))
@@ -197,9 +198,8 @@ static bool for_parse(ptoc_parser *p, ptoc_op_state *st)
         ptoc_state_add_operand(st, v);
     }
     ptoc_region_arg *args = PTOC_NEW_ARRAY(arena, ptoc_region_arg, niter + 1);
-    args[0].ref = iv;
+    args[0] = iv;
     args[0].type = type;
-    args[0].loc = iv.loc;
     for (uint32_t i = 0; i < niter; i++) {
         args[i + 1] = iters[i];
         args[i + 1].type = st->result_types[i];

@@ -113,10 +113,8 @@ bool ptoc_upstream_parse_assignments(ptoc_parser *p, ptoc_region_arg **args,
         do {
             ptoc_region_arg *arg = PTOC_UPSTREAM_PUSH(arena, *args, nargs, cap_args);
             ptoc_operand_ref *init = PTOC_UPSTREAM_PUSH(arena, *inits, ninits, cap_inits);
-            if (!ptoc_parse_operand(p, &arg->ref))
+            if (!ptoc_parse_region_arg(p, arg, false))   /* rejects `%x#1` */
                 return false;
-            arg->loc = arg->ref.loc;
-            arg->type = NULL;
             if (!ptoc_parse_expect(p, "=") || !ptoc_parse_operand(p, init))
                 return false;
         } while (ptoc_parse_optional(p, ","));

@@ -21,6 +21,8 @@ struct ptoc_printer {
     ptoc_print_options opts;
     uint32_t indent;
     ptoc_pmap names;              /* op, block argument or block -> number + 1 */
+    ptoc_pmap hints;              /* op -> the unique name (ptoc_ident) its hook suggested */
+    ptoc_pmap used;               /* suggested name (ptoc_ident) -> next `_N` suffix + 1 */
     const char *default_dialect;  /* op name prefix elided in the current region */
 };
 
@@ -56,6 +58,8 @@ static void printer_init(ptoc_printer *p, ptoc_strbuf *out, ptoc_context *ctx, c
         p->opts = *opts;
     p->default_dialect = "";
     ptoc_pmap_init(&p->names, ctx);
+    ptoc_pmap_init(&p->hints, ctx);
+    ptoc_pmap_init(&p->used, ctx);
 }
 
 /* ---------------------------------------------------------------- strings */
@@ -391,6 +395,60 @@ static void set_number(ptoc_printer *p, const void *key, uint32_t n)
     ptoc_pmap_put(&p->names, key, (void *)(uintptr_t)(n + 1));
 }
 
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c == '.' || c == '-';
+}
+
+static bool is_valid_hint(const char *s, size_t len)
+{
+    if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!is_name_char(s[i]))
+            return false;
+    return true;
+}
+
+/* Marks `name` used; its first suffix to try is 0. */
+static void mark_used(ptoc_printer *p, ptoc_ident *name)
+{
+    if (!ptoc_pmap_get(&p->used, name))
+        ptoc_pmap_put(&p->used, name, (void *)(uintptr_t)1);
+}
+
+/* Names an op's results after its def's suggestion, made unique over the whole
+ * printout with `_0`, `_1` ... as MLIR does (`%c0`, `%c0_0`). Plain numbers
+ * cannot clash: they start with a digit and suggestions never do. */
+static bool name_from_hint(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_strbuf sb;
+    ptoc_ident *base, *name;
+    if (!op->def || !op->def->result_name)
+        return false;
+    ptoc_strbuf_init(&sb, p->ctx);
+    op->def->result_name(op, &sb);
+    if (!is_valid_hint(sb.data, sb.len)) {
+        ptoc_strbuf_free(&sb);
+        return false;
+    }
+    base = name = ptoc_ident_get(p->ctx, sb.data, sb.len);
+    uintptr_t next = (uintptr_t)ptoc_pmap_get(&p->used, base);
+    if (next) {
+        do {
+            sb.len = base->len;
+            ptoc_strbuf_printf(&sb, "_%u", (unsigned)(next++ - 1));
+            name = ptoc_ident_get(p->ctx, sb.data, sb.len);
+        } while (ptoc_pmap_get(&p->used, name));
+        ptoc_pmap_put(&p->used, base, (void *)next);
+    }
+    mark_used(p, name);
+    ptoc_pmap_put(&p->hints, op, name);
+    ptoc_strbuf_free(&sb);
+    return true;
+}
+
 typedef struct name_frame {
     const ptoc_region *region;
     uint32_t next_value, next_arg;
@@ -428,7 +486,7 @@ static void number_region(ptoc_printer *p, frame_stack *s, name_frame f)
         for (uint32_t i = 0; i < b->nargs; i++)
             set_number(p, b->args[i], f.next_arg++);
         for (const ptoc_op *op = b->first; op; op = op->next)
-            if (op->nresults)
+            if (op->nresults && !name_from_hint(p, op))
                 set_number(p, op, f.next_value++);
     }
     for (const ptoc_block *b = f.region->first; b; b = b->next)
@@ -447,10 +505,28 @@ static void number_values(ptoc_printer *p, const ptoc_op *root)
         frames_push(&s, &root->regions[i], nv, 0);
     while (s.n) {
         name_frame f = s.items[--s.n];
+        const ptoc_op *owner = f.region->owner;
+        /* Suggested names start afresh in each region isolated from above (each
+         * function), as mlir-opt's do; no value can be seen across that border.
+         * The walk is depth-first, so no other scope is still being named. */
+        if (owner && owner->def && (owner->def->flags & PTOC_OPF_ISOLATED)) {
+            ptoc_pmap_free(&p->used);
+            ptoc_pmap_init(&p->used, p->ctx);
+        }
         number_region(p, &s, f);
     }
     if (s.cap)
         ptoc_free(p->ctx, s.items, s.cap * sizeof *s.items);
+}
+
+/* `%c0` or `%3`: the name an op's results share. */
+static void print_result_name(ptoc_printer *p, const ptoc_op *op)
+{
+    const ptoc_ident *hint = ptoc_pmap_get(&p->hints, op);
+    if (hint)
+        ptoc_print_fmt(p, "%%%s", hint->str);
+    else
+        ptoc_print_fmt(p, "%%%u", number_of(p, op) - 1);
 }
 
 void ptoc_print_value(ptoc_printer *p, const ptoc_value *v)
@@ -464,12 +540,11 @@ void ptoc_print_value(ptoc_printer *p, const ptoc_value *v)
         return;
     }
     const ptoc_op *op = v->owner.op;
-    uint32_t n = op ? number_of(p, op) : 0;
-    if (!n) {
+    if (!op || (!ptoc_pmap_get(&p->hints, op) && !number_of(p, op))) {
         put(p, "<<UNKNOWN SSA VALUE>>");
         return;
     }
-    ptoc_print_fmt(p, "%%%u", n - 1);
+    print_result_name(p, op);
     if (op->nresults > 1)
         ptoc_print_fmt(p, "#%u", v->index);
 }
@@ -643,7 +718,7 @@ static void print_custom_name(ptoc_printer *p, const ptoc_op *op)
 static void print_op(ptoc_printer *p, const ptoc_op *op)
 {
     if (op->nresults) {
-        ptoc_print_fmt(p, "%%%u", number_of(p, op) - 1);
+        print_result_name(p, op);
         if (op->nresults > 1)
             ptoc_print_fmt(p, ":%u", op->nresults);
         put(p, " = ");
@@ -667,6 +742,8 @@ void ptoc_print_op(ptoc_strbuf *out, const ptoc_op *op, const ptoc_print_options
     print_op(&p, op);
     ptoc_strbuf_putc(out, '\n');
     ptoc_pmap_free(&p.names);
+    ptoc_pmap_free(&p.hints);
+    ptoc_pmap_free(&p.used);
 }
 
 void ptoc_print_type_to(ptoc_strbuf *out, const ptoc_type *t)

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  gcc cmake ninja-build pkg-config python3   # build
+  gcc libc6-dev cmake ninja-build pkg-config python3   # build
   llvm-19-dev libffi-dev                     # libraries ptoc links
   llvm-19-tools                              # lit, FileCheck, not, split-file
   mlir-19-tools                              # mlir-opt for the conformance test

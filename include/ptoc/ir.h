@@ -300,6 +300,11 @@ struct ptoc_op_def {
     bool (*verify)(const ptoc_op *op);
     const void *data;                  /* the dialect's own row for this op */
     const char *summary;
+    /* Suggests a name for the op's results, as MLIR's getAsmResultNames does:
+     * writes e.g. "c0" or "cst" into `name` (letters, digits, `_`, `$`, `.`, `-`,
+     * not starting with a digit); the printer makes it unique with `_N`. Writing
+     * nothing, or a NULL hook, means plain numbers (%0, %1). */
+    void (*result_name)(const ptoc_op *op, ptoc_strbuf *name);
 };
 
 struct ptoc_dialect {
