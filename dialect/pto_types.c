@@ -243,9 +243,10 @@ static bool parse_2d_valid(ptoc_parser *p, int64_t *r, int64_t *c)
         return parse_dim_value(p, c, "valid cols");
     int64_t v = 0;
     for (uint32_t i = 1; i < x->len; i++) {
-        if (x->str[i] < '0' || x->str[i] > '9' || v > PTOC_MAX_DIM)
+        if (x->str[i] < '0' || x->str[i] > '9')
             return ptoc_parser_error_at(p, loc, "expected a valid shape RxC, got '%s'", x->str);
-        v = v * 10 + (x->str[i] - '0');
+        if (v <= PTOC_MAX_DIM)              /* saturates: too many digits is out of range */
+            v = v * 10 + (x->str[i] - '0');
     }
     if (v > PTOC_MAX_DIM)
         return ptoc_parser_error_at(p, loc, "valid cols out of range");

@@ -72,11 +72,14 @@ static bool int_fits(const ptoc_type *t, bool neg, uint64_t mag, int64_t *value)
     return true;
 }
 
-static bool float_from_hex(ptoc_parser *p, ptoc_type *t, bool neg, uint64_t bits, ptoc_attr **out)
+static bool float_from_hex(ptoc_parser *p, ptoc_loc loc, ptoc_type *t, bool neg, uint64_t bits,
+                           ptoc_attr **out)
 {
     uint32_t w = ptoc_float_kind_width(t->u.fp.kind);
-    if (neg || (w < 64 && (bits >> w) != 0))
-        return ptoc_parser_error(p, "hexadecimal float constant out of range for type");
+    if (neg)
+        return ptoc_parser_error_at(p, loc, "hexadecimal float literal should not have a leading minus");
+    if (w < 64 && (bits >> w) != 0)
+        return ptoc_parser_error_at(p, loc, "hexadecimal float constant out of range for type");
     *out = ptoc_attr_float(p->ctx, t, ptoc_float_from_bits(t->u.fp.kind, bits));
     return true;
 }
@@ -113,7 +116,7 @@ static bool parse_number(ptoc_parser *p, ptoc_attr **out)
         }
         if (!is_hex)
             return ptoc_parser_error_at(p, loc, "unexpected decimal integer literal for a floating point value");
-        return float_from_hex(p, t, neg, mag, out);
+        return float_from_hex(p, loc, t, neg, mag, out);
     }
     if (!ptoc_type_is_int_or_index(t))
         return ptoc_parser_error_at(p, loc, "%s literal not valid for the specified type",
