@@ -77,7 +77,8 @@ static bool float_from_hex(ptoc_parser *p, ptoc_loc loc, ptoc_type *t, bool neg,
 {
     uint32_t w = ptoc_float_kind_width(t->u.fp.kind);
     if (neg)
-        return ptoc_parser_error_at(p, loc, "hexadecimal float literal should not have a leading minus");
+        return ptoc_parser_error_at(p, loc,
+                                    "hexadecimal float literal should not have a leading minus");
     if (w < 64 && (bits >> w) != 0)
         return ptoc_parser_error_at(p, loc, "hexadecimal float constant out of range for type");
     *out = ptoc_attr_float(p->ctx, t, ptoc_float_from_bits(t->u.fp.kind, bits));

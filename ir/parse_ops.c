@@ -504,7 +504,8 @@ static bool parse_result_names(ptoc_parser *p, result_name **out, uint32_t *nnam
             if (!ptoc_parser_is(p, TOK_INTEGER))
                 return p->failed ? false : ptoc_parser_expected(p, "integer number of results");
             if (!ptoc_parse_integer(p, &c) || c < 1 || c > 65536)   /* at the count, not after it */
-                return p->failed ? false : ptoc_parser_error_at(p, count_loc, "expected integer number of results");
+                return p->failed ? false
+                                 : ptoc_parser_error_at(p, count_loc, "expected integer number of results");
             r->count = (uint32_t)c;
         }
         *total += r->count;
