@@ -359,7 +359,7 @@ ptoc_attr *pto_parse_attr(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
     }
     if (strcmp(mnemonic->str, "tile_buf_config") == 0 && !enclosed)
         return parse_tile_buf_config(p);
-    ptoc_parser_error(p, "unknown pto attribute '%s'", mnemonic->str);
+    ptoc_parser_error_at(p, ptoc_parser_hook_loc(p), "unknown pto attribute '%s'", mnemonic->str);
     return NULL;
 }
 

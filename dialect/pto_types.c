@@ -571,7 +571,7 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
     case PTOC_PTO_TYPE_ASYNC_EVENT: return parse_unit_type(p, (ptoc_pto_type_kind)kind);
     default: break;
     }
-    ptoc_parser_error(p, "unknown pto type '%s'", mnemonic->str);
+    ptoc_parser_error_at(p, ptoc_parser_hook_loc(p), "unknown pto type '%s'", mnemonic->str);
     return NULL;
 }
 

@@ -398,7 +398,10 @@ static bool call_attr_hook(ptoc_parser *p, const ptoc_dialect *d, const char *mn
     } else {
         mnemonic = ptoc_ident_get(p->ctx, mn, mnlen);
     }
+    ptoc_loc outer = p->hook_loc;           /* hooks nest: an attribute inside a type */
+    p->hook_loc = loc;
     *out = d->parse_attr(p, mnemonic, enclosed);
+    p->hook_loc = outer;
     if (!*out)
         return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse attribute '#%s.%s'",
                                                         d->name, mnemonic->str);

@@ -398,7 +398,10 @@ static bool call_type_hook(ptoc_parser *p, const ptoc_dialect *d, const char *mn
     } else {
         mnemonic = ptoc_ident_get(p->ctx, mn, mnlen);
     }
+    ptoc_loc outer = p->hook_loc;           /* hooks nest: a type inside a type */
+    p->hook_loc = loc;
     *out = d->parse_type(p, mnemonic, enclosed);
+    p->hook_loc = outer;
     if (!*out)
         return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse type '!%s.%s'", d->name,
                                                         mnemonic->str);

@@ -108,6 +108,7 @@ struct ptoc_parser {
     ptoc_arena *scratch;      /* parser-lifetime data */
     ptoc_lexer lx;
     ptoc_token tok;           /* the next token */
+    ptoc_loc hook_loc;        /* the `!`/`#` token of the dialect type or attribute being parsed */
     size_t prev_end;          /* end offset of the token before it */
     uint32_t prev_line, prev_col_end;
     ptoc_ident *file;

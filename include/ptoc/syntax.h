@@ -55,6 +55,10 @@ ptoc_context *ptoc_parser_context(ptoc_parser *p);
 ptoc_arena *ptoc_parser_arena(ptoc_parser *p);
 ptoc_loc ptoc_parser_loc(ptoc_parser *p);               /* location of the next token */
 bool ptoc_parser_failed(ptoc_parser *p);
+/* In a dialect's parse_type/parse_attr hook: where the `!dialect...` or
+ * `#dialect...` being parsed starts, for errors about the whole type (such as
+ * an unknown mnemonic). */
+ptoc_loc ptoc_parser_hook_loc(ptoc_parser *p);
 /* Emits an error at the next token (or at `loc`) and marks the parser failed.
  * Always returns false, so hooks can `return ptoc_parser_error(...)`. */
 bool ptoc_parser_error(ptoc_parser *p, const char *fmt, ...);
