@@ -164,6 +164,17 @@ const char *ptoc_context_option(ptoc_context *ctx, const char *key)
     return e ? e->value : NULL;
 }
 
+void ptoc_context_set_extension(ptoc_context *ctx, const char *key, void *state)
+{
+    ptoc_registry_upsert(&ctx->extensions, key, strlen(key))->value = state;
+}
+
+void *ptoc_context_extension(ptoc_context *ctx, const char *key)
+{
+    ptoc_named_entry *e = ptoc_registry_find(&ctx->extensions, key, strlen(key));
+    return e ? (void *)e->value : NULL;
+}
+
 void ptoc_context_register_dialect(ptoc_context *ctx, const ptoc_dialect *d)
 {
     size_t i, n = strlen(d->name);
@@ -227,6 +238,7 @@ ptoc_context *ptoc_context_create(const ptoc_allocator *allocator)
     ptoc_htab_init(&ctx->op_defs, ctx);
     ptoc_htab_init(&ctx->unregistered_ops, ctx);
     ptoc_htab_init(&ctx->options, ctx);
+    ptoc_htab_init(&ctx->extensions, ctx);
     ctx->diag_handler = ptoc_diag_default_handler;
     ctx->diag_user = ctx;
     return ctx;
@@ -244,6 +256,7 @@ void ptoc_context_destroy(ptoc_context *ctx)
     ptoc_htab_free(&ctx->op_defs);
     ptoc_htab_free(&ctx->unregistered_ops);
     ptoc_htab_free(&ctx->options);
+    ptoc_htab_free(&ctx->extensions);
     while (ctx->arenas)
         ptoc_arena_destroy(ctx->arenas);
     ptoc_free(ctx, ctx, sizeof *ctx);

@@ -99,6 +99,7 @@ struct ptoc_context {
     ptoc_htab op_defs;             /* ptoc_named_entry: "dialect.op" -> ptoc_op_def */
     ptoc_htab unregistered_ops;    /* ptoc_named_entry: name -> ptoc_op_def made here */
     ptoc_htab options;             /* ptoc_named_entry: key -> copied value string */
+    ptoc_htab extensions;          /* ptoc_named_entry: key -> a layer's own state */
     bool allow_unregistered;
     ptoc_diag_handler diag_handler;
     void *diag_user;

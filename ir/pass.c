@@ -29,30 +29,22 @@ typedef struct pass_registry {
     size_t n, cap;
 } pass_registry;
 
-/* The context has no extension slots and the core must not know about passes, so
- * the registry (allocated in the context's permanent arena, hence freed with it)
- * is found through a context option holding its address. `%p` read back by scanf
- * yields the same pointer within one program run (C17 7.21.6.2). */
-#define REGISTRY_OPTION "ptoc.pass-registry"
+/* The registry is a context extension, allocated in the context's permanent
+ * arena so it is freed with the context. */
+#define REGISTRY_KEY "ptoc.pass-registry"
 
 static pass_registry *registry_find(ptoc_context *ctx)
 {
-    const char *text = ptoc_context_option(ctx, REGISTRY_OPTION);
-    void *ptr = NULL;
-    if (!text || sscanf(text, "%p", &ptr) != 1)
-        return NULL;
-    return ptr;
+    return ptoc_context_extension(ctx, REGISTRY_KEY);
 }
 
 static pass_registry *registry_get(ptoc_context *ctx)
 {
     pass_registry *reg = registry_find(ctx);
-    if (reg)
-        return reg;
-    reg = PTOC_NEW(ptoc_context_perm_arena(ctx), pass_registry);
-    char text[64];
-    snprintf(text, sizeof text, "%p", (void *)reg);
-    ptoc_context_set_option(ctx, REGISTRY_OPTION, text);
+    if (!reg) {
+        reg = PTOC_NEW(ptoc_context_perm_arena(ctx), pass_registry);
+        ptoc_context_set_extension(ctx, REGISTRY_KEY, reg);
+    }
     return reg;
 }
 

@@ -110,6 +110,12 @@ ptoc_ident *ptoc_ident_cstr(ptoc_context *ctx, const char *s);
 void ptoc_context_set_option(ptoc_context *ctx, const char *key, const char *value);
 const char *ptoc_context_option(ptoc_context *ctx, const char *key); /* NULL if unset */
 
+/* Extensions: per-context state of a layer the core does not know (the pass
+ * registry, a dialect's caches), found by a key. The context does not free
+ * `state`: put it in the permanent arena so it goes with the context. */
+void ptoc_context_set_extension(ptoc_context *ctx, const char *key, void *state);
+void *ptoc_context_extension(ptoc_context *ctx, const char *key); /* NULL if unset */
+
 /* ---------------------------------------------------------------- locations */
 
 /* file NULL means unknown. line and col start at 1. */

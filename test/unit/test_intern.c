@@ -226,6 +226,15 @@ int main(void)
     ptoc_context_set_option(ctx, "pto-arch", "a3");
     CHECK(strcmp(ptoc_context_option(ctx, "pto-arch"), "a3") == 0);
     CHECK(ptoc_context_option(ctx, "nope") == NULL);
+    {   /* extensions: a layer's state by key; setting again replaces */
+        static int a, b;
+        CHECK(ptoc_context_extension(ctx, "x.state") == NULL);
+        ptoc_context_set_extension(ctx, "x.state", &a);
+        ptoc_context_set_extension(ctx, "y.state", &b);
+        CHECK(ptoc_context_extension(ctx, "x.state") == &a);
+        ptoc_context_set_extension(ctx, "x.state", &b);
+        CHECK(ptoc_context_extension(ctx, "x.state") == &b);
+    }
     ptoc_context_destroy(ctx);
     return CHECK_DONE();
 }
