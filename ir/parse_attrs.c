@@ -385,58 +385,30 @@ static bool parse_word_attr(ptoc_parser *p, ptoc_attr **out)
 
 /* ---------------------------------------------------------------- dialect attributes */
 
-static bool call_attr_hook(ptoc_parser *p, const ptoc_dialect *d, const char *mn, size_t mnlen,
-                           ptoc_attr **out)
+/* `#alias`, `#dialect.mnemonic...` and `#dialect<...>`: what parse_dialect_sym
+ * needs to know about attributes. */
+static void *attr_hook(const ptoc_dialect *d, ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
 {
-    ptoc_loc loc = ptoc_parser_loc(p);
-    bool enclosed = mnlen == 0;
-    ptoc_ident *mnemonic;
-    ptoc_parser_advance(p);
-    if (enclosed) {
-        if (!ptoc_parse_expect(p, "<") || !ptoc_parse_keyword(p, &mnemonic, "attribute mnemonic"))
-            return false;
-    } else {
-        mnemonic = ptoc_ident_get(p->ctx, mn, mnlen);
-    }
-    ptoc_loc outer = p->hook_loc;           /* hooks nest: an attribute inside a type */
-    p->hook_loc = loc;
-    *out = d->parse_attr(p, mnemonic, enclosed);
-    p->hook_loc = outer;
-    if (!*out)
-        return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse attribute '#%s.%s'",
-                                                        d->name, mnemonic->str);
-    return !enclosed || ptoc_parse_expect(p, ">");
+    return d->parse_attr(p, mnemonic, enclosed);
 }
+
+static bool has_attr_hook(const ptoc_dialect *d) { return d->parse_attr != NULL; }
+
+static void *opaque_attr(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body)
+{
+    return ptoc_attr_opaque(ctx, dialect, body);
+}
+
+static const ptoc_sym_kind attr_sym = {
+    '#', "attribute", offsetof(ptoc_parser, attr_aliases), has_attr_hook, attr_hook, opaque_attr,
+};
 
 static bool parse_hash_attr(ptoc_parser *p, ptoc_attr **out)
 {
-    const char *s = ptoc_parser_tok_text(p) + 1;
-    size_t len = p->tok.len - 1;
-    const char *dot = memchr(s, '.', len);
-    size_t after = p->tok.start + p->tok.len;
-    bool trailing = after < p->lx.len && p->lx.buf[after] == '<';
-    if (!dot && !trailing) {
-        ptoc_ident *name = ptoc_ident_get(p->ctx, s, len);
-        *out = ptoc_pmap_get(&p->attr_aliases, name);
-        if (!*out)
-            return ptoc_parser_error(p, "undefined symbol alias id '%s'", name->str);
-        ptoc_parser_advance(p);
-        return !p->failed;
-    }
-    size_t dlen = dot ? (size_t)(dot - s) : len;
-    size_t mnlen = dot ? len - dlen - 1 : 0;
-    const ptoc_dialect *d = ptoc_context_dialect(p->ctx, s, dlen);
-    if (d && d->parse_attr)
-        return call_attr_hook(p, d, dot ? dot + 1 : "", mnlen, out);
-    if (d)
-        return ptoc_parser_error(p, "dialect '%s' does not define attributes", d->name);
-    if (!ptoc_context_allows_unregistered(p->ctx))
-        return ptoc_parser_error(p, "dialect '%.*s' is not registered", (int)dlen, s);
-    ptoc_ident *dialect = ptoc_ident_get(p->ctx, s, dlen), *body;
-    if (!ptoc_parser_raw_body(p, dot ? dot + 1 : "", mnlen, &body))
-        return false;
-    *out = ptoc_attr_opaque(p->ctx, dialect, body);
-    return true;
+    void *a = NULL;
+    bool ok = ptoc_parse_dialect_sym(p, &attr_sym, &a);
+    *out = a;
+    return ok;
 }
 
 /* ---------------------------------------------------------------- entry */

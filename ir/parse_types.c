@@ -378,64 +378,30 @@ static bool parse_keyword_type(ptoc_parser *p, ptoc_type **out)
 
 /* ---------------------------------------------------------------- dialect types */
 
-/* Is the byte right after the current token a `<` (trailing dialect data)? */
-static bool has_trailing_less(const ptoc_parser *p)
+/* `!alias`, `!dialect.mnemonic...` and `!dialect<...>`: what parse_dialect_sym
+ * needs to know about types. */
+static void *type_hook(const ptoc_dialect *d, ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
 {
-    size_t after = p->tok.start + p->tok.len;
-    return after < p->lx.len && p->lx.buf[after] == '<';
+    return d->parse_type(p, mnemonic, enclosed);
 }
 
-static bool call_type_hook(ptoc_parser *p, const ptoc_dialect *d, const char *mn, size_t mnlen,
-                           ptoc_type **out)
+static bool has_type_hook(const ptoc_dialect *d) { return d->parse_type != NULL; }
+
+static void *opaque_type(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body)
 {
-    ptoc_loc loc = ptoc_parser_loc(p);
-    bool enclosed = mnlen == 0;
-    ptoc_ident *mnemonic;
-    ptoc_parser_advance(p);
-    if (enclosed) {
-        if (!ptoc_parse_expect(p, "<") || !ptoc_parse_keyword(p, &mnemonic, "type mnemonic"))
-            return false;
-    } else {
-        mnemonic = ptoc_ident_get(p->ctx, mn, mnlen);
-    }
-    ptoc_loc outer = p->hook_loc;           /* hooks nest: a type inside a type */
-    p->hook_loc = loc;
-    *out = d->parse_type(p, mnemonic, enclosed);
-    p->hook_loc = outer;
-    if (!*out)
-        return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse type '!%s.%s'", d->name,
-                                                        mnemonic->str);
-    return !enclosed || ptoc_parse_expect(p, ">");
+    return ptoc_type_opaque(ctx, dialect, body);
 }
+
+static const ptoc_sym_kind type_sym = {
+    '!', "type", offsetof(ptoc_parser, type_aliases), has_type_hook, type_hook, opaque_type,
+};
 
 static bool parse_bang_type(ptoc_parser *p, ptoc_type **out)
 {
-    const char *s = ptoc_parser_tok_text(p) + 1;
-    size_t len = p->tok.len - 1;
-    const char *dot = memchr(s, '.', len);
-    bool trailing = has_trailing_less(p);
-    if (!dot && !trailing) {
-        ptoc_ident *name = ptoc_ident_get(p->ctx, s, len);
-        *out = ptoc_pmap_get(&p->type_aliases, name);
-        if (!*out)
-            return ptoc_parser_error(p, "undefined symbol alias id '%s'", name->str);
-        ptoc_parser_advance(p);
-        return !p->failed;
-    }
-    size_t dlen = dot ? (size_t)(dot - s) : len;
-    size_t mnlen = dot ? len - dlen - 1 : 0;
-    const ptoc_dialect *d = ptoc_context_dialect(p->ctx, s, dlen);
-    if (d && d->parse_type)
-        return call_type_hook(p, d, dot ? dot + 1 : "", mnlen, out);
-    if (d)
-        return ptoc_parser_error(p, "dialect '%s' does not define types", d->name);
-    if (!ptoc_context_allows_unregistered(p->ctx))
-        return ptoc_parser_error(p, "dialect '%.*s' is not registered", (int)dlen, s);
-    ptoc_ident *dialect = ptoc_ident_get(p->ctx, s, dlen), *body;
-    if (!ptoc_parser_raw_body(p, dot ? dot + 1 : "", mnlen, &body))
-        return false;
-    *out = ptoc_type_opaque(p->ctx, dialect, body);
-    return true;
+    void *t = NULL;
+    bool ok = ptoc_parse_dialect_sym(p, &type_sym, &t);
+    *out = t;
+    return ok;
 }
 
 /* ---------------------------------------------------------------- entry */

@@ -503,6 +503,72 @@ ptoc_op *ptoc_parse(ptoc_context *ctx, ptoc_arena *arena, const char *text, size
     return module;
 }
 
+/* ---------------------------------------------------------------- dialect symbols */
+
+/* Is the byte right after the current token a `<` (trailing dialect data)? */
+static bool has_trailing_less(const ptoc_parser *p)
+{
+    size_t after = p->tok.start + p->tok.len;
+    return after < p->lx.len && p->lx.buf[after] == '<';
+}
+
+/* Runs the dialect's hook on `!d.mn...` (mnlen > 0) or `!d<mn ...>` (enclosed),
+ * with hook_loc at the token so a hook can point at the whole type. */
+static bool call_dialect_hook(ptoc_parser *p, const ptoc_sym_kind *k, const ptoc_dialect *d,
+                              const char *mn, size_t mnlen, void **out)
+{
+    ptoc_loc loc = ptoc_parser_loc(p);
+    bool enclosed = mnlen == 0;
+    ptoc_ident *mnemonic;
+    char what[32];
+    snprintf(what, sizeof what, "%s mnemonic", k->what);
+    ptoc_parser_advance(p);
+    if (enclosed) {
+        if (!ptoc_parse_expect(p, "<") || !ptoc_parse_keyword(p, &mnemonic, what))
+            return false;
+    } else {
+        mnemonic = ptoc_ident_get(p->ctx, mn, mnlen);
+    }
+    ptoc_loc outer = p->hook_loc;           /* hooks nest: a type inside a type */
+    p->hook_loc = loc;
+    *out = k->hook(d, p, mnemonic, enclosed);
+    p->hook_loc = outer;
+    if (!*out)
+        return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse %s '%c%s.%s'", k->what,
+                                                        k->sigil, d->name, mnemonic->str);
+    return !enclosed || ptoc_parse_expect(p, ">");
+}
+
+bool ptoc_parse_dialect_sym(ptoc_parser *p, const ptoc_sym_kind *k, void **out)
+{
+    const char *s = ptoc_parser_tok_text(p) + 1;
+    size_t len = p->tok.len - 1;
+    const char *dot = memchr(s, '.', len);
+    if (!dot && !has_trailing_less(p)) {
+        ptoc_ident *name = ptoc_ident_get(p->ctx, s, len);
+        *out = ptoc_pmap_get((ptoc_pmap *)((char *)p + k->aliases), name);
+        if (!*out)
+            return ptoc_parser_error(p, "undefined symbol alias id '%s'", name->str);
+        ptoc_parser_advance(p);
+        return !p->failed;
+    }
+    size_t dlen = dot ? (size_t)(dot - s) : len;
+    size_t mnlen = dot ? len - dlen - 1 : 0;
+    const char *mn = dot ? dot + 1 : "";
+    const ptoc_dialect *d = ptoc_context_dialect(p->ctx, s, dlen);
+    if (d && k->has_hook(d))
+        return call_dialect_hook(p, k, d, mn, mnlen, out);
+    if (d)
+        return ptoc_parser_error(p, "dialect '%s' does not define %ss", d->name, k->what);
+    if (!ptoc_context_allows_unregistered(p->ctx))
+        return ptoc_parser_error(p, "dialect '%.*s' is not registered", (int)dlen, s);
+    ptoc_ident *dialect = ptoc_ident_get(p->ctx, s, dlen), *body;
+    if (!ptoc_parser_raw_body(p, mn, mnlen, &body))
+        return false;
+    *out = k->opaque(p->ctx, dialect, body);
+    return true;
+}
+
 /* ---------------------------------------------------------------- split input */
 
 static bool is_split_marker(const char *s, size_t len)

@@ -151,6 +151,20 @@ bool ptoc_parser_int_value(ptoc_parser *p, uint64_t *out);
  * holds `prefix` + body text. */
 bool ptoc_parser_raw_body(ptoc_parser *p, const char *prefix, size_t plen, ptoc_ident **out);
 
+/* What differs between dialect types (`!`) and attributes (`#`) for
+ * ptoc_parse_dialect_sym; one row each in parse_types.c and parse_attrs.c. */
+typedef struct ptoc_sym_kind {
+    char sigil;
+    const char *what;                         /* "type", "attribute" */
+    size_t aliases;                           /* offsetof the alias map in ptoc_parser */
+    bool (*has_hook)(const ptoc_dialect *d);
+    void *(*hook)(const ptoc_dialect *d, ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
+    void *(*opaque)(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body);
+} ptoc_sym_kind;
+/* The current `!...`/`#...` token: an alias, a registered dialect's type or
+ * attribute (through its hook), or opaque text of an unregistered dialect. */
+bool ptoc_parse_dialect_sym(ptoc_parser *p, const ptoc_sym_kind *k, void **out);
+
 /* parse_ops.c */
 bool ptoc_parse_operation(ptoc_parser *p);      /* one op, appended to p->block */
 void ptoc_parser_push_isolated(ptoc_parser *p);  /* a fresh SSA name scope */
