@@ -341,16 +341,23 @@ static bool is_dotted(const ptoc_token *t, const char *buf)
     return memchr(buf + t->start, '.', t->len) != NULL;
 }
 
+/* The `#name =` or `!name =` that starts an alias definition; *at is where. */
+static bool parse_alias_head(ptoc_parser *p, const char *what, ptoc_ident **name, ptoc_loc *at)
+{
+    *at = ptoc_parser_loc(p);
+    if (is_dotted(&p->tok, p->lx.buf))
+        return ptoc_parser_error(p, "%s names with a '.' are reserved for dialect-defined names", what);
+    *name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
+    ptoc_parser_advance(p);
+    return ptoc_parse_expect(p, "=");
+}
+
 /* `#name = attr` or `#name = loc(...)`. */
 static bool parse_attr_alias(ptoc_parser *p)
 {
-    ptoc_loc at = ptoc_parser_loc(p);
-    ptoc_token name_tok = p->tok;
-    if (is_dotted(&name_tok, p->lx.buf))
-        return ptoc_parser_error(p, "attribute names with a '.' are reserved for dialect-defined names");
-    ptoc_ident *name = ptoc_parser_ident(p, name_tok.start + 1, name_tok.len - 1);
-    ptoc_parser_advance(p);
-    if (!ptoc_parse_expect(p, "="))
+    ptoc_loc at;
+    ptoc_ident *name;
+    if (!parse_alias_head(p, "attribute", &name, &at))
         return false;
     if (ptoc_pmap_get(&p->attr_aliases, name) || ptoc_pmap_get(&p->loc_aliases, name))
         return ptoc_parser_error_at(p, at, "redefinition of attribute alias id '%s'", name->str);
@@ -373,13 +380,9 @@ static bool parse_attr_alias(ptoc_parser *p)
 /* `!name = type`. */
 static bool parse_type_alias(ptoc_parser *p)
 {
-    ptoc_loc at = ptoc_parser_loc(p);
-    ptoc_token name_tok = p->tok;
-    if (is_dotted(&name_tok, p->lx.buf))
-        return ptoc_parser_error(p, "type names with a '.' are reserved for dialect-defined names");
-    ptoc_ident *name = ptoc_parser_ident(p, name_tok.start + 1, name_tok.len - 1);
-    ptoc_parser_advance(p);
-    if (!ptoc_parse_expect(p, "="))
+    ptoc_loc at;
+    ptoc_ident *name;
+    if (!parse_alias_head(p, "type", &name, &at))
         return false;
     if (ptoc_pmap_get(&p->type_aliases, name))
         return ptoc_parser_error_at(p, at, "redefinition of type alias id '%s'", name->str);

@@ -569,11 +569,10 @@ void ptoc_print_operand_types(ptoc_printer *p, const ptoc_op *op, uint32_t from,
     }
 }
 
-void ptoc_print_arrow_result_types(ptoc_printer *p, const ptoc_op *op)
+/* `T`, or `(T, U)`; `()` when there are none. A lone function type needs the
+ * parentheses too, or its own `->` would be read as the arrow. */
+static void print_result_types(ptoc_printer *p, const ptoc_op *op)
 {
-    if (!op->nresults)
-        return;
-    put(p, " -> ");
     if (op->nresults == 1 && op->results[0].type->kind != PTOC_TYPE_FUNCTION) {
         ptoc_print_type(p, op->results[0].type);
         return;
@@ -585,6 +584,14 @@ void ptoc_print_arrow_result_types(ptoc_printer *p, const ptoc_op *op)
         ptoc_print_type(p, op->results[i].type);
     }
     put(p, ")");
+}
+
+void ptoc_print_arrow_result_types(ptoc_printer *p, const ptoc_op *op)
+{
+    if (!op->nresults)
+        return;
+    put(p, " -> ");
+    print_result_types(p, op);
 }
 
 void ptoc_print_block_arg(ptoc_printer *p, const ptoc_value *arg, bool with_type)
@@ -690,17 +697,7 @@ static void print_generic(ptoc_printer *p, const ptoc_op *op)
     put(p, " : (");
     ptoc_print_operand_types(p, op, 0, op->noperands);
     put(p, ") -> ");
-    if (op->nresults == 1 && op->results[0].type->kind != PTOC_TYPE_FUNCTION) {
-        ptoc_print_type(p, op->results[0].type);
-        return;
-    }
-    put(p, "(");
-    for (uint32_t i = 0; i < op->nresults; i++) {
-        if (i)
-            put(p, ", ");
-        ptoc_print_type(p, op->results[i].type);
-    }
-    put(p, ")");
+    print_result_types(p, op);
 }
 
 /* The custom-form name: `builtin.` and the region's default dialect dropped. */
