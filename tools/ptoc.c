@@ -1,26 +1,45 @@
-/* ptoc.c: the compiler driver: `ptoc FILE -target=a2|a3|a5|cpu [-o OUT]`.
+/* ptoc.c: the compiler driver.
  *
- * For now it parses and verifies the kernel for the target (the target is given
- * to the dialects as the context option "pto-arch", like ptoc-opt --pto-arch).
- * Code generation arrives with later issues: after a successful verification
- * ptoc says on stderr that it is not implemented yet and exits 0, so scripts can
- * already use ptoc as a checker; -o is accepted and nothing is written.
+ *   ptoc k.pto                        -> k.o in the current directory
+ *   ptoc k.pto -emit=llvm|asm|header  -> k.ll, k.s, k.h (-o FILE; -o - for stdout)
+ *   ptoc k.pto --run --arg a.npy --arg b.bin:f32:16x16 --arg 3 --out DIR
+ *
+ * Every mode parses the kernel and verifies it for -target (given to the
+ * dialects as the context option "pto-arch", which wins over the module's own
+ * pto.target_arch). Code generation exists for -target=cpu only: for a2, a3
+ * and a5 ptoc stops after verification with a note and exits 0 (so scripts can
+ * use it as a checker), and --run is an error. --run is in ptoc_run.c.
  * Exit status: 0 success, 1 an error diagnostic, 2 a bad command line.
  */
+#include "ptoc/codegen.h"
+#include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
+#include "tools/ptoc_run.h"
 #include "tools/tool_util.h"
 
+#include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define PROG "ptoc"
 
+/* -emit kinds: the three of codegen.h and the C header. */
+enum { EMIT_DEFAULT = -1, EMIT_HEADER = PTOC_EMIT_OBJ + 1 };
+
 typedef struct driver_options {
     const char *input;
     const char *output;
     const char *target;
+    int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind or EMIT_HEADER */
+    ptoc_codegen_options cg;
+    bool run;
+    ptoc_run_options ro;
+    uint32_t args_cap;
     bool help, version;
 } driver_options;
+
+/* ---------------------------------------------------------------- flags */
 
 static bool set_target(void *o, const char *value)
 {
@@ -35,6 +54,123 @@ static bool set_target(void *o, const char *value)
 static bool set_output(void *o, const char *value)
 {
     ((driver_options *)o)->output = value;
+    return true;
+}
+
+/* -O0 .. -O3: one row each, told apart by the flag's last character. */
+static bool set_opt(driver_options *o, int level)
+{
+    o->cg.opt_level = level;
+    return true;
+}
+static bool set_o0(void *o, const char *v) { (void)v; return set_opt(o, 0); }
+static bool set_o1(void *o, const char *v) { (void)v; return set_opt(o, 1); }
+static bool set_o2(void *o, const char *v) { (void)v; return set_opt(o, 2); }
+static bool set_o3(void *o, const char *v) { (void)v; return set_opt(o, 3); }
+
+static bool set_emit(void *o, const char *value)
+{
+    static const char *const names[] = {[PTOC_EMIT_LLVM] = "llvm", [PTOC_EMIT_ASM] = "asm",
+                                        [PTOC_EMIT_OBJ] = "obj", [EMIT_HEADER] = "header"};
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (strcmp(value, names[i]) == 0) {
+            ((driver_options *)o)->emit = i;
+            return true;
+        }
+    ptoc_tool_error(PROG, "invalid -emit value '%s' (expected llvm, asm, obj or header)", value);
+    return false;
+}
+
+static bool set_mcpu(void *o, const char *value)
+{
+    ((driver_options *)o)->cg.cpu = value;
+    return true;
+}
+
+static bool set_mattr(void *o, const char *value)
+{
+    ((driver_options *)o)->cg.features = value;
+    return true;
+}
+
+/* A byte count with an optional K or M (KiB, MiB) suffix. */
+static bool parse_bytes(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]))
+        return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    uint64_t scale = *end == 'k' || *end == 'K' ? 1u << 10 : *end == 'm' || *end == 'M' ? 1u << 20 : 1;
+    if (scale != 1)
+        end++;
+    if (*end || v == 0 || v > (UINT64_C(1) << 40) / scale)
+        return false;
+    *out = v * scale;
+    return true;
+}
+
+static bool set_ub_size(void *o, const char *value)
+{
+    if (!parse_bytes(value, &((driver_options *)o)->cg.capacity[PTOC_PTO_AS_VEC])) {
+        ptoc_tool_error(PROG, "invalid -ub-size value '%s' (expected a byte count such as 262144, 256K or 4M)",
+                        value);
+        return false;
+    }
+    return true;
+}
+
+static bool set_run(void *o, const char *value)
+{
+    (void)value;
+    ((driver_options *)o)->run = true;
+    return true;
+}
+
+static bool add_arg(void *o, const char *value)
+{
+    driver_options *opts = o;
+    if (opts->ro.nargs == opts->args_cap) {
+        uint32_t cap = opts->args_cap ? opts->args_cap * 2 : 8;
+        const char **args = realloc((void *)opts->ro.args, cap * sizeof *args);
+        if (!args) {
+            ptoc_tool_error(PROG, "out of memory");
+            return false;
+        }
+        opts->ro.args = args;
+        opts->args_cap = cap;
+    }
+    opts->ro.args[opts->ro.nargs++] = value;
+    return true;
+}
+
+static bool set_out_dir(void *o, const char *value)
+{
+    ((driver_options *)o)->ro.out_dir = value;
+    return true;
+}
+
+static bool set_blocks(void *o, const char *value)
+{
+    char *end;
+    unsigned long n = isdigit((unsigned char)value[0]) ? strtoul(value, &end, 10) : 0;
+    if (n == 0 || n > 4096 || *end) {
+        ptoc_tool_error(PROG, "invalid --blocks value '%s' (expected 1 to 4096)", value);
+        return false;
+    }
+    ((driver_options *)o)->ro.blocks = (uint32_t)n;
+    return true;
+}
+
+static bool set_entry(void *o, const char *value)
+{
+    ((driver_options *)o)->ro.entry = value;
+    return true;
+}
+
+static bool set_poison(void *o, const char *value)
+{
+    (void)value;
+    ((driver_options *)o)->ro.poison = true;
     return true;
 }
 
@@ -64,8 +200,22 @@ static bool set_input(void *o, const char *arg)
 }
 
 static const ptoc_tool_flag driver_flags[] = {
-    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target, "Target architecture (default cpu)"},
-    {"o", PTOC_TOOL_VALUE, "FILE", set_output, "Output file (accepted; code generation comes later)"},
+    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target, "Target architecture (default cpu; code generation: cpu)"},
+    {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
+    {"O1", PTOC_TOOL_NO_VALUE, NULL, set_o1, "Optimisation level 1"},
+    {"O2", PTOC_TOOL_NO_VALUE, NULL, set_o2, "Optimisation level 2 (default)"},
+    {"O3", PTOC_TOOL_NO_VALUE, NULL, set_o3, "Optimisation level 3"},
+    {"emit", PTOC_TOOL_VALUE, "llvm|asm|obj|header", set_emit, "What to write (default obj)"},
+    {"o", PTOC_TOOL_VALUE, "FILE", set_output, "Output file (default: the input's name with .ll/.s/.o/.h; - is stdout)"},
+    {"mcpu", PTOC_TOOL_VALUE, "NAME", set_mcpu, "CPU to compile for (default: this host's)"},
+    {"mattr", PTOC_TOOL_VALUE, "FEATURES", set_mattr, "CPU features, e.g. +avx2,-avx512f (default: this host's)"},
+    {"ub-size", PTOC_TOOL_VALUE, "BYTES", set_ub_size, "Simulated UB (vec) capacity, e.g. 4M (default: the arch's)"},
+    {"run", PTOC_TOOL_NO_VALUE, NULL, set_run, "JIT the kernel and run it on the --arg values"},
+    {"arg", PTOC_TOOL_VALUE, "VALUE", add_arg, "Next parameter: FILE.npy, FILE:DTYPE:SHAPE or a number"},
+    {"out", PTOC_TOOL_VALUE, "DIR", set_out_dir, "After --run, write pointer argument N to DIR/argN.npy"},
+    {"blocks", PTOC_TOOL_VALUE, "N", set_blocks, "Run N blocks, one host thread each (default 1)"},
+    {"entry", PTOC_TOOL_VALUE, "NAME", set_entry, "Function to run (default: the only one, or pto.entry)"},
+    {"poison-ub", PTOC_TOOL_NO_VALUE, NULL, set_poison, "Fill simulated on-chip memory with 0xA5, not zeros"},
     {"help", PTOC_TOOL_NO_VALUE, NULL, set_help, "Print this help and exit"},
     {"h", PTOC_TOOL_NO_VALUE, NULL, set_help, NULL},
     {"version", PTOC_TOOL_NO_VALUE, NULL, set_version, "Print the version and exit"},
@@ -73,21 +223,148 @@ static const ptoc_tool_flag driver_flags[] = {
 
 static const ptoc_tool_cli driver_cli = {
     .prog = PROG,
-    .usage = "FILE|- -target=a2|a3|a5|cpu [-o FILE]",
-    .overview = "compile a PTO kernel (for now: parse and verify it for the target)",
+    .usage = "FILE|- [-target=a2|a3|a5|cpu] [-O0..-O3] [-emit=llvm|asm|obj|header] [-o FILE]\n"
+             "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]",
+    .overview = "compile a PTO kernel to native code, or run it (--run)",
     .flags = driver_flags,
     .nflags = sizeof driver_flags / sizeof driver_flags[0],
     .positional = set_input,
     .fallback = NULL,
 };
 
-static bool check_kernel(ptoc_context *ctx, const char *filename, const char *text, size_t len)
+/* Flags that only make sense together; false after a usage message. */
+static bool check_flag_combinations(const driver_options *o)
 {
-    ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
-    bool ok = module && ptoc_verify(module) && ptoc_context_error_count(ctx) == 0;
-    ptoc_arena_destroy(arena);
+    bool run_only = o->ro.nargs || o->ro.out_dir || o->ro.blocks || o->ro.entry || o->ro.poison;
+    if (o->run && (o->output || o->emit != EMIT_DEFAULT)) {
+        ptoc_tool_error(PROG, "--run cannot be combined with -emit or -o");
+        return false;
+    }
+    if (!o->run && run_only) {
+        ptoc_tool_error(PROG, "--arg, --out, --blocks, --entry and --poison-ub need --run");
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static const char *const emit_suffix[] = {[PTOC_EMIT_LLVM] = ".ll", [PTOC_EMIT_ASM] = ".s",
+                                          [PTOC_EMIT_OBJ] = ".o", [EMIT_HEADER] = ".h"};
+
+/* The output path: -o, else the input's base name without its extension plus
+ * the kind's suffix in the current directory (stdout for text read from stdin).
+ * Malloc'd. */
+static char *output_path(const driver_options *o, int kind)
+{
+    const char *in = o->input ? o->input : "-";
+    const char *chosen = o->output ? o->output : strcmp(in, "-") == 0 ? "-" : NULL;
+    if (chosen) {
+        char *s = malloc(strlen(chosen) + 1);
+        return s ? strcpy(s, chosen) : NULL;
+    }
+    const char *base = strrchr(in, '/') ? strrchr(in, '/') + 1 : in;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *s = malloc(stem + 4);
+    if (s)
+        snprintf(s, stem + 4, "%.*s%s", (int)stem, base, emit_suffix[kind]);
+    return s;
+}
+
+/* An include guard from the output's base name: "out/add.h" -> "ADD_H". */
+static char *header_guard(const char *path, const char *input)
+{
+    const char *name = strcmp(path, "-") != 0 ? path : input && strcmp(input, "-") != 0 ? input : "kernel";
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    size_t n = strlen(base);
+    char *g = malloc(n + 4);
+    if (!g)
+        return NULL;
+    size_t at = 0;
+    if (!isalpha((unsigned char)base[0]))
+        g[at++] = '_';
+    for (size_t i = 0; i < n; i++)
+        g[at++] = isalnum((unsigned char)base[i]) ? (char)toupper((unsigned char)base[i]) : '_';
+    if (strcmp(path, "-") == 0 || !strchr(base, '.')) {
+        memcpy(g + at, "_H", 2);
+        at += 2;
+    }
+    g[at] = '\0';
+    return g;
+}
+
+static bool write_text(const char *path, char *text)
+{
+    bool ok = text && ptoc_tool_write_output(PROG, path, text, strlen(text));
+    free(text);
     return ok;
+}
+
+static bool emit_kind(ptoc_llvm_module *m, int kind, const char *path, const char *input)
+{
+    char *err = NULL;
+    bool ok;
+    if (kind == EMIT_HEADER) {
+        char *guard = header_guard(path, input);
+        ok = guard && write_text(path, ptoc_llvm_c_header(m, guard));
+        free(guard);
+        return ok;
+    }
+    if (kind == PTOC_EMIT_OBJ && strcmp(path, "-") == 0) {
+        ptoc_tool_error(PROG, "an object file is not written to stdout; give -o FILE or -emit=llvm|asm");
+        return false;
+    }
+    if (kind == PTOC_EMIT_OBJ) {
+        ok = ptoc_llvm_emit_file(m, PTOC_EMIT_OBJ, path, &err);
+    } else {
+        char *text = ptoc_llvm_emit_string(m, (ptoc_emit_kind)kind, &err);
+        ok = text && write_text(path, text);
+    }
+    if (err)
+        ptoc_tool_error(PROG, "%s", err);
+    free(err);
+    return ok;
+}
+
+/* Lowers, optimises (not needed for a header) and writes the output. */
+static int emit_output(ptoc_op *module, const driver_options *o)
+{
+    int kind = o->emit == EMIT_DEFAULT ? PTOC_EMIT_OBJ : o->emit;
+    ptoc_llvm_module *m = ptoc_llvm_lower(module, &o->cg);
+    if (!m)
+        return PTOC_TOOL_EXIT_ERROR;
+    char *err = NULL;
+    bool ok = kind == EMIT_HEADER || ptoc_llvm_optimize(m, &err);
+    if (!ok)
+        ptoc_tool_error(PROG, "%s", err ? err : "optimisation failed");
+    free(err);
+    char *path = ok ? output_path(o, kind) : NULL;
+    ok = ok && path && emit_kind(m, kind, path, o->input);
+    free(path);
+    ptoc_llvm_module_destroy(m);
+    return ok ? PTOC_TOOL_EXIT_OK : PTOC_TOOL_EXIT_ERROR;
+}
+
+/* ---------------------------------------------------------------- the pipeline */
+
+static int process(ptoc_op *module, const driver_options *o)
+{
+    if (strcmp(o->target, "cpu") != 0) {
+        if (o->run) {
+            ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=cpu)", o->target);
+            return PTOC_TOOL_EXIT_ERROR;
+        }
+        fprintf(stderr, "ptoc: code generation for -target=%s is not implemented yet\n", o->target);
+        return PTOC_TOOL_EXIT_OK;
+    }
+    if (o->run) {
+        ptoc_run_options ro = o->ro;
+        if (ro.blocks == 0)
+            ro.blocks = 1;
+        return ptoc_run_kernel(module, &o->cg, &ro);
+    }
+    return emit_output(module, o);
 }
 
 static int compile(const driver_options *opts)
@@ -102,26 +379,31 @@ static int compile(const driver_options *opts)
     ptoc_register_all(ctx);
     ptoc_context_set_option(ctx, "pto-arch", opts->target);
     ptoc_source_add(ctx, ptoc_ident_cstr(ctx, filename), text, len);
-    bool ok = check_kernel(ctx, filename, text, len);
-    if (ok)
-        fprintf(stderr, "ptoc: code generation for -target=%s is not implemented yet\n", opts->target);
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
+    bool ok = module && ptoc_verify(module) && ptoc_context_error_count(ctx) == 0;
+    int status = ok ? process(module, opts) : PTOC_TOOL_EXIT_ERROR;
+    ptoc_arena_destroy(arena);
     ptoc_context_destroy(ctx);
     free(text);
-    return ok ? PTOC_TOOL_EXIT_OK : PTOC_TOOL_EXIT_ERROR;
+    return status;
 }
 
 int main(int argc, char **argv)
 {
-    driver_options opts = {.target = "cpu"};
-    if (!ptoc_tool_parse_args(&driver_cli, argc, argv, &opts))
-        return PTOC_TOOL_EXIT_USAGE;
-    if (opts.help) {
-        ptoc_tool_print_help(&driver_cli, stdout);
-        return PTOC_TOOL_EXIT_OK;
+    driver_options opts = {.target = "cpu", .emit = EMIT_DEFAULT, .cg = ptoc_codegen_defaults()};
+    int status = PTOC_TOOL_EXIT_USAGE;
+    if (ptoc_tool_parse_args(&driver_cli, argc, argv, &opts) && check_flag_combinations(&opts)) {
+        if (opts.help) {
+            ptoc_tool_print_help(&driver_cli, stdout);
+            status = PTOC_TOOL_EXIT_OK;
+        } else if (opts.version) {
+            printf("ptoc version %s\n", ptoc_version());
+            status = PTOC_TOOL_EXIT_OK;
+        } else {
+            status = compile(&opts);
+        }
     }
-    if (opts.version) {
-        printf("ptoc version %s\n", ptoc_version());
-        return PTOC_TOOL_EXIT_OK;
-    }
-    return compile(&opts);
+    free((void *)opts.ro.args);
+    return status;
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# run.sh: builds the benches and prints their tables: op throughput
+# (ptoc-bench-throughput: THISTOGRAM, TCOLEXPANDADD, TSELS on 64x4096 tiles,
+# next to memcpy and plain C loops) and compile latency (ptoc-bench-compile:
+# parse to object for every examples/*.pto).
+#   bench/run.sh [--quick] [--build-dir DIR] [--no-build]
+# --quick runs a few iterations only (the bench.smoke ctest): it checks that the
+# benches build, compile their kernels and get right results; its figures mean
+# nothing. The exit status is non-zero on an error or a wrong result, never on a
+# missed performance target. The build reuses build/ (as scripts/build.sh does).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/build
+quick=()
+do_build=1
+while (($#)); do
+  case $1 in
+    --quick) quick=(--quick) ;;
+    --no-build) do_build=0 ;;
+    --build-dir) build=$2; shift ;;
+    *) echo "usage: bench/run.sh [--quick] [--build-dir DIR] [--no-build]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if ((do_build)); then
+  cmake -S "$root" -B "$build" -G Ninja -DPTOC_WERROR=ON >/dev/null
+  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile
+fi
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+status=0
+"$build/bench/ptoc-bench-throughput" "${quick[@]}" --kernels "$root/bench/kernels" || status=1
+echo
+"$build/bench/ptoc-bench-compile" "${quick[@]}" "$root"/examples/*.pto || status=1
+exit $status

@@ -1,0 +1,535 @@
+/* throughput.c: ptoc-bench-throughput, the op throughput figures of issue 3.
+ *
+ * Each case (THISTOGRAM u32 BYTE_3 on uniform, skewed and single-bin data,
+ * TCOLEXPANDADD f32, TSELS f32, all on 64x4096 tiles) compiles its kernel
+ * file from bench/kernels/ in process (-O2 for the host CPU, with the
+ * simulated UB raised to 8 MiB: a 1 MiB tile is larger than a real UB), JITs
+ * it, and calls its three functions directly with their C signatures:
+ *
+ *   <prefix>_load(in0, in1)  once: GM -> UB (simulated memory persists per
+ *                            thread across direct calls, ptoc/runtime.h)
+ *   <prefix>_op()            the op alone, UB -> UB: this is what is timed
+ *   <prefix>_store(out)      once: the result back to GM, where it must equal
+ *                            the plain C loop's bit for bit before any timing
+ *
+ * In the same run it times memcpy over as many bytes as the op moves (memcpy
+ * of n bytes reads n and writes n, so n = (bytes the op reads + writes) / 2)
+ * and the plain C loops of c_loops.c (-O2 baseline ISA, and -O2
+ * -march=native). Every figure is the best per-call time over several
+ * repeats of a calibrated batch of calls. One table row per case, with the
+ * issue's targets marked PASS or MISS.
+ *
+ * Exit status 1 if a kernel does not compile or a result is wrong; never
+ * because of a missed target (figures are reported, not enforced).
+ *   ptoc-bench-throughput [--quick] [--kernels DIR]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/bench_common.h"
+#include "ptoc/codegen.h"
+#include "ptoc/pto.h"
+#include "ptoc/ptoc.h"
+
+#ifndef PTOC_BENCH_KERNEL_DIR
+#define PTOC_BENCH_KERNEL_DIR "bench/kernels"
+#endif
+
+enum { BENCH_UB_BYTES = 8 << 20, MAX_KERNELS = 8 };
+
+/* ---------------------------------------------------------------- input data */
+
+/* xorshift64*: fixed seeds, so every run sees the same data. */
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ull;
+}
+
+/* Uniform in [-1, 1). */
+static float rng_float(uint64_t *s)
+{
+    return (float)(rng_next(s) >> 40) / 16777216.0f * 2.0f - 1.0f;
+}
+
+typedef void fill_fn(void *in0, void *in1, uint64_t *rng);
+
+static void fill_u32_masked(uint32_t *dst, uint32_t and_mask, uint32_t or_mask, uint64_t *rng)
+{
+    for (size_t i = 0; i < BENCH_ELEMS; i++)
+        dst[i] = ((uint32_t)(rng_next(rng) >> 32) & and_mask) | or_mask;
+}
+
+static void fill_floats(float *dst, size_t n, uint64_t *rng)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = rng_float(rng);
+}
+
+/* THISTOGRAM: in0 the u32 source, in1 the (unused, zeroed) idx row. */
+static void fill_hist_uniform(void *in0, void *in1, uint64_t *rng)
+{
+    fill_u32_masked(in0, 0xFFFFFFFFu, 0, rng);
+    (void)in1;
+}
+
+/* Top byte 0 or 1: every element lands in one of two hot bins. */
+static void fill_hist_skewed(void *in0, void *in1, uint64_t *rng)
+{
+    fill_u32_masked(in0, 0x01FFFFFFu, 0, rng);
+    (void)in1;
+}
+
+/* Top byte always 0x7F: one bin takes everything. */
+static void fill_hist_one_bin(void *in0, void *in1, uint64_t *rng)
+{
+    fill_u32_masked(in0, 0x00FFFFFFu, 0x7F000000u, rng);
+    (void)in1;
+}
+
+/* TCOLEXPANDADD: in0 the full tile, in1 the row. */
+static void fill_colexpandadd(void *in0, void *in1, uint64_t *rng)
+{
+    fill_floats(in0, BENCH_ELEMS, rng);
+    fill_floats(in1, BENCH_COLS, rng);
+}
+
+/* TSELS: in0 random mask bytes (half the bits set), in1 the source. */
+static void fill_tsels(void *in0, void *in1, uint64_t *rng)
+{
+    uint8_t *mask = in0;
+    for (size_t i = 0; i < (size_t)BENCH_ROWS * BENCH_MASK_COLS; i++)
+        mask[i] = (uint8_t)(rng_next(rng) >> 56);
+    fill_floats(in1, BENCH_ELEMS, rng);
+}
+
+/* ---------------------------------------------------------------- the cases */
+
+typedef enum target_kind {
+    TARGET_NONE,               /* figure only */
+    TARGET_MEMCPY_2X,          /* op time <= 2 x memcpy time */
+    TARGET_3G_ELEMS,           /* >= 3e9 elements/s */
+    TARGET_SKEW_2X,            /* op time <= 2 x the `base` case's op time */
+} target_kind;
+
+static const char *const target_text[] = {"", "<= 2x memcpy", ">= 3 Gelem/s", "<= 2x uniform"};
+
+typedef struct bench_case {
+    const char *op, *data;
+    const char *kernel;        /* file in the kernel directory */
+    const char *prefix;        /* its functions: <prefix>_load, _op, _store */
+    size_t in0_bytes, in1_bytes, out_bytes;
+    size_t out_cols;           /* of the 4-byte output elements, for messages */
+    size_t moved_bytes;        /* what the op reads + writes in UB */
+    fill_fn *fill;
+    bench_c_op *c_o2, *c_native;
+    target_kind target;
+    int base;                  /* TARGET_SKEW_2X: the row compared with */
+} bench_case;
+
+#define F32_TILE ((size_t)BENCH_ELEMS * 4)
+#define HIST_TILE ((size_t)BENCH_ROWS * BENCH_BINS * 4)
+#define MASK_TILE ((size_t)BENCH_ROWS * BENCH_MASK_COLS)
+#define ROW_F32 ((size_t)BENCH_COLS * 4)
+#define IDX_ROW ((size_t)32)
+
+#ifdef PTOC_BENCH_HAVE_NATIVE
+#define NATIVE(fn) fn##_native
+#else
+#define NATIVE(fn) NULL
+#endif
+
+/* THISTOGRAM moves: the source read, the histogram written. TCOLEXPANDADD:
+ * the tile and the row read, dst written. TSELS: mask and source read, dst
+ * written. */
+static const bench_case cases[] = {
+    {"THISTOGRAM u32 BYTE_3", "uniform", "thistogram.pto", "hist", F32_TILE, IDX_ROW, HIST_TILE, BENCH_BINS,
+     F32_TILE + HIST_TILE, fill_hist_uniform, cl_histogram_byte3_o2, NATIVE(cl_histogram_byte3),
+     TARGET_3G_ELEMS, 0},
+    {"THISTOGRAM u32 BYTE_3", "skewed", "thistogram.pto", "hist", F32_TILE, IDX_ROW, HIST_TILE, BENCH_BINS,
+     F32_TILE + HIST_TILE, fill_hist_skewed, cl_histogram_byte3_o2, NATIVE(cl_histogram_byte3),
+     TARGET_SKEW_2X, 0},
+    {"THISTOGRAM u32 BYTE_3", "one bin", "thistogram.pto", "hist", F32_TILE, IDX_ROW, HIST_TILE, BENCH_BINS,
+     F32_TILE + HIST_TILE, fill_hist_one_bin, cl_histogram_byte3_o2, NATIVE(cl_histogram_byte3),
+     TARGET_NONE, 0},
+    {"TCOLEXPANDADD f32", "uniform", "tcolexpandadd.pto", "cea", F32_TILE, ROW_F32, F32_TILE, BENCH_COLS,
+     F32_TILE + ROW_F32 + F32_TILE, fill_colexpandadd, cl_colexpandadd_o2, NATIVE(cl_colexpandadd),
+     TARGET_MEMCPY_2X, 0},
+    {"TSELS f32", "uniform", "tsels.pto", "sel", MASK_TILE, F32_TILE, F32_TILE, BENCH_COLS,
+     MASK_TILE + F32_TILE + F32_TILE, fill_tsels, cl_tsels_o2, NATIVE(cl_tsels), TARGET_MEMCPY_2X, 0},
+};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+/* ---------------------------------------------------------------- compiling kernels */
+
+typedef struct kernel {
+    const char *file;
+    ptoc_context *ctx;
+    ptoc_jit *jit;             /* NULL: it did not compile (diagnostics printed) */
+} kernel;
+
+static kernel kernels[MAX_KERNELS];
+static int nkernels;
+
+static bool report_err(const char *what, const char *path, char *err)
+{
+    fprintf(stderr, "bench: %s %s: %s\n", what, path, err ? err : "failed");
+    free(err);
+    return false;
+}
+
+/* parse -> verify -> lower (UB raised) -> optimise -> JIT; diagnostics go to stderr. */
+static bool compile_kernel(kernel *k, const char *path)
+{
+    size_t len;
+    char *text = bench_read_file(path, &len);
+    if (!text)
+        return false;
+    k->ctx = ptoc_context_create(NULL);
+    ptoc_register_all(k->ctx);
+    ptoc_context_set_option(k->ctx, "pto-arch", "cpu");  /* as `ptoc -target=cpu` does */
+    ptoc_source_add(k->ctx, ptoc_ident_cstr(k->ctx, path), text, len);
+    ptoc_op *module = ptoc_parse(k->ctx, ptoc_arena_create(k->ctx), text, len, path, NULL);
+    free(text);
+    if (!module || !ptoc_verify(module))
+        return false;
+    ptoc_codegen_options opts = ptoc_codegen_defaults();
+    opts.capacity[PTOC_PTO_AS_VEC] = BENCH_UB_BYTES;
+    ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
+    if (!m)
+        return false;
+    char *err = NULL;
+    if (!ptoc_llvm_optimize(m, &err)) {
+        ptoc_llvm_module_destroy(m);
+        return report_err("cannot optimise", path, err);
+    }
+    k->jit = ptoc_jit_create(m, &err);
+    return k->jit ? true : report_err("cannot JIT", path, err);
+}
+
+/* The JIT of `file`, compiled on first use; NULL if it does not compile. */
+static ptoc_jit *kernel_jit(const char *dir, const char *file)
+{
+    for (int i = 0; i < nkernels; i++)
+        if (!strcmp(kernels[i].file, file))
+            return kernels[i].jit;
+    if (nkernels == MAX_KERNELS)
+        return NULL;
+    kernel *k = &kernels[nkernels++];
+    k->file = file;
+    size_t n = strlen(dir) + strlen(file) + 2;
+    char *path = malloc(n);
+    if (!path)
+        return NULL;
+    snprintf(path, n, "%s/%s", dir, file);
+    if (!compile_kernel(k, path))
+        fprintf(stderr, "bench: %s did not compile (diagnostics above, if any)\n", path);
+    free(path);
+    return k->jit;
+}
+
+static void kernels_destroy(void)
+{
+    for (int i = 0; i < nkernels; i++) {
+        if (kernels[i].jit)
+            ptoc_jit_destroy(kernels[i].jit);
+        if (kernels[i].ctx)
+            ptoc_context_destroy(kernels[i].ctx);
+    }
+}
+
+typedef void load_fn(void *in0, void *in1);
+typedef void op_fn(void);
+typedef void store_fn(void *out);
+
+typedef struct kernel_fns {
+    load_fn *load;
+    op_fn *op;
+    store_fn *store;
+} kernel_fns;
+
+/* The JIT'd function <prefix><suffix> into the function pointer at `fn_out`,
+ * copied the dlsym way (ISO C has no object-to-function pointer cast). */
+static bool lookup(ptoc_jit *j, const char *prefix, const char *suffix, void *fn_out)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", prefix, suffix);
+    void *p = ptoc_jit_lookup(j, name);
+    if (!p) {
+        fprintf(stderr, "bench: the kernel has no function @%s\n", name);
+        return false;
+    }
+    memcpy(fn_out, &p, sizeof p);
+    return true;
+}
+
+static bool kernel_functions(ptoc_jit *j, const char *prefix, kernel_fns *f)
+{
+    _Static_assert(sizeof f->load == sizeof(void *) && sizeof f->op == sizeof(void *) &&
+                       sizeof f->store == sizeof(void *),
+                   "function pointers are object-pointer sized");
+    return lookup(j, prefix, "_load", &f->load) && lookup(j, prefix, "_op", &f->op) &&
+           lookup(j, prefix, "_store", &f->store);
+}
+
+/* ---------------------------------------------------------------- timing */
+
+/* Calls through a volatile pointer cannot be folded across iterations. */
+static void *(*volatile bench_memcpy)(void *, const void *, size_t) = memcpy;
+
+typedef struct timed {
+    void (*run)(const struct timed *t);
+    op_fn *kernel_op;
+    bench_c_op *c_op;
+    const void *in0, *in1;
+    void *out;
+    size_t bytes;              /* memcpy: in0 -> out */
+} timed;
+
+static void run_kernel(const timed *t) { t->kernel_op(); }
+static void run_c_loop(const timed *t) { t->c_op(t->in0, t->in1, t->out); }
+static void run_memcpy(const timed *t) { bench_memcpy(t->out, t->in0, t->bytes); }
+
+typedef struct timing {
+    int repeats;
+    double batch_seconds;      /* each repeat runs a batch of calls this long */
+} timing;
+
+/* What one case times, side by side. */
+enum { T_KERNEL, T_MEMCPY, T_C_O2, T_C_NATIVE, NTIMED };
+
+/* Calls per batch: about cfg->batch_seconds' worth, after a warm-up call. */
+static long calibrate(const timed *t, const timing *cfg)
+{
+    t->run(t);                 /* first touch of pages, warm caches */
+    double start = bench_now();
+    t->run(t);
+    double once = bench_now() - start;
+    double want = once > 0 ? cfg->batch_seconds / once : 1e6;
+    return want < 1 ? 1 : want > 1e6 ? 1000000 : (long)want;
+}
+
+/* Best seconds per call of each item with a `run`, over cfg->repeats rounds
+ * that run one batch of every item in turn: interleaving spreads the noise
+ * of a shared machine over all figures alike, and the best batch is the one
+ * least disturbed. Items without `run` get NAN. */
+static void time_interleaved(const timed items[NTIMED], const timing *cfg, double best[NTIMED])
+{
+    long iters[NTIMED];
+    for (int k = 0; k < NTIMED; k++) {
+        best[k] = items[k].run ? INFINITY : NAN;
+        iters[k] = items[k].run ? calibrate(&items[k], cfg) : 0;
+    }
+    for (int r = 0; r < cfg->repeats; r++)
+        for (int k = 0; k < NTIMED; k++) {
+            if (!items[k].run)
+                continue;
+            double start = bench_now();
+            for (long i = 0; i < iters[k]; i++)
+                items[k].run(&items[k]);
+            double per = (bench_now() - start) / (double)iters[k];
+            best[k] = per < best[k] ? per : best[k];
+        }
+}
+
+/* ---------------------------------------------------------------- one case */
+
+typedef struct result {
+    bool compiled, correct;
+    double t[NTIMED];          /* best seconds per call; NAN when not run */
+} result;
+
+typedef struct buffers {
+    void *in0, *in1, *out_kernel, *out_c, *out_native;
+    void *copy_src, *copy_dst;     /* memcpy's, moved_bytes / 2 each */
+} buffers;
+
+static void *alloc_buffer(size_t bytes)
+{
+    size_t rounded = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, rounded ? rounded : 64);
+    if (p)
+        memset(p, 0, rounded);
+    return p;
+}
+
+static bool buffers_alloc(buffers *b, const bench_case *c)
+{
+    b->in0 = alloc_buffer(c->in0_bytes);
+    b->in1 = alloc_buffer(c->in1_bytes);
+    b->out_kernel = alloc_buffer(c->out_bytes);
+    b->out_c = alloc_buffer(c->out_bytes);
+    b->out_native = alloc_buffer(c->out_bytes);
+    b->copy_src = alloc_buffer(c->moved_bytes / 2);
+    b->copy_dst = alloc_buffer(c->moved_bytes / 2);
+    return b->in0 && b->in1 && b->out_kernel && b->out_c && b->out_native && b->copy_src && b->copy_dst;
+}
+
+static void buffers_free(buffers *b)
+{
+    free(b->in0);
+    free(b->in1);
+    free(b->out_kernel);
+    free(b->out_c);
+    free(b->out_native);
+    free(b->copy_src);
+    free(b->copy_dst);
+}
+
+/* Every output is 4-byte elements: report the first differing one. */
+static bool same_output(const bench_case *c, const char *who, const void *got, const void *want)
+{
+    if (!memcmp(got, want, c->out_bytes))
+        return true;
+    const uint32_t *g = got, *w = want;
+    size_t i = 0, cols = c->out_cols;
+    while (g[i] == w[i])
+        i++;
+    fprintf(stderr, "bench: %s %s: %s result differs from the C loop at [%zu,%zu]: 0x%08x, expected 0x%08x\n",
+            c->op, c->data, who, i / cols, i % cols, (unsigned)g[i], (unsigned)w[i]);
+    return false;
+}
+
+/* The C loops' results, which must agree. */
+static bool check_c_loops(const bench_case *c, const buffers *b)
+{
+    c->c_o2(b->in0, b->in1, b->out_c);
+    if (!c->c_native)
+        return true;
+    c->c_native(b->in0, b->in1, b->out_native);
+    return same_output(c, "C -march=native", b->out_native, b->out_c);
+}
+
+/* The kernel's result: loaded, run once, stored over a poison pattern and
+ * compared with the C loop's. The operands stay in simulated UB for timing. */
+static bool check_kernel(const bench_case *c, const buffers *b, const kernel_fns *f)
+{
+    f->load(b->in0, b->in1);
+    f->op();
+    memset(b->out_kernel, 0xA5, c->out_bytes);
+    f->store(b->out_kernel);
+    return same_output(c, "ptoc", b->out_kernel, b->out_c);
+}
+
+static result run_case(const bench_case *c, const char *kernel_dir, const timing *cfg, uint64_t seed)
+{
+    result r = {.correct = false};
+    for (int k = 0; k < NTIMED; k++)
+        r.t[k] = NAN;
+    buffers b;
+    if (!buffers_alloc(&b, c)) {
+        fprintf(stderr, "bench: out of memory\n");
+        buffers_free(&b);
+        return r;
+    }
+    c->fill(b.in0, b.in1, &seed);
+    ptoc_jit *j = kernel_jit(kernel_dir, c->kernel);
+    kernel_fns f;
+    r.compiled = j && kernel_functions(j, c->prefix, &f);
+    bool c_ok = check_c_loops(c, &b);
+    bool kernel_ok = c_ok && r.compiled && check_kernel(c, &b, &f);
+    r.correct = c_ok && (kernel_ok || !r.compiled);
+    if (c_ok) {
+        timed items[NTIMED] = {
+            [T_KERNEL] = {.run = kernel_ok ? run_kernel : NULL, .kernel_op = kernel_ok ? f.op : NULL},
+            [T_MEMCPY] = {.run = run_memcpy, .in0 = b.copy_src, .out = b.copy_dst, .bytes = c->moved_bytes / 2},
+            [T_C_O2] = {.run = run_c_loop, .c_op = c->c_o2, .in0 = b.in0, .in1 = b.in1, .out = b.out_c},
+            [T_C_NATIVE] = {.run = c->c_native ? run_c_loop : NULL, .c_op = c->c_native, .in0 = b.in0,
+                            .in1 = b.in1, .out = b.out_native},
+        };
+        time_interleaved(items, cfg, r.t);
+    }
+    buffers_free(&b);
+    return r;
+}
+
+/* ---------------------------------------------------------------- the table */
+
+static const char *verdict(const bench_case *c, const result *r, const result *all)
+{
+    if (c->target == TARGET_NONE)
+        return "";
+    if (isnan(r->t[T_KERNEL]) || (c->target == TARGET_SKEW_2X && isnan(all[c->base].t[T_KERNEL])))
+        return "n/a";
+    bool pass = c->target == TARGET_MEMCPY_2X ? r->t[T_KERNEL] <= 2 * r->t[T_MEMCPY]
+                : c->target == TARGET_3G_ELEMS ? BENCH_ELEMS / r->t[T_KERNEL] >= 3e9
+                                                : r->t[T_KERNEL] <= 2 * all[c->base].t[T_KERNEL];
+    return pass ? "PASS" : "MISS";
+}
+
+static void print_ratio(double num, double den)
+{
+    if (isnan(num) || isnan(den))
+        printf(" %9s", "-");
+    else
+        printf(" %9.2f", num / den);
+}
+
+static void print_table(const result *res, const timing *cfg, bool quick)
+{
+    printf("ptoc op throughput: %dx%d tiles (%d elements), -O2 for the host CPU, simulated UB %d MiB,\n"
+           "best of %d rounds of ~%.0f ms batches, each round timing ptoc, memcpy and the C loops in turn%s\n\n",
+           BENCH_ROWS, BENCH_COLS, BENCH_ELEMS, BENCH_UB_BYTES >> 20, cfg->repeats, cfg->batch_seconds * 1e3,
+           quick ? " (--quick: the figures mean nothing)" : "");
+    printf("%-22s %-8s %8s %9s %9s %9s %9s %9s  %-14s %s\n", "op", "data", "Gelem/s", "us/tile", "memcpy KiB",
+           "x memcpy", "x C -O2", "x C nat.", "target", "");
+    for (int i = 0; i < NCASES; i++) {
+        const bench_case *c = &cases[i];
+        const result *r = &res[i];
+        printf("%-22s %-8s", c->op, c->data);
+        if (isnan(r->t[T_KERNEL]))
+            printf(" %8s %9s", r->compiled ? "wrong" : "no jit", "-");
+        else
+            printf(" %8.2f %9.1f", BENCH_ELEMS / r->t[T_KERNEL] * 1e-9, r->t[T_KERNEL] * 1e6);
+        printf(" %10zu", c->moved_bytes / 2 / 1024);
+        print_ratio(r->t[T_KERNEL], r->t[T_MEMCPY]);
+        print_ratio(r->t[T_KERNEL], r->t[T_C_O2]);
+        print_ratio(r->t[T_KERNEL], r->t[T_C_NATIVE]);
+        printf("  %-14s %s\n", target_text[c->target], verdict(c, r, res));
+    }
+    printf("\nGelem/s: source elements per second of the JIT'd op alone (UB to UB).\n"
+           "x memcpy: op time / time of memcpy(n) with n = (bytes the op reads + writes) / 2, so both\n"
+           "move the same bytes. x C -O2 / x C nat.: op time / time of the plain C loop (bench/c_loops.c)\n"
+           "at -O2 / -O2 -march=native. Below 1 means ptoc is faster.\n\nreference figures, per tile:\n");
+    for (int i = 0; i < NCASES; i++)
+        printf("  %-22s %-8s memcpy %7.1f us (%5.1f GB/s), C -O2 %7.1f us, C native %7.1f us\n", cases[i].op,
+               cases[i].data, res[i].t[T_MEMCPY] * 1e6, (double)cases[i].moved_bytes / res[i].t[T_MEMCPY] * 1e-9,
+               res[i].t[T_C_O2] * 1e6, res[i].t[T_C_NATIVE] * 1e6);
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    bool quick = false;
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* rows and diagnostics in order */
+    const char *kernel_dir = PTOC_BENCH_KERNEL_DIR;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = true;
+        else if (!strcmp(argv[i], "--kernels") && i + 1 < argc)
+            kernel_dir = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--kernels DIR]\n", argv[0]);
+            return 2;
+        }
+    }
+    timing cfg = quick ? (timing){2, 0.001} : (timing){40, 0.005};
+    result res[NCASES];
+    bool ok = true;
+    for (int i = 0; i < NCASES; i++) {
+        res[i] = run_case(&cases[i], kernel_dir, &cfg, 0x9E3779B97F4A7C15ull + (uint64_t)i);
+        ok = ok && res[i].compiled && res[i].correct;
+    }
+    print_table(res, &cfg, quick);
+    kernels_destroy();
+    if (!ok)
+        fprintf(stderr, "bench: FAILED (a kernel did not compile or a result was wrong; see above)\n");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,225 @@
+/* codegen_internal.h: the lowering context shared by the codegen/ files.
+ *
+ * One `cg` lowers one builtin.module to one LLVM module. Every ptoc value maps
+ * to exactly one LLVM value (cg_get/cg_set), whatever its type:
+ *
+ *   scalars (iN, index, fN)       the LLVM scalar (index is i64; f16/bf16 are
+ *                                 `half`/`bfloat` in registers, see cg_load_elem)
+ *   !pto.ptr<T>, GM memref        ptr
+ *   tile_buf, tile, memref in an  cg->tile_ty = { i64 byte offset in its address
+ *   on-chip address space           space, i64 valid rows, i64 valid cols }
+ *   tensor_view, partition view   cg->view_ty = { ptr base of element 0,
+ *                                   [5 x i64] shape, [5 x i64] strides (elements) }
+ *
+ * Because tiles and views are plain first-class aggregates they flow through
+ * phis, scf.yield and calls with no special case; LLVM folds the extractvalues
+ * of constants, so static shapes stay static. The static facts of a tile
+ * (dtype, physical shape, layout) come from its ptoc type, never from LLVM.
+ *
+ * Ops are lowered by rules: rows {op name, lowering function, small integer}
+ * in tables, one table per file (cg_std_rules in lower_std.c, ...); module.c
+ * collects the tables. A lowering function emits at the builder's position,
+ * sets the results with cg_set, and returns false after a diagnostic.
+ *
+ * Simulated memory: the base of an address space comes from the runtime
+ * (ptoc_rt_space_base, once per function, in its entry block). A tile's address
+ * is base(space) + offset. Address-less tiles (alloc_tile without addr,
+ * memref.alloc in a space, Level-1 results) get sequential placement per
+ * function: a bump offset per space, 32-byte aligned (512 for L0), with a
+ * diagnostic when a space overflows.
+ */
+#ifndef PTOC_CODEGEN_INTERNAL_H
+#define PTOC_CODEGEN_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "ptoc/codegen.h"
+#include "ptoc/pto.h"
+
+#define CG_MAX_SPACES 16
+
+/* What ptoc_llvm_lower returns (codegen.h keeps it opaque). The LLVM context
+ * belongs to an ORC thread-safe context so that the JIT can take the module
+ * without copying it. */
+struct ptoc_llvm_module {
+    LLVMOrcThreadSafeContextRef tsc;
+    LLVMContextRef llctx;      /* = LLVMOrcThreadSafeContextGetContext(tsc) */
+    LLVMModuleRef mod;         /* NULL once the JIT has taken it */
+    LLVMTargetMachineRef tm;   /* emit.c, cg_target_setup */
+    ptoc_codegen_options opts;
+    char *c_decls;             /* module.c: one C prototype per line, per exported function */
+};
+
+/* emit.c: creates m->tm for the options (the host CPU unless given) and sets the
+ * module's triple and data layout. Called by ptoc_llvm_lower before lowering. */
+bool cg_target_setup(ptoc_llvm_module *m, char **err);
+
+typedef struct cg cg;
+typedef struct cg_rule cg_rule;
+
+/* Lowers `op` at the builder's position. */
+typedef bool (*cg_lower_fn)(cg *g, ptoc_op *op, const cg_rule *rule);
+
+struct cg_rule {
+    const char *name;          /* "pto.tadd" */
+    cg_lower_fn lower;
+    int arg;                   /* the rule's own selector (an opcode, a cmp kind ...) */
+};
+
+/* Tables of rules, each defined in its own file. */
+extern const cg_rule cg_std_rules[];            /* lower_std.c: arith, func, scf, memref (GM) */
+extern const size_t cg_std_rule_count;
+extern const cg_rule cg_pto_mem_rules[];        /* lower_pto_mem.c: alloc, views, tload/tstore, sync, blocks */
+extern const size_t cg_pto_mem_rule_count;
+extern const cg_rule cg_pto_elementwise_rules[];/* lower_pto_elementwise.c: tadd.., tadds.., tcolexpand* */
+extern const size_t cg_pto_elementwise_rule_count;
+extern const cg_rule cg_pto_select_rules[];     /* lower_pto_select.c: tcmp, tcmps, tsel, tsels */
+extern const size_t cg_pto_select_rule_count;
+extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
+extern const size_t cg_pto_histogram_rule_count;
+
+/* Per-function state. */
+typedef struct cg_func {
+    const ptoc_op *op;                          /* the func.func */
+    LLVMValueRef fn;
+    LLVMBasicBlockRef entry;                    /* holds the space bases, allocas */
+    LLVMValueRef space_base[CG_MAX_SPACES];     /* cached ptoc_rt_space_base calls */
+    uint64_t next_offset[CG_MAX_SPACES];        /* sequential placement */
+} cg_func;
+
+typedef struct cg_valmap cg_valmap;             /* ptoc_value * -> LLVMValueRef (module.c) */
+
+struct cg {
+    ptoc_context *ctx;
+    const ptoc_codegen_options *opts;
+    ptoc_pto_arch arch;                         /* the arch whose capacities apply */
+    LLVMContextRef llctx;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr, void_ty;
+    LLVMTypeRef tile_ty;                        /* { i64, i64, i64 } */
+    LLVMTypeRef view_ty;                        /* { ptr, [5 x i64], [5 x i64] } */
+    cg_valmap *values;
+    cg_func *fn;                                /* the function being lowered */
+};
+
+/* ADDED (core): lowering nested regions, for the rules of ops with regions
+ * (scf.for, scf.if ...). cg_lower_op lowers one op by its rule (an error at the
+ * op when no rule claims it); cg_lower_block lowers every op of `b` in order
+ * except its terminator, whose operands the parent's rule reads itself. */
+bool cg_lower_op(cg *g, ptoc_op *op);
+bool cg_lower_block(cg *g, ptoc_block *b);
+/* ADDED (core): the call ABI of codegen.h. Parameters and results of functions
+ * have cg_type except f16/bf16 scalars, which travel as their i16 bits (C's
+ * uint16_t); cg_to_abi/cg_from_abi convert a value of ptoc type `t` between its
+ * register form (cg_type) and that ABI form. cg_func_type is the LLVM type of a
+ * func.func of type `fn` (void, the one result, or a struct of several). */
+LLVMTypeRef cg_abi_type(cg *g, const ptoc_type *t, ptoc_loc loc);
+LLVMValueRef cg_to_abi(cg *g, LLVMValueRef v, const ptoc_type *t);
+LLVMValueRef cg_from_abi(cg *g, LLVMValueRef v, const ptoc_type *t);
+LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc);
+
+/* ---------------------------------------------------------------- values and types */
+
+/* The LLVM value of `v`; emits an internal error (and returns NULL) when `v` has
+ * not been lowered, which means a rule is missing. */
+LLVMValueRef cg_get(cg *g, const ptoc_value *v);
+void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv);
+/* The LLVM type a ptoc type lowers to (see the table above); NULL after an
+ * error at `loc` for a type codegen does not support. */
+LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc);
+/* The in-memory type of a tile/view element: i8..i64, half, bfloat, float, double. */
+LLVMTypeRef cg_elem_type(cg *g, const ptoc_type *elem);
+uint32_t cg_elem_size(const ptoc_type *elem);   /* bytes */
+bool cg_is_unsigned(const ptoc_type *t);        /* ui8..ui64 (signless and si are signed) */
+LLVMValueRef cg_i64(cg *g, int64_t v);
+LLVMValueRef cg_i32(cg *g, int32_t v);
+/* A private constant "file:line:col" string for `loc` (traps, diagnostics). */
+LLVMValueRef cg_where(cg *g, ptoc_loc loc);
+/* Calls a runtime entry point of ptoc/runtime.h by name (declared on first use). */
+LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsigned nargs);
+/* Calls an overloaded LLVM intrinsic ("llvm.exp", overloaded on `ty`). */
+LLVMValueRef cg_call_intrinsic(cg *g, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned nargs);
+/* if (cond) ptoc_rt_trap(kind, where(loc), a, b, c); continues after. */
+void cg_trap_if(cg *g, LLVMValueRef cond, int kind, ptoc_loc loc, LLVMValueRef a, LLVMValueRef b,
+                LLVMValueRef c);
+
+/* ---------------------------------------------------------------- elements */
+
+/* Elements are computed in a "compute type": f16 and bf16 widen to float (the
+ * result is rounded back on store: correctly rounded for + - * / since float
+ * holds more than twice their precision), every other type computes as itself. */
+LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem);
+LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr);
+void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v);
+/* Converts a compute-type value of `from` to the compute type of `to` (int
+ * widths by sign of `from`, int<->float, float widths). */
+LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *to);
+/* f32 -> bf16 bits, round to nearest even, NaN kept quiet (done in IR: LLVM's
+ * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have). */
+LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f);
+
+/* ---------------------------------------------------------------- tiles */
+
+/* A tile operand resolved for emission. */
+typedef struct cg_tile {
+    ptoc_pto_tile_desc desc;   /* static facts (a memref in a space gets row_major none_box) */
+    const ptoc_type *elem;     /* = desc.elem */
+    uint32_t esize;            /* bytes per element */
+    LLVMValueRef base;         /* ptr to the tile's first byte in simulated memory */
+    LLVMValueRef vrows, vcols; /* i64 valid shape (constants when static) */
+    LLVMValueRef agg;          /* the {offset, vrows, vcols} value */
+} cg_tile;
+
+/* The static description of a tile-typed ptoc type (tile_buf, tile, memref in an
+ * on-chip space); false if `t` is not one. */
+bool cg_tile_desc_of(const ptoc_type *t, ptoc_pto_tile_desc *out);
+/* Resolves a tile-typed value that has been lowered. */
+bool cg_tile_of(cg *g, const ptoc_value *v, cg_tile *out);
+/* Builds the aggregate of a tile of type `t` at byte `offset` with the given
+ * valid shape, emitting the bounds check of a dynamic offset/valid shape. */
+LLVMValueRef cg_tile_make(cg *g, const ptoc_type *t, LLVMValueRef offset, LLVMValueRef vrows,
+                          LLVMValueRef vcols, ptoc_loc loc);
+/* Pointer to element (r, c) (i64 values) for any layout of the tile (row/col
+ * major, boxed: DESIGN §6 / pto-isa-notes §1.1). */
+LLVMValueRef cg_tile_elem_ptr(cg *g, const cg_tile *t, LLVMValueRef r, LLVMValueRef c);
+/* For row_major none_box tiles: pointer to the start of row r. */
+LLVMValueRef cg_tile_row_ptr(cg *g, const cg_tile *t, LLVMValueRef r);
+/* Elements between consecutive rows (row_major none_box: cols). */
+int64_t cg_tile_row_stride(const cg_tile *t);
+
+/* Sequential placement: a fresh i64 byte offset for `bytes` in `space`, or NULL
+ * after "exceeds capacity" at `loc`. */
+LLVMValueRef cg_place(cg *g, uint32_t space, uint64_t bytes, ptoc_loc loc);
+uint64_t cg_capacity(cg *g, uint32_t space);
+LLVMValueRef cg_space_base(cg *g, uint32_t space);
+
+/* The tiles of a compute op, for both forms. DPS: ins are operands
+ * [0, nins), the out is operand nins. Level 1: ins are the operands and the out
+ * is result 0, placed sequentially with the result type's valid shape (or, when
+ * that is dynamic, the valid shape of input `shape_from`). */
+bool cg_op_in(cg *g, ptoc_op *op, uint32_t i, cg_tile *out);
+bool cg_op_out(cg *g, ptoc_op *op, uint32_t shape_from, cg_tile *out);
+/* The scalar input i (a non-tile operand) as its LLVM value and ptoc type.
+ * (core: i is the operand index; the value is in its compute type, so an f16
+ * or bf16 scalar comes back as float, ready for cg_convert.) */
+LLVMValueRef cg_op_scalar(cg *g, ptoc_op *op, uint32_t i, const ptoc_type **type);
+
+/* ---------------------------------------------------------------- control flow */
+
+/* A counted loop `for (iv = start; iv < end; iv++)` over i64. Between begin and
+ * end the builder is in the body; after end it is in the exit block. */
+typedef struct cg_loop {
+    LLVMBasicBlockRef header, body, exit;
+    LLVMValueRef iv;
+} cg_loop;
+void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, const char *name);
+void cg_loop_end(cg *g, cg_loop *l);
+/* A fresh block appended to the current function. */
+LLVMBasicBlockRef cg_block(cg *g, const char *name);
+/* An alloca in the function's entry block (so mem2reg/SROA see it). */
+LLVMValueRef cg_alloca(cg *g, LLVMTypeRef ty, const char *name);
+
+#endif

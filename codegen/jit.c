@@ -1,0 +1,173 @@
+/* jit.c: running a lowered module in this process with ORC LLJIT.
+ *
+ * The JIT compiles for the same CPU and features as the module's own target
+ * machine (so -mcpu/-mattr mean the same for --run as for -emit=obj). Kernels
+ * call the runtime (ptoc/runtime.h): its entry points are defined in the JIT as
+ * absolute symbols at their addresses in this process, which works whether or
+ * not the executable exports them; anything else a kernel calls (libm's expf,
+ * memcpy, memset) is found by searching the process's loaded libraries.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/runtime.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ptoc_jit {
+    LLVMOrcLLJITRef jit;
+};
+
+/* Sets *err to "prefix: <the error's message>" (malloc'd), consuming `e`. */
+static void set_error(char **err, const char *prefix, LLVMErrorRef e)
+{
+    char *msg = LLVMGetErrorMessage(e);
+    if (err) {
+        size_t n = strlen(prefix) + strlen(msg) + 3;
+        *err = malloc(n);
+        if (*err)
+            snprintf(*err, n, "%s: %s", prefix, msg);
+    }
+    LLVMDisposeErrorMessage(msg);
+}
+
+static void set_message(char **err, const char *msg)
+{
+    if (err) {
+        *err = malloc(strlen(msg) + 1);
+        if (*err)
+            strcpy(*err, msg);
+    }
+}
+
+/* The runtime entry points kernels may call: one row each. (C lets any pointer,
+ * a function pointer too, convert to an integer: that is the symbol's address.) */
+typedef struct rt_symbol {
+    const char *name;
+    void (*fn)(void);
+} rt_symbol;
+
+static const rt_symbol runtime_symbols[] = {
+    {"ptoc_rt_space_base", (void (*)(void))ptoc_rt_space_base},
+    {"ptoc_rt_block_idx", (void (*)(void))ptoc_rt_block_idx},
+    {"ptoc_rt_block_num", (void (*)(void))ptoc_rt_block_num},
+    {"ptoc_rt_trap", (void (*)(void))ptoc_rt_trap},
+};
+enum { RUNTIME_SYMBOL_COUNT = sizeof runtime_symbols / sizeof runtime_symbols[0] };
+
+static LLVMErrorRef define_runtime(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
+{
+    LLVMOrcCSymbolMapPair pairs[RUNTIME_SYMBOL_COUNT];
+    for (size_t i = 0; i < RUNTIME_SYMBOL_COUNT; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(jit, runtime_symbols[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)runtime_symbols[i].fn;
+        pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    return LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, RUNTIME_SYMBOL_COUNT));
+}
+
+static LLVMErrorRef add_process_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
+{
+    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    LLVMErrorRef e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+        &gen, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL);
+    if (!e)
+        LLVMOrcJITDylibAddGenerator(jd, gen);
+    return e;
+}
+
+/* A target machine builder for the module's CPU and features. The builder takes
+ * ownership of the machine it is made from, so it gets a copy of m->tm. */
+static LLVMOrcJITTargetMachineBuilderRef machine_builder(const ptoc_llvm_module *m)
+{
+    char *triple = LLVMGetTargetMachineTriple(m->tm);
+    char *cpu = LLVMGetTargetMachineCPU(m->tm);
+    char *features = LLVMGetTargetMachineFeatureString(m->tm);
+    static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
+                                                 LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+    int level = m->opts.opt_level < 0 ? 0 : m->opts.opt_level > 3 ? 3 : m->opts.opt_level;
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(LLVMGetTargetMachineTarget(m->tm), triple, cpu,
+                                                      features, levels[level], LLVMRelocPIC,
+                                                      LLVMCodeModelJITDefault);
+    LLVMDisposeMessage(triple);
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    return tm ? LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm) : NULL;
+}
+
+static LLVMOrcLLJITRef create_lljit(const ptoc_llvm_module *m, char **err)
+{
+    LLVMOrcJITTargetMachineBuilderRef jtmb = machine_builder(m);
+    if (!jtmb) {
+        set_message(err, "cannot create a target machine for the JIT");
+        return NULL;
+    }
+    LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
+    LLVMOrcLLJITRef jit = NULL;
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, builder);
+    if (e) {
+        set_error(err, "cannot create the JIT", e);
+        return NULL;
+    }
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+    e = define_runtime(jit, jd);
+    if (!e)
+        e = add_process_symbols(jit, jd);
+    if (e) {
+        set_error(err, "cannot set up the JIT's symbols", e);
+        LLVMOrcDisposeLLJIT(jit);
+        return NULL;
+    }
+    return jit;
+}
+
+ptoc_jit *ptoc_jit_create(ptoc_llvm_module *m, char **err)
+{
+    ptoc_jit *j = calloc(1, sizeof *j);
+    LLVMOrcLLJITRef jit = j ? create_lljit(m, err) : NULL;
+    if (!jit) {
+        if (!j)
+            set_message(err, "out of memory");
+        free(j);
+        ptoc_llvm_module_destroy(m);
+        return NULL;
+    }
+    j->jit = jit;
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m->mod, m->tsc);
+    m->mod = NULL;             /* the thread-safe module owns it now */
+    ptoc_llvm_module_destroy(m);
+    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), tsm);
+    if (e) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        set_error(err, "cannot add the module to the JIT", e);
+        ptoc_jit_destroy(j);
+        return NULL;
+    }
+    return j;
+}
+
+void *ptoc_jit_lookup(ptoc_jit *j, const char *name)
+{
+    LLVMOrcExecutorAddress addr = 0;
+    LLVMErrorRef e = LLVMOrcLLJITLookup(j->jit, &addr, name);
+    if (e) {
+        LLVMConsumeError(e);
+        return NULL;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+void ptoc_jit_destroy(ptoc_jit *j)
+{
+    if (!j)
+        return;
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->jit);
+    if (e)
+        LLVMConsumeError(e);
+    free(j);
+}

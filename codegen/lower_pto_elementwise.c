@@ -1,0 +1,327 @@
+/* lower_pto_elementwise.c: the elementwise tile ops and the tcolexpand family.
+ *
+ * Every op here is one loop nest over dst's valid region, rows outside and
+ * columns inside, computing one element from one or two operands:
+ *
+ *   tadd tsub tmul tdiv tmax tmin       dst[i,j] = a[i,j] OP b[i,j]
+ *   tadds tsubs tmuls tdivs tmaxs tmins dst[i,j] = a[i,j] OP s
+ *   tcolexpand                          dst[i,j] = a[0,j]
+ *   tcolexpand{add,...,expdif}          dst[i,j] = a[i,j] OP b[0,j]; or, when a's
+ *                                       valid shape is not dst's (roles swapped, as
+ *                                       on hardware), dst[i,j] = a[0,j] OP b[i,j]
+ *
+ * Row-major unboxed operands are addressed through a row pointer and a plain
+ * element index, so the inner loop is a unit-stride loop that LLVM's loop
+ * vectoriser turns into SIMD code; other layouts go through cg_tile_elem_ptr.
+ * The arithmetic (DESIGN §6): integers wrap, x/0 = -1, INT_MIN/-1 = INT_MIN,
+ * max(a,b) = a > b ? a : b and min(a,b) = a < b ? a : b, f16/bf16 compute in
+ * float and round on store, expdif is expf(a - b) (llvm.exp.f32, i.e. libm).
+ */
+#include "codegen/codegen_internal.h"
+
+/* What one element computes. */
+typedef enum ew_op { EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_EXPDIF, EW_COPY } ew_op;
+
+/* One tile operand of the loop nest. */
+typedef struct ew_src {
+    cg_tile tile;
+    bool row0;                  /* reads row 0 for every dst row (the broadcast row) */
+} ew_src;
+
+/* ---------------------------------------------------------------- arithmetic */
+
+static LLVMValueRef float_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMBuilderRef B = g->b;
+    switch (op) {
+    case EW_ADD: return LLVMBuildFAdd(B, a, b, "");
+    case EW_SUB: return LLVMBuildFSub(B, a, b, "");
+    case EW_MUL: return LLVMBuildFMul(B, a, b, "");
+    case EW_DIV: return LLVMBuildFDiv(B, a, b, "");
+    /* Ordered compares: a NaN in b propagates, a NaN in a does not (x86 maxps). */
+    case EW_MAX: return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, a, b, ""), a, b, "");
+    case EW_MIN: return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, a, b, ""), a, b, "");
+    case EW_EXPDIF: {
+        LLVMValueRef d = LLVMBuildFSub(B, a, b, "");
+        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+    }
+    case EW_COPY: return a;
+    }
+    return a;
+}
+
+/* Integer division that never traps: x/0 = -1 (all ones) and, signed,
+ * INT_MIN/-1 = INT_MIN. The divisor is replaced by 1 in both cases (INT_MIN/1
+ * is INT_MIN already), then the quotient by all ones when dividing by zero. */
+static LLVMValueRef int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMValueRef one = LLVMConstInt(ty, 1, 0), ones = LLVMConstAllOnes(ty);
+    LLVMValueRef zero_div = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstNull(ty), "");
+    LLVMValueRef unsafe = zero_div;
+    if (!is_unsigned) {
+        unsigned width = LLVMGetIntTypeWidth(ty);
+        LLVMValueRef int_min = LLVMConstInt(ty, 1ULL << (width - 1), 0);
+        LLVMValueRef a_min = LLVMBuildICmp(B, LLVMIntEQ, a, int_min, "");
+        LLVMValueRef b_minus_one = LLVMBuildICmp(B, LLVMIntEQ, b, ones, "");
+        LLVMValueRef overflow = LLVMBuildAnd(B, a_min, b_minus_one, "");
+        unsafe = LLVMBuildOr(B, zero_div, overflow, "");
+    }
+    LLVMValueRef divisor = LLVMBuildSelect(B, unsafe, one, b, "");
+    LLVMValueRef q = is_unsigned ? LLVMBuildUDiv(B, a, divisor, "") : LLVMBuildSDiv(B, a, divisor, "");
+    return LLVMBuildSelect(B, zero_div, ones, q, "");
+}
+
+static LLVMValueRef int_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
+{
+    LLVMBuilderRef B = g->b;
+    switch (op) {
+    case EW_ADD: return LLVMBuildAdd(B, a, b, "");
+    case EW_SUB: return LLVMBuildSub(B, a, b, "");
+    case EW_MUL: return LLVMBuildMul(B, a, b, "");
+    case EW_DIV: return int_div(g, a, b, is_unsigned);
+    case EW_MAX:
+        return LLVMBuildSelect(B, LLVMBuildICmp(B, is_unsigned ? LLVMIntUGT : LLVMIntSGT, a, b, ""), a, b, "");
+    case EW_MIN:
+        return LLVMBuildSelect(B, LLVMBuildICmp(B, is_unsigned ? LLVMIntULT : LLVMIntSLT, a, b, ""), a, b, "");
+    case EW_EXPDIF:             /* the verifier allows f16/f32 only */
+    case EW_COPY: return a;
+    }
+    return a;
+}
+
+/* One element of dst, from compute-type values a and b (b unused by EW_COPY). */
+static LLVMValueRef apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
+{
+    if (op == EW_COPY)
+        return a;
+    if (ptoc_type_is_float(elem))
+        return float_op(g, op, a, b);
+    return int_op(g, op, a, b, cg_is_unsigned(elem));
+}
+
+/* ---------------------------------------------------------------- the loop nest */
+
+static bool unboxed_row_major(const cg_tile *t)
+{
+    return t->desc.blayout == PTOC_PTO_BL_ROW_MAJOR && t->desc.slayout == PTOC_PTO_SL_NONE_BOX;
+}
+
+/* How the inner loop reaches one operand's elements in the current row. */
+typedef struct ew_row {
+    const cg_tile *tile;
+    LLVMValueRef row;           /* i64 row index */
+    LLVMValueRef row_ptr;       /* start of the row (unboxed row-major), else NULL */
+} ew_row;
+
+static ew_row row_of(cg *g, const cg_tile *t, LLVMValueRef row)
+{
+    ew_row r = {t, row, NULL};
+    if (unboxed_row_major(t))
+        r.row_ptr = cg_tile_row_ptr(g, t, row);
+    return r;
+}
+
+static LLVMValueRef elem_ptr(cg *g, const ew_row *r, LLVMValueRef col)
+{
+    if (r->row_ptr)
+        return LLVMBuildInBoundsGEP2(g->b, cg_elem_type(g, r->tile->elem), r->row_ptr, &col, 1, "");
+    return cg_tile_elem_ptr(g, r->tile, r->row, col);
+}
+
+/* dst[i,j] = OP(src[0], src[1] or scalar) over dst's valid region. `nsrc` is
+ * 1 or 2; with 1 source the scalar (a compute-type value, or NULL) is b. */
+static void emit_loop_nest(cg *g, ew_op op, const cg_tile *dst, const ew_src *src, unsigned nsrc,
+                           LLVMValueRef scalar)
+{
+    cg_loop rows, cols;
+    ew_row in[2];
+    LLVMValueRef zero = cg_i64(g, 0);
+    cg_loop_begin(g, &rows, zero, dst->vrows, "ew.row");
+    ew_row out = row_of(g, dst, rows.iv);
+    for (unsigned k = 0; k < nsrc; k++)
+        in[k] = row_of(g, &src[k].tile, src[k].row0 ? zero : rows.iv);
+    cg_loop_begin(g, &cols, zero, dst->vcols, "ew.col");
+    LLVMValueRef v[2] = {NULL, scalar};
+    for (unsigned k = 0; k < nsrc; k++)
+        v[k] = cg_load_elem(g, src[k].tile.elem, elem_ptr(g, &in[k], cols.iv));
+    cg_store_elem(g, dst->elem, elem_ptr(g, &out, cols.iv), apply(g, op, dst->elem, v[0], v[1]));
+    cg_loop_end(g, &cols);
+    cg_loop_end(g, &rows);
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* tsubs and friends have no dtype verifier of their own: make sure the tiles
+ * agree before computing on them. */
+static bool check_same_elem(ptoc_op *op, const cg_tile *a, const cg_tile *dst)
+{
+    if (a->elem == dst->elem)
+        return true;
+    ptoc_op_emit_error(op, "source and destination element types differ");
+    return false;
+}
+
+static bool check_computable(ptoc_op *op, const cg_tile *dst)
+{
+    const ptoc_type *e = dst->elem;
+    if ((ptoc_type_is_int(e) && ptoc_type_bitwidth(e) >= 8) ||
+        (ptoc_type_is_float(e) && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_BF16 ||
+                                   e->u.fp.kind == PTOC_F32)))
+        return true;
+    ptoc_op_emit_error(op, "element type must be i8..i64, ui8..ui64, f16, bf16 or f32 on the cpu target");
+    return false;
+}
+
+/* ---------------------------------------------------------------- rules */
+
+/* tadd tsub tmul tdiv tmax tmin. */
+static bool lower_tile_tile(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    ew_src s[2] = {{.row0 = false}, {.row0 = false}};
+    cg_tile dst;
+    if (!cg_op_in(g, op, 0, &s[0].tile) || !cg_op_in(g, op, 1, &s[1].tile) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    if (!check_same_elem(op, &s[0].tile, &dst) || !check_same_elem(op, &s[1].tile, &dst) ||
+        !check_computable(op, &dst))
+        return false;
+    emit_loop_nest(g, (ew_op)rule->arg, &dst, s, 2, NULL);
+    return true;
+}
+
+/* The scalar operand `i` in the compute type of `elem`. A f16/bf16 scalar is a
+ * half/bfloat register value: widen it to its compute type first. */
+static LLVMValueRef scalar_operand(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem)
+{
+    const ptoc_type *st = NULL;
+    LLVMValueRef v = cg_op_scalar(g, op, i, &st);
+    if (!v || !st)
+        return NULL;
+    LLVMTypeRef ct = cg_compute_type(g, st);
+    if (ct && LLVMTypeOf(v) != ct && ptoc_type_is_float(st))
+        v = LLVMBuildFPExt(g->b, v, ct, "");
+    return cg_convert(g, v, st, elem);
+}
+
+/* tsubs, tdivs, tmaxs and tmins have only the structural verifier: check the
+ * operand kinds here, so that a malformed op is a diagnostic. */
+static bool check_tile_scalar_operands(ptoc_op *op)
+{
+    ptoc_pto_tile_desc d;
+    const ptoc_type *s = op->noperands > 1 ? ptoc_op_operand(op, 1)->type : NULL;
+    if (op->noperands < 2 || !cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &d)) {
+        ptoc_op_emit_error(op, "src must be a tile");
+        return false;
+    }
+    bool ok_float = ptoc_type_is_float(s) && (s->u.fp.kind == PTOC_F16 || s->u.fp.kind == PTOC_BF16 ||
+                                             s->u.fp.kind == PTOC_F32 || s->u.fp.kind == PTOC_F64);
+    if (ptoc_type_is_int_or_index(s) || ok_float)
+        return true;
+    ptoc_op_emit_error(op, "scalar must be an integer, index, f16, bf16, f32 or f64 value");
+    return false;
+}
+
+/* tadds tsubs tmuls tdivs tmaxs tmins: dst = src OP scalar. */
+static bool lower_tile_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    ew_src s = {.row0 = false};
+    cg_tile dst;
+    if (!check_tile_scalar_operands(op) || !cg_op_in(g, op, 0, &s.tile) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    if (!check_same_elem(op, &s.tile, &dst) || !check_computable(op, &dst))
+        return false;
+    LLVMValueRef scalar = scalar_operand(g, op, 1, dst.elem);
+    if (!scalar)
+        return false;
+    emit_loop_nest(g, (ew_op)rule->arg, &dst, &s, 1, scalar);
+    return true;
+}
+
+/* tcolexpand: dst[i,j] = src[0,j]. */
+static bool lower_colexpand(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    ew_src s = {.row0 = true};
+    cg_tile dst;
+    if (!cg_op_in(g, op, 0, &s.tile) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    if (!check_same_elem(op, &s.tile, &dst))
+        return false;
+    emit_loop_nest(g, (ew_op)rule->arg, &dst, &s, 1, NULL);
+    return true;
+}
+
+/* The source whose physical shape is dst's: it gives a Level-1 result its
+ * valid shape when the result type leaves it dynamic. */
+static uint32_t full_operand(const ptoc_op *op)
+{
+    const ptoc_pto_tile_desc *a = ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type);
+    const ptoc_pto_tile_desc *b = ptoc_pto_tile_like(ptoc_op_operand(op, 1)->type);
+    if (a && b && (a->rows < b->rows || a->cols < b->cols))
+        return 1;
+    return 0;
+}
+
+/* tcolexpand{add,sub,mul,div,max,min,expdif}. As on hardware, which operand
+ * is the broadcast row is decided at run time: src1 when src0's valid shape is
+ * dst's, else src0 (the result is still src0 OP src1). When the shapes are
+ * static the comparison folds and only the loop that applies is emitted. */
+static bool lower_colexpand_binary(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    ew_src s[2] = {{.row0 = false}, {.row0 = true}};
+    cg_tile dst;
+    if (!cg_op_in(g, op, 0, &s[0].tile) || !cg_op_in(g, op, 1, &s[1].tile) ||
+        !cg_op_out(g, op, full_operand(op), &dst))
+        return false;
+    if (!check_same_elem(op, &s[0].tile, &dst) || !check_same_elem(op, &s[1].tile, &dst) ||
+        !check_computable(op, &dst))
+        return false;
+    ew_op kind = (ew_op)rule->arg;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef same_rows = LLVMBuildICmp(B, LLVMIntEQ, s[0].tile.vrows, dst.vrows, "");
+    LLVMValueRef same_cols = LLVMBuildICmp(B, LLVMIntEQ, s[0].tile.vcols, dst.vcols, "");
+    LLVMValueRef src0_full = LLVMBuildAnd(B, same_rows, same_cols, "colexpand.src0_full");
+    ew_src swapped[2] = {{s[0].tile, true}, {s[1].tile, false}};
+    if (LLVMIsAConstantInt(src0_full)) {
+        emit_loop_nest(g, kind, &dst, LLVMConstIntGetZExtValue(src0_full) ? s : swapped, 2, NULL);
+        return true;
+    }
+    LLVMBasicBlockRef normal = cg_block(g, "colexpand.src1_row");
+    LLVMBasicBlockRef swap = cg_block(g, "colexpand.src0_row");
+    LLVMBasicBlockRef join = cg_block(g, "colexpand.done");
+    LLVMBuildCondBr(B, src0_full, normal, swap);
+    LLVMPositionBuilderAtEnd(B, normal);
+    emit_loop_nest(g, kind, &dst, s, 2, NULL);
+    LLVMBuildBr(B, join);
+    LLVMMoveBasicBlockAfter(swap, LLVMGetLastBasicBlock(g->fn->fn));   /* IR in reading order */
+    LLVMPositionBuilderAtEnd(B, swap);
+    emit_loop_nest(g, kind, &dst, swapped, 2, NULL);
+    LLVMBuildBr(B, join);
+    LLVMMoveBasicBlockAfter(join, LLVMGetLastBasicBlock(g->fn->fn));
+    LLVMPositionBuilderAtEnd(B, join);
+    return true;
+}
+
+const cg_rule cg_pto_elementwise_rules[] = {
+    {"pto.tadd", lower_tile_tile, EW_ADD},
+    {"pto.tsub", lower_tile_tile, EW_SUB},
+    {"pto.tmul", lower_tile_tile, EW_MUL},
+    {"pto.tdiv", lower_tile_tile, EW_DIV},
+    {"pto.tmax", lower_tile_tile, EW_MAX},
+    {"pto.tmin", lower_tile_tile, EW_MIN},
+    {"pto.tadds", lower_tile_scalar, EW_ADD},
+    {"pto.tsubs", lower_tile_scalar, EW_SUB},
+    {"pto.tmuls", lower_tile_scalar, EW_MUL},
+    {"pto.tdivs", lower_tile_scalar, EW_DIV},
+    {"pto.tmaxs", lower_tile_scalar, EW_MAX},
+    {"pto.tmins", lower_tile_scalar, EW_MIN},
+    {"pto.tcolexpand", lower_colexpand, EW_COPY},
+    {"pto.tcolexpandadd", lower_colexpand_binary, EW_ADD},
+    {"pto.tcolexpandsub", lower_colexpand_binary, EW_SUB},
+    {"pto.tcolexpandmul", lower_colexpand_binary, EW_MUL},
+    {"pto.tcolexpanddiv", lower_colexpand_binary, EW_DIV},
+    {"pto.tcolexpandmax", lower_colexpand_binary, EW_MAX},
+    {"pto.tcolexpandmin", lower_colexpand_binary, EW_MIN},
+    {"pto.tcolexpandexpdif", lower_colexpand_binary, EW_EXPDIF},
+};
+const size_t cg_pto_elementwise_rule_count = sizeof cg_pto_elementwise_rules / sizeof cg_pto_elementwise_rules[0];

@@ -1,0 +1,771 @@
+/* lower_pto_mem.c: tiles, views and data movement for the cpu target.
+ *
+ * Tiles: alloc_tile, tassign and memref.alloc/alloca in an on-chip space build
+ * the tile aggregate {offset, valid rows, valid cols} (cg_tile_make checks the
+ * offset against its space); an address-less tile gets sequential placement
+ * (cg_place). GM buffers are never allocated by a kernel: they come from the
+ * caller as pointers, so memref.alloc in GM is a diagnostic.
+ *
+ * Views: make_tensor_view and partition_view build the view aggregate {base,
+ * [5 x i64] shape, [5 x i64] strides}. A rank-k view fills the last k slots
+ * (leading slots: shape 1, stride 0), as pto-isa's 5-D GlobalTensor does, so
+ * every later rule sees five dims. A GM memref operand is read as a view with
+ * row-major strides from its static shape.
+ *
+ * tload/tstore move a view's window to or from a tile's valid region with the
+ * ND mapping of pto-isa (notes §1.2): tile row r spans view dims 0..3 (i3 = r %
+ * s3, i2 = (r / s3) % s2, ...) and column c is dim 4, so the tile's valid shape
+ * must be (s0*s1*s2*s3) x s4. A tload into a tile with a pad value then fills
+ * each valid row's tail up to the next 32-byte boundary (DESIGN §6). Rows go
+ * through llvm.memcpy when the view's innermost stride is 1 and the tile is
+ * row_major none_box; otherwise element by element.
+ *
+ * Static facts are checked at compile time when the values are constants (the
+ * LLVM builder folds constant arithmetic, and known_member below reads fields
+ * of aggregates built in the same function), and at run time otherwise:
+ * PTOC_RT_TRAP_VIEW (offset, size, extent) for a partition_view out of bounds,
+ * PTOC_RT_TRAP_VIEW_SHAPE (tile valid extent, view extent, dim 0 rows / 1
+ * cols) for a tload/tstore whose shapes disagree.
+ *
+ * Sync ops lower to nothing (a plain run is synchronous; the pipe simulator is
+ * a later issue) and get_block_idx/num call the runtime.
+ */
+#include <stdio.h>
+
+#include "codegen/codegen_internal.h"
+#include "ptoc/runtime.h"
+
+#define RANK PTOC_PTO_MAX_VIEW_RANK
+
+/* Fields of cg->view_ty. */
+enum { VIEW_BASE, VIEW_SHAPE, VIEW_STRIDES };
+
+/* A view operand resolved for emission: i64 values, constants where known. */
+typedef struct view {
+    LLVMValueRef base;
+    LLVMValueRef shape[RANK], stride[RANK];
+    const ptoc_type *elem;
+} view;
+
+/* ---------------------------------------------------------------- small arithmetic */
+
+static bool const_of(LLVMValueRef v, int64_t *out)
+{
+    if (!v || !LLVMIsAConstantInt(v))
+        return false;
+    *out = LLVMConstIntGetSExtValue(v);
+    return true;
+}
+
+static bool is_const(LLVMValueRef v, int64_t want)
+{
+    int64_t k;
+    return const_of(v, &k) && k == want;
+}
+
+/* add/mul that fold neutral and zero operands, so -O0 output stays readable. */
+static LLVMValueRef add(cg *g, LLVMValueRef a, LLVMValueRef b)
+{
+    if (is_const(a, 0))
+        return b;
+    if (is_const(b, 0))
+        return a;
+    return LLVMBuildAdd(g->b, a, b, "");
+}
+
+static LLVMValueRef mul(cg *g, LLVMValueRef a, LLVMValueRef b)
+{
+    if (is_const(a, 0) || is_const(b, 0))
+        return cg_i64(g, 0);
+    if (is_const(a, 1))
+        return b;
+    if (is_const(b, 1))
+        return a;
+    return LLVMBuildMul(g->b, a, b, "");
+}
+
+static LLVMValueRef min_i64(cg *g, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* An integer type as wide as one element: elements are moved as bits. */
+static LLVMTypeRef bits_type(cg *g, uint32_t esize)
+{
+    return LLVMIntTypeInContext(g->llctx, esize * 8);
+}
+
+/* ---------------------------------------------------------------- aggregates */
+
+/* Member `idx` of `agg` when it is known without emitting code: `agg` is a
+ * constant or a chain of insertvalues built in this function. */
+static LLVMValueRef known_member(LLVMValueRef agg, unsigned idx)
+{
+    while (agg && LLVMIsAInsertValueInst(agg)) {
+        if (LLVMGetNumIndices(agg) == 1 && LLVMGetIndices(agg)[0] == idx)
+            return LLVMGetOperand(agg, 1);
+        agg = LLVMGetOperand(agg, 0);
+    }
+    if (agg && LLVMIsAConstant(agg) && !LLVMIsUndef(agg) && !LLVMIsPoison(agg))
+        return LLVMGetAggregateElement(agg, idx);
+    return NULL;
+}
+
+static LLVMValueRef view_member(cg *g, LLVMValueRef agg, unsigned idx)
+{
+    LLVMValueRef v = known_member(agg, idx);
+    return v ? v : LLVMBuildExtractValue(g->b, agg, idx, "");
+}
+
+static LLVMValueRef build_dims(cg *g, const LLVMValueRef *dims)
+{
+    LLVMValueRef arr = LLVMGetUndef(LLVMArrayType2(g->i64, RANK));
+    for (unsigned k = 0; k < RANK; k++)
+        arr = LLVMBuildInsertValue(g->b, arr, dims[k], k, "");
+    return arr;
+}
+
+static LLVMValueRef build_view(cg *g, const view *v)
+{
+    LLVMValueRef agg = LLVMGetUndef(g->view_ty);
+    agg = LLVMBuildInsertValue(g->b, agg, v->base, VIEW_BASE, "");
+    agg = LLVMBuildInsertValue(g->b, agg, build_dims(g, v->shape), VIEW_SHAPE, "");
+    return LLVMBuildInsertValue(g->b, agg, build_dims(g, v->stride), VIEW_STRIDES, "view");
+}
+
+/* A GM memref as a view: row-major strides from its static shape. */
+static bool memref_view(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
+{
+    const ptoc_type *t = val->type;
+    ptoc_pto_address_space space;
+    uint32_t rank = t->u.shaped.rank;
+    if (!ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_GM || rank > RANK || t->u.shaped.layout) {
+        ptoc_emit_error(g->ctx, loc, "only a GM memref of rank <= 5 with the identity layout can be used as a "
+                        "view by the cpu target");
+        return false;
+    }
+    int64_t stride = 1;
+    for (uint32_t k = 0; k < RANK; k++) {
+        out->shape[k] = cg_i64(g, 1);
+        out->stride[k] = cg_i64(g, 0);
+    }
+    for (uint32_t k = rank; k-- > 0;) {
+        int64_t d = t->u.shaped.shape[k];
+        if (d == PTOC_DYNAMIC) {
+            ptoc_emit_error(g->ctx, loc, "a GM memref used as a view needs a static shape on the cpu target "
+                            "(a memref argument is a bare pointer: its dynamic sizes are not passed)");
+            return false;
+        }
+        out->shape[RANK - rank + k] = cg_i64(g, d);
+        out->stride[RANK - rank + k] = cg_i64(g, stride);
+        stride *= d;
+    }
+    out->base = cg_get(g, val);
+    out->elem = t->u.shaped.elem;
+    return out->base != NULL;
+}
+
+/* Resolves a tensor_view, partition view or GM memref operand. Dims the type
+ * makes static are taken from the type. */
+static bool view_of(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
+{
+    if (val->type->kind == PTOC_TYPE_MEMREF)
+        return memref_view(g, val, loc, out);
+    const ptoc_pto_view *vt = ptoc_pto_partition_view(val->type);
+    if (!vt)
+        vt = ptoc_pto_tensor_view(val->type);
+    if (!vt) {
+        ptoc_emit_error(g->ctx, loc, "expected a view or a GM memref here: other operands are not supported by "
+                        "the cpu target");
+        return false;
+    }
+    LLVMValueRef agg = cg_get(g, val);
+    if (!agg)
+        return false;
+    LLVMValueRef shape = view_member(g, agg, VIEW_SHAPE), strides = view_member(g, agg, VIEW_STRIDES);
+    out->base = view_member(g, agg, VIEW_BASE);
+    out->elem = vt->elem;
+    for (uint32_t k = 0; k < RANK; k++) {
+        uint32_t lead = RANK - vt->rank;
+        int64_t d = k >= lead ? vt->shape[k - lead] : 1;
+        out->shape[k] = d != PTOC_DYNAMIC ? cg_i64(g, d) : view_member(g, shape, k);
+        out->stride[k] = view_member(g, strides, k);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- tiles */
+
+static uint64_t tile_bytes(const ptoc_pto_tile_desc *d)
+{
+    return (uint64_t)d->rows * (uint64_t)d->cols * cg_elem_size(d->elem);
+}
+
+/* Sets `result` to a tile of its type at `offset` (NULL: placed sequentially). */
+static bool make_tile(cg *g, const ptoc_value *result, LLVMValueRef offset, LLVMValueRef vrows,
+                      LLVMValueRef vcols, ptoc_loc loc)
+{
+    ptoc_pto_tile_desc d;
+    if (!cg_tile_desc_of(result->type, &d)) {
+        ptoc_emit_error(g->ctx, loc, "this tile type is not supported by the cpu target (tiles are 2-D)");
+        return false;
+    }
+    if (!offset && !(offset = cg_place(g, d.loc, tile_bytes(&d), loc)))
+        return false;
+    LLVMValueRef agg = cg_tile_make(g, result->type, offset, vrows, vcols, loc);
+    if (!agg)
+        return false;
+    cg_set(g, result, agg);
+    return true;
+}
+
+/* A valid dim: the operand when given, else the static one from the type (a
+ * dynamic dim without an operand starts as the whole physical dim). */
+static LLVMValueRef valid_dim(cg *g, const ptoc_value *operand, int64_t valid, int64_t physical)
+{
+    if (operand)
+        return cg_get(g, operand);
+    return cg_i64(g, valid != PTOC_DYNAMIC ? valid : physical);
+}
+
+/* `pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] : T` */
+static bool lower_alloc_tile(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(op->results[0].type);
+    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    const ptoc_value *given[3] = {NULL, NULL, NULL};     /* addr, valid_row, valid_col */
+    for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++)
+        if (seg->u.dense.values[k] == 1)
+            given[k] = ptoc_op_operand(op, next++);
+    LLVMValueRef offset = given[0] ? cg_get(g, given[0]) : NULL;
+    if (given[0] && !offset)
+        return false;
+    LLVMValueRef vrows = valid_dim(g, given[1], d->valid_rows, d->rows);
+    LLVMValueRef vcols = valid_dim(g, given[2], d->valid_cols, d->cols);
+    return vrows && vcols && make_tile(g, &op->results[0], offset, vrows, vcols, op->loc);
+}
+
+/* `pto.tassign %tile, %addr : T -> T`: the same tile (valid shape kept) at addr. */
+static bool lower_tassign(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile t;
+    LLVMValueRef addr = cg_get(g, ptoc_op_operand(op, 1));
+    return addr && cg_tile_of(g, ptoc_op_operand(op, 0), &t) &&
+           make_tile(g, &op->results[0], addr, t.vrows, t.vcols, op->loc);
+}
+
+/* memref.alloc / memref.alloca: a tile in an on-chip space, placed sequentially. */
+static bool lower_memref_alloc(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *t = op->results[0].type;
+    ptoc_pto_address_space space;
+    if (!ptoc_pto_memref_space(t, &space)) {
+        ptoc_op_emit_error(op, "a memref whose memory space is not a #pto.address_space is not supported by the "
+                           "cpu target");
+        return false;
+    }
+    if (space == PTOC_PTO_AS_GM || space == PTOC_PTO_AS_ZERO) {
+        ptoc_op_emit_error(op, "a memref in GM is not supported by the cpu target: GM buffers come from the "
+                           "caller (pass a pointer or memref argument); allocate on-chip memory with "
+                           "#pto.address_space<...>");
+        return false;
+    }
+    if (op->noperands > 0) {
+        ptoc_op_emit_error(op, "an on-chip memref with dynamic sizes is not supported by the cpu target");
+        return false;
+    }
+    ptoc_pto_tile_desc d;
+    if (!cg_tile_desc_of(t, &d)) {
+        ptoc_op_emit_error(op, "this on-chip memref is not supported by the cpu target (tiles are 2-D with a "
+                           "static shape)");
+        return false;
+    }
+    return make_tile(g, &op->results[0], NULL, cg_i64(g, d.valid_rows), cg_i64(g, d.valid_cols), op->loc);
+}
+
+/* memref.dealloc: sequential placement never reuses memory, so nothing to do. */
+static bool lower_nothing(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)g;
+    (void)op;
+    (void)rule;
+    return true;
+}
+
+/* ---------------------------------------------------------------- views */
+
+/* Operand `first + k` for k < n as i64 values. */
+static bool operand_list(cg *g, ptoc_op *op, uint32_t first, uint32_t n, LLVMValueRef *out)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (!(out[k] = cg_get(g, ptoc_op_operand(op, first + k))))
+            return false;
+    return true;
+}
+
+/* `pto.make_tensor_view %ptr, shape = [...], strides = [...] : !pto.tensor_view<...>` */
+static bool lower_make_tensor_view(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_pto_view *vt = ptoc_pto_tensor_view(op->results[0].type);
+    uint32_t layout = PTOC_PTO_LAYOUT_ND, rank = vt->rank, lead = RANK - rank;
+    if (ptoc_op_attr(op, "layout") && ptoc_pto_enum_value(ptoc_op_attr(op, "layout"), PTOC_PTO_ENUM_LAYOUT, &layout) &&
+        layout != PTOC_PTO_LAYOUT_ND) {
+        ptoc_op_emit_error(op, "a view with layout '%s' is not supported by the cpu target yet (only nd)",
+                           ptoc_pto_enum_name(PTOC_PTO_ENUM_LAYOUT, layout));
+        return false;
+    }
+    view v;
+    for (uint32_t k = 0; k < lead; k++) {
+        v.shape[k] = cg_i64(g, 1);
+        v.stride[k] = cg_i64(g, 0);
+    }
+    if (!(v.base = cg_get(g, ptoc_op_operand(op, 0))) || !operand_list(g, op, 1, rank, v.shape + lead) ||
+        !operand_list(g, op, 1 + rank, rank, v.stride + lead))
+        return false;
+    for (uint32_t k = 0; k < rank; k++) {
+        int64_t given;
+        if (vt->shape[k] != PTOC_DYNAMIC && const_of(v.shape[lead + k], &given) && given != vt->shape[k]) {
+            ptoc_op_emit_error(op, "shape operand %u is %lld but the view type says %lld", k, (long long)given,
+                               (long long)vt->shape[k]);
+            return false;
+        }
+    }
+    cg_set(g, &op->results[0], build_view(g, &v));
+    return true;
+}
+
+/* offset + size <= extent (and offset >= 0), at compile time when all three are
+ * constants, else at run time. */
+static bool check_window(cg *g, ptoc_op *op, uint32_t dim, LLVMValueRef offset, LLVMValueRef size,
+                         LLVMValueRef extent)
+{
+    int64_t o, s, e;
+    if (const_of(offset, &o) && const_of(size, &s) && const_of(extent, &e)) {
+        if (o >= 0 && s >= 0 && o <= e && s <= e - o)
+            return true;
+        ptoc_op_emit_error(op, "partition out of bounds in dim %u: offset %lld + size %lld > extent %lld", dim,
+                           (long long)o, (long long)s, (long long)e);
+        return false;
+    }
+    LLVMValueRef bad = LLVMBuildICmp(g->b, LLVMIntSGT, LLVMBuildAdd(g->b, offset, size, ""), extent, "");
+    if (!const_of(offset, &o) || o < 0)
+        bad = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, offset, cg_i64(g, 0), ""), bad, "");
+    cg_trap_if(g, bad, PTOC_RT_TRAP_VIEW, op->loc, offset, size, extent);
+    return true;
+}
+
+/* `pto.partition_view %tv, offsets = [...], sizes = [...] : A -> B`: the window
+ * keeps the source's strides; its base moves by sum(offset_i * stride_i). */
+static bool lower_partition_view(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_pto_view *to = ptoc_pto_partition_view(op->results[0].type);
+    view src, v;
+    if (!view_of(g, ptoc_op_operand(op, 0), op->loc, &src))
+        return false;
+    uint32_t rank = (op->noperands - 1) / 2, lead = RANK - rank;
+    if (to->rank != rank) {
+        ptoc_op_emit_error(op, "a rank-%u partition of a rank-%u view is not supported by the cpu target",
+                           to->rank, rank);
+        return false;
+    }
+    LLVMValueRef offsets[RANK], sizes[RANK];
+    if (!operand_list(g, op, 1, rank, offsets) || !operand_list(g, op, 1 + rank, rank, sizes))
+        return false;
+    v = src;
+    for (uint32_t k = 0; k < rank; k++) {
+        v.shape[lead + k] = to->shape[k] != PTOC_DYNAMIC ? cg_i64(g, to->shape[k]) : sizes[k];
+        if (!check_window(g, op, k, offsets[k], v.shape[lead + k], src.shape[lead + k]))
+            return false;
+    }
+    LLVMValueRef elem_offset = cg_i64(g, 0);
+    for (uint32_t k = 0; k < rank; k++)
+        elem_offset = add(g, elem_offset, mul(g, offsets[k], src.stride[lead + k]));
+    LLVMTypeRef et = bits_type(g, cg_elem_size(src.elem));
+    if (!is_const(elem_offset, 0))
+        v.base = LLVMBuildGEP2(g->b, et, src.base, &elem_offset, 1, "part");
+    cg_set(g, &op->results[0], build_view(g, &v));
+    return true;
+}
+
+/* ---------------------------------------------------------------- transfers */
+
+typedef enum direction { TO_TILE, TO_VIEW } direction;
+
+/* What one tload/tstore moves. */
+typedef struct transfer {
+    direction dir;
+    view v;
+    cg_tile t;
+    LLVMTypeRef et;            /* iN of the element's width */
+    bool contiguous_rows;      /* tile rows are contiguous (row_major none_box) */
+    bool pad;                  /* tload into a tile with a pad value */
+    LLVMValueRef pad_value;    /* the pad pattern as iN */
+} transfer;
+
+static void dim_text(char *buf, size_t n, LLVMValueRef v)
+{
+    int64_t k;
+    if (const_of(v, &k))
+        snprintf(buf, n, "%lld", (long long)k);
+    else
+        snprintf(buf, n, "?");
+}
+
+/* The tile's valid shape must be (s0*s1*s2*s3) x s4 (pto-isa ND rule): an
+ * error when a dim is known to differ, else a run-time check of the unknown. */
+static bool check_shapes(cg *g, ptoc_op *op, const transfer *x)
+{
+    LLVMValueRef vr = mul(g, mul(g, x->v.shape[0], x->v.shape[1]), mul(g, x->v.shape[2], x->v.shape[3]));
+    LLVMValueRef want[2] = {vr, x->v.shape[4]}, have[2] = {x->t.vrows, x->t.vcols};
+    for (int k = 0; k < 2; k++) {
+        int64_t w, h;
+        if (!const_of(want[k], &w) || !const_of(have[k], &h) || w == h)
+            continue;
+        char t[4][24];
+        dim_text(t[0], sizeof t[0], have[0]);
+        dim_text(t[1], sizeof t[1], have[1]);
+        dim_text(t[2], sizeof t[2], want[0]);
+        dim_text(t[3], sizeof t[3], want[1]);
+        ptoc_op_emit_error(op, "the tile's valid shape %sx%s does not match the view's %sx%s (the view gives "
+                           "s0*s1*s2*s3 rows and s4 columns)", t[0], t[1], t[2], t[3]);
+        return false;
+    }
+    for (int k = 0; k < 2; k++)
+        cg_trap_if(g, LLVMBuildICmp(g->b, LLVMIntNE, have[k], want[k], ""), PTOC_RT_TRAP_VIEW_SHAPE, op->loc,
+                   have[k], want[k], cg_i64(g, k));
+    return true;
+}
+
+/* Element offset of the start of tile row r in the view: the row index is
+ * split over dims 0..3, innermost first. Dims of extent 1 contribute nothing,
+ * and the outermost other dim takes what is left (r < s0*s1*s2*s3). */
+static LLVMValueRef view_row_offset(cg *g, const view *v, LLVMValueRef r)
+{
+    int top = 0;
+    while (top < 3 && is_const(v->shape[top], 1))
+        top++;
+    LLVMValueRef off = cg_i64(g, 0), rest = r;
+    for (int d = 3; d >= top; d--) {
+        if (is_const(v->shape[d], 1))
+            continue;
+        LLVMValueRef i = d == top ? rest : LLVMBuildURem(g->b, rest, v->shape[d], "");
+        off = add(g, off, mul(g, i, v->stride[d]));
+        if (d > top)
+            rest = LLVMBuildUDiv(g->b, rest, v->shape[d], "");
+    }
+    return off;
+}
+
+static LLVMValueRef view_elem_ptr(cg *g, const transfer *x, LLVMValueRef elem_offset)
+{
+    if (is_const(elem_offset, 0))
+        return x->v.base;
+    return LLVMBuildGEP2(g->b, x->et, x->v.base, &elem_offset, 1, "");
+}
+
+static void copy_elem(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr)
+{
+    LLVMValueRef from = x->dir == TO_TILE ? view_ptr : tile_ptr, to = x->dir == TO_TILE ? tile_ptr : view_ptr;
+    LLVMValueRef v = LLVMBuildLoad2(g->b, x->et, from, "");
+    LLVMSetAlignment(v, (unsigned)cg_elem_size(x->v.elem));
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, to), (unsigned)cg_elem_size(x->v.elem));
+}
+
+/* Row r: one memcpy, or one element at a time. */
+static void copy_row(cg *g, const transfer *x, LLVMValueRef r, bool memcpy_row)
+{
+    LLVMValueRef row = view_row_offset(g, &x->v, r);
+    unsigned align = (unsigned)x->t.esize;
+    if (memcpy_row) {
+        LLVMValueRef vp = view_elem_ptr(g, x, row), tp = cg_tile_row_ptr(g, &x->t, r);
+        LLVMValueRef bytes = mul(g, x->t.vcols, cg_i64(g, x->t.esize));
+        if (x->dir == TO_TILE)
+            LLVMBuildMemCpy(g->b, tp, align, vp, align, bytes);
+        else
+            LLVMBuildMemCpy(g->b, vp, align, tp, align, bytes);
+        return;
+    }
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), x->t.vcols, "col");
+    LLVMValueRef vp = view_elem_ptr(g, x, add(g, row, mul(g, l.iv, x->v.stride[4])));
+    copy_elem(g, x, vp, cg_tile_elem_ptr(g, &x->t, r, l.iv));
+    cg_loop_end(g, &l);
+}
+
+/* Fills row r's elements [vcols, min(cols, round_up(vcols, 32 / esize))) with
+ * the pad value: the tail the DMA writes on hardware, and nothing else. */
+static void pad_row(cg *g, const transfer *x, LLVMValueRef r)
+{
+    int64_t per_block = 32 / (int64_t)x->t.esize, vcols;
+    LLVMValueRef end = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, x->t.vcols, cg_i64(g, per_block - 1), ""),
+                                    cg_i64(g, -per_block), "");
+    end = min_i64(g, end, cg_i64(g, x->t.desc.cols));
+    if (const_of(x->t.vcols, &vcols) && is_const(end, vcols))
+        return;
+    cg_loop l;
+    cg_loop_begin(g, &l, x->t.vcols, end, "pad");
+    LLVMValueRef st = LLVMBuildStore(g->b, x->pad_value, cg_tile_elem_ptr(g, &x->t, r, l.iv));
+    LLVMSetAlignment(st, (unsigned)x->t.esize);
+    cg_loop_end(g, &l);
+}
+
+static void copy_rows(cg *g, const transfer *x, bool memcpy_rows)
+{
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), x->t.vrows, "row");
+    copy_row(g, x, l.iv, memcpy_rows);
+    if (x->pad)
+        pad_row(g, x, l.iv);
+    cg_loop_end(g, &l);
+}
+
+/* Copies the valid region. With a row-contiguous tile and an innermost stride
+ * only known at run time, both loops are emitted behind a test of the stride. */
+static void emit_transfer(cg *g, const transfer *x)
+{
+    int64_t inner;
+    bool known = const_of(x->v.stride[4], &inner);
+    if (!x->contiguous_rows || (known && inner != 1)) {
+        copy_rows(g, x, false);
+        return;
+    }
+    if (known) {
+        copy_rows(g, x, true);
+        return;
+    }
+    LLVMBasicBlockRef fast = cg_block(g, "rows.memcpy"), slow = cg_block(g, "rows.strided"),
+                      done = cg_block(g, "rows.done");
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x->v.stride[4], cg_i64(g, 1), ""), fast, slow);
+    LLVMPositionBuilderAtEnd(g->b, fast);
+    copy_rows(g, x, true);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, slow);
+    copy_rows(g, x, false);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+}
+
+/* The pad pattern (pto-isa PadValueMap): max is +inf / INT_MAX / all ones,
+ * min is -inf / INT_MIN / 0. */
+static bool pad_bits(const ptoc_type *elem, uint32_t pad, uint64_t *out)
+{
+    uint32_t bits = cg_elem_size(elem) * 8;
+    bool max = pad == PTOC_PTO_PAD_MAX;
+    if (pad == PTOC_PTO_PAD_ZERO) {
+        *out = 0;
+        return true;
+    }
+    if (ptoc_type_is_float(elem)) {
+        static const struct { ptoc_float_kind kind; uint64_t pos_inf, neg_inf; } inf[] = {
+            {PTOC_F16, 0x7c00u, 0xfc00u},
+            {PTOC_BF16, 0x7f80u, 0xff80u},
+            {PTOC_F32, 0x7f800000u, 0xff800000u},
+            {PTOC_F64, UINT64_C(0x7ff0000000000000), UINT64_C(0xfff0000000000000)},
+        };
+        for (size_t i = 0; i < sizeof inf / sizeof inf[0]; i++)
+            if (inf[i].kind == elem->u.fp.kind) {
+                *out = max ? inf[i].pos_inf : inf[i].neg_inf;
+                return true;
+            }
+        return false;
+    }
+    uint64_t ones = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    if (cg_is_unsigned(elem))
+        *out = max ? ones : 0;
+    else
+        *out = max ? ones >> 1 : (ones >> 1) + 1;
+    return true;
+}
+
+static bool setup_padding(ptoc_op *op, transfer *x)
+{
+    uint32_t pad = x->t.desc.pad;
+    uint64_t bits;
+    x->pad = x->dir == TO_TILE && pad != PTOC_PTO_PAD_NULL;
+    if (!x->pad)
+        return true;
+    if (x->t.desc.blayout != PTOC_PTO_BL_ROW_MAJOR) {
+        ptoc_op_emit_error(op, "tload padding into a col_major tile is not supported by the cpu target yet");
+        return false;
+    }
+    if (!pad_bits(x->t.elem, pad, &bits)) {
+        ptoc_op_emit_error(op, "tload padding of this element type is not supported by the cpu target");
+        return false;
+    }
+    x->pad_value = LLVMConstInt(x->et, bits, false);
+    return true;
+}
+
+/* A dynamic valid shape set in this function (alloc_tile with constant or
+ * argument operands) is read back from the aggregate, so that it can be
+ * checked at compile time and no extractvalue is emitted. */
+static void refine_valid_shape(cg_tile *t)
+{
+    LLVMValueRef r = known_member(t->agg, 1), c = known_member(t->agg, 2);
+    if (r && !LLVMIsUndef(r))
+        t->vrows = r;
+    if (c && !LLVMIsUndef(c))
+        t->vcols = c;
+}
+
+/* Checks and emits a transfer between `view_val` and the resolved tile x->t. */
+static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *view_val)
+{
+    if (!view_of(g, view_val, op->loc, &x->v))
+        return false;
+    refine_valid_shape(&x->t);
+    x->et = bits_type(g, x->t.esize);
+    x->contiguous_rows = x->t.desc.blayout == PTOC_PTO_BL_ROW_MAJOR && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
+    if (!setup_padding(op, x) || !check_shapes(g, op, x))
+        return false;
+    emit_transfer(g, x);
+    return true;
+}
+
+/* tload's operand clauses, segments 2..5 of operandSegmentSizes. */
+static const char *const tload_operand_clauses[4] = {"pad_value", "left_padding_num", "right_padding_num",
+                                                     "init_condition"};
+
+/* The DMA options of tload (explicit pad values, left/right padding, buffer
+ * initialisation) have no cpu lowering yet: refuse rather than ignore them. */
+static bool check_tload_clauses(ptoc_op *op)
+{
+    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes"), *mode = ptoc_op_attr(op, "pad_mode");
+    ptoc_attr *init = ptoc_op_attr(op, "init_out_buffer");
+    const char *clause = NULL;
+    uint32_t v;
+    for (uint32_t k = 2; seg && k < seg->u.dense.n && k < 6 && !clause; k++)
+        if (seg->u.dense.values[k] != 0)
+            clause = tload_operand_clauses[k - 2];
+    if (!clause && mode && ptoc_pto_enum_value(mode, PTOC_PTO_ENUM_PADMODE, &v) && v != 0)
+        clause = "pad_mode";
+    if (!clause && init && init->kind == PTOC_ATTR_BOOL && init->u.boolean)
+        clause = "init_out_buffer";
+    if (!clause)
+        return true;
+    ptoc_op_emit_error(op, "tload's '%s' clause is not supported by the cpu target yet (the tile type's pad "
+                       "value is)", clause);
+    return false;
+}
+
+/* The tile a Level-1 tload defines: placed sequentially, valid shape from the
+ * result type or, where that is dynamic, from the view (the transfer rule). */
+static bool place_loaded_tile(cg *g, ptoc_op *op, const ptoc_value *view_val, cg_tile *out)
+{
+    const ptoc_value *res = &op->results[0];
+    ptoc_pto_tile_desc d;
+    view v;
+    if (!cg_tile_desc_of(res->type, &d)) {
+        ptoc_op_emit_error(op, "the result of tload must be a tile");
+        return false;
+    }
+    if (!view_of(g, view_val, op->loc, &v))
+        return false;
+    LLVMValueRef rows = mul(g, mul(g, v.shape[0], v.shape[1]), mul(g, v.shape[2], v.shape[3]));
+    LLVMValueRef vrows = d.valid_rows != PTOC_DYNAMIC ? cg_i64(g, d.valid_rows) : rows;
+    LLVMValueRef vcols = d.valid_cols != PTOC_DYNAMIC ? cg_i64(g, d.valid_cols) : v.shape[4];
+    return make_tile(g, res, NULL, vrows, vcols, op->loc) && cg_tile_of(g, res, out);
+}
+
+/* `pto.tload ins(%view : V) outs(%tile : T)` or `%t = pto.tload %view : V -> T` */
+static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    transfer x = {.dir = TO_TILE};
+    const ptoc_value *src = ptoc_op_operand(op, 0);
+    if (!check_tload_clauses(op))
+        return false;
+    bool level1 = op->nresults == 1;
+    if (level1 ? !place_loaded_tile(g, op, src, &x.t) : !cg_tile_of(g, ptoc_op_operand(op, 1), &x.t))
+        return false;
+    return lower_transfer(g, op, &x, src);
+}
+
+/* Attributes of tstore with no cpu lowering yet: (enum kind, its neutral value). */
+static bool check_tstore_options(ptoc_op *op, uint32_t nins)
+{
+    static const struct { ptoc_pto_enum_kind kind; const char *what; } unsupported[] = {
+        {PTOC_PTO_ENUM_ATOMIC_TYPE, "atomic tstore"},
+        {PTOC_PTO_ENUM_RELU_PRE_MODE, "tstore with relu"},
+    };
+    if (nins > 1) {
+        ptoc_op_emit_error(op, "tstore with a pre-quant scalar is not supported by the cpu target yet");
+        return false;
+    }
+    for (uint32_t a = 0; a < op->nattrs; a++)
+        for (size_t k = 0; k < sizeof unsupported / sizeof unsupported[0]; k++) {
+            uint32_t v;
+            if (ptoc_pto_enum_value(op->attrs[a].value, unsupported[k].kind, &v) && v != 0) {
+                ptoc_op_emit_error(op, "%s is not supported by the cpu target yet", unsupported[k].what);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* `pto.tstore ins(%tile : T) outs(%view : V)` or `pto.tstore %tile, %view : T, V` */
+static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    transfer x = {.dir = TO_VIEW};
+    uint32_t nins = op->noperands - 1, nouts;
+    if (ptoc_op_attr(op, "operandSegmentSizes"))
+        ptoc_pto_dps_split(op, &nins, &nouts);
+    if (!check_tstore_options(op, nins) || !cg_tile_of(g, ptoc_op_operand(op, 0), &x.t))
+        return false;
+    return lower_transfer(g, op, &x, ptoc_op_operand(op, nins));
+}
+
+/* ---------------------------------------------------------------- block queries */
+
+/* get_block_idx / get_block_num: a runtime call, converted to the result type. */
+static bool lower_block_query(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    static const char *const entry[] = {"ptoc_rt_block_idx", "ptoc_rt_block_num"};
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    if (!ty)
+        return false;
+    LLVMValueRef v = cg_call_runtime(g, entry[rule->arg], NULL, 0);
+    if (ty != g->i64)
+        v = LLVMBuildIntCast2(g->b, v, ty, true, "");
+    cg_set(g, &op->results[0], v);
+    return true;
+}
+
+/* ---------------------------------------------------------------- the table */
+
+const cg_rule cg_pto_mem_rules[] = {
+    {"pto.alloc_tile", lower_alloc_tile, 0},
+    {"pto.tassign", lower_tassign, 0},
+    {"memref.alloc", lower_memref_alloc, 0},
+    {"memref.alloca", lower_memref_alloc, 0},
+    {"memref.dealloc", lower_nothing, 0},
+    {"pto.make_tensor_view", lower_make_tensor_view, 0},
+    {"pto.partition_view", lower_partition_view, 0},
+    {"pto.tload", lower_tload, 0},
+    {"pto.tstore", lower_tstore, 0},
+    {"pto.get_block_idx", lower_block_query, 0},
+    {"pto.get_block_num", lower_block_query, 1},
+    /* Sync: a plain run executes every op in program order, so all orderings
+     * hold already; the pipe simulator (a later issue) gives them meaning. */
+    {"pto.set_flag", lower_nothing, 0},
+    {"pto.wait_flag", lower_nothing, 0},
+    {"pto.set_flag_dyn", lower_nothing, 0},
+    {"pto.wait_flag_dyn", lower_nothing, 0},
+    {"pto.record_event", lower_nothing, 0},
+    {"pto.wait_event", lower_nothing, 0},
+    {"pto.barrier", lower_nothing, 0},
+    {"pto.pipe_barrier", lower_nothing, 0},
+    {"pto.barrier_sync", lower_nothing, 0},
+    {"pto.tsync", lower_nothing, 0},
+    {"pto.get_buf", lower_nothing, 0},
+    {"pto.rls_buf", lower_nothing, 0},
+    {"pto.sync.set", lower_nothing, 0},
+    {"pto.sync.wait", lower_nothing, 0},
+};
+const size_t cg_pto_mem_rule_count = sizeof cg_pto_mem_rules / sizeof cg_pto_mem_rules[0];

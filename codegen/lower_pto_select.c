@@ -1,0 +1,427 @@
+/* lower_pto_select.c: masks and selection for the cpu target (tcmp, tcmps,
+ * tsel, tsels), plus the scalar element access ops tgetval/tsetval.
+ *
+ * The mask layout is the hardware's (DESIGN §6): element (i, j) is bit j % 8
+ * of byte j / 8 of mask row i, LSB first, and mask row i starts at
+ * i * (mask row stride in elements) * (mask element size) bytes. The mask dtype
+ * may be any integer type: on a little-endian host the bits of a u16/u32/u64
+ * mask word are the same bytes. The mask tile must be row_major none_box.
+ *
+ *   tcmp  ins(src0, src1 {cmpMode}) outs(mask)   bit = src0[i,j] CMP src1[i,j]
+ *   tcmps ins(src, rhs {cmpMode}) outs(mask)      bit = src[i,j] CMP rhs, where rhs
+ *         is a scalar or, in the tile form, rhs[0,0] (as A2/A3 and A5 do)
+ *   tsel  ins(mask, src0, src1, tmp) outs(dst)     dst = bit ? src0 : src1
+ *   tsels ins(mask, src, tmp, scalar) outs(dst)    dst = bit ? src : scalar
+ *
+ * cmpMode defaults to eq (as PTOAS). Float compares are ordered except ne,
+ * which is unordered (C's !=); unsigned dtypes compare unsigned. A scalar
+ * operand is first converted to the tile's dtype and rounded to it (hardware
+ * takes a scalar of the tile's dtype): tcmps of f16 against 0.1 compares with
+ * the f16 nearest to 0.1. tcmp/tcmps iterate over src's valid region and write
+ * whole mask bytes 0 .. ceil(vcols/8)-1 of each valid row, with bits at or past
+ * vcols zero; nothing else of the mask is written. tsel/tsels iterate over dst's
+ * valid region; `tmp` is unused on cpu. Selection moves raw element bits, so
+ * NaN payloads and f16/bf16 values pass through unchanged.
+ *
+ * Speed: one mask byte governs 8 consecutive elements, so the tsel/tsels row
+ * loop handles one byte per iteration as an 8-lane vector select (splat the
+ * byte, AND with <1,2,4..128>, compare with zero, select, store). That holds at
+ * every -O level and lets -O2 widen it further; the last vcols % 8 elements of
+ * a row go through a scalar loop. Boxed src/dst layouts take the scalar loop
+ * for the whole row.
+ *
+ * tgetval/tsetval read or write one element of a tile at a flat offset in its
+ * storage (offset = r * cols + c for a row_major none_box tile), as PTOAS's
+ * `Tile::GetValue/SetValue`:
+ *   %v = pto.tgetval ins(%tile, %offset : !tile, index) -> T
+ *   pto.tsetval ins(%offset, %v : index, T) outs(%tile : !tile)
+ * The scalar must have the element's type, except that integers only need the
+ * element's width: arith has only signless integers, so an i32 reads a ui32
+ * element. An offset outside rows x cols traps at run time.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/runtime.h"
+
+enum { RHS_TILE, RHS_SCALAR };          /* tcmp / tcmps; tsel / tsels */
+
+/* ---------------------------------------------------------------- compare */
+
+/* One row per cmpMode: the predicate for signed ints, unsigned ints, floats. */
+static const struct {
+    LLVMIntPredicate s, u;
+    LLVMRealPredicate f;
+} cmp_preds[] = {
+    [PTOC_PTO_CMP_EQ] = {LLVMIntEQ, LLVMIntEQ, LLVMRealOEQ},
+    [PTOC_PTO_CMP_NE] = {LLVMIntNE, LLVMIntNE, LLVMRealUNE},
+    [PTOC_PTO_CMP_LT] = {LLVMIntSLT, LLVMIntULT, LLVMRealOLT},
+    [PTOC_PTO_CMP_LE] = {LLVMIntSLE, LLVMIntULE, LLVMRealOLE},
+    [PTOC_PTO_CMP_GT] = {LLVMIntSGT, LLVMIntUGT, LLVMRealOGT},
+    [PTOC_PTO_CMP_GE] = {LLVMIntSGE, LLVMIntUGE, LLVMRealOGE},
+};
+
+static uint32_t cmp_mode(const ptoc_op *op)
+{
+    uint32_t mode = PTOC_PTO_CMP_EQ;
+    ptoc_attr *a = ptoc_op_attr(op, "cmpMode");
+    if (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_CMP, &mode))
+        mode = PTOC_PTO_CMP_EQ;        /* unreachable after the verifier */
+    return mode < sizeof cmp_preds / sizeof cmp_preds[0] ? mode : PTOC_PTO_CMP_EQ;
+}
+
+/* a CMP b on compute-type values of `elem`, as i1. */
+static LLVMValueRef build_cmp(cg *g, uint32_t mode, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
+{
+    if (ptoc_type_is_float(elem))
+        return LLVMBuildFCmp(g->b, cmp_preds[mode].f, a, b, "cmp");
+    return LLVMBuildICmp(g->b, cg_is_unsigned(elem) ? cmp_preds[mode].u : cmp_preds[mode].s, a, b, "cmp");
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+/* `v`, a register value of ptoc type `ty`, in ty's compute type (f16/bf16
+ * registers are half/bfloat; their compute type is float). */
+static LLVMValueRef to_compute(cg *g, LLVMValueRef v, const ptoc_type *ty)
+{
+    if (LLVMTypeOf(v) == cg_compute_type(g, ty))
+        return v;
+    LLVMValueRef slot = cg_alloca(g, LLVMTypeOf(v), "scalar.reg");
+    LLVMBuildStore(g->b, v, slot);
+    return cg_load_elem(g, ty, slot);
+}
+
+/* The compute-type value `v` of type `from` converted to `elem` and rounded
+ * to it exactly as a stored tile element would be (through a one-element
+ * slot: f16/bf16 round to nearest even, integers wrap). The hardware takes the
+ * scalar of TCMPS/TSELS in the tile's dtype. Returns the slot. */
+static LLVMValueRef as_elem_slot(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *elem)
+{
+    LLVMValueRef slot = cg_alloca(g, cg_elem_type(g, elem), "scalar.elem");
+    cg_store_elem(g, elem, slot, cg_convert(g, v, from, elem));
+    return slot;
+}
+
+/* The scalar operand i as an element of type `elem` (see as_elem_slot);
+ * NULL after an error. */
+static LLVMValueRef scalar_as_elem(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem)
+{
+    const ptoc_type *ty = NULL;
+    LLVMValueRef v = cg_op_scalar(g, op, i, &ty);
+    if (!v || !ty)
+        return NULL;
+    return as_elem_slot(g, to_compute(g, v, ty), ty, elem);
+}
+
+/* ---------------------------------------------------------------- mask tiles */
+
+static bool check_mask_tile(ptoc_op *op, const char *name, const cg_tile *m)
+{
+    if (!ptoc_type_is_int(m->elem)) {
+        ptoc_op_emit_error(op, "%s must be an integer tile", name);
+        return false;
+    }
+    if (m->desc.blayout != PTOC_PTO_BL_ROW_MAJOR || m->desc.slayout != PTOC_PTO_SL_NONE_BOX) {
+        ptoc_op_emit_error(op, "%s must be a row_major none_box tile on the cpu target", name);
+        return false;
+    }
+    return true;
+}
+
+/* The mask must hold vrows rows of vcols bits. The verifier checks static
+ * shapes of tile operands; this checks what it cannot: memref operands here,
+ * dynamic valid shapes with a run-time trap. */
+static bool guard_mask(cg *g, ptoc_op *op, const cg_tile *m, LLVMValueRef vrows, LLVMValueRef vcols)
+{
+    int64_t row_bits = m->desc.cols * (int64_t)m->esize * 8;
+    if (LLVMIsAConstantInt(vrows) && LLVMIsAConstantInt(vcols)) {
+        int64_t r = LLVMConstIntGetSExtValue(vrows), c = LLVMConstIntGetSExtValue(vcols);
+        if (r <= m->desc.rows && c <= row_bits)
+            return true;
+        ptoc_op_emit_error(op, "the mask (%lld rows of %lld bits) cannot hold %lld rows of %lld bits",
+                           (long long)m->desc.rows, (long long)row_bits, (long long)r, (long long)c);
+        return false;
+    }
+    LLVMValueRef bad = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, vrows, cg_i64(g, m->desc.rows), ""),
+                                   LLVMBuildICmp(g->b, LLVMIntUGT, vcols, cg_i64(g, row_bits), ""), "mask.short");
+    cg_trap_if(g, bad, PTOC_RT_TRAP_VALID_SHAPE, op->loc, vrows, vcols, cg_i64(g, row_bits));
+    return true;
+}
+
+/* Pointer to byte `idx` (i64) of a mask row. */
+static LLVMValueRef byte_ptr(cg *g, LLVMValueRef row, LLVMValueRef idx)
+{
+    return LLVMBuildGEP2(g->b, g->i8, row, &idx, 1, "mask.byte");
+}
+
+/* ---------------------------------------------------------------- tcmp, tcmps */
+
+typedef struct cmp_args {
+    cg_tile src, rhs_tile, mask;
+    LLVMValueRef rhs;          /* tcmps: the compute-type rhs; tcmp: NULL */
+    uint32_t mode;
+} cmp_args;
+
+/* Mask byte jb of row i: bit k = element 8*jb + k compares true and is inside
+ * the valid columns. Lanes past vcols read the last valid column (so no read
+ * leaves the row) and are masked off: no branch, every lane the same code. */
+static LLVMValueRef cmp_byte(cg *g, const cmp_args *c, LLVMValueRef i, LLVMValueRef jb)
+{
+    LLVMValueRef last = LLVMBuildSub(g->b, c->src.vcols, cg_i64(g, 1), "last");
+    LLVMValueRef j0 = LLVMBuildShl(g->b, jb, cg_i64(g, 3), "j0");
+    LLVMValueRef byte = LLVMConstInt(g->i8, 0, false);
+    for (int k = 0; k < 8; k++) {
+        LLVMValueRef j = LLVMBuildAdd(g->b, j0, cg_i64(g, k), "j");
+        LLVMValueRef in = LLVMBuildICmp(g->b, LLVMIntULT, j, c->src.vcols, "in");
+        LLVMValueRef jc = LLVMBuildSelect(g->b, in, j, last, "jc");
+        LLVMValueRef a = cg_load_elem(g, c->src.elem, cg_tile_elem_ptr(g, &c->src, i, jc));
+        LLVMValueRef b = c->rhs ? c->rhs : cg_load_elem(g, c->src.elem, cg_tile_elem_ptr(g, &c->rhs_tile, i, jc));
+        LLVMValueRef bit = LLVMBuildAnd(g->b, build_cmp(g, c->mode, c->src.elem, a, b), in, "bit");
+        LLVMValueRef wide = LLVMBuildZExt(g->b, bit, g->i8, "");
+        byte = LLVMBuildOr(g->b, byte, LLVMBuildShl(g->b, wide, LLVMConstInt(g->i8, (unsigned)k, false), ""),
+                           "byte");
+    }
+    return byte;
+}
+
+static bool cmp_operands(cg *g, ptoc_op *op, bool scalar, cmp_args *c)
+{
+    if (!cg_op_in(g, op, 0, &c->src))
+        return false;
+    c->rhs = NULL;
+    c->mode = cmp_mode(op);
+    ptoc_pto_tile_desc rhs_desc;
+    if (!scalar || cg_tile_desc_of(ptoc_op_operand(op, 1)->type, &rhs_desc)) {
+        if (!cg_op_in(g, op, 1, &c->rhs_tile))
+            return false;
+        if (scalar) {          /* the tile form of tcmps compares with rhs[0,0] */
+            const ptoc_type *rt = c->rhs_tile.elem;
+            LLVMValueRef v = cg_load_elem(g, rt, cg_tile_elem_ptr(g, &c->rhs_tile, cg_i64(g, 0), cg_i64(g, 0)));
+            c->rhs = cg_load_elem(g, c->src.elem, as_elem_slot(g, v, rt, c->src.elem));
+        }
+    } else {
+        LLVMValueRef slot = scalar_as_elem(g, op, 1, c->src.elem);
+        if (!slot)
+            return false;
+        c->rhs = cg_load_elem(g, c->src.elem, slot);
+    }
+    return cg_op_out(g, op, 0, &c->mask) && check_mask_tile(op, "dst", &c->mask) &&
+           guard_mask(g, op, &c->mask, c->src.vrows, c->src.vcols);
+}
+
+static bool lower_tcmp(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    cmp_args c;
+    if (!cmp_operands(g, op, rule->arg == RHS_SCALAR, &c))
+        return false;
+    LLVMValueRef nbytes = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, c.src.vcols, cg_i64(g, 7), ""), cg_i64(g, 3),
+                                        "mask.bytes");
+    cg_loop rows, bytes;
+    cg_loop_begin(g, &rows, cg_i64(g, 0), c.src.vrows, "cmp.row");
+    LLVMValueRef mrow = cg_tile_row_ptr(g, &c.mask, rows.iv);
+    cg_loop_begin(g, &bytes, cg_i64(g, 0), nbytes, "cmp.byte");
+    LLVMBuildStore(g->b, cmp_byte(g, &c, rows.iv, bytes.iv), byte_ptr(g, mrow, bytes.iv));
+    cg_loop_end(g, &bytes);
+    cg_loop_end(g, &rows);
+    if (op->nresults == 1)
+        cg_set(g, ptoc_op_result(op, 0), c.mask.agg);
+    return true;
+}
+
+/* ---------------------------------------------------------------- tsel, tsels */
+
+typedef struct sel_args {
+    cg_tile mask, src0, src1, dst;
+    LLVMTypeRef bits;          /* iN of the element's width: selection moves bits */
+    LLVMValueRef fill;         /* tsels: the scalar's bits; tsel: NULL */
+    LLVMValueRef fill8;        /* tsels: fill splat to <8 x iN> */
+} sel_args;
+
+static LLVMValueRef splat8(cg *g, LLVMValueRef v)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), 8);
+    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, cg_i32(g, 0), "");
+    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, 8)), "splat");
+}
+
+static LLVMValueRef load_aligned(cg *g, LLVMTypeRef ty, LLVMValueRef ptr, unsigned align)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, ty, ptr, "");
+    LLVMSetAlignment(v, align);
+    return v;
+}
+
+static void store_aligned(cg *g, LLVMValueRef v, LLVMValueRef ptr, unsigned align)
+{
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), align);
+}
+
+/* Elements [from, vcols) of row i, one at a time (any layout). */
+static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i, LLVMValueRef from)
+{
+    cg_loop l;
+    cg_loop_begin(g, &l, from, s->dst.vcols, "sel.col");
+    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, LLVMBuildLShr(g->b, l.iv, cg_i64(g, 3), "")), "m");
+    LLVMValueRef sh = LLVMBuildTrunc(g->b, LLVMBuildAnd(g->b, l.iv, cg_i64(g, 7), ""), g->i8, "");
+    LLVMValueRef bit = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, m, sh, ""), LLVMConstInt(g->i8, 1, false), "");
+    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, bit, LLVMConstInt(g->i8, 0, false), "on");
+    LLVMValueRef a = LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src0, i, l.iv), "a");
+    LLVMValueRef b = s->fill ? s->fill : LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src1, i, l.iv), "b");
+    LLVMBuildStore(g->b, LLVMBuildSelect(g->b, on, a, b, "sel"), cg_tile_elem_ptr(g, &s->dst, i, l.iv));
+    cg_loop_end(g, &l);
+}
+
+/* Pointer to element j of a row (row_major none_box). */
+static LLVMValueRef row_elem(cg *g, LLVMTypeRef bits, LLVMValueRef row, LLVMValueRef j)
+{
+    return LLVMBuildGEP2(g->b, bits, row, &j, 1, "");
+}
+
+/* Row i of row_major none_box tiles: whole mask bytes as 8-lane selects, then
+ * the tail one element at a time. */
+static void sel_row_vector(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i)
+{
+    unsigned align = s->dst.esize;
+    LLVMTypeRef vt = LLVMVectorType(s->bits, 8);
+    LLVMValueRef lane_bits[8];
+    for (unsigned k = 0; k < 8; k++)
+        lane_bits[k] = LLVMConstInt(s->bits, 1u << k, false);
+    LLVMValueRef lanes = LLVMConstVector(lane_bits, 8);
+    LLVMValueRef d = cg_tile_row_ptr(g, &s->dst, i), a = cg_tile_row_ptr(g, &s->src0, i);
+    LLVMValueRef b = s->fill ? NULL : cg_tile_row_ptr(g, &s->src1, i);
+    LLVMValueRef nfull = LLVMBuildLShr(g->b, s->dst.vcols, cg_i64(g, 3), "full.bytes");
+
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), nfull, "sel.byte");
+    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, l.iv), "m");
+    LLVMValueRef mw = LLVMBuildZExtOrBitCast(g->b, m, s->bits, "");
+    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, splat8(g, mw), lanes, ""),
+                                    LLVMConstNull(vt), "on");
+    LLVMValueRef j = LLVMBuildShl(g->b, l.iv, cg_i64(g, 3), "j");
+    LLVMValueRef va = load_aligned(g, vt, row_elem(g, s->bits, a, j), align);
+    LLVMValueRef vb = s->fill ? s->fill8 : load_aligned(g, vt, row_elem(g, s->bits, b, j), align);
+    store_aligned(g, LLVMBuildSelect(g->b, on, va, vb, "sel"), row_elem(g, s->bits, d, j), align);
+    cg_loop_end(g, &l);
+
+    sel_row_scalar(g, s, mrow, i, LLVMBuildShl(g->b, nfull, cg_i64(g, 3), "tail"));
+}
+
+static bool plain_rows(const cg_tile *t)
+{
+    return t->desc.blayout == PTOC_PTO_BL_ROW_MAJOR && t->desc.slayout == PTOC_PTO_SL_NONE_BOX;
+}
+
+static bool sel_operands(cg *g, ptoc_op *op, bool scalar, sel_args *s)
+{
+    s->fill = s->fill8 = NULL;
+    if (!cg_op_in(g, op, 0, &s->mask) || !cg_op_in(g, op, 1, &s->src0) || !cg_op_out(g, op, 1, &s->dst))
+        return false;
+    s->bits = LLVMIntTypeInContext(g->llctx, s->dst.esize * 8);
+    if (scalar) {
+        LLVMValueRef slot = scalar_as_elem(g, op, 3, s->dst.elem);
+        if (!slot)
+            return false;
+        s->fill = LLVMBuildLoad2(g->b, s->bits, slot, "fill");
+        s->fill8 = splat8(g, s->fill);
+    } else if (!cg_op_in(g, op, 2, &s->src1)) {
+        return false;
+    }
+    return check_mask_tile(op, "mask", &s->mask) && guard_mask(g, op, &s->mask, s->dst.vrows, s->dst.vcols);
+}
+
+static bool lower_tsel(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    sel_args s;
+    bool scalar = rule->arg == RHS_SCALAR;
+    if (!sel_operands(g, op, scalar, &s))
+        return false;
+    bool vector = plain_rows(&s.dst) && plain_rows(&s.src0) && (scalar || plain_rows(&s.src1));
+    cg_loop rows;
+    cg_loop_begin(g, &rows, cg_i64(g, 0), s.dst.vrows, "sel.row");
+    LLVMValueRef mrow = cg_tile_row_ptr(g, &s.mask, rows.iv);
+    if (vector)
+        sel_row_vector(g, &s, mrow, rows.iv);
+    else
+        sel_row_scalar(g, &s, mrow, rows.iv, cg_i64(g, 0));
+    cg_loop_end(g, &rows);
+    if (op->nresults == 1)
+        cg_set(g, ptoc_op_result(op, 0), s.dst.agg);
+    return true;
+}
+
+/* ---------------------------------------------------------------- tgetval, tsetval */
+
+/* Integers match by width (arith is signless); anything else must be equal. */
+static bool scalar_fits_elem(ptoc_op *op, const ptoc_type *s, const ptoc_type *elem)
+{
+    bool ints = ptoc_type_is_int(s) && ptoc_type_is_int(elem);
+    if (ints ? ptoc_type_bitwidth(s) == ptoc_type_bitwidth(elem) : s == elem)
+        return true;
+    ptoc_op_emit_error(op, "the scalar must have the tile's element type (integers: its width)");
+    return false;
+}
+
+/* Pointer to element `off` (an index or integer value) of the tile's storage;
+ * traps when off is outside rows x cols. */
+static LLVMValueRef flat_elem_ptr(cg *g, ptoc_op *op, const cg_tile *t, const ptoc_value *off)
+{
+    LLVMValueRef o = cg_get(g, off);
+    if (!o)
+        return NULL;
+    if (!ptoc_type_is_int_or_index(off->type)) {
+        ptoc_op_emit_error(op, "the offset must be an index or integer");
+        return NULL;
+    }
+    o = LLVMBuildIntCast2(g->b, o, g->i64, !cg_is_unsigned(off->type), "offset");
+    int64_t n = t->desc.rows * t->desc.cols;
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGE, o, cg_i64(g, n), "offset.out");
+    cg_trap_if(g, out, PTOC_RT_TRAP_VIEW, op->loc, o, cg_i64(g, 0), cg_i64(g, n));
+    return LLVMBuildGEP2(g->b, cg_elem_type(g, t->elem), t->base, &o, 1, "elem");
+}
+
+static bool lower_tgetval(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile t;
+    if (op->noperands < 2 || op->nresults != 1) {
+        ptoc_op_emit_error(op, "expected ins(tile, offset) and one scalar result");
+        return false;
+    }
+    ptoc_value *res = ptoc_op_result(op, 0);
+    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t) || !scalar_fits_elem(op, res->type, t.elem))
+        return false;
+    LLVMTypeRef ty = cg_type(g, res->type, op->loc);
+    LLVMValueRef p = ty ? flat_elem_ptr(g, op, &t, ptoc_op_operand(op, 1)) : NULL;
+    if (!p)
+        return false;
+    cg_set(g, res, load_aligned(g, ty, p, t.esize));
+    return true;
+}
+
+static bool lower_tsetval(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile t;
+    uint32_t nins, nouts;
+    if (!ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1 || op->nresults != 0) {
+        ptoc_op_emit_error(op, "expected ins(offset, value) outs(tile)");
+        return false;
+    }
+    const ptoc_value *val = ptoc_op_operand(op, 1);
+    if (!cg_tile_of(g, ptoc_op_operand(op, 2), &t) || !scalar_fits_elem(op, val->type, t.elem))
+        return false;
+    LLVMValueRef v = cg_get(g, val);
+    LLVMValueRef p = v ? flat_elem_ptr(g, op, &t, ptoc_op_operand(op, 0)) : NULL;
+    if (!p)
+        return false;
+    store_aligned(g, v, p, t.esize);
+    return true;
+}
+
+const cg_rule cg_pto_select_rules[] = {
+    {"pto.tcmp", lower_tcmp, RHS_TILE},
+    {"pto.tcmps", lower_tcmp, RHS_SCALAR},
+    {"pto.tsel", lower_tsel, RHS_TILE},
+    {"pto.tsels", lower_tsel, RHS_SCALAR},
+    {"pto.tgetval", lower_tgetval, 0},
+    {"pto.tsetval", lower_tsetval, 0},
+};
+const size_t cg_pto_select_rule_count = sizeof cg_pto_select_rules / sizeof cg_pto_select_rules[0];

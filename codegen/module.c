@@ -1,0 +1,568 @@
+/* module.c: lowering a verified builtin.module to one LLVM module.
+ *
+ * ptoc_llvm_lower sets up the LLVM context (owned by an ORC thread-safe
+ * context, so the JIT can take the module as is) and the target (emit.c),
+ * gathers the rule tables of the codegen files into one hash keyed by op name,
+ * declares every func.func first (so calls and recursion need no order), then
+ * lowers each body op by op through its rule, and finally verifies the LLVM
+ * module: a module that does not verify is a codegen bug, reported as an
+ * internal error. Also here: the value map (ptoc value -> LLVM value), the
+ * call ABI of codegen.h, the C prototypes of exported functions, and the
+ * parameter description launchers read.
+ *
+ * A function body is two blocks and more: `entry` holds only allocas and the
+ * ptoc_rt_space_base calls (helpers add them there while the body is lowered)
+ * and ends with `br body` once the body is done; the body starts in `body`.
+ */
+#include "codegen/codegen_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+/* ---------------------------------------------------------------- the value map */
+
+/* Open addressing, linear probing, keyed by the ptoc_value pointer. */
+struct cg_valmap {
+    const ptoc_value **keys;
+    LLVMValueRef *vals;
+    size_t cap, count;          /* cap is a power of two */
+};
+
+static size_t ptr_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static void valmap_init(cg_valmap *m, size_t cap)
+{
+    m->cap = cap;
+    m->count = 0;
+    m->keys = calloc(cap, sizeof *m->keys);
+    m->vals = calloc(cap, sizeof *m->vals);
+    if (!m->keys || !m->vals)
+        ptoc_fatal("out of memory");
+}
+
+static void valmap_free(cg_valmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+static size_t valmap_slot(const cg_valmap *m, const ptoc_value *v)
+{
+    size_t i = ptr_hash(v) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != v)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static void valmap_put(cg_valmap *m, const ptoc_value *v, LLVMValueRef llv);
+
+static void valmap_grow(cg_valmap *m)
+{
+    cg_valmap old = *m;
+    valmap_init(m, old.cap * 2);
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i])
+            valmap_put(m, old.keys[i], old.vals[i]);
+    valmap_free(&old);
+}
+
+static void valmap_put(cg_valmap *m, const ptoc_value *v, LLVMValueRef llv)
+{
+    if (2 * (m->count + 1) > m->cap)
+        valmap_grow(m);
+    size_t i = valmap_slot(m, v);
+    if (!m->keys[i]) {
+        m->keys[i] = v;
+        m->count++;
+    }
+    m->vals[i] = llv;
+}
+
+LLVMValueRef cg_get(cg *g, const ptoc_value *v)
+{
+    size_t i = valmap_slot(g->values, v);
+    if (g->values->keys[i])
+        return g->values->vals[i];
+    ptoc_loc loc = v->kind == PTOC_VALUE_RESULT ? v->owner.op->loc : v->loc;
+    ptoc_emit_error(g->ctx, loc, "internal error: codegen used a value before lowering it");
+    return NULL;
+}
+
+void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv)
+{
+    valmap_put(g->values, v, llv);
+}
+
+/* ---------------------------------------------------------------- the rule hash */
+
+typedef struct rule_map {
+    const cg_rule **slots;
+    size_t cap;
+} rule_map;
+
+static size_t str_hash(const char *s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return (size_t)h;
+}
+
+static const cg_rule *rule_find(const rule_map *rm, const char *name)
+{
+    for (size_t i = str_hash(name) & (rm->cap - 1); rm->slots[i]; i = (i + 1) & (rm->cap - 1))
+        if (strcmp(rm->slots[i]->name, name) == 0)
+            return rm->slots[i];
+    return NULL;
+}
+
+static void rule_add_table(rule_map *rm, const cg_rule *rules, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!rules[k].name || rule_find(rm, rules[k].name))
+            continue;                       /* the first table to claim an op wins */
+        size_t i = str_hash(rules[k].name) & (rm->cap - 1);
+        while (rm->slots[i])
+            i = (i + 1) & (rm->cap - 1);
+        rm->slots[i] = &rules[k];
+    }
+}
+
+static void rule_map_init(rule_map *rm)
+{
+    const struct { const cg_rule *rules; size_t n; } tables[] = {
+        {cg_std_rules, cg_std_rule_count},
+        {cg_pto_mem_rules, cg_pto_mem_rule_count},
+        {cg_pto_elementwise_rules, cg_pto_elementwise_rule_count},
+        {cg_pto_select_rules, cg_pto_select_rule_count},
+        {cg_pto_histogram_rules, cg_pto_histogram_rule_count},
+    };
+    size_t total = 0;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        total += tables[t].n;
+    rm->cap = 16;
+    while (rm->cap < 2 * total + 2)
+        rm->cap *= 2;
+    rm->slots = calloc(rm->cap, sizeof *rm->slots);
+    if (!rm->slots)
+        ptoc_fatal("out of memory");
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        rule_add_table(rm, tables[t].rules, tables[t].n);
+}
+
+/* The lowering state of a whole module: `cg` plus what only this file sees. */
+typedef struct cg_module {
+    cg g;
+    cg_valmap values;
+    rule_map rules;
+} cg_module;
+
+/* Every `cg` is the first member of a cg_module (ptoc_llvm_lower makes it). */
+bool cg_lower_op(cg *g, ptoc_op *op)
+{
+    const cg_rule *rule = rule_find(&((cg_module *)g)->rules, op->name->str);
+    if (!rule) {
+        ptoc_op_emit_error(op, "is not supported by the cpu target yet");
+        return false;
+    }
+    return rule->lower(g, op, rule);
+}
+
+bool cg_lower_block(cg *g, ptoc_block *b)
+{
+    for (ptoc_op *op = b->first; op; op = op->next) {
+        if (op->def && (op->def->flags & PTOC_OPF_TERMINATOR) && op == b->last)
+            break;
+        if (!cg_lower_op(g, op))
+            return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- the call ABI */
+
+static bool is_half_like(const ptoc_type *t)
+{
+    return t->kind == PTOC_TYPE_FLOAT && (t->u.fp.kind == PTOC_F16 || t->u.fp.kind == PTOC_BF16);
+}
+
+LLVMTypeRef cg_abi_type(cg *g, const ptoc_type *t, ptoc_loc loc)
+{
+    return is_half_like(t) ? g->i16 : cg_type(g, t, loc);
+}
+
+LLVMValueRef cg_to_abi(cg *g, LLVMValueRef v, const ptoc_type *t)
+{
+    return is_half_like(t) ? LLVMBuildBitCast(g->b, v, g->i16, "") : v;
+}
+
+LLVMValueRef cg_from_abi(cg *g, LLVMValueRef v, const ptoc_type *t)
+{
+    return is_half_like(t) ? LLVMBuildBitCast(g->b, v, cg_type(g, t, ptoc_loc_unknown()), "") : v;
+}
+
+LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc)
+{
+    uint32_t np = fn->u.func.ninputs, nr = fn->u.func.nresults;
+    LLVMTypeRef *params = calloc(np + nr + 1, sizeof *params), *results = params + np;
+    bool ok = params != NULL;
+    for (uint32_t i = 0; ok && i < np; i++)
+        ok = (params[i] = cg_abi_type(g, fn->u.func.inputs[i], loc)) != NULL;
+    for (uint32_t i = 0; ok && i < nr; i++)
+        ok = (results[i] = cg_abi_type(g, fn->u.func.results[i], loc)) != NULL;
+    LLVMTypeRef ret = nr == 0 ? g->void_ty : nr == 1 ? results[0] : NULL;
+    if (ok && nr > 1)
+        ret = LLVMStructTypeInContext(g->llctx, results, nr, false);
+    LLVMTypeRef fty = ok ? LLVMFunctionType(ret, params, np, false) : NULL;
+    free(params);
+    return fty;
+}
+
+/* ---------------------------------------------------------------- functions */
+
+static const char *func_name(const ptoc_op *fn)
+{
+    ptoc_attr *a = ptoc_op_attr(fn, "sym_name");
+    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : NULL;
+}
+
+static const ptoc_type *func_type(const ptoc_op *fn)
+{
+    ptoc_attr *a = ptoc_op_attr(fn, "function_type");
+    return a && a->kind == PTOC_ATTR_TYPE && a->u.type->kind == PTOC_TYPE_FUNCTION ? a->u.type : NULL;
+}
+
+static bool func_has_body(const ptoc_op *fn)
+{
+    return fn->nregions > 0 && fn->regions[0].first != NULL;
+}
+
+static bool func_is_private(const ptoc_op *fn)
+{
+    ptoc_attr *a = ptoc_op_attr(fn, "sym_visibility");
+    return a && a->kind == PTOC_ATTR_STRING && strcmp(a->u.string->str, "public") != 0;
+}
+
+static bool declare_function(cg *g, ptoc_op *fn)
+{
+    const char *name = func_name(fn);
+    const ptoc_type *ft = func_type(fn);
+    if (!name || !ft) {
+        ptoc_op_emit_error(fn, "internal error: func.func without sym_name or function_type");
+        return false;
+    }
+    LLVMTypeRef llty = cg_func_type(g, ft, fn->loc);
+    if (!llty)
+        return false;
+    if (LLVMGetNamedFunction(g->mod, name)) {
+        ptoc_op_emit_error(fn, "symbol '%s' is already defined in the LLVM module", name);
+        return false;
+    }
+    LLVMValueRef f = LLVMAddFunction(g->mod, name, llty);
+    if (func_has_body(fn) && func_is_private(fn))
+        LLVMSetLinkage(f, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, 0));
+    return true;
+}
+
+static bool lower_function(cg *g, ptoc_op *fnop)
+{
+    if (!func_has_body(fnop))
+        return true;
+    const ptoc_type *ft = func_type(fnop);
+    ptoc_block *body = fnop->regions[0].first;
+    cg_func f;
+    memset(&f, 0, sizeof f);
+    f.op = fnop;
+    f.fn = LLVMGetNamedFunction(g->mod, func_name(fnop));
+    g->fn = &f;
+    f.entry = cg_block(g, "entry");
+    LLVMBasicBlockRef first = cg_block(g, "body");
+    LLVMPositionBuilderAtEnd(g->b, first);
+    for (uint32_t i = 0; i < body->nargs && i < ft->u.func.ninputs; i++)
+        cg_set(g, body->args[i], cg_from_abi(g, LLVMGetParam(f.fn, i), body->args[i]->type));
+    ptoc_op *term = ptoc_block_terminator(body);
+    bool ok = cg_lower_block(g, body);
+    if (ok && !term) {
+        ptoc_op_emit_error(fnop, "internal error: function body without a terminator");
+        ok = false;
+    }
+    ok = ok && cg_lower_op(g, term);
+    LLVMPositionBuilderAtEnd(g->b, f.entry);
+    LLVMBuildBr(g->b, first);
+    g->fn = NULL;
+    return ok;
+}
+
+/* ---------------------------------------------------------------- C prototypes */
+
+/* The C spelling of a scalar type, NULL if C callers cannot pass it. */
+static const char *c_scalar(const ptoc_type *t)
+{
+    static const char *const sints[] = {"int8_t", "int16_t", "int32_t", "int64_t"};
+    static const char *const uints[] = {"uint8_t", "uint16_t", "uint32_t", "uint64_t"};
+    if (t->kind == PTOC_TYPE_INDEX)
+        return "int64_t";
+    if (t->kind == PTOC_TYPE_INTEGER) {
+        uint32_t w = t->u.integer.width;
+        if (w == 1)
+            return "bool";
+        int k = w == 8 ? 0 : w == 16 ? 1 : w == 32 ? 2 : w == 64 ? 3 : -1;
+        return k < 0 ? NULL : t->u.integer.sign == PTOC_UNSIGNED ? uints[k] : sints[k];
+    }
+    if (t->kind == PTOC_TYPE_FLOAT) {
+        switch (t->u.fp.kind) {
+        case PTOC_F16: case PTOC_BF16: return "uint16_t";
+        case PTOC_F32: return "float";
+        case PTOC_F64: return "double";
+        default: return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* The pointee of a pointer-passed parameter (!pto.ptr<T>, GM memref), or NULL. */
+static const ptoc_type *pointee(const ptoc_type *t)
+{
+    ptoc_pto_address_space space;
+    if (ptoc_pto_ptr_elem(t))
+        return ptoc_pto_ptr_elem(t);
+    if (ptoc_pto_memref_space(t, &space) && space == PTOC_PTO_AS_GM)
+        return t->u.shaped.elem;
+    return NULL;
+}
+
+/* Appends the C spelling of a parameter type; false if C cannot spell it. */
+static bool c_param(ptoc_strbuf *sb, const ptoc_type *t)
+{
+    const ptoc_type *elem = pointee(t);
+    const char *s = c_scalar(elem ? elem : t);
+    if (!s)
+        return false;
+    ptoc_strbuf_printf(sb, "%s%s", s, elem ? " *" : "");
+    return true;
+}
+
+static void c_prototype(ptoc_strbuf *out, const ptoc_op *fn)
+{
+    const ptoc_type *ft = func_type(fn);
+    const char *name = func_name(fn);
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, NULL);
+    uint32_t nr = ft->u.func.nresults;
+    const char *ret = nr == 0 ? "void" : nr == 1 ? c_scalar(ft->u.func.results[0]) : NULL;
+    bool ok = ret != NULL;
+    ptoc_strbuf_printf(&sb, "%s %s(", ret ? ret : "", name);
+    for (uint32_t i = 0; ok && i < ft->u.func.ninputs; i++) {
+        if (i)
+            ptoc_strbuf_puts(&sb, ", ");
+        ok = c_param(&sb, ft->u.func.inputs[i]);
+    }
+    if (ok && ft->u.func.ninputs == 0)
+        ptoc_strbuf_puts(&sb, "void");
+    if (ok)
+        ptoc_strbuf_printf(out, "%s);\n", ptoc_strbuf_cstr(&sb));
+    else
+        ptoc_strbuf_printf(out, "/* %s: not callable from C (tile, view or multi-result signature) */\n", name);
+    ptoc_strbuf_free(&sb);
+}
+
+static char *c_declarations(ptoc_op *module)
+{
+    ptoc_strbuf out;
+    ptoc_strbuf_init(&out, NULL);
+    for (ptoc_op *op = module->regions[0].first ? module->regions[0].first->first : NULL; op; op = op->next)
+        if (ptoc_op_is(op, "func.func") && func_has_body(op) && !func_is_private(op))
+            c_prototype(&out, op);
+    const char *text = out.len ? ptoc_strbuf_cstr(&out) : "";
+    char *s = malloc(out.len + 1);
+    if (!s)
+        ptoc_fatal("out of memory");
+    memcpy(s, text, out.len + 1);
+    ptoc_strbuf_free(&out);
+    return s;
+}
+
+/* ---------------------------------------------------------------- the module */
+
+ptoc_codegen_options ptoc_codegen_defaults(void)
+{
+    ptoc_codegen_options o;
+    memset(&o, 0, sizeof o);
+    o.target = "cpu";
+    o.opt_level = 2;
+    return o;
+}
+
+static void init_types(cg *g)
+{
+    LLVMContextRef c = g->llctx;
+    g->i1 = LLVMInt1TypeInContext(c);
+    g->i8 = LLVMInt8TypeInContext(c);
+    g->i16 = LLVMInt16TypeInContext(c);
+    g->i32 = LLVMInt32TypeInContext(c);
+    g->i64 = LLVMInt64TypeInContext(c);
+    g->f16 = LLVMHalfTypeInContext(c);
+    g->bf16 = LLVMBFloatTypeInContext(c);
+    g->f32 = LLVMFloatTypeInContext(c);
+    g->f64 = LLVMDoubleTypeInContext(c);
+    g->ptr = LLVMPointerTypeInContext(c, 0);
+    g->void_ty = LLVMVoidTypeInContext(c);
+    LLVMTypeRef tile[3] = {g->i64, g->i64, g->i64};
+    g->tile_ty = LLVMStructTypeInContext(c, tile, 3, false);
+    LLVMTypeRef dims = LLVMArrayType2(g->i64, PTOC_PTO_MAX_VIEW_RANK);
+    LLVMTypeRef view[3] = {g->ptr, dims, dims};
+    g->view_ty = LLVMStructTypeInContext(c, view, 3, false);
+}
+
+static ptoc_llvm_module *module_create(ptoc_op *module, const ptoc_codegen_options *opts)
+{
+    ptoc_llvm_module *m = calloc(1, sizeof *m);
+    if (!m)
+        ptoc_fatal("out of memory");
+    m->opts = *opts;
+    m->tsc = LLVMOrcCreateNewThreadSafeContext();
+    m->llctx = LLVMOrcThreadSafeContextGetContext(m->tsc);
+    const char *name = module->loc.file ? module->loc.file->str : "ptoc";
+    m->mod = LLVMModuleCreateWithNameInContext(name, m->llctx);
+    return m;
+}
+
+/* Declares every function, then lowers every body. */
+static bool lower_functions(cg *g, ptoc_op *module)
+{
+    ptoc_block *top = module->regions[0].first;
+    bool ok = true;
+    for (ptoc_op *op = top ? top->first : NULL; op; op = op->next)
+        if (ptoc_op_is(op, "func.func"))
+            ok = declare_function(g, op) && ok;
+    if (!ok)
+        return false;
+    for (ptoc_op *op = top ? top->first : NULL; op; op = op->next) {
+        if (ptoc_op_is(op, "func.func"))
+            ok = lower_function(g, op) && ok;
+        else if (!(op->def && (op->def->flags & PTOC_OPF_TERMINATOR)))
+            ok = cg_lower_op(g, op) && ok;  /* a module-level op no rule claims: reported */
+    }
+    return ok;
+}
+
+static bool verify_llvm(cg *g, ptoc_op *module)
+{
+    char *msg = NULL;
+    bool broken = LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg);
+    if (broken)
+        ptoc_emit_error(g->ctx, module->loc, "internal error: the LLVM module does not verify: %s",
+                        msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return !broken;
+}
+
+static bool check_options(ptoc_op *module, const ptoc_codegen_options *opts)
+{
+    if (!opts->target || strcmp(opts->target, "cpu") != 0) {
+        ptoc_emit_error(ptoc_op_context(module), module->loc,
+                        "unknown codegen target '%s' (supported: cpu)", opts->target ? opts->target : "");
+        return false;
+    }
+    if (!ptoc_op_is(module, "builtin.module") || module->nregions != 1) {
+        ptoc_op_emit_error(module, "codegen expects a builtin.module");
+        return false;
+    }
+    return true;
+}
+
+ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *opts)
+{
+    if (!check_options(module, opts))
+        return NULL;
+    ptoc_llvm_module *m = module_create(module, opts);
+    char *err = NULL;
+    if (!cg_target_setup(m, &err)) {
+        ptoc_emit_error(ptoc_op_context(module), module->loc, "cannot set up the LLVM target: %s",
+                        err ? err : "unknown error");
+        free(err);
+        ptoc_llvm_module_destroy(m);
+        return NULL;
+    }
+    cg_module cm;
+    memset(&cm, 0, sizeof cm);
+    cg *g = &cm.g;
+    g->ctx = ptoc_op_context(module);
+    g->opts = &m->opts;
+    g->arch = ptoc_pto_target_arch(module, NULL);
+    if (g->arch == PTOC_PTO_ARCH_INVALID)
+        g->arch = PTOC_PTO_ARCH_CPU;
+    g->llctx = m->llctx;
+    g->mod = m->mod;
+    g->b = LLVMCreateBuilderInContext(g->llctx);
+    init_types(g);
+    valmap_init(&cm.values, 256);
+    g->values = &cm.values;
+    rule_map_init(&cm.rules);
+    bool ok = lower_functions(g, module) && verify_llvm(g, module);
+    LLVMDisposeBuilder(g->b);
+    valmap_free(&cm.values);
+    free(cm.rules.slots);
+    if (!ok) {
+        ptoc_llvm_module_destroy(m);
+        return NULL;
+    }
+    m->c_decls = c_declarations(module);
+    return m;
+}
+
+void ptoc_llvm_module_destroy(ptoc_llvm_module *m)
+{
+    if (!m)
+        return;
+    if (m->mod)
+        LLVMDisposeModule(m->mod);
+    if (m->tm)
+        LLVMDisposeTargetMachine(m->tm);
+    if (m->tsc)
+        LLVMOrcDisposeThreadSafeContext(m->tsc);
+    free(m->c_decls);
+    free(m);
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static ptoc_param_info param_of(const ptoc_type *t)
+{
+    ptoc_param_info p = {PTOC_PARAM_UNSUPPORTED, t, NULL, -1};
+    const ptoc_type *elem = pointee(t);
+    if (elem && c_scalar(elem)) {
+        p.kind = PTOC_PARAM_POINTER;
+        p.elem = elem;
+        if (t->kind == PTOC_TYPE_MEMREF) {
+            p.static_elems = 1;
+            for (uint32_t d = 0; d < t->u.shaped.rank && p.static_elems >= 0; d++)
+                p.static_elems = t->u.shaped.shape[d] == PTOC_DYNAMIC ? -1 : p.static_elems * t->u.shaped.shape[d];
+        }
+    } else if (!elem && c_scalar(t)) {
+        p.kind = PTOC_PARAM_SCALAR;
+        p.elem = t;
+    }
+    return p;
+}
+
+uint32_t ptoc_llvm_param_info(const ptoc_op *fn, ptoc_param_info *out, uint32_t max)
+{
+    const ptoc_type *ft = fn ? func_type(fn) : NULL;
+    if (!ft)
+        return 0;
+    for (uint32_t i = 0; i < ft->u.func.ninputs && i < max; i++)
+        out[i] = param_of(ft->u.func.inputs[i]);
+    return ft->u.func.ninputs;
+}

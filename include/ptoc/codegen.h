@@ -1,0 +1,89 @@
+/* codegen.h: lowering a verified module to LLVM, and what to do with the result.
+ *
+ *   ptoc_codegen_options o = ptoc_codegen_defaults();          // cpu, -O2, host CPU
+ *   ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);         // NULL: diagnostics emitted
+ *   ptoc_llvm_optimize(m);                                     // LLVMRunPasses default<O2>
+ *   ptoc_llvm_emit_file(m, PTOC_EMIT_OBJ, "k.o", &err);        // or ptoc_llvm_emit_string
+ *   ptoc_jit *j = ptoc_jit_create(m, &err);                    // takes ownership of m
+ *   void *fn = ptoc_jit_lookup(j, "kernel");
+ *
+ * The public headers say nothing about LLVM: a ptoc_llvm_module owns its own LLVM
+ * context, module and target machine. Strings returned through `err` are malloc'd
+ * and freed by the caller.
+ *
+ * The ABI of a lowered function (what a C caller or the --run launcher passes):
+ *   !pto.ptr<T>, memref<...> in GM  -> a pointer to the first element (T *)
+ *   index, i64 / i32 / i16 / i8 / i1 -> int64_t / int32_t / int16_t / int8_t / bool
+ *   f32, f64                         -> float, double
+ *   f16, bf16 scalars                -> uint16_t holding the bits
+ *   tiles and views                  -> internal only (functions taking them are
+ *                                       callable from other kernels, not from C)
+ * Simulated on-chip memory belongs to the runtime (ptoc/runtime.h), one set of
+ * buffers per host thread: a C program that links a kernel object links
+ * libptoc_rt too.
+ */
+#ifndef PTOC_CODEGEN_H
+#define PTOC_CODEGEN_H
+
+#include "ptoc/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ptoc_emit_kind { PTOC_EMIT_LLVM, PTOC_EMIT_ASM, PTOC_EMIT_OBJ } ptoc_emit_kind;
+
+typedef struct ptoc_codegen_options {
+    const char *target;        /* "cpu" (the only one for now) */
+    int opt_level;             /* 0..3 */
+    const char *cpu;           /* NULL: the host CPU's name */
+    const char *features;      /* NULL: the host CPU's features */
+    /* Simulated capacity of each address space in bytes (indexed by
+     * ptoc_pto_address_space); 0 keeps the arch's figure (DESIGN §6). Benchmarks
+     * raise UB to run tiles larger than the hardware has. */
+    uint64_t capacity[16];
+} ptoc_codegen_options;
+
+ptoc_codegen_options ptoc_codegen_defaults(void);
+
+typedef struct ptoc_llvm_module ptoc_llvm_module;
+
+/* Lowers every func.func of `module` (verified, no auto-mode work left except
+ * address-less tiles, which get sequential placement per function). Returns NULL
+ * after emitting diagnostics on the module's context. */
+ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *opts);
+void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
+
+/* Runs the new pass manager at the options' level with the target machine. */
+bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err);
+/* Textual IR, assembly or an object file. */
+bool ptoc_llvm_emit_file(ptoc_llvm_module *m, ptoc_emit_kind kind, const char *path, char **err);
+/* Textual IR or assembly into a malloc'd NUL-terminated string. */
+char *ptoc_llvm_emit_string(ptoc_llvm_module *m, ptoc_emit_kind kind, char **err);
+/* A C header declaring every exported function of the lowered module with the
+ * ABI above (malloc'd). `guard` names the include guard. */
+char *ptoc_llvm_c_header(ptoc_llvm_module *m, const char *guard);
+
+/* The kernel-facing description of a lowered function's parameters, for
+ * launchers: read from the IR signature. */
+typedef enum ptoc_param_kind { PTOC_PARAM_POINTER, PTOC_PARAM_SCALAR, PTOC_PARAM_UNSUPPORTED } ptoc_param_kind;
+typedef struct ptoc_param_info {
+    ptoc_param_kind kind;
+    const ptoc_type *type;     /* the IR type of the parameter */
+    const ptoc_type *elem;     /* pointee element type for POINTER, the type for SCALAR */
+    int64_t static_elems;      /* POINTER from a static-shape memref: element count; -1 unknown */
+} ptoc_param_info;
+/* Fills `out` (up to `max`) for func.func `fn`; returns the parameter count. */
+uint32_t ptoc_llvm_param_info(const ptoc_op *fn, ptoc_param_info *out, uint32_t max);
+
+typedef struct ptoc_jit ptoc_jit;
+/* Compiles `m` with ORC LLJIT (taking ownership of m, even on failure). The
+ * runtime's entry points (ptoc/runtime.h) and libm are resolved in the process. */
+ptoc_jit *ptoc_jit_create(ptoc_llvm_module *m, char **err);
+void *ptoc_jit_lookup(ptoc_jit *j, const char *name);
+void ptoc_jit_destroy(ptoc_jit *j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

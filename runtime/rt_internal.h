@@ -1,0 +1,20 @@
+/* rt_internal.h: what the launcher (launch.c) needs from the per-thread core
+ * state (rt.c). Private to libptoc_rt.
+ */
+#ifndef PTOC_RUNTIME_RT_INTERNAL_H
+#define PTOC_RUNTIME_RT_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Makes the calling thread simulated core `idx` of `num`: fresh memory (zeroed,
+ * or filled with 0xA5 when `poison`), and traps that record their message and
+ * longjmp to `*jump` instead of aborting. */
+void ptoc_rt_block_begin(int64_t idx, int64_t num, bool poison, jmp_buf *jump);
+/* Ends the block: releases the thread's simulated memory, restores the plain
+ * defaults (block 0 of 1, traps abort) and returns the trap message (malloc'd)
+ * or NULL when the block did not trap. */
+char *ptoc_rt_block_end(void);
+
+#endif

@@ -1,0 +1,448 @@
+/* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
+ * pto-arch=cpu, lower, -O2, JIT), run each case through ptoc_rt_launch and the
+ * C reference on identical inputs, and compare every byte of every GM buffer.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "harness.h"
+
+#include "ptoc/codegen.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/runtime.h"
+#include "ptoc/syntax.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---------------------------------------------------------------- random data */
+
+uint64_t rng_next(e2e_rng *r)
+{
+    /* splitmix64: fast, and good enough for test data */
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+uint64_t rng_below(e2e_rng *r, uint64_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
+
+static uint64_t dtype_mask(ref_dtype t)
+{
+    uint32_t bits = 8 * ref_dtype_size(t);
+    return bits == 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+}
+
+static uint64_t float_to_dtype(ref_dtype t, float f)
+{
+    return t == REF_F16 ? ref_float_to_f16(f) : t == REF_BF16 ? ref_float_to_bf16(f) : ref_float_bits(f);
+}
+
+static uint64_t random_int(e2e_rng *r, ref_dtype t)
+{
+    uint64_t mask = dtype_mask(t), pick = rng_below(r, 16);
+    if (pick < 2) {
+        const uint64_t extremes[5] = {0, 1, mask, (mask >> 1) + 1, mask >> 1};   /* 0 1 -1 MIN MAX */
+        return extremes[rng_below(r, 5)];
+    }
+    if (pick < 6)                                    /* small values: divisions, equal compares */
+        return ((uint64_t)rng_below(r, 17) - 8) & mask;
+    return rng_next(r) & mask;
+}
+
+/* Only one NaN pattern: x86 propagates the first operand's payload, and the
+ * reference and LLVM may order commutative operands differently. */
+static uint64_t random_float(e2e_rng *r, ref_dtype t)
+{
+    uint64_t pick = rng_below(r, 32);
+    switch (pick) {
+    case 0: return float_to_dtype(t, NAN) & (t == REF_F32 ? 0x7fffffffu : 0x7fffu);
+    case 1: return float_to_dtype(t, INFINITY);
+    case 2: return float_to_dtype(t, -INFINITY);
+    case 3: return float_to_dtype(t, -0.0f);
+    case 4: return 0;
+    case 5: return 1 + rng_below(r, 0x3f);           /* a subnormal of every float dtype */
+    default: break;
+    }
+    if (pick < 14)
+        return float_to_dtype(t, (float)((int)rng_below(r, 9) - 4));
+    double u = (double)(rng_next(r) >> 11) * 0x1p-53;
+    return float_to_dtype(t, (float)(u * 200.0 - 100.0));
+}
+
+uint64_t rng_value(e2e_rng *r, ref_dtype t)
+{
+    return ref_dtype_is_float(t) ? random_float(r, t) : random_int(r, t);
+}
+
+static void store_elem(uint8_t *p, uint32_t size, uint64_t v)
+{
+    for (uint32_t i = 0; i < size; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t load_elem(const uint8_t *p, uint32_t size)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < size; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t hash_name(const char *s, int salt)
+{
+    uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)salt;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3u;
+    return h;
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+static int stat_index(e2e_suite *s, const char *op)
+{
+    for (int i = 0; i < s->nstats; i++)
+        if (strcmp(s->stats[i].op, op) == 0)
+            return i;
+    s->stats[s->nstats] = (e2e_stat){.op = op};
+    return s->nstats++;
+}
+
+/* ---------------------------------------------------------------- compiling */
+
+typedef struct compiled {
+    ptoc_context *ctx;
+    ptoc_jit *jit;
+} compiled;
+
+static char *module_text(e2e_case *cases, int n, size_t *len)
+{
+    char *text = NULL;
+    FILE *out = open_memstream(&text, len);
+    fputs("module attributes {pto.target_arch = \"cpu\"} {\n", out);
+    for (int i = 0; i < n; i++)
+        program_emit(&cases[i].prog, out);
+    fputs("}\n", out);
+    fclose(out);
+    return text;
+}
+
+static void dump_module(const e2e_suite *s, const char *name, const char *text, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.pto", s->dump_dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "cannot write %s\n", path);
+        return;
+    }
+    fwrite(text, 1, len, f);
+    fclose(f);
+}
+
+static bool compile(compiled *c, const char *name, const char *text, size_t len)
+{
+    char *err = NULL;
+    c->ctx = ptoc_context_create(NULL);
+    c->jit = NULL;
+    ptoc_register_all(c->ctx);
+    ptoc_context_set_option(c->ctx, "pto-arch", "cpu");
+    ptoc_arena *arena = ptoc_arena_create(c->ctx);
+    ptoc_source_add(c->ctx, ptoc_ident_cstr(c->ctx, name), text, len);
+    ptoc_op *module = ptoc_parse(c->ctx, arena, text, len, name, NULL);
+    if (!module || !ptoc_verify(module)) {
+        fprintf(stderr, "%s: parse/verify failed\n", name);
+        return false;
+    }
+    ptoc_codegen_options opts = ptoc_codegen_defaults();
+    /* The host's features (so the vector code paths run) with the generic
+     * x86-64 scheduling model: the host model's post-RA scheduler makes JIT
+     * compilation of the many small kernels several times slower. */
+    opts.cpu = getenv("PTOC_E2E_HOST_CPU") ? NULL : "x86-64";
+    ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
+    if (!m) {
+        fprintf(stderr, "%s: lowering failed\n", name);
+        return false;
+    }
+    if (!ptoc_llvm_optimize(m, &err)) {
+        fprintf(stderr, "%s: optimisation failed: %s\n", name, err ? err : "?");
+        free(err);
+        ptoc_llvm_module_destroy(m);
+        return false;
+    }
+    c->jit = ptoc_jit_create(m, &err);
+    if (!c->jit) {
+        fprintf(stderr, "%s: JIT failed: %s\n", name, err ? err : "?");
+        free(err);
+        return false;
+    }
+    return true;
+}
+
+static void release(compiled *c)
+{
+    if (c->jit)
+        ptoc_jit_destroy(c->jit);
+    ptoc_context_destroy(c->ctx);
+}
+
+/* ---------------------------------------------------------------- one run */
+
+typedef struct run_buffers {
+    uint8_t *init[E2E_MAX_PARAMS], *got[E2E_MAX_PARAMS], *want[E2E_MAX_PARAMS];
+    uint64_t scalars[E2E_MAX_PARAMS];
+} run_buffers;
+
+static size_t param_bytes(const e2e_param *q)
+{
+    return (size_t)q->elems * ref_dtype_size(q->dtype);
+}
+
+static void make_inputs(const e2e_case *c, const e2e_run *run, int run_index, run_buffers *b)
+{
+    const e2e_program *p = &c->prog;
+    e2e_rng rng = {hash_name(p->name, run_index)};
+    for (int i = 0; i < p->nparams; i++) {
+        const e2e_param *q = &p->params[i];
+        if (q->kind == E2E_SCALAR) {
+            b->scalars[i] = rng_value(&rng, q->dtype);
+            continue;
+        }
+        b->init[i] = malloc(param_bytes(q));
+        uint32_t es = ref_dtype_size(q->dtype);
+        for (int64_t e = 0; e < q->elems; e++)
+            store_elem(b->init[i] + e * es, es, rng_value(&rng, q->dtype));
+    }
+    if (c->fill)
+        c->fill(c, run, b->init, b->scalars, &rng);
+    for (int i = 0; i < p->nparams; i++)
+        if (p->params[i].kind == E2E_PTR) {
+            size_t n = param_bytes(&p->params[i]);
+            b->got[i] = malloc(n);
+            b->want[i] = malloc(n);
+            memcpy(b->got[i], b->init[i], n);
+            memcpy(b->want[i], b->init[i], n);
+        }
+}
+
+static void free_buffers(const e2e_program *p, run_buffers *b)
+{
+    for (int i = 0; i < p->nparams; i++) {
+        free(b->init[i]);
+        free(b->got[i]);
+        free(b->want[i]);
+    }
+}
+
+static ptoc_rt_arg scalar_arg(ref_dtype t, uint64_t bits)
+{
+    ptoc_rt_arg a = {PTOC_RT_ARG_I64, {.i = 0}};
+    switch (ref_dtype_size(t)) {
+    case 1: a.kind = PTOC_RT_ARG_I8; break;
+    case 2: a.kind = PTOC_RT_ARG_I16; break;          /* f16/bf16 travel as their bits */
+    case 4: a.kind = t == REF_F32 ? PTOC_RT_ARG_F32 : PTOC_RT_ARG_I32; break;
+    default: break;
+    }
+    if (a.kind == PTOC_RT_ARG_F32)
+        a.value.f = (double)ref_bits_float((uint32_t)bits);
+    else
+        a.value.i = (int64_t)bits;
+    return a;
+}
+
+/* Odd runs start from poisoned on-chip memory (--poison-ub), even runs from
+ * zeros: zeros written outside a valid region only show on the former. */
+static uint8_t ub_fill(int run_index)
+{
+    return run_index % 2 ? 0xA5 : 0;
+}
+
+static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_index, run_buffers *b, char **err)
+{
+    ptoc_rt_arg args[E2E_MAX_PARAMS + 2];
+    uint32_t n = 0;
+    for (int i = 0; i < p->nparams; i++)
+        args[n++] = p->params[i].kind == E2E_PTR ? (ptoc_rt_arg){PTOC_RT_ARG_PTR, {.ptr = b->got[i]}}
+                                                 : scalar_arg(p->params[i].dtype, b->scalars[i]);
+    if (p->dynamic) {
+        args[n++] = (ptoc_rt_arg){PTOC_RT_ARG_I64, {.i = run->vr}};
+        args[n++] = (ptoc_rt_arg){PTOC_RT_ARG_I64, {.i = run->vc}};
+    }
+    ptoc_rt_launch_options opts = {1, ub_fill(run_index) != 0};
+    return ptoc_rt_launch(fn, args, n, &opts, err);
+}
+
+/* Distance in representable values between two floats of dtype t. */
+static int64_t ulp_distance(ref_dtype t, uint64_t a, uint64_t b)
+{
+    uint32_t w = 8 * ref_dtype_size(t);
+    uint64_t sign = (uint64_t)1 << (w - 1);
+    int64_t ia = (a & sign) ? -(int64_t)(a & ~sign) : (int64_t)a;
+    int64_t ib = (b & sign) ? -(int64_t)(b & ~sign) : (int64_t)b;
+    return ia > ib ? ia - ib : ib - ia;
+}
+
+/* Compares one buffer; reports the first differing element. Returns the number
+ * of elements that differ beyond the case's ulp tolerance. */
+static int64_t compare_param(e2e_suite *s, const e2e_case *c, int run_index, int param, const uint8_t *want,
+                             const uint8_t *got, int *max_ulp)
+{
+    const e2e_param *q = &c->prog.params[param];
+    uint32_t es = ref_dtype_size(q->dtype);
+    int64_t bad = 0;
+    for (int64_t e = 0; e < q->elems; e++) {
+        uint64_t w = load_elem(want + e * es, es), g = load_elem(got + e * es, es);
+        if (w == g)
+            continue;
+        if (c->ulp && ref_dtype_is_float(q->dtype)) {
+            int64_t d = ulp_distance(q->dtype, w, g);
+            if (d <= c->ulp) {
+                if (d > *max_ulp)
+                    *max_ulp = (int)d;
+                continue;
+            }
+        }
+        if (bad++ == 0 && !s->corrupt) {
+            char ws[64], gs[64];
+            ref_format(ws, sizeof ws, q->dtype, w);
+            ref_format(gs, sizeof gs, q->dtype, g);
+            char shape[64] = "";
+            if (c->prog.dynamic)
+                snprintf(shape, sizeof shape, " (valid %lldx%lld)", (long long)c->runs[run_index].vr,
+                         (long long)c->runs[run_index].vc);
+            printf("MISMATCH %s [%s %s %s] run %d%s: buffer %%p%d element %lld (row %lld, col %lld):"
+                   " expected %s, got %s\n",
+                   c->prog.name, c->op, ref_dtype_name(c->dtype), c->cls, run_index, shape, param, (long long)e,
+                   (long long)(e / q->ld), (long long)(e % q->ld), ws, gs);
+        }
+    }
+    if (bad && !s->corrupt)
+        printf("  (%lld differing elements in %%p%d)\n", (long long)bad, param);
+    return bad;
+}
+
+/* Self-test: flip one bit the kernel is known to write (element 0 of the first
+ * store's view), so a working comparison must report it. */
+static void corrupt_reference(const e2e_program *p, run_buffers *b)
+{
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].kind == E2E_STORE) {
+            const e2e_view *v = &p->steps[i].view;
+            int64_t off = 0;
+            for (int d = 0; d < v->rank; d++)
+                off += v->offset[d] * v->stride[d];
+            b->want[v->param][off * ref_dtype_size(p->params[v->param].dtype)] ^= 1;
+            return;
+        }
+}
+
+static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e2e_stat *st)
+{
+    const e2e_program *p = &c->prog;
+    const e2e_run *run = &c->runs[run_index];
+    run_buffers b;
+    memset(&b, 0, sizeof b);
+    make_inputs(c, run, run_index, &b);
+    char *err = NULL;
+    bool ok = launch(fn, p, run, run_index, &b, &err);
+    if (!ok) {
+        printf("FAILED %s run %d: launch: %s\n", p->name, run_index, err ? err : "?");
+        free(err);
+    } else {
+        program_reference(p, b.want, b.scalars, run->vr, run->vc, ub_fill(run_index));
+        if (s->corrupt)
+            corrupt_reference(p, &b);
+        int64_t bad = 0;
+        for (int i = 0; i < p->nparams; i++)
+            if (p->params[i].kind == E2E_PTR)
+                bad += compare_param(s, c, run_index, i, b.want[i], b.got[i], &st->max_ulp);
+        ok = bad == 0;
+        if (s->corrupt && bad)
+            s->caught++;
+    }
+    free_buffers(p, &b);
+    return ok;
+}
+
+void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
+{
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        if (!s->only || strcmp(cases[i].prog.name, s->only) == 0)
+            cases[count++] = cases[i];
+    if (count == 0)
+        return;
+    size_t len = 0;
+    char *text = module_text(cases, count, &len);
+    if (s->dump_dir)
+        dump_module(s, module_name, text, len);
+    compiled comp;
+    double t0 = now_seconds();
+    bool built = compile(&comp, module_name, text, len);
+    double t1 = now_seconds();
+    for (int i = 0; i < count; i++) {
+        e2e_case *c = &cases[i];
+        int k = stat_index(s, c->op);
+        e2e_stat *st = &s->stats[k];
+        st->cases++;
+        if (c->ulp > st->ulp_bound)
+            st->ulp_bound = c->ulp;
+        s->table[k][c->dtype]++;
+        void *fn = built ? ptoc_jit_lookup(comp.jit, c->prog.name) : NULL;
+        if (!fn) {
+            st->failures++;
+            if (built)
+                printf("FAILED %s: no symbol in the JIT\n", c->prog.name);
+            continue;
+        }
+        for (int r = 0; r < c->nruns; r++) {
+            st->runs++;
+            if (!run_case(s, c, fn, r, st))
+                st->mismatches++;
+        }
+    }
+    if (s->verbose)
+        printf("%s: %d functions, compile %.2f s, runs %.2f s\n", module_name, count, t1 - t0, now_seconds() - t1);
+    release(&comp);
+    free(text);
+}
+
+int e2e_report(e2e_suite *s)
+{
+    int cases = 0, runs = 0, bad = 0, failures = 0;
+    for (int i = 0; i < s->nstats; i++) {
+        const e2e_stat *st = &s->stats[i];
+        printf("%-11s %-27s cases %4d  runs %4d  mismatches %3d  compile failures %3d", s->family, st->op, st->cases,
+               st->runs, st->mismatches, st->failures);
+        if (st->ulp_bound)
+            printf("  max ulp %d (bound %d)", st->max_ulp, st->ulp_bound);
+        printf("  dtypes:");
+        for (int t = 0; t < REF_DTYPE_COUNT; t++)
+            if (s->table[i][t])
+                printf(" %s:%d", ref_dtype_name((ref_dtype)t), s->table[i][t]);
+        printf("\n");
+        cases += st->cases;
+        runs += st->runs;
+        bad += st->mismatches;
+        failures += st->failures;
+    }
+    if (s->corrupt) {
+        printf("%s self-test: %d of %d corrupted runs caught\n", s->family, s->caught, runs);
+        return runs > 0 && s->caught == runs ? 0 : 1;
+    }
+    printf("%s: %d cases, %d runs, %d mismatching runs, %d cases not compiled\n", s->family, cases, runs, bad,
+           failures);
+    return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
+}

@@ -1,0 +1,72 @@
+/* harness.h: compiling e2e programs with ptoc, running them, and comparing the
+ * results with the C reference.
+ *
+ * Cases are compiled in batches (one module, one JIT per batch, several
+ * functions) to keep compile time low. Each case runs one or more times
+ * ("runs": a dynamic valid shape, a data variant) on inputs from a fixed-seed
+ * generator derived from the case name, so every failure is reproducible on
+ * its own with `e2e_diff FAMILY --only NAME`.
+ */
+#ifndef PTOC_E2E_HARNESS_H
+#define PTOC_E2E_HARNESS_H
+
+#include "program.h"
+
+#define E2E_MAX_RUNS 4
+
+typedef struct e2e_rng {
+    uint64_t state;
+} e2e_rng;
+
+uint64_t rng_next(e2e_rng *r);
+uint64_t rng_below(e2e_rng *r, uint64_t n);
+/* A random element of dtype t, with extremes, zeros, small integers and (for
+ * floats) inf, -0, subnormals and a canonical quiet NaN mixed in. */
+uint64_t rng_value(e2e_rng *r, ref_dtype t);
+
+typedef struct e2e_run {
+    int64_t vr, vc;            /* dynamic valid shape */
+    int variant;               /* data variant for the fill hook (0 = default) */
+} e2e_run;
+
+typedef struct e2e_case e2e_case;
+/* Adjusts the random inputs of a run (histogram data, idx values ...). */
+typedef void (*e2e_fill_fn)(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                            e2e_rng *rng);
+
+struct e2e_case {
+    e2e_program prog;
+    const char *op;            /* statistics key, e.g. "tadd" */
+    ref_dtype dtype;
+    const char *cls;           /* shape class */
+    e2e_run runs[E2E_MAX_RUNS];
+    int nruns;
+    e2e_fill_fn fill;
+    int ulp;                   /* tolerated ulp distance in float outputs (expdif) */
+    int aux;                   /* for the fill hook */
+};
+
+typedef struct e2e_stat {
+    const char *op;
+    int cases, runs, mismatches, failures;
+    int ulp_bound, max_ulp;    /* the tolerance of the op's cases, the largest distance seen */
+} e2e_stat;
+
+typedef struct e2e_suite {
+    const char *family;
+    const char *only;          /* run only the case with this name */
+    const char *dump_dir;      /* write each module's .pto here */
+    bool corrupt;              /* self-test: corrupt the reference output */
+    bool verbose;
+    e2e_stat stats[32];
+    int nstats;
+    int table[32][REF_DTYPE_COUNT];   /* cases per op x dtype, same order as stats */
+    int caught;                /* corrupt mode: runs whose corruption was detected */
+} e2e_suite;
+
+/* Compiles `cases` as one module and runs every case against the reference. */
+void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name);
+/* Prints the per-op summary; returns the process exit status. */
+int e2e_report(e2e_suite *s);
+
+#endif

@@ -1,0 +1,442 @@
+/* program.c: building, printing and reference-interpreting e2e programs (see
+ * program.h). The printer writes the manual-mode style of examples/add.pto:
+ * views per transfer, alloc_tile with an explicit address, and a
+ * set_flag/wait_flag pair wherever the pipe changes (MTE2 -> V -> MTE3).
+ */
+#include "program.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- building */
+
+void program_init(e2e_program *p, const char *name, bool dynamic)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    p->dynamic = dynamic;
+}
+
+int program_ptr(e2e_program *p, ref_dtype t, int64_t elems, int64_t ld)
+{
+    p->params[p->nparams] = (e2e_param){E2E_PTR, t, elems, ld};
+    return p->nparams++;
+}
+
+int program_scalar(e2e_program *p, ref_dtype t)
+{
+    p->params[p->nparams] = (e2e_param){E2E_SCALAR, t, 0, 0};
+    return p->nparams++;
+}
+
+int program_tile(e2e_program *p, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols)
+{
+    int64_t bytes = rows * cols * ref_dtype_size(t);
+    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, REF_ROW_MAJOR, REF_NONE_BOX, p->next_addr, 0};
+    p->next_addr += (bytes + 255) / 256 * 256;
+    return p->ntiles++;
+}
+
+int program_alias(e2e_program *p, int of, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols,
+                  ref_layout layout, ref_box box)
+{
+    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, layout, box, p->tiles[of].addr, 0};
+    return p->ntiles++;
+}
+
+e2e_view program_tile_view(e2e_program *p, int tile)
+{
+    const e2e_tile *t = &p->tiles[tile];
+    e2e_view v = {program_ptr(p, t->dtype, t->rows * t->cols, t->cols), 2, {t->rows, t->cols}, {t->cols, 1},
+                  {0, 0}, {t->vrows, t->vcols}};
+    return v;
+}
+
+static e2e_step *add_step(e2e_program *p, e2e_step_kind kind, int tile)
+{
+    e2e_step *s = &p->steps[p->nsteps++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->tile = tile;
+    s->pad_scalar = -1;
+    s->is_msb = -1;
+    return s;
+}
+
+void program_load(e2e_program *p, int tile, e2e_view v, int pad_scalar)
+{
+    e2e_step *s = add_step(p, E2E_LOAD, tile);
+    s->view = v;
+    s->pad_scalar = pad_scalar;
+}
+
+void program_store(e2e_program *p, int tile, e2e_view v)
+{
+    add_step(p, E2E_STORE, tile)->view = v;
+}
+
+void program_load_tile(e2e_program *p, int tile)
+{
+    program_load(p, tile, program_tile_view(p, tile), -1);
+}
+
+void program_store_tile(e2e_program *p, int tile)
+{
+    program_store(p, tile, program_tile_view(p, tile));
+    const e2e_tile *t = &p->tiles[tile];
+    int full = program_alias(p, tile, t->dtype, t->rows, t->cols, t->rows, t->cols, t->layout, t->box);
+    program_store(p, full, program_tile_view(p, full));
+}
+
+e2e_step *program_op(e2e_program *p, e2e_opcode op, int dst, int nin, const e2e_operand *in)
+{
+    e2e_step *s = add_step(p, E2E_OP, dst);
+    s->op = op;
+    s->nin = nin;
+    memcpy(s->in, in, (size_t)nin * sizeof *in);
+    return s;
+}
+
+e2e_operand tile_operand(int tile) { return (e2e_operand){false, tile}; }
+e2e_operand scalar_operand(int param) { return (e2e_operand){true, param}; }
+
+/* ---------------------------------------------------------------- printing */
+
+static const char *const opcode_names[E2E_OPCODE_COUNT] = {
+    [E2E_TADD] = "tadd", [E2E_TSUB] = "tsub", [E2E_TMUL] = "tmul", [E2E_TDIV] = "tdiv",
+    [E2E_TMAX] = "tmax", [E2E_TMIN] = "tmin", [E2E_TADDS] = "tadds", [E2E_TMULS] = "tmuls",
+    [E2E_TCOLEXPAND] = "tcolexpand", [E2E_TCOLEXPANDADD] = "tcolexpandadd",
+    [E2E_TCOLEXPANDSUB] = "tcolexpandsub", [E2E_TCOLEXPANDMUL] = "tcolexpandmul",
+    [E2E_TCOLEXPANDDIV] = "tcolexpanddiv", [E2E_TCOLEXPANDMAX] = "tcolexpandmax",
+    [E2E_TCOLEXPANDMIN] = "tcolexpandmin", [E2E_TCOLEXPANDEXPDIF] = "tcolexpandexpdif",
+    [E2E_TCMP] = "tcmp", [E2E_TCMPS] = "tcmps", [E2E_TCMPS_TILE] = "tcmps", [E2E_TSEL] = "tsel",
+    [E2E_TSELS] = "tsels", [E2E_THISTOGRAM] = "thistogram",
+};
+
+const char *opcode_name(e2e_opcode op) { return opcode_names[op]; }
+
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+
+const char *program_scalar_type(ref_dtype t)
+{
+    static const char *const names[REF_DTYPE_COUNT] = {
+        [REF_I8] = "i8", [REF_I16] = "i16", [REF_I32] = "i32", [REF_I64] = "i64",
+        [REF_U8] = "i8", [REF_U16] = "i16", [REF_U32] = "i32", [REF_U64] = "i64",
+        [REF_F16] = "f16", [REF_BF16] = "bf16", [REF_F32] = "f32",
+    };
+    return names[t];
+}
+
+static void print_dim(FILE *out, int64_t d)
+{
+    if (d < 0)
+        fputc('?', out);
+    else
+        fprintf(out, "%lld", (long long)d);
+}
+
+static void print_tile_type(FILE *out, const e2e_tile *t)
+{
+    fprintf(out, "!pto.tile_buf<vec, %lldx%lldx%s", (long long)t->rows, (long long)t->cols,
+            ref_dtype_name(t->dtype));
+    if (t->vrows != t->rows || t->vcols != t->cols) {
+        fputs(", valid=", out);
+        print_dim(out, t->vrows);
+        fputc('x', out);
+        print_dim(out, t->vcols);
+    }
+    if (t->layout == REF_COL_MAJOR)
+        fputs(", blayout=col_major", out);
+    if (t->box != REF_NONE_BOX)
+        fprintf(out, ", slayout=%s", t->box == REF_BOX_ROW_MAJOR ? "row_major" : "col_major");
+    if (t->pad)
+        fprintf(out, ", pad=%d", t->pad);
+    fputc('>', out);
+}
+
+/* The SSA name of index value d: %vr, %vc, or the constant %cN emitted at the
+ * top of the function (print_index_constants). */
+static const char *index_value(int64_t d, char *buf, size_t n)
+{
+    if (d == E2E_DYN_R)
+        return "%vr";
+    if (d == E2E_DYN_C)
+        return "%vc";
+    snprintf(buf, n, "%%c%lld", (long long)d);
+    return buf;
+}
+
+static bool add_unique(int64_t *vals, int *n, int64_t v)
+{
+    for (int i = 0; i < *n; i++)
+        if (vals[i] == v)
+            return false;
+    vals[(*n)++] = v;
+    return true;
+}
+
+/* One arith.constant per distinct static index value the views use. */
+static void print_index_constants(FILE *out, const e2e_program *p)
+{
+    int64_t vals[E2E_MAX_STEPS * 20];
+    int n = 0;
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_view *v = &p->steps[i].view;
+        if (p->steps[i].kind == E2E_OP)
+            continue;
+        for (int d = 0; d < v->rank; d++) {
+            const int64_t dims[4] = {v->shape[d], v->stride[d], v->offset[d], v->size[d]};
+            for (int k = 0; k < 4; k++)
+                if (dims[k] >= 0 && add_unique(vals, &n, dims[k]))
+                    fprintf(out, "    %%c%lld = arith.constant %lld : index\n", (long long)dims[k],
+                            (long long)dims[k]);
+        }
+    }
+}
+
+static void print_index_list(FILE *out, const char *const *names, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s%s", i ? ", " : "", names[i]);
+    fputc(']', out);
+}
+
+/* make_tensor_view %v<id> + partition_view %w<id> of a transfer's view. */
+static void print_view(FILE *out, const e2e_program *p, const e2e_view *v, int id)
+{
+    char bufs[4][5][24];
+    const char *shape[5], *stride[5], *offset[5], *size[5];
+    for (int i = 0; i < v->rank; i++) {
+        shape[i] = index_value(v->shape[i], bufs[0][i], sizeof bufs[0][i]);
+        stride[i] = index_value(v->stride[i], bufs[1][i], sizeof bufs[1][i]);
+        offset[i] = index_value(v->offset[i], bufs[2][i], sizeof bufs[2][i]);
+        size[i] = index_value(v->size[i], bufs[3][i], sizeof bufs[3][i]);
+    }
+    const char *elem = ref_dtype_name(p->params[v->param].dtype);
+    char tv[64] = "!pto.tensor_view<";
+    for (int i = 0; i < v->rank; i++)
+        strcat(tv, "?x");
+    strcat(tv, elem);
+    strcat(tv, ">");
+    fprintf(out, "    %%v%d = pto.make_tensor_view %%p%d, shape = ", id, v->param);
+    print_index_list(out, shape, v->rank);
+    fputs(", strides = ", out);
+    print_index_list(out, stride, v->rank);
+    fprintf(out, " : %s\n    %%w%d = pto.partition_view %%v%d, offsets = ", tv, id, id);
+    print_index_list(out, offset, v->rank);
+    fputs(", sizes = ", out);
+    print_index_list(out, size, v->rank);
+    fprintf(out, " : %s -> !pto.partition_tensor_view<", tv);
+    for (int i = 0; i < v->rank; i++) {
+        print_dim(out, v->size[i]);
+        fputc('x', out);
+    }
+    fprintf(out, "%s>\n", elem);
+}
+
+static void print_part_type(FILE *out, const e2e_program *p, const e2e_view *v)
+{
+    fputs("!pto.partition_tensor_view<", out);
+    for (int i = 0; i < v->rank; i++) {
+        print_dim(out, v->size[i]);
+        fputc('x', out);
+    }
+    fprintf(out, "%s>", ref_dtype_name(p->params[v->param].dtype));
+}
+
+static void print_transfer(FILE *out, const e2e_program *p, const e2e_step *s, int id)
+{
+    print_view(out, p, &s->view, id);
+    if (s->kind == E2E_LOAD) {
+        fprintf(out, "    pto.tload ins(%%w%d : ", id);
+        print_part_type(out, p, &s->view);
+        fprintf(out, ") outs(%%t%d : ", s->tile);
+        print_tile_type(out, &p->tiles[s->tile]);
+        fputc(')', out);
+        if (s->pad_scalar >= 0)
+            fprintf(out, " pad_mode = #pto.padmode<PadValue> pad_value = %%p%d : %s", s->pad_scalar,
+                    program_scalar_type(p->params[s->pad_scalar].dtype));
+    } else {
+        fprintf(out, "    pto.tstore ins(%%t%d : ", s->tile);
+        print_tile_type(out, &p->tiles[s->tile]);
+        fprintf(out, ") outs(%%w%d : ", id);
+        print_part_type(out, p, &s->view);
+        fputc(')', out);
+    }
+    fputc('\n', out);
+}
+
+static void print_operand_type(FILE *out, const e2e_program *p, e2e_operand o)
+{
+    if (o.scalar)
+        fputs(program_scalar_type(p->params[o.index].dtype), out);
+    else
+        print_tile_type(out, &p->tiles[o.index]);
+}
+
+static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
+{
+    fprintf(out, "    pto.%s ins(", opcode_name(s->op));
+    for (int i = 0; i < s->nin; i++)
+        fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
+    if (s->op == E2E_TCMP || s->op == E2E_TCMPS || s->op == E2E_TCMPS_TILE)
+        fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
+    fputs(" : ", out);
+    for (int i = 0; i < s->nin; i++) {
+        if (i)
+            fputs(", ", out);
+        print_operand_type(out, p, s->in[i]);
+    }
+    fprintf(out, ") outs(%%t%d : ", s->tile);
+    print_tile_type(out, &p->tiles[s->tile]);
+    fputc(')', out);
+    if (s->op == E2E_THISTOGRAM) {
+        if (s->is_msb >= 0)
+            fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
+        else
+            fprintf(out, " {byte = %d}", s->byte);
+    }
+    fputc('\n', out);
+}
+
+/* The pipe a step runs on, for the flags between consecutive steps. */
+static const char *step_pipe(const e2e_step *s)
+{
+    return s->kind == E2E_LOAD ? "PIPE_MTE2" : s->kind == E2E_STORE ? "PIPE_MTE3" : "PIPE_V";
+}
+
+void program_emit(const e2e_program *p, FILE *out)
+{
+    fprintf(out, "  func.func @%s(", p->name);
+    for (int i = 0; i < p->nparams; i++) {
+        const e2e_param *q = &p->params[i];
+        fprintf(out, "%s%%p%d: ", i ? ", " : "", i);
+        if (q->kind == E2E_PTR)
+            fprintf(out, "!pto.ptr<%s>", ref_dtype_name(q->dtype));
+        else
+            fputs(program_scalar_type(q->dtype), out);
+    }
+    if (p->dynamic)
+        fprintf(out, "%s%%vr: index, %%vc: index", p->nparams ? ", " : "");
+    fputs(") {\n", out);
+    print_index_constants(out, p);
+    for (int i = 0; i < p->ntiles; i++) {
+        const e2e_tile *t = &p->tiles[i];
+        fprintf(out, "    %%a%d = arith.constant %lld : i64\n    %%t%d = pto.alloc_tile addr = %%a%d", i,
+                (long long)t->addr, i, i);
+        if (t->vrows < 0)
+            fprintf(out, " valid_row = %s", t->vrows == E2E_DYN_R ? "%vr" : "%vc");
+        if (t->vcols < 0)
+            fprintf(out, " valid_col = %s", t->vcols == E2E_DYN_R ? "%vr" : "%vc");
+        fputs(" : ", out);
+        print_tile_type(out, t);
+        fputc('\n', out);
+    }
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        if (i > 0 && strcmp(step_pipe(&p->steps[i - 1]), step_pipe(s)) != 0)
+            fprintf(out, "    pto.set_flag[<%s>, <%s>, <EVENT_ID0>]\n    pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]\n",
+                    step_pipe(&p->steps[i - 1]), step_pipe(s), step_pipe(&p->steps[i - 1]), step_pipe(s));
+        if (s->kind == E2E_OP)
+            print_op(out, p, s);
+        else
+            print_transfer(out, p, s, i);
+    }
+    fputs("    return\n  }\n", out);
+}
+
+/* ---------------------------------------------------------------- reference */
+
+static int64_t resolve(int64_t d, int64_t vr, int64_t vc)
+{
+    return d == E2E_DYN_R ? vr : d == E2E_DYN_C ? vc : d;
+}
+
+static ref_tile ref_of(const e2e_tile *t, uint8_t *ub, int64_t vr, int64_t vc)
+{
+    return (ref_tile){t->dtype, t->rows, t->cols, resolve(t->vrows, vr, vc), resolve(t->vcols, vr, vc),
+                      t->layout, t->box, ub + t->addr};
+}
+
+static ref_view view_of(const e2e_program *p, const e2e_view *v, uint8_t **bufs, int64_t vr, int64_t vc)
+{
+    ref_view rv = {bufs[v->param], {1, 1, 1, 1, 1}, {0, 0, 0, 0, 1}};
+    int64_t off = 0;
+    for (int i = 0; i < v->rank; i++) {
+        int d = 5 - v->rank + i;             /* a 2-D view is dims 3 and 4 */
+        rv.shape[d] = resolve(v->size[i], vr, vc);
+        rv.stride[d] = v->stride[i];
+        off += v->offset[i] * v->stride[i];
+    }
+    rv.base += off * ref_dtype_size(p->params[v->param].dtype);
+    return rv;
+}
+
+static ref_binop binop_of(e2e_opcode op)
+{
+    switch (op) {
+    case E2E_TSUB: case E2E_TCOLEXPANDSUB: return REF_SUB;
+    case E2E_TMUL: case E2E_TMULS: case E2E_TCOLEXPANDMUL: return REF_MUL;
+    case E2E_TDIV: case E2E_TCOLEXPANDDIV: return REF_DIV;
+    case E2E_TMAX: case E2E_TCOLEXPANDMAX: return REF_MAX;
+    case E2E_TMIN: case E2E_TCOLEXPANDMIN: return REF_MIN;
+    case E2E_TCOLEXPANDEXPDIF: return REF_EXPDIF;
+    default: return REF_ADD;
+    }
+}
+
+static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars)
+{
+    const ref_tile *d = &t[s->tile];
+#define IN(i) (&t[s->in[i].index])
+#define SC(i) (scalars[s->in[i].index])
+    switch (s->op) {
+    case E2E_TADD: case E2E_TSUB: case E2E_TMUL: case E2E_TDIV: case E2E_TMAX: case E2E_TMIN:
+        ref_binary(binop_of(s->op), d, IN(0), IN(1));
+        break;
+    case E2E_TADDS: case E2E_TMULS:
+        ref_binary_scalar(binop_of(s->op), d, IN(0), SC(1));
+        break;
+    case E2E_TCOLEXPAND:
+        ref_tcolexpand(d, IN(0));
+        break;
+    case E2E_TCOLEXPANDADD: case E2E_TCOLEXPANDSUB: case E2E_TCOLEXPANDMUL: case E2E_TCOLEXPANDDIV:
+    case E2E_TCOLEXPANDMAX: case E2E_TCOLEXPANDMIN: case E2E_TCOLEXPANDEXPDIF:
+        ref_tcolexpand_binary(binop_of(s->op), d, IN(0), IN(1));
+        break;
+    case E2E_TCMP: ref_tcmp(s->cmp, d, IN(0), IN(1)); break;
+    case E2E_TCMPS: ref_tcmps(s->cmp, d, IN(0), SC(1)); break;
+    case E2E_TCMPS_TILE: ref_tcmps_tile(s->cmp, d, IN(0), IN(1)); break;
+    case E2E_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
+    case E2E_TSELS: ref_tsels(d, IN(0), IN(1), SC(3)); break;
+    case E2E_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
+    case E2E_OPCODE_COUNT: break;
+    }
+#undef IN
+#undef SC
+}
+
+void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *scalars, int64_t vr, int64_t vc,
+                       uint8_t ub_fill)
+{
+    static uint8_t ub[E2E_UB_BYTES];
+    ref_tile t[E2E_MAX_TILES];
+    memset(ub, ub_fill, sizeof ub);
+    for (int i = 0; i < p->ntiles; i++)
+        t[i] = ref_of(&p->tiles[i], ub, vr, vc);
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        const e2e_tile *tile = &p->tiles[s->tile];
+        if (s->kind == E2E_LOAD) {
+            ref_view v = view_of(p, &s->view, bufs, vr, vc);
+            bool pad = s->pad_scalar >= 0 || tile->pad != 0;
+            uint64_t bits = s->pad_scalar >= 0 ? scalars[s->pad_scalar] : ref_pad_bits(tile->dtype, tile->pad);
+            ref_tload(&t[s->tile], &v, pad, bits);
+        } else if (s->kind == E2E_STORE) {
+            ref_view v = view_of(p, &s->view, bufs, vr, vc);
+            ref_tstore(&v, &t[s->tile]);
+        } else {
+            reference_op(s, t, scalars);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/* program.h: the differential tests' description of one kernel.
+ *
+ * A program is a straight-line manual-mode kernel: tiles at fixed UB addresses,
+ * loads from and stores to GM pointer parameters through (2-D or 5-D) views,
+ * and tile ops between them. The same description is used twice:
+ *   - printed as .pto text (program_emit), which ptoc parses, lowers and JITs;
+ *   - interpreted with the C reference (program_reference) on a simulated,
+ *     zero-initialised UB.
+ * Both get identical GM buffers and scalar arguments, and the buffers after the
+ * run must be equal byte for byte.
+ *
+ * Valid dimensions are either static (>= 0) or the kernel's index parameters
+ * %vr / %vc (E2E_DYN_R / E2E_DYN_C), which every dynamic program takes last.
+ */
+#ifndef PTOC_E2E_PROGRAM_H
+#define PTOC_E2E_PROGRAM_H
+
+#include "ref.h"
+
+#include <stdio.h>
+
+#define E2E_DYN_R (-1)     /* the %vr parameter */
+#define E2E_DYN_C (-2)     /* the %vc parameter */
+#define E2E_MAX_PARAMS 12
+#define E2E_MAX_TILES 10
+#define E2E_MAX_STEPS 16
+#define E2E_UB_BYTES (256 * 1024)
+
+typedef enum e2e_param_kind { E2E_PTR, E2E_SCALAR } e2e_param_kind;
+
+typedef struct e2e_param {
+    e2e_param_kind kind;
+    ref_dtype dtype;           /* pointee, or the scalar's dtype */
+    int64_t elems;             /* E2E_PTR: buffer length */
+    int64_t ld;                /* E2E_PTR: elements per row, for messages */
+} e2e_param;
+
+typedef struct e2e_tile {
+    ref_dtype dtype;
+    int64_t rows, cols, vrows, vcols;   /* vrows/vcols may be E2E_DYN_R/C */
+    ref_layout layout;
+    ref_box box;
+    int64_t addr;              /* byte offset in UB */
+    int pad;                   /* tile_buf pad= (0 none, 1 zero, 2 max, 3 min) */
+} e2e_tile;
+
+/* A view of a pointer parameter: make_tensor_view + partition_view. */
+typedef struct e2e_view {
+    int param;
+    int rank;                  /* 2 or 5 */
+    int64_t shape[5], stride[5], offset[5], size[5];   /* size may be E2E_DYN_R/C */
+} e2e_view;
+
+typedef enum e2e_step_kind { E2E_LOAD, E2E_STORE, E2E_OP } e2e_step_kind;
+
+typedef enum e2e_opcode {
+    E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV, E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS,
+    E2E_TCOLEXPAND, E2E_TCOLEXPANDADD, E2E_TCOLEXPANDSUB, E2E_TCOLEXPANDMUL, E2E_TCOLEXPANDDIV,
+    E2E_TCOLEXPANDMAX, E2E_TCOLEXPANDMIN, E2E_TCOLEXPANDEXPDIF,
+    E2E_TCMP, E2E_TCMPS, E2E_TCMPS_TILE, E2E_TSEL, E2E_TSELS, E2E_THISTOGRAM,
+    E2E_OPCODE_COUNT
+} e2e_opcode;
+
+/* An operand of an op step: a tile (index into tiles) or a scalar parameter. */
+typedef struct e2e_operand {
+    bool scalar;
+    int index;
+} e2e_operand;
+
+typedef struct e2e_step {
+    e2e_step_kind kind;
+    int tile;                  /* LOAD/STORE: the tile; OP: the destination */
+    e2e_view view;             /* LOAD/STORE */
+    int pad_scalar;            /* LOAD: param index of pad_value, or -1 */
+    e2e_opcode op;             /* OP */
+    e2e_operand in[4];
+    int nin;
+    ref_cmp cmp;               /* tcmp / tcmps */
+    int byte;                  /* thistogram: 0..3 */
+    int is_msb;                /* thistogram: -1 byte = N, else isMSB = true|false */
+} e2e_step;
+
+typedef struct e2e_program {
+    char name[64];
+    e2e_param params[E2E_MAX_PARAMS];
+    int nparams;
+    bool dynamic;              /* takes %vr, %vc after the params */
+    e2e_tile tiles[E2E_MAX_TILES];
+    int ntiles;
+    e2e_step steps[E2E_MAX_STEPS];
+    int nsteps;
+    int64_t next_addr;         /* for program_tile */
+} e2e_program;
+
+/* Building. */
+void program_init(e2e_program *p, const char *name, bool dynamic);
+int program_ptr(e2e_program *p, ref_dtype t, int64_t elems, int64_t ld);
+int program_scalar(e2e_program *p, ref_dtype t);
+/* A tile at the next free UB address (256-byte aligned). */
+int program_tile(e2e_program *p, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols);
+/* A second tile at `of`'s address with its own shape (an alias, manual mode). */
+int program_alias(e2e_program *p, int of, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols,
+                  ref_layout layout, ref_box box);
+/* A 2-D view covering `tile`'s valid region of a fresh rows x cols buffer. */
+e2e_view program_tile_view(e2e_program *p, int tile);
+void program_load(e2e_program *p, int tile, e2e_view v, int pad_scalar);
+void program_store(e2e_program *p, int tile, e2e_view v);
+/* Loads `tile` from a fresh buffer holding its whole physical shape. */
+void program_load_tile(e2e_program *p, int tile);
+/* Stores `tile`'s valid region to a fresh buffer, and its whole physical extent
+ * (through a full-valid alias) to another: the second shows anything written
+ * outside the valid region. */
+void program_store_tile(e2e_program *p, int tile);
+e2e_step *program_op(e2e_program *p, e2e_opcode op, int dst, int nin, const e2e_operand *in);
+e2e_operand tile_operand(int tile);
+e2e_operand scalar_operand(int param);
+
+/* The .pto text of a function for `p` (appended to `out`). */
+void program_emit(const e2e_program *p, FILE *out);
+/* The MLIR type of a scalar parameter of dtype t ("f32", "i16" for ui16 ...). */
+const char *program_scalar_type(ref_dtype t);
+
+/* Runs `p` with the C reference: `bufs[i]` are the pointer parameters' buffers
+ * (changed in place), `scalars[i]` the scalar parameters' bit patterns, vr/vc
+ * the dynamic valid shape. UB starts as `ub_fill` bytes (0, or the runtime's
+ * 0xA5 poison, which shows writes of zeros outside the valid region). */
+void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *scalars, int64_t vr, int64_t vc,
+                       uint8_t ub_fill);
+
+const char *opcode_name(e2e_opcode op);
+
+#endif

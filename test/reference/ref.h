@@ -1,0 +1,124 @@
+/* ref.h: a plain C reference implementation of the PTO tile ops that ptoc lowers
+ * for the cpu target (issue 3), used by the differential tests in test/e2e.
+ *
+ * It is written from the ISA notes (DESIGN §6, pto-isa-notes §2) and knows
+ * nothing of ptoc's IR or code generator: a tile is a byte pointer plus its
+ * static facts, and every op is a scalar loop over the destination's valid
+ * region. Semantics (binding, DESIGN §6):
+ *   - integers wrap (two's complement); signless iN is signed, uiN unsigned;
+ *     x / 0 = all ones, INT_MIN / -1 = INT_MIN;
+ *   - f16 and bf16 compute in float and round to nearest even on store;
+ *   - max(a,b) = a > b ? a : b, min(a,b) = a < b ? a : b;
+ *   - exp is libm expf.
+ * Elements and scalars travel as `uint64_t` bit patterns in the dtype's own
+ * encoding (zero-extended), so one signature serves every dtype.
+ */
+#ifndef PTOC_TEST_REF_H
+#define PTOC_TEST_REF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ref_dtype {
+    REF_I8, REF_I16, REF_I32, REF_I64,
+    REF_U8, REF_U16, REF_U32, REF_U64,
+    REF_F16, REF_BF16, REF_F32,
+    REF_DTYPE_COUNT
+} ref_dtype;
+
+/* The outer (blayout) and inner box (slayout) layouts. Boxes are 512 bytes:
+ * 16 x (32/esize) elements for row-major boxes, (32/esize) x 16 for col-major
+ * ones (pto-isa-notes §1.1); the tile's shape is a multiple of the box. */
+typedef enum ref_layout { REF_ROW_MAJOR, REF_COL_MAJOR } ref_layout;
+typedef enum ref_box { REF_NONE_BOX, REF_BOX_ROW_MAJOR, REF_BOX_COL_MAJOR } ref_box;
+
+typedef struct ref_tile {
+    ref_dtype dtype;
+    int64_t rows, cols;        /* physical shape */
+    int64_t vrows, vcols;      /* valid region [0,vrows) x [0,vcols) */
+    ref_layout layout;
+    ref_box box;
+    uint8_t *data;             /* first byte of the tile */
+} ref_tile;
+
+/* A 5-D ND global-memory view: element (i0..i4) is at base + sum(i_k*stride_k)
+ * elements. 2-D views are {1,1,1,R,C}. */
+typedef struct ref_view {
+    uint8_t *base;
+    int64_t shape[5], stride[5];
+} ref_view;
+
+/* ---------------------------------------------------------------- dtypes */
+
+uint32_t ref_dtype_size(ref_dtype t);
+bool ref_dtype_is_float(ref_dtype t);
+bool ref_dtype_is_signed(ref_dtype t);       /* signed integers only */
+const char *ref_dtype_name(ref_dtype t);     /* MLIR spelling: "i8", "ui16", "bf16" ... */
+
+/* f16 / bf16 <-> float, round to nearest even; NaN stays NaN (quiet). */
+float ref_f16_to_float(uint16_t h);
+uint16_t ref_float_to_f16(float f);
+float ref_bf16_to_float(uint16_t h);
+uint16_t ref_float_to_bf16(float f);
+uint32_t ref_float_bits(float f);
+float ref_bits_float(uint32_t u);
+
+/* Element access by bit pattern (zero-extended to 64 bits). */
+uint64_t ref_get(const ref_tile *t, int64_t r, int64_t c);
+void ref_set(const ref_tile *t, int64_t r, int64_t c, uint64_t bits);
+uint8_t *ref_elem_ptr(const ref_tile *t, int64_t r, int64_t c);
+
+/* Formats an element of dtype `t` for messages ("1.5 (0x3fc00000)", "-3"). */
+void ref_format(char *buf, size_t n, ref_dtype t, uint64_t bits);
+
+/* ---------------------------------------------------------------- ops */
+
+typedef enum ref_binop { REF_ADD, REF_SUB, REF_MUL, REF_DIV, REF_MAX, REF_MIN, REF_EXPDIF } ref_binop;
+typedef enum ref_cmp { REF_EQ, REF_NE, REF_LT, REF_LE, REF_GT, REF_GE } ref_cmp;
+
+/* One element of `a OP b` in dtype t (EXPDIF: exp(a - b), floats only). */
+uint64_t ref_apply(ref_binop op, ref_dtype t, uint64_t a, uint64_t b);
+bool ref_compare(ref_cmp mode, ref_dtype t, uint64_t a, uint64_t b);
+
+/* TLOAD: copies view -> tile valid region (rows = shape0*..*shape3, cols = shape4)
+ * and, when `pad` is set, fills [vcols, min(cols, roundup(vcols, 32/esize))) of
+ * each valid row with `pad_bits`. TSTORE: tile valid region -> view. */
+void ref_tload(const ref_tile *dst, const ref_view *src, bool pad, uint64_t pad_bits);
+void ref_tstore(const ref_view *dst, const ref_tile *src);
+/* The pad bit pattern of a tile's pad= kind (1 zero, 2 max, 3 min) for dtype t. */
+uint64_t ref_pad_bits(ref_dtype t, int kind);
+
+/* tadd tsub tmul tdiv tmax tmin: dst = src0 OP src1 over dst's valid region. */
+void ref_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+/* tadds, tmuls: dst = src OP scalar. */
+void ref_binary_scalar(ref_binop op, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+
+/* tcolexpand: dst[i,j] = src[0,j]. */
+void ref_tcolexpand(const ref_tile *dst, const ref_tile *src);
+/* tcolexpand{add..expdif}: dst[i,j] = src0[i,j] OP src1[0,j]; when src1, not
+ * src0, has dst's physical shape the roles swap: dst[i,j] = src0[0,j] OP src1[i,j]. */
+void ref_tcolexpand_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+
+/* tcmp / tcmps: packed bits per row, LSB first, into mask tile `dst` (any
+ * integer dtype, row-major: row i starts at byte i*cols*esize). Only bytes
+ * 0..ceil(vcols/8)-1 of rows < src.vrows are written; bits past vcols are 0. */
+void ref_tcmp(ref_cmp mode, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+void ref_tcmps(ref_cmp mode, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+/* The tile form of tcmps compares with src1[0,0]. */
+void ref_tcmps_tile(ref_cmp mode, const ref_tile *dst, const ref_tile *src, const ref_tile *src1);
+
+/* Mask bit (i,j): bit j%8 of byte j/8 of mask row i. */
+bool ref_mask_bit(const ref_tile *mask, int64_t i, int64_t j);
+/* tsel: dst = bit ? src0 : src1. tsels: dst = bit ? src : scalar. */
+void ref_tsel(const ref_tile *dst, const ref_tile *mask, const ref_tile *src0, const ref_tile *src1);
+void ref_tsels(const ref_tile *dst, const ref_tile *mask, const ref_tile *src, uint64_t scalar);
+
+/* thistogram: for each row r < src.vrows, the inclusive cumulative counts of
+ * the selected byte over the columns that pass the filter, into dst[r, 0..255]
+ * (counts wrap modulo dst's width). u16: byte 1 unfiltered, byte 0 counts
+ * elements whose high byte is idx[r,0]. u32: byte k counts elements whose
+ * bytes 3..k+1 equal idx[0,0], idx[1,0], ... (per tile). */
+void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *idx, int byte);
+
+#endif

@@ -1,0 +1,84 @@
+"""Makes and prints .npy and raw files for the --run tests, with python3 only
+(no numpy): the .npy format is a magic string, a version, a dict header and
+little-endian elements, which struct handles.
+
+  npy.py make OUT DTYPE SHAPE PATTERN [VERSION]
+                                         write OUT.npy (format VERSION: 1, 2 or 3),
+                                         or raw bytes if OUT ends .bin
+  npy.py show FILE                       print "dtype shape" then the elements
+  npy.py header FILE DESCR FORTRAN SHAPE write a .npy with this header and zeros
+
+DTYPE is a numpy code (f4, i4, u2 ...); SHAPE is like 16x16; PATTERN is
+`iota` (0, 1, 2 ...), `iota*K` or a constant number.
+"""
+import struct
+import sys
+
+CODES = {"b1": "?", "i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I",
+         "i8": "q", "u8": "Q", "f2": "e", "f4": "f", "f8": "d"}
+
+
+def dims(text):
+    return tuple(int(d) for d in text.split("x")) if text else ()
+
+
+def count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def values(pattern, n, code):
+    if pattern.startswith("iota"):
+        k = float(pattern[5:]) if pattern.startswith("iota*") else 1
+        vals = [i * k for i in range(n)]
+    else:
+        vals = [float(pattern)] * n
+    return [v if code in "efd" else int(v) for v in vals]
+
+
+def npy_bytes(descr, fortran, shape, body, version=1):
+    shape_text = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape_text)
+    prefix = 10 if version == 1 else 12
+    total = (prefix + len(header) + 1 + 63) // 64 * 64
+    header = header + " " * (total - prefix - len(header) - 1) + "\n"
+    size = struct.pack("<H" if version == 1 else "<I", len(header))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode() + body
+
+
+def make(out, dtype, shape_text, pattern, version="1"):
+    shape = dims(shape_text)
+    code = CODES[dtype]
+    body = struct.pack("<%d%s" % (count(shape), code), *values(pattern, count(shape), code))
+    byteorder = "|" if dtype[1] == "1" else "<"
+    data = body if out.endswith(".bin") else npy_bytes(byteorder + dtype, "False", shape, body, int(version))
+    with open(out, "wb") as f:
+        f.write(data)
+
+
+def show(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:6] == b"\x93NUMPY", "not a .npy file"
+    (hlen,) = struct.unpack("<H", data[8:10])
+    header = eval(data[10:10 + hlen].decode())  # a dict literal we wrote ourselves
+    descr, shape = header["descr"], header["shape"]
+    code = CODES[descr[1:]]
+    vals = struct.unpack("<%d%s" % (count(shape), code), data[10 + hlen:])
+    print(descr, "x".join(str(d) for d in shape))
+    row = shape[-1] if shape else 1
+    for i in range(0, len(vals), row):
+        print(" ".join(("%g" % v) if code in "efd" else str(v) for v in vals[i:i + row]))
+
+
+def header(out, descr, fortran, shape_text):
+    shape = dims(shape_text)
+    size = int(descr[2:]) if descr[1:2] in "iufb" and descr[2:].isdigit() else 4
+    with open(out, "wb") as f:
+        f.write(npy_bytes(descr, fortran, shape, b"\0" * (count(shape) * size)))
+
+
+if __name__ == "__main__":
+    {"make": make, "show": show, "header": header}[sys.argv[1]](*sys.argv[2:])
