@@ -206,6 +206,14 @@ bool cg_op_out(cg *g, ptoc_op *op, uint32_t shape_from, cg_tile *out);
  * (core: i is the operand index; the value is in its compute type, so an f16
  * or bf16 scalar comes back as float, ready for cg_convert.) */
 LLVMValueRef cg_op_scalar(cg *g, ptoc_op *op, uint32_t i, const ptoc_type **type);
+/* A one-element slot (an alloca) holding the compute-type value `v` of type
+ * `from` converted to `elem` and stored as a tile element would be (f16/bf16
+ * rounded to nearest even, integers wrapped, float->int saturated): the scalar
+ * of a tile-scalar op as the hardware receives it, in the tile's dtype. Load it
+ * with cg_load_elem for arithmetic, or as raw bits to copy it. */
+LLVMValueRef cg_elem_slot(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *elem);
+/* The scalar operand i through cg_elem_slot; NULL after an error. */
+LLVMValueRef cg_op_scalar_slot(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem);
 
 /* ---------------------------------------------------------------- control flow */
 

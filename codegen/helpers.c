@@ -535,10 +535,13 @@ LLVMValueRef cg_space_base(cg *g, uint32_t space)
 
 /* ---------------------------------------------------------------- compute-op operands */
 
+/* The verifiers skip ops with memref operands (as PTOAS does), so a non-tile
+ * can reach here from valid-looking input: a located error, not an internal one. */
 bool cg_op_in(cg *g, ptoc_op *op, uint32_t i, cg_tile *out)
 {
-    if (i >= op->noperands) {
-        ptoc_op_emit_error(op, "internal error: codegen expected a tile operand #%u", i);
+    ptoc_pto_tile_desc d;
+    if (i >= op->noperands || !cg_tile_desc_of(ptoc_op_operand(op, i)->type, &d)) {
+        ptoc_op_emit_error(op, "operand #%u must be a tile (tile_buf, tile or on-chip memref) on the cpu target", i);
         return false;
     }
     return cg_tile_of(g, ptoc_op_operand(op, i), out);
@@ -575,8 +578,8 @@ bool cg_op_out(cg *g, ptoc_op *op, uint32_t shape_from, cg_tile *out)
     if (op->nresults > 0 && cg_tile_desc_of(op->results[0].type, &d))
         return place_result(g, op, shape_from, out);
     uint32_t nins = 0, nouts = 0;
-    if (!ptoc_pto_dps_split(op, &nins, &nouts) || nouts == 0) {
-        ptoc_op_emit_error(op, "internal error: codegen expected a DPS out operand");
+    if (!ptoc_pto_dps_split(op, &nins, &nouts) || nouts == 0 || nins >= op->noperands) {
+        ptoc_op_emit_error(op, "needs a tile result or an outs(...) tile on the cpu target");
         return false;
     }
     return cg_op_in(g, op, nins, out);
@@ -637,4 +640,18 @@ LLVMValueRef cg_alloca(cg *g, LLVMTypeRef ty, const char *name)
     LLVMValueRef v = LLVMBuildAlloca(b, ty, name);
     LLVMDisposeBuilder(b);
     return v;
+}
+
+LLVMValueRef cg_elem_slot(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *elem)
+{
+    LLVMValueRef slot = cg_alloca(g, cg_elem_type(g, elem), "scalar.elem");
+    cg_store_elem(g, elem, slot, cg_convert(g, v, from, elem));
+    return slot;
+}
+
+LLVMValueRef cg_op_scalar_slot(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem)
+{
+    const ptoc_type *ty = NULL;
+    LLVMValueRef v = cg_op_scalar(g, op, i, &ty);
+    return v && ty ? cg_elem_slot(g, v, ty, elem) : NULL;
 }

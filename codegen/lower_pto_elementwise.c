@@ -190,20 +190,6 @@ static bool lower_tile_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* The scalar operand `i` in the compute type of `elem`. A f16/bf16 scalar is a
- * half/bfloat register value: widen it to its compute type first. */
-static LLVMValueRef scalar_operand(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem)
-{
-    const ptoc_type *st = NULL;
-    LLVMValueRef v = cg_op_scalar(g, op, i, &st);
-    if (!v || !st)
-        return NULL;
-    LLVMTypeRef ct = cg_compute_type(g, st);
-    if (ct && LLVMTypeOf(v) != ct && ptoc_type_is_float(st))
-        v = LLVMBuildFPExt(g->b, v, ct, "");
-    return cg_convert(g, v, st, elem);
-}
-
 /* tsubs, tdivs, tmaxs and tmins have only the structural verifier: check the
  * operand kinds here, so that a malformed op is a diagnostic. */
 static bool check_tile_scalar_operands(ptoc_op *op)
@@ -231,7 +217,9 @@ static bool lower_tile_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     if (!check_same_elem(op, &s.tile, &dst) || !check_computable(op, &dst))
         return false;
-    LLVMValueRef scalar = scalar_operand(g, op, 1, dst.elem);
+    /* The hardware takes the scalar in the tile's dtype: round it there first. */
+    LLVMValueRef slot = cg_op_scalar_slot(g, op, 1, dst.elem);
+    LLVMValueRef scalar = slot ? cg_load_elem(g, dst.elem, slot) : NULL;
     if (!scalar)
         return false;
     emit_loop_nest(g, (ew_op)rule->arg, &dst, &s, 1, scalar);

@@ -15,10 +15,27 @@
  * tload/tstore move a view's window to or from a tile's valid region with the
  * ND mapping of pto-isa (notes §1.2): tile row r spans view dims 0..3 (i3 = r %
  * s3, i2 = (r / s3) % s2, ...) and column c is dim 4, so the tile's valid shape
- * must be (s0*s1*s2*s3) x s4. A tload into a tile with a pad value then fills
- * each valid row's tail up to the next 32-byte boundary (DESIGN §6). Rows go
- * through llvm.memcpy when the view's innermost stride is 1 and the tile is
- * row_major none_box; otherwise element by element.
+ * must be (s0*s1*s2*s3) x s4. Rows go through llvm.memcpy when the view's
+ * innermost stride is 1 and the tile is row_major none_box; otherwise element
+ * by element.
+ *
+ * Padding: a tload may then fill each valid row's tail, elements [valid_cols,
+ * min(cols, round_up(valid_cols, 32 / esize))), as the NPU's DMA does (DESIGN
+ * §6); nothing else of the tile is written. The value comes from tload's
+ * `pad_mode` clause, else from the tile type:
+ *   PadValue      `pad_value = %v : T`, converted to the tile's dtype as a
+ *                 compute op's store converts (cg_convert: float -> int
+ *                 truncates and saturates, NaN -> 0; int -> int keeps the
+ *                 low bits; f16/bf16 round to nearest even); overrides pad=.
+ *   PadFirstElem  the row's own first element (tile element (r, 0)), HIVM's
+ *                 rule: hivm.hir.load, whose clauses pto.tload copies, pads
+ *                 with the source's [.., 0:1] slice broadcast along the row.
+ *   PadNull / no clause   the tile type's pad= (null: no padding). PTOAS
+ *                 drops the clause when it emits TLOAD(dst, src), so the tile
+ *                 type is what it pads with; PadNull is the clause's default.
+ * pad_value without PadValue, PadValue without pad_value, and the other DMA
+ * clauses (left/right_padding_num, init_out_buffer, init_condition) are
+ * diagnostics.
  *
  * Static facts are checked at compile time when the values are constants (the
  * LLVM builder folds constant arithmetic, and known_member below reads fields
@@ -252,7 +269,7 @@ static bool lower_tassign(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     cg_tile t;
     LLVMValueRef addr = cg_get(g, ptoc_op_operand(op, 1));
-    return addr && cg_tile_of(g, ptoc_op_operand(op, 0), &t) &&
+    return addr && cg_op_in(g, op, 0, &t) &&
            make_tile(g, &op->results[0], addr, t.vrows, t.vcols, op->loc);
 }
 
@@ -397,14 +414,18 @@ static bool lower_partition_view(cg *g, ptoc_op *op, const cg_rule *rule)
 typedef enum direction { TO_TILE, TO_VIEW } direction;
 
 /* What one tload/tstore moves. */
+/* The padding of a tload: none, one value for every row (the tile type's
+ * pad= or a PadValue clause), or each row's own first element (PadFirstElem). */
+typedef enum pad_fill { FILL_NONE, FILL_VALUE, FILL_FIRST_ELEM } pad_fill;
+
 typedef struct transfer {
     direction dir;
     view v;
     cg_tile t;
     LLVMTypeRef et;            /* iN of the element's width */
     bool contiguous_rows;      /* tile rows are contiguous (row_major none_box) */
-    bool pad;                  /* tload into a tile with a pad value */
-    LLVMValueRef pad_value;    /* the pad pattern as iN */
+    pad_fill fill;             /* what the tail of each valid row gets */
+    LLVMValueRef pad_value;    /* FILL_VALUE: the pad pattern as iN */
 } transfer;
 
 static void dim_text(char *buf, size_t n, LLVMValueRef v)
@@ -507,9 +528,14 @@ static void pad_row(cg *g, const transfer *x, LLVMValueRef r)
     end = min_i64(g, end, cg_i64(g, x->t.desc.cols));
     if (const_of(x->t.vcols, &vcols) && is_const(end, vcols))
         return;
+    LLVMValueRef value = x->pad_value;
+    if (x->fill == FILL_FIRST_ELEM) {           /* element (r, 0), just copied */
+        value = LLVMBuildLoad2(g->b, x->et, cg_tile_elem_ptr(g, &x->t, r, cg_i64(g, 0)), "first");
+        LLVMSetAlignment(value, (unsigned)x->t.esize);
+    }
     cg_loop l;
     cg_loop_begin(g, &l, x->t.vcols, end, "pad");
-    LLVMValueRef st = LLVMBuildStore(g->b, x->pad_value, cg_tile_elem_ptr(g, &x->t, r, l.iv));
+    LLVMValueRef st = LLVMBuildStore(g->b, value, cg_tile_elem_ptr(g, &x->t, r, l.iv));
     LLVMSetAlignment(st, (unsigned)x->t.esize);
     cg_loop_end(g, &l);
 }
@@ -519,7 +545,7 @@ static void copy_rows(cg *g, const transfer *x, bool memcpy_rows)
     cg_loop l;
     cg_loop_begin(g, &l, cg_i64(g, 0), x->t.vrows, "row");
     copy_row(g, x, l.iv, memcpy_rows);
-    if (x->pad)
+    if (x->fill != FILL_NONE)
         pad_row(g, x, l.iv);
     cg_loop_end(g, &l);
 }
@@ -582,17 +608,61 @@ static bool pad_bits(const ptoc_type *elem, uint32_t pad, uint64_t *out)
     return true;
 }
 
-static bool setup_padding(ptoc_op *op, transfer *x)
+/* tload's padding clause: `pad_mode = #pto.padmode<M> [pad_value = %v : T]`
+ * (mode PADMODE_NULL when absent). The pad_value operand follows ins and outs. */
+enum { PADMODE_NULL = 0, PADMODE_FIRST_ELEM = 1, PADMODE_VALUE = 2 };
+typedef struct pad_clause {
+    uint32_t mode;
+} pad_clause;
+
+/* The PadValue scalar converted to the tile's dtype (as a store of a compute
+ * op converts: cg_convert, then cg_store_elem's rounding), as the
+ * iN bits of one element. The scalar is defined before the tload, so this runs
+ * once, outside the row loop. */
+static LLVMValueRef pad_value_bits(cg *g, ptoc_op *op, const transfer *x, uint32_t operand)
+{
+    const ptoc_type *from;
+    LLVMValueRef v = cg_op_scalar(g, op, operand, &from);
+    if (!v)
+        return NULL;
+    if (!ptoc_type_is_int_or_index(from) && !ptoc_type_is_float(from)) {
+        ptoc_op_emit_error(op, "tload's pad_value must be an integer or float scalar");
+        return NULL;
+    }
+    LLVMValueRef slot = cg_alloca(g, cg_elem_type(g, x->t.elem), "pad.value");
+    cg_store_elem(g, x->t.elem, slot, cg_convert(g, v, from, x->t.elem));
+    LLVMValueRef bits = LLVMBuildLoad2(g->b, x->et, slot, "pad.bits");
+    LLVMSetAlignment(bits, (unsigned)x->t.esize);
+    return bits;
+}
+
+/* What a tload writes past each valid row: PadValue gives the clause's value,
+ * PadFirstElem the row's first element, and PadNull (or no clause) the tile
+ * type's pad= (pad=null: nothing). A tstore never pads. */
+static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *clause)
 {
     uint32_t pad = x->t.desc.pad;
     uint64_t bits;
-    x->pad = x->dir == TO_TILE && pad != PTOC_PTO_PAD_NULL;
-    if (!x->pad)
+    x->fill = FILL_NONE;
+    if (x->dir != TO_TILE || !clause)
+        return true;
+    if (clause->mode == PADMODE_FIRST_ELEM)
+        x->fill = FILL_FIRST_ELEM;
+    else if (clause->mode == PADMODE_VALUE || pad != PTOC_PTO_PAD_NULL)
+        x->fill = FILL_VALUE;
+    if (x->fill == FILL_NONE)
         return true;
     if (x->t.desc.blayout != PTOC_PTO_BL_ROW_MAJOR) {
         ptoc_op_emit_error(op, "tload padding into a col_major tile is not supported by the cpu target yet");
         return false;
     }
+    if (clause->mode == PADMODE_VALUE) {
+        uint32_t nins, nouts;
+        ptoc_pto_dps_split(op, &nins, &nouts);
+        return (x->pad_value = pad_value_bits(g, op, x, nins + nouts)) != NULL;
+    }
+    if (x->fill == FILL_FIRST_ELEM)
+        return true;
     if (!pad_bits(x->t.elem, pad, &bits)) {
         ptoc_op_emit_error(op, "tload padding of this element type is not supported by the cpu target");
         return false;
@@ -613,15 +683,16 @@ static void refine_valid_shape(cg_tile *t)
         t->vcols = c;
 }
 
-/* Checks and emits a transfer between `view_val` and the resolved tile x->t. */
-static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *view_val)
+/* Checks and emits a transfer between `view_val` and the resolved tile x->t;
+ * `clause` is tload's padding clause (NULL for tstore). */
+static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *view_val, const pad_clause *clause)
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
     refine_valid_shape(&x->t);
     x->et = bits_type(g, x->t.esize);
     x->contiguous_rows = x->t.desc.blayout == PTOC_PTO_BL_ROW_MAJOR && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
-    if (!setup_padding(op, x) || !check_shapes(g, op, x))
+    if (!setup_padding(g, op, x, clause) || !check_shapes(g, op, x))
         return false;
     emit_transfer(g, x);
     return true;
@@ -631,26 +702,33 @@ static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *vi
 static const char *const tload_operand_clauses[4] = {"pad_value", "left_padding_num", "right_padding_num",
                                                      "init_condition"};
 
-/* The DMA options of tload (explicit pad values, left/right padding, buffer
- * initialisation) have no cpu lowering yet: refuse rather than ignore them. */
-static bool check_tload_clauses(ptoc_op *op)
+/* Reads tload's padding clause. The other DMA options (left/right padding,
+ * buffer initialisation) have no cpu lowering yet: refused rather than
+ * ignored, and so is a pad_value that PadValue does not use. */
+static bool read_tload_clauses(ptoc_op *op, pad_clause *out)
 {
     ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes"), *mode = ptoc_op_attr(op, "pad_mode");
     ptoc_attr *init = ptoc_op_attr(op, "init_out_buffer");
     const char *clause = NULL;
-    uint32_t v;
-    for (uint32_t k = 2; seg && k < seg->u.dense.n && k < 6 && !clause; k++)
+    *out = (pad_clause){PADMODE_NULL};
+    if (mode && !ptoc_pto_enum_value(mode, PTOC_PTO_ENUM_PADMODE, &out->mode))
+        out->mode = PADMODE_NULL;                   /* the verifier reports it */
+    bool has_value = seg && seg->u.dense.n > 2 && seg->u.dense.values[2] != 0;
+    for (uint32_t k = 3; seg && k < seg->u.dense.n && k < 6 && !clause; k++)
         if (seg->u.dense.values[k] != 0)
             clause = tload_operand_clauses[k - 2];
-    if (!clause && mode && ptoc_pto_enum_value(mode, PTOC_PTO_ENUM_PADMODE, &v) && v != 0)
-        clause = "pad_mode";
     if (!clause && init && init->kind == PTOC_ATTR_BOOL && init->u.boolean)
         clause = "init_out_buffer";
-    if (!clause)
-        return true;
-    ptoc_op_emit_error(op, "tload's '%s' clause is not supported by the cpu target yet (the tile type's pad "
-                       "value is)", clause);
-    return false;
+    if (clause) {
+        ptoc_op_emit_error(op, "tload's '%s' clause is not supported by the cpu target yet", clause);
+        return false;
+    }
+    if (has_value != (out->mode == PADMODE_VALUE)) {
+        ptoc_op_emit_error(op, has_value ? "tload's pad_value is only used with pad_mode = #pto.padmode<PadValue>"
+                                         : "tload with pad_mode = #pto.padmode<PadValue> needs a pad_value");
+        return false;
+    }
+    return true;
 }
 
 /* The tile a Level-1 tload defines: placed sequentially, valid shape from the
@@ -678,12 +756,13 @@ static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     transfer x = {.dir = TO_TILE};
     const ptoc_value *src = ptoc_op_operand(op, 0);
-    if (!check_tload_clauses(op))
+    pad_clause clause;
+    if (!read_tload_clauses(op, &clause))
         return false;
     bool level1 = op->nresults == 1;
-    if (level1 ? !place_loaded_tile(g, op, src, &x.t) : !cg_tile_of(g, ptoc_op_operand(op, 1), &x.t))
+    if (level1 ? !place_loaded_tile(g, op, src, &x.t) : !cg_op_in(g, op, 1, &x.t))
         return false;
-    return lower_transfer(g, op, &x, src);
+    return lower_transfer(g, op, &x, src, &clause);
 }
 
 /* Attributes of tstore with no cpu lowering yet: (enum kind, its neutral value). */
@@ -716,9 +795,9 @@ static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
     uint32_t nins = op->noperands - 1, nouts;
     if (ptoc_op_attr(op, "operandSegmentSizes"))
         ptoc_pto_dps_split(op, &nins, &nouts);
-    if (!check_tstore_options(op, nins) || !cg_tile_of(g, ptoc_op_operand(op, 0), &x.t))
+    if (!check_tstore_options(op, nins) || !cg_op_in(g, op, 0, &x.t))
         return false;
-    return lower_transfer(g, op, &x, ptoc_op_operand(op, nins));
+    return lower_transfer(g, op, &x, ptoc_op_operand(op, nins), NULL);
 }
 
 /* ---------------------------------------------------------------- block queries */

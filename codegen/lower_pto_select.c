@@ -37,7 +37,8 @@
  *   pto.tsetval ins(%offset, %v : index, T) outs(%tile : !tile)
  * The scalar must have the element's type, except that integers only need the
  * element's width: arith has only signless integers, so an i32 reads a ui32
- * element. An offset outside rows x cols traps at run time.
+ * element. An offset outside rows x cols traps at run time
+ * (PTOC_RT_TRAP_ELEMENT: the offset and rows * cols).
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
@@ -74,41 +75,6 @@ static LLVMValueRef build_cmp(cg *g, uint32_t mode, const ptoc_type *elem, LLVMV
     if (ptoc_type_is_float(elem))
         return LLVMBuildFCmp(g->b, cmp_preds[mode].f, a, b, "cmp");
     return LLVMBuildICmp(g->b, cg_is_unsigned(elem) ? cmp_preds[mode].u : cmp_preds[mode].s, a, b, "cmp");
-}
-
-/* ---------------------------------------------------------------- scalars */
-
-/* `v`, a register value of ptoc type `ty`, in ty's compute type (f16/bf16
- * registers are half/bfloat; their compute type is float). */
-static LLVMValueRef to_compute(cg *g, LLVMValueRef v, const ptoc_type *ty)
-{
-    if (LLVMTypeOf(v) == cg_compute_type(g, ty))
-        return v;
-    LLVMValueRef slot = cg_alloca(g, LLVMTypeOf(v), "scalar.reg");
-    LLVMBuildStore(g->b, v, slot);
-    return cg_load_elem(g, ty, slot);
-}
-
-/* The compute-type value `v` of type `from` converted to `elem` and rounded
- * to it exactly as a stored tile element would be (through a one-element
- * slot: f16/bf16 round to nearest even, integers wrap). The hardware takes the
- * scalar of TCMPS/TSELS in the tile's dtype. Returns the slot. */
-static LLVMValueRef as_elem_slot(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *elem)
-{
-    LLVMValueRef slot = cg_alloca(g, cg_elem_type(g, elem), "scalar.elem");
-    cg_store_elem(g, elem, slot, cg_convert(g, v, from, elem));
-    return slot;
-}
-
-/* The scalar operand i as an element of type `elem` (see as_elem_slot);
- * NULL after an error. */
-static LLVMValueRef scalar_as_elem(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *elem)
-{
-    const ptoc_type *ty = NULL;
-    LLVMValueRef v = cg_op_scalar(g, op, i, &ty);
-    if (!v || !ty)
-        return NULL;
-    return as_elem_slot(g, to_compute(g, v, ty), ty, elem);
 }
 
 /* ---------------------------------------------------------------- mask tiles */
@@ -195,10 +161,10 @@ static bool cmp_operands(cg *g, ptoc_op *op, bool scalar, cmp_args *c)
         if (scalar) {          /* the tile form of tcmps compares with rhs[0,0] */
             const ptoc_type *rt = c->rhs_tile.elem;
             LLVMValueRef v = cg_load_elem(g, rt, cg_tile_elem_ptr(g, &c->rhs_tile, cg_i64(g, 0), cg_i64(g, 0)));
-            c->rhs = cg_load_elem(g, c->src.elem, as_elem_slot(g, v, rt, c->src.elem));
+            c->rhs = cg_load_elem(g, c->src.elem, cg_elem_slot(g, v, rt, c->src.elem));
         }
     } else {
-        LLVMValueRef slot = scalar_as_elem(g, op, 1, c->src.elem);
+        LLVMValueRef slot = cg_op_scalar_slot(g, op, 1, c->src.elem);
         if (!slot)
             return false;
         c->rhs = cg_load_elem(g, c->src.elem, slot);
@@ -316,7 +282,7 @@ static bool sel_operands(cg *g, ptoc_op *op, bool scalar, sel_args *s)
         return false;
     s->bits = LLVMIntTypeInContext(g->llctx, s->dst.esize * 8);
     if (scalar) {
-        LLVMValueRef slot = scalar_as_elem(g, op, 3, s->dst.elem);
+        LLVMValueRef slot = cg_op_scalar_slot(g, op, 3, s->dst.elem);
         if (!slot)
             return false;
         s->fill = LLVMBuildLoad2(g->b, s->bits, slot, "fill");
@@ -373,7 +339,7 @@ static LLVMValueRef flat_elem_ptr(cg *g, ptoc_op *op, const cg_tile *t, const pt
     o = LLVMBuildIntCast2(g->b, o, g->i64, !cg_is_unsigned(off->type), "offset");
     int64_t n = t->desc.rows * t->desc.cols;
     LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGE, o, cg_i64(g, n), "offset.out");
-    cg_trap_if(g, out, PTOC_RT_TRAP_VIEW, op->loc, o, cg_i64(g, 0), cg_i64(g, n));
+    cg_trap_if(g, out, PTOC_RT_TRAP_ELEMENT, op->loc, o, cg_i64(g, n), cg_i64(g, 0));
     return LLVMBuildGEP2(g->b, cg_elem_type(g, t->elem), t->base, &o, 1, "elem");
 }
 
@@ -386,7 +352,7 @@ static bool lower_tgetval(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     }
     ptoc_value *res = ptoc_op_result(op, 0);
-    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t) || !scalar_fits_elem(op, res->type, t.elem))
+    if (!cg_op_in(g, op, 0, &t) || !scalar_fits_elem(op, res->type, t.elem))
         return false;
     LLVMTypeRef ty = cg_type(g, res->type, op->loc);
     LLVMValueRef p = ty ? flat_elem_ptr(g, op, &t, ptoc_op_operand(op, 1)) : NULL;
@@ -406,7 +372,7 @@ static bool lower_tsetval(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     }
     const ptoc_value *val = ptoc_op_operand(op, 1);
-    if (!cg_tile_of(g, ptoc_op_operand(op, 2), &t) || !scalar_fits_elem(op, val->type, t.elem))
+    if (!cg_op_in(g, op, 2, &t) || !scalar_fits_elem(op, val->type, t.elem))
         return false;
     LLVMValueRef v = cg_get(g, val);
     LLVMValueRef p = v ? flat_elem_ptr(g, op, &t, ptoc_op_operand(op, 0)) : NULL;

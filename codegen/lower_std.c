@@ -71,11 +71,11 @@ static bool set_result(cg *g, ptoc_op *op, uint32_t i, LLVMValueRef v)
 
 static bool shaped_unsupported(ptoc_op *op)
 {
-    ptoc_op_emit_error(op, "on vector or tensor types is not supported by the cpu target yet");
+    ptoc_op_emit_error(op, "on shaped types (vector, tensor, memref) is not supported by the cpu target yet");
     return false;
 }
 
-/* Scalars only: arith on vector/tensor types is not lowered yet. */
+/* Scalars only: arith on shaped types is not lowered yet. */
 static bool scalar_operands(ptoc_op *op)
 {
     for (uint32_t i = 0; i < op->noperands; i++)

@@ -159,6 +159,15 @@ static void rule_map_init(rule_map *rm)
         rule_add_table(rm, tables[t].rules, tables[t].n);
 }
 
+bool ptoc_llvm_supports_op(const char *name)
+{
+    rule_map rm;
+    rule_map_init(&rm);
+    bool found = rule_find(&rm, name) != NULL;
+    free(rm.slots);
+    return found;
+}
+
 /* The lowering state of a whole module: `cg` plus what only this file sees. */
 typedef struct cg_module {
     cg g;

@@ -2,7 +2,8 @@
  *
  * One row per op (the table at the bottom): name, form, pipe, how many ins and
  * outs it takes, its parse/print hooks (NULL: those of its form), its verifier,
- * flags, and whether it is lowered yet (no op is, in this issue). A DPS op is
+ * and flags. Which targets lower an op is codegen's business (its rule tables;
+ * ptoc_llvm_supports_op), since this layer knows nothing of LLVM. A DPS op is
  * stored as operands ins ++ outs with `operandSegmentSizes = array<i32: nins,
  * nouts>` (as MLIR does; elided in the custom form), so the generic form keeps
  * the split. The DPS form's hook also reads the Level-1 SSA form:
@@ -828,7 +829,7 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 /* DPS(name, pipe, (min ins, max ins), (min outs, max outs), verify) */
 #define RANGE(lo, hi) (lo), (hi)
 #define ROW(name, form, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify) \
-    {{"pto." name, form, pipe, ilo, ihi, olo, ohi, false}, flags, parse, print, verify}
+    {{"pto." name, form, pipe, ilo, ihi, olo, ohi}, flags, parse, print, verify}
 /* Expands the RANGE pairs before ROW counts its arguments. */
 #define ROW_(...) ROW(__VA_ARGS__)
 #define DPS(name, pipe, ins, outs, verify) \

@@ -156,6 +156,9 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
         rt_fail(where, "the tile's valid %s %" PRId64 " does not match the view's %" PRId64,
                 c == 0 ? "rows" : "columns", a, b);
         break;
+    case PTOC_RT_TRAP_ELEMENT:
+        rt_fail(where, "element offset %" PRId64 " is outside the tile's %" PRId64 " elements", a, b);
+        break;
     default:
         rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;

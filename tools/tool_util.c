@@ -87,13 +87,15 @@ void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
         if (!f->help)
             continue;
         char spelling[80];
-        const char *dashes = f->name[1] ? "--" : "-";
+        /* Short flags (-o, -O2) read best with one dash, long ones with two. */
+        bool is_short = strlen(f->name) <= 2;
+        const char *dashes = is_short ? "-" : "--";
         if (f->arg == PTOC_TOOL_NO_VALUE)
             snprintf(spelling, sizeof spelling, "%s%s", dashes, f->name);
         else if (f->arg == PTOC_TOOL_OPTIONAL_VALUE)
             snprintf(spelling, sizeof spelling, "%s%s[=%s]", dashes, f->name, f->metavar);
         else
-            snprintf(spelling, sizeof spelling, "%s%s%s%s", dashes, f->name, f->name[1] ? "=" : " ",
+            snprintf(spelling, sizeof spelling, "%s%s%s%s", dashes, f->name, is_short ? " " : "=",
                      f->metavar);
         fprintf(out, "  %-34s %s\n", spelling, f->help);
     }

@@ -54,6 +54,10 @@ typedef struct ptoc_llvm_module ptoc_llvm_module;
 ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *opts);
 void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
 
+/* Whether the cpu target lowers the op named `name` ("pto.tadd"): it has a
+ * rule in codegen's tables. docs/ops.md's cpu column is checked against it. */
+bool ptoc_llvm_supports_op(const char *name);
+
 /* Runs the new pass manager at the options' level with the target machine. */
 bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err);
 /* Textual IR, assembly or an object file. */

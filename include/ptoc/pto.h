@@ -221,7 +221,6 @@ typedef struct ptoc_pto_op_info {
     ptoc_pto_op_form form;
     int pipe;                   /* ptoc_pto_pipe; PTOC_PTO_PIPE_NONE when none */
     uint8_t min_ins, max_ins, min_outs, max_outs;   /* max 255: variadic */
-    bool lowered;               /* has a lowering to every target yet */
 } ptoc_pto_op_info;
 #define PTOC_PTO_VARIADIC 255
 

@@ -40,6 +40,9 @@ typedef enum ptoc_rt_trap_kind {
     /* Added by the driver helper: a tload/tstore whose tile valid extent a
      * differs from the view's extent b in dim c (0 rows, 1 columns). */
     PTOC_RT_TRAP_VIEW_SHAPE,
+    /* Added by the pad helper: tgetval/tsetval at flat element offset a of a
+     * tile of b elements (rows x cols), a outside [0, b). */
+    PTOC_RT_TRAP_ELEMENT,
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 

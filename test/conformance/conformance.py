@@ -7,7 +7,8 @@ Usage: conformance.py upstream TEST_ROOT EXEMPT_FILE
 generic form.
 For every .mlir/.pto file under TEST_ROOT (except Inputs/, robust/ and
 conformance/ themselves, the files listed in EXEMPT_FILE, negative tests
-(files run with --verify-diagnostics or holding expected-* comments), and
+(files run with --verify-diagnostics, holding expected-* comments, or expecting
+`ptoc` to fail), and
 files that split-file cuts into several inputs), each
 `// -----` chunk goes through
     ptoc-opt --print-op-generic --allow-unregistered-dialect        (1)
@@ -61,8 +62,13 @@ def run_lines(text):
     return [l for l in text.splitlines() if "RUN:" in l]
 
 
+NOT_PTOC = re.compile(r"\bnot ptoc(?!-opt)\b")
+
+
 def is_negative(text):
-    return "--verify-diagnostics" in text or "expected-error" in text
+    """Tests of diagnostics: ptoc-opt's matcher, or ptoc expected to fail."""
+    return ("--verify-diagnostics" in text or "expected-error" in text
+            or NOT_PTOC.search(" ".join(run_lines(text))) is not None)
 
 
 def is_split_file(text):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that every diagnostic the parser and verifier can produce has a test.
+"""Checks that every diagnostic the parser, verifier and codegen can produce has a test.
 
 Usage: diagnostic_coverage.py SRC_ROOT [--list]
 
@@ -50,7 +50,7 @@ EMITTERS = {
     "error_at": (2, ""),                         # ir/lexer.c: a token carrying its error
     "pp_error": (1, ""),                         # ir/pass.c: pass-pipeline syntax errors
 }
-SOURCE_DIRS = ("ir", "dialect")
+SOURCE_DIRS = ("ir", "dialect", "codegen")
 MIN_KEY = 4
 
 CALL_RE = re.compile(r"\b(" + "|".join(sorted(EMITTERS, key=len, reverse=True)) + r")\s*\(")
