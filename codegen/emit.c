@@ -124,9 +124,9 @@ bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err)
     if (LLVMVerifyModule(m->mod, LLVMReturnStatusAction, &msg))
         return fail_llvm(err, "internal error: the lowered LLVM module is invalid", msg);
     LLVMDisposeMessage(msg);
-    char passes[16];
+    static const char *const pipelines[] = {"default<O0>", "default<O1>", "default<O2>", "default<O3>"};
     int level = m->opts.opt_level < 0 ? 0 : m->opts.opt_level > 3 ? 3 : m->opts.opt_level;
-    snprintf(passes, sizeof passes, "default<O%d>", level);
+    const char *passes = pipelines[level];
     LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m->mod, passes, m->tm, pbo);
     LLVMDisposePassBuilderOptions(pbo);
