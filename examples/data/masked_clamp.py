@@ -54,9 +54,4 @@ def check(out_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("gen", "check"):
-        sys.exit(__doc__)
-    if sys.argv[1] == "gen":
-        gen(sys.argv[2])
-    elif not check(sys.argv[2]):
-        sys.exit(1)
+    npy.main(__doc__, gen, check)

@@ -74,3 +74,15 @@ class Lcg:
 
     def below(self, n):
         return self.next_u32() % n
+
+
+def main(doc, gen, check):
+    """The command line every example script shares: `gen DIR` writes the
+    inputs, `check DIR` checks DIR/out and exits 1 on a mismatch."""
+    import sys
+    if len(sys.argv) != 3 or sys.argv[1] not in ("gen", "check"):
+        sys.exit(doc)
+    if sys.argv[1] == "gen":
+        gen(sys.argv[2])
+    elif not check(sys.argv[2]):
+        sys.exit(1)
