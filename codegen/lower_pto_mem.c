@@ -300,7 +300,16 @@ static bool lower_memref_alloc(cg *g, ptoc_op *op, const cg_rule *rule)
                            "static shape)");
         return false;
     }
-    return make_tile(g, &op->results[0], NULL, cg_i64(g, d.valid_rows), cg_i64(g, d.valid_cols), op->loc);
+    /* pto-insert-tassign gives a planned memref its offset as `pto.addr`. */
+    ptoc_attr *addr = ptoc_op_attr(op, "pto.addr");
+    LLVMValueRef offset = NULL;
+    if (addr && addr->kind == PTOC_ATTR_INTEGER)
+        offset = cg_i64(g, addr->u.integer.value);
+    else if (addr) {
+        ptoc_op_emit_error(op, "pto.addr must be an integer attribute (a byte offset)");
+        return false;
+    }
+    return make_tile(g, &op->results[0], offset, cg_i64(g, d.valid_rows), cg_i64(g, d.valid_cols), op->loc);
 }
 
 /* memref.dealloc: sequential placement never reuses memory, so nothing to do. */
