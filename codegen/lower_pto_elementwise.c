@@ -5,6 +5,7 @@
  *
  *   tadd tsub tmul tdiv tmax tmin       dst[i,j] = a[i,j] OP b[i,j]
  *   tadds tsubs tmuls tdivs tmaxs tmins dst[i,j] = a[i,j] OP s
+ *   tmov                                dst[i,j] = a[i,j] (raw bits)
  *   tcolexpand                          dst[i,j] = a[0,j]
  *   tcolexpand{add,...,expdif}          dst[i,j] = a[i,j] OP b[0,j]; or, when a's
  *                                       valid shape is not dst's (roles swapped, as
@@ -239,6 +240,39 @@ static bool lower_colexpand(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* tmov (vec to vec): dst[i,j] = src[i,j], copied as raw bits (a NaN payload
+ * survives). Rows of row_major none_box tiles are one memmove each (the tiles
+ * may overlap); other layouts copy element by element. pto-bufferize inserts
+ * tmov where a loop or a branch must hand its value over in one buffer. */
+static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile src, dst;
+    uint32_t nins = 0, nouts = 0;
+    if (ptoc_pto_dps_split(op, &nins, &nouts) && nins != 1) {
+        ptoc_op_emit_error(op, "with %u inputs is not supported by the cpu target (only the vec-to-vec copy)", nins);
+        return false;
+    }
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst) || !check_same_elem(op, &src, &dst))
+        return false;
+    bool rows = unboxed_row_major(&src) && unboxed_row_major(&dst);
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, dst.esize * 8);
+    cg_loop r;
+    cg_loop_begin(g, &r, cg_i64(g, 0), dst.vrows, "mov.row");
+    if (rows) {
+        LLVMValueRef n = LLVMBuildMul(g->b, dst.vcols, cg_i64(g, dst.esize), "");
+        LLVMBuildMemMove(g->b, cg_tile_row_ptr(g, &dst, r.iv), 1, cg_tile_row_ptr(g, &src, r.iv), 1, n);
+    } else {
+        cg_loop c;
+        cg_loop_begin(g, &c, cg_i64(g, 0), dst.vcols, "mov.col");
+        LLVMValueRef v = LLVMBuildLoad2(g->b, bits, cg_tile_elem_ptr(g, &src, r.iv, c.iv), "");
+        LLVMBuildStore(g->b, v, cg_tile_elem_ptr(g, &dst, r.iv, c.iv));
+        cg_loop_end(g, &c);
+    }
+    cg_loop_end(g, &r);
+    return true;
+}
+
 /* The source whose physical shape is dst's: it gives a Level-1 result its
  * valid shape when the result type leaves it dynamic. */
 static uint32_t full_operand(const ptoc_op *op)
@@ -303,6 +337,7 @@ const cg_rule cg_pto_elementwise_rules[] = {
     {"pto.tdivs", lower_tile_scalar, EW_DIV},
     {"pto.tmaxs", lower_tile_scalar, EW_MAX},
     {"pto.tmins", lower_tile_scalar, EW_MIN},
+    {"pto.tmov", lower_tmov, EW_COPY},
     {"pto.tcolexpand", lower_colexpand, EW_COPY},
     {"pto.tcolexpandadd", lower_colexpand_binary, EW_ADD},
     {"pto.tcolexpandsub", lower_colexpand_binary, EW_SUB},
