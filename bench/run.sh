@@ -2,7 +2,8 @@
 # run.sh: builds the benches and prints their tables: op throughput
 # (ptoc-bench-throughput: THISTOGRAM, TCOLEXPANDADD, TSELS on 64x4096 tiles,
 # next to memcpy and plain C loops) and compile latency (ptoc-bench-compile:
-# parse to object for every examples/*.pto).
+# parse to object for every examples/*.pto) and memory planning time
+# (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers).
 #   bench/run.sh [--quick] [--build-dir DIR] [--no-build]
 # --quick runs a few iterations only (the bench.smoke ctest): it checks that the
 # benches build, compile their kernels and get right results; its figures mean
@@ -25,7 +26,7 @@ done
 
 if ((do_build)); then
   cmake -S "$root" -B "$build" -G Ninja -DPTOC_WERROR=ON >/dev/null
-  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile
+  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile ptoc-bench-memplan
 fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -34,4 +35,6 @@ status=0
 "$build/bench/ptoc-bench-throughput" "${quick[@]}" --kernels "$root/bench/kernels" || status=1
 echo
 "$build/bench/ptoc-bench-compile" "${quick[@]}" "$root"/examples/*.pto || status=1
+echo
+"$build/bench/ptoc-bench-memplan" "${quick[@]}" || status=1
 exit $status

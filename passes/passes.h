@@ -10,5 +10,8 @@
 
 extern const ptoc_pass_def ptoc_dce_pass;
 extern const ptoc_pass_def ptoc_strip_debuginfo_pass;
+extern const ptoc_pass_def ptoc_bufferize_pass;
+extern const ptoc_pass_def ptoc_plan_memory_pass;
+extern const ptoc_pass_def ptoc_insert_tassign_pass;
 
 #endif

@@ -9,6 +9,9 @@
 static const ptoc_pass_def *const all_passes[] = {
     &ptoc_dce_pass,
     &ptoc_strip_debuginfo_pass,
+    &ptoc_bufferize_pass,
+    &ptoc_plan_memory_pass,
+    &ptoc_insert_tassign_pass,
 };
 
 void ptoc_register_all_passes(ptoc_context *ctx)

@@ -28,6 +28,7 @@ typedef struct opt_options {
     const char *arch;
     bool split_input, verify_diagnostics, generic, debuginfo, allow_unregistered;
     bool verify_each, timing, list_passes, help, version;
+    bool print_memplan;                /* pto-plan-memory prints its plan (stdout) */
 } opt_options;
 
 /* ---------------------------------------------------------------- flags */
@@ -48,6 +49,7 @@ SET_TRUE(timing)
 SET_TRUE(list_passes)
 SET_TRUE(help)
 SET_TRUE(version)
+SET_TRUE(print_memplan)
 
 static bool set_output(void *o, const char *value)
 {
@@ -162,6 +164,9 @@ static const ptoc_tool_flag opt_flags[] = {
      "Accept ops of dialects ptoc does not know (generic form only)"},
     {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_arch,
      "Target architecture (overrides the module's pto.target_arch)"},
+    {"test-print-memplan", PTOC_TOOL_NO_VALUE, NULL, set_print_memplan,
+     "pto-plan-memory prints each buffer's live range, offset and size to stdout "
+     "(same as its option print=true)"},
     {"list-passes", PTOC_TOOL_NO_VALUE, NULL, set_list_passes, "List the registered passes and exit"},
     {"help", PTOC_TOOL_NO_VALUE, NULL, set_help, "Print this help and exit"},
     {"h", PTOC_TOOL_NO_VALUE, NULL, set_help, NULL},
@@ -291,6 +296,8 @@ static void apply_context_options(ptoc_context *ctx, const opt_options *opts)
     ptoc_context_allow_unregistered(ctx, opts->allow_unregistered);
     if (opts->arch)
         ptoc_context_set_option(ctx, "pto-arch", opts->arch);
+    if (opts->print_memplan)
+        ptoc_context_set_option(ctx, "pto-test-print-memplan", "true");
 }
 
 static int dispatch(ptoc_context *ctx, const opt_options *opts)

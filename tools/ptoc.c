@@ -9,6 +9,10 @@
  * pto.target_arch). Code generation exists for -target=cpu only: for a2, a3
  * and a5 ptoc stops after verification with a note and exits 0 (so scripts can
  * use it as a checker), and --run is an error. --run is in ptoc_run.c.
+ * Auto mode: a kernel with Level-1 tiles or address-less on-chip buffers first
+ * goes through pto-bufferize, pto-plan-memory and pto-insert-tassign, unless
+ * --pto-level=level3 (PTOAS's spelling: manual addresses, no planning), where an
+ * address-less buffer is an error. level1 and level2 (the default) plan.
  * Exit status: 0 success, 1 an error diagnostic, 2 a bad command line.
  */
 #include "ptoc/codegen.h"
@@ -34,6 +38,7 @@ typedef struct driver_options {
     int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind or EMIT_HEADER */
     ptoc_codegen_options cg;
     bool run;
+    bool manual_level;         /* --pto-level=level3: addresses are the author's */
     ptoc_run_options ro;
     uint32_t args_cap;
     bool help, version;
@@ -174,6 +179,18 @@ static bool set_poison(void *o, const char *value)
     return true;
 }
 
+static bool set_level(void *o, const char *value)
+{
+    static const char *const levels[] = {"level1", "level2", "level3"};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(value, levels[i]) == 0) {
+            ((driver_options *)o)->manual_level = i == 2;
+            return true;
+        }
+    ptoc_tool_error(PROG, "invalid --pto-level value '%s' (expected level1, level2 or level3)", value);
+    return false;
+}
+
 static bool set_help(void *o, const char *value)
 {
     (void)value;
@@ -210,6 +227,8 @@ static const ptoc_tool_flag driver_flags[] = {
     {"mcpu", PTOC_TOOL_VALUE, "NAME", set_mcpu, "CPU to compile for (default: this host's)"},
     {"mattr", PTOC_TOOL_VALUE, "FEATURES", set_mattr, "CPU features, e.g. +avx2,-avx512f (default: this host's)"},
     {"ub-size", PTOC_TOOL_VALUE, "BYTES", set_ub_size, "Simulated UB (vec) capacity, e.g. 4M (default: the arch's)"},
+    {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", set_level,
+     "level1/level2 (default): plan memory for buffers without addresses; level3: addresses are manual"},
     {"run", PTOC_TOOL_NO_VALUE, NULL, set_run, "JIT the kernel and run it on the --arg values"},
     {"arg", PTOC_TOOL_VALUE, "VALUE", add_arg, "Next parameter: FILE.npy, FILE:DTYPE:SHAPE or a number"},
     {"out", PTOC_TOOL_VALUE, "DIR", set_out_dir, "After --run, write pointer argument N to DIR/argN.npy"},
@@ -348,8 +367,74 @@ static int emit_output(ptoc_op *module, const driver_options *o)
 
 /* ---------------------------------------------------------------- the pipeline */
 
-static int process(ptoc_op *module, const driver_options *o)
+/* The passes of auto mode, in order; pto-bufferize is looked up by name so a
+ * build without it still plans Level-2 kernels. */
+static const char *const auto_passes[] = {"pto-bufferize", "pto-plan-memory", "pto-insert-tassign"};
+
+static bool is_addressless_buffer(const ptoc_op *op)
 {
+    ptoc_pto_address_space space;
+    if (ptoc_op_is(op, "pto.alloc_tile")) {
+        ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+        return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
+    }
+    return (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) && op->nresults == 1 &&
+           ptoc_pto_memref_space(op->results[0].type, &space) && space != PTOC_PTO_AS_GM &&
+           !ptoc_op_attr(op, "pto.addr");
+}
+
+static bool has_level1_tile(const ptoc_op *op)
+{
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (ptoc_pto_tile(op->results[i].type))
+            return true;
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (ptoc_block *b = op->regions[r].first; b; b = b->next)
+            for (uint32_t i = 0; i < b->nargs; i++)
+                if (ptoc_pto_tile(b->args[i]->type))
+                    return true;
+    return false;
+}
+
+typedef struct auto_scan { bool manual, needed; } auto_scan;
+
+/* Finds what needs planning; at level3 reports each address-less buffer. */
+static ptoc_walk_result scan_op(ptoc_op *op, void *user)
+{
+    auto_scan *sc = user;
+    bool addressless = is_addressless_buffer(op);
+    if (addressless && sc->manual)
+        ptoc_op_emit_error(op, "has no address, but --pto-level=level3 requires manual addresses "
+                               "(use level1 or level2 to plan memory)");
+    sc->needed |= addressless || has_level1_tile(op);
+    return PTOC_WALK_ADVANCE;
+}
+
+static bool run_auto_mode(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
+{
+    ptoc_context *ctx = ptoc_op_context(module);
+    auto_scan sc = {o->manual_level, false};
+    size_t errors = ptoc_context_error_count(ctx);
+    ptoc_walk_pre(module, scan_op, &sc);
+    if (ptoc_context_error_count(ctx) != errors)
+        return false;
+    if (!sc.needed || sc.manual)
+        return true;
+    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    bool ok = true;
+    for (size_t i = 0; i < sizeof auto_passes / sizeof auto_passes[0] && ok; i++)
+        if (i > 0 || ptoc_pass_lookup(ctx, auto_passes[i]))
+            ok = ptoc_pm_add(pm, auto_passes[i]);
+    ok = ok && ptoc_pm_run(pm, module, arena);
+    ptoc_pm_destroy(pm);
+    return ok;
+}
+
+static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
+{
+    if (!run_auto_mode(module, arena, o))
+        return PTOC_TOOL_EXIT_ERROR;
     if (strcmp(o->target, "cpu") != 0) {
         if (o->run) {
             ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=cpu)", o->target);
@@ -382,7 +467,7 @@ static int compile(const driver_options *opts)
     ptoc_arena *arena = ptoc_arena_create(ctx);
     ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
     bool ok = module && ptoc_verify(module) && ptoc_context_error_count(ctx) == 0;
-    int status = ok ? process(module, opts) : PTOC_TOOL_EXIT_ERROR;
+    int status = ok ? process(module, arena, opts) : PTOC_TOOL_EXIT_ERROR;
     ptoc_arena_destroy(arena);
     ptoc_context_destroy(ctx);
     free(text);

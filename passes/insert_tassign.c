@@ -1,0 +1,171 @@
+/* insert_tassign.c: the "pto-insert-tassign" pass, which writes the memory plan in
+ * the manual-mode form.
+ *
+ * Requires: `pto.planned_offset = N : i64` on buffers (from pto-plan-memory);
+ *           runs on each func.func.
+ * Produces: each `pto.alloc_tile` with the attribute gets `addr = %cN`, an
+ *           `arith.constant N : i64` at the start of the function's entry block
+ *           (one constant per offset, shared); each `memref.alloc`/`alloca` keeps
+ *           its op and gets `pto.addr = N : i64`, which codegen reads. The
+ *           attribute `pto.planned_offset` is gone afterwards; the result is
+ *           PTOAS level3 text that prints and parses back. Existing pto.tassign
+ *           ops are left as they are.
+ * Method:   one walk collects the annotated ops, then each is rewritten; the
+ *           constants are looked up in a small table kept sorted by offset.
+ */
+#include "passes/passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PLANNED "pto.planned_offset"
+
+typedef struct offset_const { int64_t offset; ptoc_value *value; } offset_const;
+
+typedef struct tassign_state {
+    ptoc_context *ctx;
+    ptoc_arena *arena;            /* the module's: new ops */
+    ptoc_arena *tmp;              /* this run's tables */
+    ptoc_block *entry;
+    ptoc_op *first_const_anchor;  /* constants go before this op (the entry's first) */
+    offset_const *consts;
+    uint32_t nconsts, consts_cap;
+    ptoc_op **ops;
+    uint32_t nops, ops_cap;
+} tassign_state;
+
+static void push_op(tassign_state *st, ptoc_op *op)
+{
+    if (st->nops == st->ops_cap) {
+        uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 64;
+        ptoc_op **ops = PTOC_NEW_ARRAY(st->tmp, ptoc_op *, cap);
+        if (st->nops)
+            memcpy(ops, st->ops, st->nops * sizeof *ops);
+        st->ops = ops;
+        st->ops_cap = cap;
+    }
+    st->ops[st->nops++] = op;
+}
+
+static ptoc_walk_result collect(ptoc_op *op, void *user)
+{
+    if (ptoc_op_attr(op, PLANNED))
+        push_op(user, op);
+    return PTOC_WALK_ADVANCE;
+}
+
+/* Binary search in the sorted table; returns the insertion index when absent. */
+static uint32_t find_const(const tassign_state *st, int64_t offset)
+{
+    uint32_t lo = 0, hi = st->nconsts;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (st->consts[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static ptoc_value *make_const(tassign_state *st, int64_t offset, ptoc_loc loc)
+{
+    ptoc_type *i64 = ptoc_type_int(st->ctx, 64, PTOC_SIGNLESS);
+    ptoc_named_attr value = {ptoc_ident_cstr(st->ctx, "value"), ptoc_attr_int(st->ctx, i64, offset)};
+    ptoc_builder b;
+    ptoc_builder_init(&b, st->ctx, st->arena);
+    if (st->first_const_anchor)
+        ptoc_builder_set_before(&b, st->first_const_anchor);
+    else
+        ptoc_builder_set_end(&b, st->entry);
+    b.loc = loc;
+    return ptoc_op_result(ptoc_builder_create(&b, "arith.constant", 0, NULL, 1, &i64, 1, &value, 0), 0);
+}
+
+/* The shared `arith.constant offset : i64`, created on first request. */
+static ptoc_value *offset_value(tassign_state *st, int64_t offset, ptoc_loc loc)
+{
+    uint32_t i = find_const(st, offset);
+    if (i < st->nconsts && st->consts[i].offset == offset)
+        return st->consts[i].value;
+    if (st->nconsts == st->consts_cap) {
+        uint32_t cap = st->consts_cap ? st->consts_cap * 2 : 16;
+        offset_const *c = PTOC_NEW_ARRAY(st->tmp, offset_const, cap);
+        if (st->nconsts)
+            memcpy(c, st->consts, st->nconsts * sizeof *c);
+        st->consts = c;
+        st->consts_cap = cap;
+    }
+    memmove(&st->consts[i + 1], &st->consts[i], (st->nconsts - i) * sizeof *st->consts);
+    st->consts[i].offset = offset;
+    st->consts[i].value = make_const(st, offset, loc);
+    st->nconsts++;
+    return st->consts[i].value;
+}
+
+/* alloc_tile's operands are [addr] [valid_row] [valid_col] with operandSegmentSizes. */
+static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
+{
+    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    int64_t sizes[3] = {0, 0, 0};
+    if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3)
+        memcpy(sizes, seg->u.dense.values, sizeof sizes);
+    if (sizes[0] != 0) {
+        ptoc_op_emit_error(op, "has both an addr and a planned offset");
+        return false;
+    }
+    ptoc_value **vals = PTOC_NEW_ARRAY(st->arena, ptoc_value *, op->noperands + 1);
+    vals[0] = offset_value(st, offset, op->loc);
+    for (uint32_t i = 0; i < op->noperands; i++)
+        vals[i + 1] = ptoc_op_operand(op, i);
+    ptoc_op_set_operands(op, st->arena, op->noperands + 1, vals);
+    sizes[0] = 1;
+    ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"),
+                     ptoc_attr_dense(st->ctx, ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS), 3, sizes));
+    return true;
+}
+
+static bool materialise(tassign_state *st, ptoc_op *op)
+{
+    ptoc_attr *planned = ptoc_op_attr(op, PLANNED);
+    if (planned->kind != PTOC_ATTR_INTEGER || planned->u.integer.value < 0) {
+        ptoc_op_emit_error(op, "'" PLANNED "' must be a non-negative integer");
+        return false;
+    }
+    int64_t offset = planned->u.integer.value;
+    if (ptoc_op_is(op, "pto.alloc_tile")) {
+        if (!give_alloc_tile_addr(st, op, offset))
+            return false;
+    } else if (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) {
+        ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "pto.addr"), planned);
+    } else {
+        ptoc_op_emit_error(op, "'" PLANNED "' is only meaningful on pto.alloc_tile and memref.alloc/alloca");
+        return false;
+    }
+    ptoc_op_remove_attr(op, PLANNED);
+    return true;
+}
+
+static bool run_insert_tassign(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
+{
+    (void)opts;
+    ptoc_block *entry = func->nregions ? func->regions[0].first : NULL;
+    if (!entry)
+        return true;                   /* a declaration */
+    ptoc_context *ctx = ptoc_op_context(func);
+    tassign_state st = {ctx, arena, ptoc_arena_create(ctx), entry, entry->first, NULL, 0, 0, NULL, 0, 0};
+    ptoc_walk_pre(func, collect, &st);
+    bool ok = true;
+    for (uint32_t i = 0; i < st.nops; i++)
+        ok &= materialise(&st, st.ops[i]);
+    ptoc_arena_destroy(st.tmp);
+    return ok;
+}
+
+const ptoc_pass_def ptoc_insert_tassign_pass = {
+    .name = "pto-insert-tassign",
+    .summary = "Turn pto.planned_offset into manual addresses (alloc_tile addr = %c, memref pto.addr)",
+    .anchor = "func.func",
+    .run = run_insert_tassign,
+    .option_names = NULL,
+};

@@ -1,0 +1,616 @@
+/* memplan_check.c: an independent checker of memory plans.
+ *
+ * It reads the plan from the IR (each pto.alloc_tile's `addr = %c` constant, or
+ * its pto.planned_offset attribute) and judges it against liveness computed here,
+ * without the planner's code or its notion of live ranges: the function is
+ * executed abstractly along many paths (all-then, all-else and random choices
+ * for every dynamic scf.if; every scf.for runs min(trips, 2) times, which shows
+ * each value carried around the back edge). On a path, each op is one step;
+ * tile_buf SSA values (alloc results, iter_args, for/if results) are bound to the
+ * alloc they stand for at run time, so aliases follow the path taken. A DPS op
+ * reads its tile ins and writes (wholly) its tile outs. A buffer is live from a
+ * write to the last read before its next write: one segment per write.
+ *
+ * Two segments of different buffers that share a step must not share a byte,
+ * with one exception: an op may write a dying operand's exact bytes (in place).
+ * Every buffer must be aligned for its space and end within its capacity. The
+ * lower bound of a space is the largest total size of segments sharing a step
+ * (a read-to-write handover between buffers of one size counts once).
+ * MEMPLAN_TRACE=1 in the environment prints every path's segments.
+ */
+#include "memplan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- growable arrays */
+
+#define GROW(arr, n, cap)                                                                          \
+    do {                                                                                           \
+        if ((n) == (cap)) {                                                                        \
+            (cap) = (cap) ? 2 * (cap) : 64;                                                        \
+            void *grown_ = realloc((arr), sizeof *(arr) * (size_t)(cap));                          \
+            if (!grown_)                                                                           \
+                abort();                                                                           \
+            (arr) = grown_;                                                                        \
+        }                                                                                          \
+    } while (0)
+
+typedef struct buffer {
+    ptoc_op *alloc;
+    uint32_t space;
+    uint64_t size, offset;
+    bool has_offset;
+    bool touched;                       /* some path reads or writes it */
+} buffer;
+
+typedef struct segment {
+    uint32_t buf, start, end;
+    bool starts_by_write, ends_by_read;
+    bool continues;                     /* the buffer's previous segment ends at `start` (in place) */
+} segment;
+
+/* Per buffer while a path runs: the open segment. */
+typedef struct open_seg {
+    int64_t start, last_read;           /* -1: none */
+    bool by_write, continues;
+    int64_t first_access, last_access;  /* of the current alloc execution; -1: none */
+} open_seg;
+
+/* SSA value -> buffer index, open addressing on the pointer. */
+typedef struct env_slot {
+    const ptoc_value *key;
+    uint32_t buf;
+} env_slot;
+
+typedef struct checker {
+    const mp_check_options *opts;
+    ptoc_pto_arch arch;
+    buffer *bufs;
+    uint32_t nbufs, bufs_cap;
+    env_slot *env;                      /* on the current path */
+    env_slot *allocs;                   /* alloc_tile result -> its buffer, fixed */
+    uint32_t env_cap;                   /* power of two, both tables */
+    segment *segs;
+    uint32_t nsegs, segs_cap;
+    segment *intervals;                 /* one per alloc execution that is accessed */
+    uint32_t nintervals, intervals_cap;
+    open_seg *open;
+    uint32_t step;
+    int path_mode;                      /* 0 all-then, 1 all-else, 2 random */
+    uint64_t rng;
+    mp_report *report;
+    /* the first pair of buffers found live together in one space (corruption test) */
+    int64_t live_pair[2];
+} checker;
+
+/* ---------------------------------------------------------------- environment */
+
+static env_slot *table_find(env_slot *table, uint32_t cap, const ptoc_value *v)
+{
+    uint32_t h = (uint32_t)(((uintptr_t)v >> 4) * 2654435761u) & (cap - 1);
+    while (table[h].key && table[h].key != v)
+        h = (h + 1) & (cap - 1);
+    return &table[h];
+}
+
+static void env_bind(checker *c, const ptoc_value *v, uint32_t buf)
+{
+    env_slot *s = table_find(c->env, c->env_cap, v);
+    s->key = v;
+    s->buf = buf;
+}
+
+/* The buffer a tile_buf value stands for on this path, or -1. */
+static int64_t env_get(checker *c, const ptoc_value *v)
+{
+    env_slot *s = table_find(c->env, c->env_cap, v);
+    return s->key ? (int64_t)s->buf : -1;
+}
+
+/* ---------------------------------------------------------------- the plan */
+
+static bool is_tile_buf(const ptoc_value *v) { return ptoc_pto_tile_buf(v->type) != NULL; }
+
+static uint64_t tile_bytes(const ptoc_pto_tile_desc *d)
+{
+    return (uint64_t)d->rows * (uint64_t)d->cols * ((ptoc_type_bitwidth(d->elem) + 7) / 8);
+}
+
+/* The constant address of an alloc_tile: `addr = %c` (operand 0 when the first
+ * segment is present) or the pto.planned_offset attribute. */
+static bool alloc_offset(const ptoc_op *op, uint64_t *out)
+{
+    const ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1 &&
+        op->noperands > 0) {
+        const ptoc_op *def = ptoc_value_def(ptoc_op_operand(op, 0));
+        const ptoc_attr *value = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
+        if (!value || value->kind != PTOC_ATTR_INTEGER)
+            return false;
+        *out = (uint64_t)value->u.integer.value;
+        return true;
+    }
+    const ptoc_attr *planned = ptoc_op_attr(op, "pto.planned_offset");
+    if (!planned || planned->kind != PTOC_ATTR_INTEGER)
+        return false;
+    *out = (uint64_t)planned->u.integer.value;
+    return true;
+}
+
+static ptoc_walk_result collect_alloc(ptoc_op *op, void *user)
+{
+    checker *c = user;
+    if (!ptoc_op_is(op, "pto.alloc_tile") || op->nresults != 1)
+        return PTOC_WALK_ADVANCE;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(op->results[0].type);
+    if (!d)
+        return PTOC_WALK_ADVANCE;
+    GROW(c->bufs, c->nbufs, c->bufs_cap);
+    buffer *b = &c->bufs[c->nbufs++];
+    b->alloc = op;
+    b->space = d->loc;
+    b->size = tile_bytes(d);
+    b->has_offset = alloc_offset(op, &b->offset);
+    b->touched = false;
+    return PTOC_WALK_ADVANCE;
+}
+
+/* ---------------------------------------------------------------- diagnostics */
+
+static void describe(checker *c, uint32_t i, char *out, size_t n)
+{
+    const buffer *b = &c->bufs[i];
+    snprintf(out, n, "buffer #%u (line %u, %s) [%llu, %llu)", i, b->alloc->loc.line,
+             ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, b->space), (unsigned long long)b->offset,
+             (unsigned long long)(b->offset + b->size));
+}
+
+static void violation(checker *c, uint32_t *counter, const char *what, int64_t a, int64_t b, uint32_t step)
+{
+    (*counter)++;
+    c->report->violations++;
+    if (!c->opts->log || c->report->violations > 10)
+        return;
+    char da[160] = "", db[160] = "";
+    if (a >= 0)
+        describe(c, (uint32_t)a, da, sizeof da);
+    if (b >= 0)
+        describe(c, (uint32_t)b, db, sizeof db);
+    fprintf(c->opts->log, "  violation: %s: %s%s%s (step %u, path mode %d)\n", what, da, b >= 0 ? " and " : "",
+            db, step, c->path_mode);
+}
+
+static void check_placement(checker *c)
+{
+    for (uint32_t i = 0; i < c->nbufs; i++) {
+        const buffer *b = &c->bufs[i];
+        if (!b->has_offset) {
+            violation(c, &c->report->unplanned, "no constant address", i, -1, 0);
+            continue;
+        }
+        uint64_t cap = ptoc_pto_space_capacity(c->arch, b->space);
+        if (b->offset % ptoc_pto_space_alignment(b->space) != 0)
+            violation(c, &c->report->misaligned, "misaligned", i, -1, 0);
+        if (b->offset + b->size > cap)
+            violation(c, &c->report->out_of_bounds, "beyond the space's capacity", i, -1, 0);
+        if (b->space < MP_MAX_SPACES)
+            c->report->capacity[b->space] = cap;
+    }
+}
+
+/* ---------------------------------------------------------------- one path */
+
+static void close_segment(checker *c, uint32_t buf)
+{
+    open_seg *o = &c->open[buf];
+    if (o->start < 0)
+        return;
+    c->bufs[buf].touched = true;
+    GROW(c->segs, c->nsegs, c->segs_cap);
+    segment *s = &c->segs[c->nsegs++];
+    s->buf = buf;
+    s->start = (uint32_t)o->start;
+    s->end = (uint32_t)(o->last_read > o->start ? o->last_read : o->start);
+    s->starts_by_write = o->by_write;
+    s->ends_by_read = o->last_read >= 0 && (uint32_t)o->last_read == s->end;
+    s->continues = o->continues;
+    o->start = o->last_read = -1;
+}
+
+/* Ends the interval of the buffer's current alloc execution. */
+static void close_interval(checker *c, uint32_t buf)
+{
+    open_seg *o = &c->open[buf];
+    if (o->first_access < 0)
+        return;
+    GROW(c->intervals, c->nintervals, c->intervals_cap);
+    c->intervals[c->nintervals++] =
+        (segment){buf, (uint32_t)o->first_access, (uint32_t)o->last_access, true, true, false};
+    o->first_access = o->last_access = -1;
+}
+
+static void note_access(checker *c, uint32_t buf)
+{
+    open_seg *o = &c->open[buf];
+    if (o->first_access < 0)
+        o->first_access = c->step;
+    o->last_access = c->step;
+}
+
+static void note_read(checker *c, const ptoc_value *v)
+{
+    int64_t b = env_get(c, v);
+    if (b < 0)
+        return;
+    note_access(c, (uint32_t)b);
+    open_seg *o = &c->open[b];
+    if (o->start < 0) {                 /* read before any write: live from the start */
+        o->start = 0;
+        o->by_write = o->continues = false;
+    }
+    o->last_read = c->step;
+}
+
+static void note_write(checker *c, const ptoc_value *v)
+{
+    int64_t b = env_get(c, v);
+    if (b < 0)
+        return;
+    note_access(c, (uint32_t)b);
+    bool read_here = c->open[b].last_read == (int64_t)c->step;
+    close_segment(c, (uint32_t)b);
+    c->open[b].start = c->step;
+    c->open[b].by_write = true;
+    c->open[b].continues = read_here;
+}
+
+static bool choose_then(checker *c)
+{
+    if (c->path_mode < 2)
+        return c->path_mode == 0;
+    c->rng ^= c->rng << 13;
+    c->rng ^= c->rng >> 7;
+    c->rng ^= c->rng << 17;
+    return c->rng & 1;
+}
+
+static bool constant_index(const ptoc_value *v, int64_t *out)
+{
+    const ptoc_op *def = ptoc_value_def(v);
+    const ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
+    if (!a || a->kind != PTOC_ATTR_INTEGER)
+        return false;
+    *out = a->u.integer.value;
+    return true;
+}
+
+static ptoc_op *run_block(checker *c, ptoc_block *b);
+
+/* Binds `n` targets to the buffers of `n` sources (iter_args, results). */
+static void bind_all(checker *c, ptoc_value *const *targets, const ptoc_use *sources, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (is_tile_buf(targets[i])) {
+            int64_t b = env_get(c, sources[i].value);
+            if (b >= 0)
+                env_bind(c, targets[i], (uint32_t)b);
+        }
+}
+
+static void bind_results(checker *c, ptoc_op *op, const ptoc_op *yield)
+{
+    for (uint32_t i = 0; yield && i < op->nresults && i < yield->noperands; i++)
+        if (is_tile_buf(&op->results[i])) {
+            int64_t b = env_get(c, yield->operands[i].value);
+            if (b >= 0)
+                env_bind(c, &op->results[i], (uint32_t)b);
+        }
+}
+
+static void run_for(checker *c, ptoc_op *op)
+{
+    int64_t lo = 0, hi = 2, st = 1, trips = 2;
+    if (constant_index(ptoc_op_operand(op, 0), &lo) && constant_index(ptoc_op_operand(op, 1), &hi) &&
+        constant_index(ptoc_op_operand(op, 2), &st) && st > 0)
+        trips = hi > lo ? (hi - lo + st - 1) / st : 0;
+    if (trips > 2)
+        trips = 2;
+    ptoc_block *body = op->regions[0].first;
+    uint32_t ncarried = op->noperands - 3;
+    /* before the first iteration, iter_args are the inits; results too if no trip */
+    bind_all(c, body->args + 1, op->operands + 3, ncarried);
+    ptoc_value *results[64];
+    for (uint32_t i = 0; i < op->nresults && i < 64; i++)
+        results[i] = &op->results[i];
+    bind_all(c, results, op->operands + 3, op->nresults < 64 ? op->nresults : 64);
+    for (int64_t t = 0; t < trips; t++) {
+        ptoc_op *yield = run_block(c, body);
+        if (!yield)
+            continue;
+        bind_all(c, body->args + 1, yield->operands, ncarried < yield->noperands ? ncarried : yield->noperands);
+        bind_results(c, op, yield);
+    }
+}
+
+static void run_if(checker *c, ptoc_op *op)
+{
+    bool then = choose_then(c);
+    ptoc_region *r = &op->regions[then ? 0 : 1];
+    if (!r->first)
+        return;
+    ptoc_op *yield = run_block(c, r->first);
+    bind_results(c, op, yield);
+}
+
+/* A DPS pto op (tload too, whose form is custom) reads its tile ins and writes
+ * its tile outs; any other op with tile operands is taken to read them. */
+static void run_op(checker *c, ptoc_op *op)
+{
+    uint32_t nins = op->noperands, nouts = 0;
+    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
+    if (!info || !ptoc_pto_dps_split(op, &nins, &nouts))
+        nins = op->noperands, nouts = 0;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (is_tile_buf(op->operands[i].value) && !(i >= nins && i < nins + nouts))
+            note_read(c, op->operands[i].value);
+    for (uint32_t i = nins; i < nins + nouts && i < op->noperands; i++)
+        if (is_tile_buf(op->operands[i].value))
+            note_write(c, op->operands[i].value);
+    c->step++;
+}
+
+/* Runs a block; returns its scf.yield (NULL if none). */
+static ptoc_op *run_block(checker *c, ptoc_block *b)
+{
+    for (ptoc_op *op = b->first; op; op = op->next) {
+        if (ptoc_op_is(op, "scf.yield"))
+            return op;
+        if (ptoc_op_is(op, "pto.alloc_tile")) {
+            env_slot *a = table_find(c->allocs, c->env_cap, &op->results[0]);
+            if (a->key) {
+                close_interval(c, a->buf);
+                env_bind(c, &op->results[0], a->buf);
+            }
+        } else if (ptoc_op_is(op, "scf.for")) {
+            run_for(c, op);
+        } else if (ptoc_op_is(op, "scf.if")) {
+            run_if(c, op);
+        } else if (!ptoc_op_is(op, "func.return") && !ptoc_op_is(op, "arith.constant")) {
+            run_op(c, op);
+        }
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- judging a path */
+
+static int by_start(const void *a, const void *b)
+{
+    const segment *x = a, *y = b;
+    return x->start != y->start ? (x->start < y->start ? -1 : 1) : 0;
+}
+
+static bool bytes_overlap(const buffer *a, const buffer *b)
+{
+    return a->offset < b->offset + b->size && b->offset < a->offset + a->size;
+}
+
+/* The segments meet only at one op that reads x (its last read) and writes y. */
+static bool handover(const segment *x, const segment *y)
+{
+    return (x->end == y->start && x->ends_by_read && y->starts_by_write) ||
+           (y->end == x->start && y->ends_by_read && x->starts_by_write);
+}
+
+/* An op writing a dying operand's exact bytes. */
+static bool in_place(const checker *c, const segment *x, const segment *y)
+{
+    const buffer *a = &c->bufs[x->buf], *b = &c->bufs[y->buf];
+    return a->offset == b->offset && a->size == b->size && handover(x, y);
+}
+
+static void judge_pair(checker *c, const segment *x, const segment *y)
+{
+    const buffer *a = &c->bufs[x->buf], *b = &c->bufs[y->buf];
+    if (x->buf == y->buf || a->space != b->space)
+        return;
+    if (c->live_pair[0] < 0 && !handover(x, y)) {
+        c->live_pair[0] = x->buf;
+        c->live_pair[1] = y->buf;
+    }
+    if (a->has_offset && b->has_offset && bytes_overlap(a, b) && !in_place(c, x, y))
+        violation(c, &c->report->overlaps, "live at the same time and overlapping", x->buf, y->buf,
+                  x->start > y->start ? x->start : y->start);
+}
+
+/* Raises `lower` to the most bytes per space that `segs` hold at one step
+ * (a difference array over the path's steps). */
+/* An op may write a dying operand's exact bytes (the in-place exception), so a
+ * segment that starts by a write where another of the same size and space ends
+ * by a read shares its bytes at that step: count the pair once. */
+#define MAX_DYING 4   /* dying reads remembered per step (ops here read at most 3 tiles) */
+
+static void discount_handovers(checker *c, const segment *segs, uint32_t n, int64_t *delta)
+{
+    uint32_t *dying = calloc((size_t)(c->step + 1) * MAX_DYING, sizeof *dying);   /* segment + 1; 0: none */
+    if (!dying)
+        abort();
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; segs[i].ends_by_read && k < MAX_DYING; k++)
+            if (!dying[(size_t)segs[i].end * MAX_DYING + k]) {
+                dying[(size_t)segs[i].end * MAX_DYING + k] = i + 1;
+                break;
+            }
+    for (uint32_t i = 0; i < n; i++) {
+        const segment *y = &segs[i];
+        const buffer *b = &c->bufs[y->buf];
+        for (uint32_t k = 0; y->starts_by_write && !y->continues && k < MAX_DYING; k++) {
+            uint32_t *slot = &dying[(size_t)y->start * MAX_DYING + k];
+            const buffer *a = *slot ? &c->bufs[segs[*slot - 1].buf] : NULL;
+            if (a && a != b && a->space == b->space && a->size == b->size) {
+                delta[(size_t)y->start * MP_MAX_SPACES + b->space] -= (int64_t)b->size;
+                delta[(size_t)(y->start + 1) * MP_MAX_SPACES + b->space] += (int64_t)b->size;
+                *slot = 0;
+                break;
+            }
+        }
+    }
+    free(dying);
+}
+
+static void raise_lower_bound(checker *c, const segment *segs, uint32_t n, uint64_t *lower)
+{
+    int64_t *delta = calloc((size_t)(c->step + 2) * MP_MAX_SPACES, sizeof *delta);
+    if (!delta)
+        abort();
+    discount_handovers(c, segs, n, delta);
+    for (uint32_t i = 0; i < n; i++) {
+        const buffer *b = &c->bufs[segs[i].buf];
+        uint32_t start = segs[i].start + segs[i].continues;   /* count a buffer once per step */
+        if (start > segs[i].end)
+            continue;
+        delta[(size_t)start * MP_MAX_SPACES + b->space] += (int64_t)b->size;
+        delta[(size_t)(segs[i].end + 1) * MP_MAX_SPACES + b->space] -= (int64_t)b->size;
+    }
+    int64_t live[MP_MAX_SPACES] = {0};
+    for (uint32_t s = 0; s <= c->step; s++)
+        for (uint32_t k = 0; k < MP_MAX_SPACES; k++) {
+            live[k] += delta[(size_t)s * MP_MAX_SPACES + k];
+            if ((uint64_t)live[k] > lower[k])
+                lower[k] = (uint64_t)live[k];
+        }
+    free(delta);
+}
+
+static void judge_path(checker *c)
+{
+    qsort(c->segs, c->nsegs, sizeof *c->segs, by_start);
+    if (getenv("MEMPLAN_TRACE"))
+        for (uint32_t i = 0; i < c->nsegs; i++)
+            fprintf(stderr, "  path %d: buffer #%u live [%u, %u]%s%s\n", c->path_mode, c->segs[i].buf,
+                    c->segs[i].start, c->segs[i].end, c->segs[i].starts_by_write ? " from a write" : "",
+                    c->segs[i].ends_by_read ? " to a read" : "");
+    for (uint32_t i = 0; i < c->nsegs; i++)
+        for (uint32_t j = i + 1; j < c->nsegs && c->segs[j].start <= c->segs[i].end; j++)
+            judge_pair(c, &c->segs[i], &c->segs[j]);
+    raise_lower_bound(c, c->segs, c->nsegs, c->report->lower);
+    raise_lower_bound(c, c->intervals, c->nintervals, c->report->lower_interval);
+}
+
+static void run_path(checker *c, ptoc_op *func, int mode)
+{
+    memset(c->env, 0, sizeof *c->env * c->env_cap);
+    for (uint32_t i = 0; i < c->nbufs; i++)
+        c->open[i] = (open_seg){-1, -1, false, false, -1, -1};
+    c->nsegs = c->nintervals = 0;
+    c->step = 0;
+    c->path_mode = mode;
+    if (func->nregions && func->regions[0].first)
+        run_block(c, func->regions[0].first);
+    for (uint32_t i = 0; i < c->nbufs; i++) {
+        close_segment(c, i);
+        close_interval(c, i);
+    }
+    judge_path(c);
+}
+
+/* ---------------------------------------------------------------- the corruption test */
+
+/* Moves the second buffer of the first live pair onto the first one. */
+static bool corrupt_plan(checker *c, ptoc_op *func)
+{
+    c->live_pair[0] = -1;
+    mp_report scratch = {0};
+    mp_report *real = c->report;
+    c->report = &scratch;
+    run_path(c, func, 0);
+    for (uint32_t p = 0; c->live_pair[0] < 0 && p < c->opts->random_paths; p++)
+        run_path(c, func, 2);
+    c->report = real;
+    if (c->live_pair[0] < 0)
+        return false;
+    c->bufs[c->live_pair[1]].offset = c->bufs[c->live_pair[0]].offset;
+    return true;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+/* The footprint of each space: the highest byte of a buffer some path touches
+ * (a buffer no op reads or writes holds nothing, whatever its address). */
+static void raise_peak(checker *c)
+{
+    for (uint32_t i = 0; i < c->nbufs; i++) {
+        const buffer *b = &c->bufs[i];
+        if (b->touched && b->has_offset && b->space < MP_MAX_SPACES && b->offset + b->size > c->report->peak[b->space])
+            c->report->peak[b->space] = b->offset + b->size;
+    }
+}
+
+static ptoc_walk_result count_op_values(ptoc_op *op, void *user)
+{
+    uint32_t *n = user;
+    *n += op->nresults;
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (ptoc_block *b = op->regions[r].first; b; b = b->next)
+            *n += b->nargs;
+    return PTOC_WALK_ADVANCE;
+}
+
+static void check_func(checker *c, ptoc_op *func)
+{
+    c->arch = ptoc_pto_target_arch(func, NULL);
+    c->nbufs = 0;
+    ptoc_walk_pre(func, collect_alloc, c);
+    uint32_t nvalues = 0;
+    ptoc_walk_pre(func, count_op_values, &nvalues);
+    c->env_cap = 64;
+    while (c->env_cap < 2 * nvalues + 2)
+        c->env_cap *= 2;
+    c->env = realloc(c->env, sizeof *c->env * c->env_cap);
+    c->allocs = calloc(c->env_cap, sizeof *c->allocs);
+    c->open = realloc(c->open, sizeof *c->open * (c->nbufs + 1));
+    if (!c->env || !c->allocs || !c->open)
+        abort();
+    for (uint32_t i = 0; i < c->nbufs; i++) {
+        env_slot *a = table_find(c->allocs, c->env_cap, &c->bufs[i].alloc->results[0]);
+        a->key = &c->bufs[i].alloc->results[0];
+        a->buf = i;
+    }
+    c->report->nbufs += c->nbufs;
+    if (c->opts->corrupt) {
+        bool done = corrupt_plan(c, func);
+        if (c->opts->corrupted)
+            *c->opts->corrupted = *c->opts->corrupted || done;
+    }
+    check_placement(c);
+    c->rng = c->opts->path_seed * 2 + 1;
+    run_path(c, func, 0);
+    run_path(c, func, 1);
+    for (uint32_t p = 0; p < c->opts->random_paths; p++)
+        run_path(c, func, 2);
+    free(c->allocs);
+    c->allocs = NULL;
+    raise_peak(c);
+}
+
+static ptoc_walk_result check_funcs(ptoc_op *op, void *user)
+{
+    if (!ptoc_op_is(op, "func.func"))
+        return PTOC_WALK_ADVANCE;
+    check_func(user, op);
+    return PTOC_WALK_SKIP;
+}
+
+void mp_check_module(ptoc_op *module, const mp_check_options *opts, mp_report *out)
+{
+    memset(out, 0, sizeof *out);
+    checker c = {.opts = opts, .report = out, .live_pair = {-1, -1}};
+    ptoc_walk_pre(module, check_funcs, &c);
+    out->ok = out->violations == 0;
+    free(c.bufs);
+    free(c.env);
+    free(c.segs);
+    free(c.intervals);
+    free(c.open);
+}
