@@ -274,7 +274,7 @@ static ptoc_value *index_constant(bz *st, ptoc_builder *b, int64_t v)
 }
 
 /* tload: rows and cols of a rank-2 partition view's `sizes = [%r, %c]`. */
-static bool view_valid_dims(ptoc_op *op, ptoc_value *dims[2])
+static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2])
 {
     ptoc_op *view = ptoc_value_def(ptoc_op_operand(op, 0));
     ptoc_attr *seg = view ? ptoc_op_attr(view, "operandSegmentSizes") : NULL;
@@ -285,8 +285,8 @@ static bool view_valid_dims(ptoc_op *op, ptoc_value *dims[2])
         return false;
     }
     uint32_t first = 1 + (uint32_t)seg->u.dense.values[1];
-    dims[0] = ptoc_op_operand(view, first);
-    dims[1] = ptoc_op_operand(view, first + 1);
+    for (int k = 0; k < 2; k++)
+        dims[k] = need[k] ? ptoc_op_operand(view, first + (uint32_t)k) : NULL;
     return true;
 }
 
@@ -346,7 +346,7 @@ static bool valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, const bufferize_rul
 {
     int from = shape_operand(op, rule, want);
     if (from == SHAPE_VIEW)
-        return view_valid_dims(op, dims);
+        return view_valid_dims(op, need, dims);
     if (from < 0 || (uint32_t)from >= op->noperands) {
         ptoc_op_emit_error(op, "cannot bufferize a dynamic valid shape: this op's result does not take the "
                            "valid shape of an operand");

@@ -1,5 +1,5 @@
 /* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
- * pto-arch=cpu, lower, -O2, JIT), run each case through ptoc_rt_launch and the
+ * pto-arch=cpu, in Level-1 mode the auto-mode passes, lower, -O2, JIT), run each case through ptoc_rt_launch and the
  * C reference on identical inputs, and compare every byte of every GM buffer.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -7,6 +7,7 @@
 #include "harness.h"
 
 #include "ptoc/codegen.h"
+#include "ptoc/pass.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/runtime.h"
 #include "ptoc/syntax.h"
@@ -127,13 +128,13 @@ typedef struct compiled {
     ptoc_jit *jit;
 } compiled;
 
-static char *module_text(e2e_case *cases, int n, size_t *len)
+static char *module_text(const e2e_suite *s, e2e_case *cases, int n, size_t *len)
 {
     char *text = NULL;
     FILE *out = open_memstream(&text, len);
     fputs("module attributes {pto.target_arch = \"cpu\"} {\n", out);
     for (int i = 0; i < n; i++)
-        program_emit(&cases[i].prog, out);
+        (s->level1 ? program_emit_level1 : program_emit)(&cases[i].prog, out);
     fputs("}\n", out);
     fclose(out);
     return text;
@@ -152,7 +153,21 @@ static void dump_module(const e2e_suite *s, const char *name, const char *text, 
     fclose(f);
 }
 
-static bool compile(compiled *c, const char *name, const char *text, size_t len)
+/* Auto mode, as `ptoc` runs it on a kernel with Level-1 tiles. */
+static const char *const level1_pipeline = "pto-bufferize,pto-plan-memory,pto-insert-tassign";
+
+static bool run_level1_passes(ptoc_context *ctx, ptoc_op *module, ptoc_arena *arena, const char *name)
+{
+    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    bool ok = ptoc_pm_parse(pm, level1_pipeline) && ptoc_pm_run(pm, module, arena);
+    ptoc_pm_destroy(pm);
+    if (!ok)
+        fprintf(stderr, "%s: %s failed\n", name, level1_pipeline);
+    return ok;
+}
+
+static bool compile(compiled *c, const char *name, const char *text, size_t len, bool level1)
 {
     char *err = NULL;
     c->ctx = ptoc_context_create(NULL);
@@ -166,6 +181,8 @@ static bool compile(compiled *c, const char *name, const char *text, size_t len)
         fprintf(stderr, "%s: parse/verify failed\n", name);
         return false;
     }
+    if (level1 && !run_level1_passes(c->ctx, module, arena, name))
+        return false;
     ptoc_codegen_options opts = ptoc_codegen_defaults();
     /* The host's features (so the vector code paths run) with the generic
      * x86-64 scheduling model: the host model's post-RA scheduler makes JIT
@@ -366,7 +383,7 @@ static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e
             corrupt_reference(p, &b);
         int64_t bad = 0;
         for (int i = 0; i < p->nparams; i++)
-            if (p->params[i].kind == E2E_PTR)
+            if (p->params[i].kind == E2E_PTR && (!s->level1 || program_level1_compares(p, i)))
                 bad += compare_param(s, c, run_index, i, b.want[i], b.got[i], &st->max_ulp);
         ok = bad == 0;
         if (s->corrupt && bad)
@@ -379,18 +396,27 @@ static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
 {
     int count = 0;
-    for (int i = 0; i < n; i++)
-        if (!s->only || strcmp(cases[i].prog.name, s->only) == 0)
-            cases[count++] = cases[i];
+    const char *why = NULL;
+    for (int i = 0; i < n; i++) {
+        if (s->only && strcmp(cases[i].prog.name, s->only) != 0)
+            continue;
+        if (s->level1 && !program_level1_ok(&cases[i].prog, &why)) {
+            s->skipped++;
+            if (s->verbose)
+                printf("skipped %s: no Level-1 form: %s\n", cases[i].prog.name, why);
+            continue;
+        }
+        cases[count++] = cases[i];
+    }
     if (count == 0)
         return;
     size_t len = 0;
-    char *text = module_text(cases, count, &len);
+    char *text = module_text(s, cases, count, &len);
     if (s->dump_dir)
         dump_module(s, module_name, text, len);
     compiled comp;
     double t0 = now_seconds();
-    bool built = compile(&comp, module_name, text, len);
+    bool built = compile(&comp, module_name, text, len, s->level1);
     double t1 = now_seconds();
     for (int i = 0; i < count; i++) {
         e2e_case *c = &cases[i];
@@ -442,7 +468,10 @@ int e2e_report(e2e_suite *s)
         printf("%s self-test: %d of %d corrupted runs caught\n", s->family, s->caught, runs);
         return runs > 0 && s->caught == runs ? 0 : 1;
     }
-    printf("%s: %d cases, %d runs, %d mismatching runs, %d cases not compiled\n", s->family, cases, runs, bad,
-           failures);
+    printf("%s%s: %d cases, %d runs, %d mismatching runs, %d cases not compiled", s->family,
+           s->level1 ? " (Level 1)" : "", cases, runs, bad, failures);
+    if (s->level1)
+        printf(", %d cases without a Level-1 form", s->skipped);
+    printf("\n");
     return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
 }

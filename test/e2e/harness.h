@@ -58,6 +58,8 @@ typedef struct e2e_suite {
     const char *dump_dir;      /* write each module's .pto here */
     bool corrupt;              /* self-test: corrupt the reference output */
     bool verbose;
+    bool level1;               /* emit Level-1 kernels and run the auto-mode passes first */
+    int skipped;               /* level1: cases without a Level-1 form */
     e2e_stat stats[32];
     int nstats;
     int table[32][REF_DTYPE_COUNT];   /* cases per op x dtype, same order as stats */

@@ -2,6 +2,8 @@
  * program.h). The printer writes the manual-mode style of examples/add.pto:
  * views per transfer, alloc_tile with an explicit address, and a
  * set_flag/wait_flag pair wherever the pipe changes (MTE2 -> V -> MTE3).
+ * program_emit_level1 writes the same kernel in Level 1 (auto mode), for the
+ * pto-bufferize, pto-plan-memory, pto-insert-tassign pipeline to lower.
  */
 #include "program.h"
 
@@ -31,7 +33,7 @@ int program_scalar(e2e_program *p, ref_dtype t)
 int program_tile(e2e_program *p, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols)
 {
     int64_t bytes = rows * cols * ref_dtype_size(t);
-    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, REF_ROW_MAJOR, REF_NONE_BOX, p->next_addr, 0};
+    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, REF_ROW_MAJOR, REF_NONE_BOX, p->next_addr, 0, -1};
     p->next_addr += (bytes + 255) / 256 * 256;
     return p->ntiles++;
 }
@@ -39,7 +41,7 @@ int program_tile(e2e_program *p, ref_dtype t, int64_t rows, int64_t cols, int64_
 int program_alias(e2e_program *p, int of, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols,
                   ref_layout layout, ref_box box)
 {
-    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, layout, box, p->tiles[of].addr, 0};
+    p->tiles[p->ntiles] = (e2e_tile){t, rows, cols, vrows, vcols, layout, box, p->tiles[of].addr, 0, of};
     return p->ntiles++;
 }
 
@@ -134,10 +136,12 @@ static void print_dim(FILE *out, int64_t d)
         fprintf(out, "%lld", (long long)d);
 }
 
-static void print_tile_type(FILE *out, const e2e_tile *t)
+/* A tile_buf type (manual mode) or, with `value`, the Level-1 tile type of the
+ * same descriptor. */
+static void print_tile_type_of(FILE *out, const e2e_tile *t, bool value)
 {
-    fprintf(out, "!pto.tile_buf<vec, %lldx%lldx%s", (long long)t->rows, (long long)t->cols,
-            ref_dtype_name(t->dtype));
+    fprintf(out, "%s%lldx%lldx%s", value ? "!pto.tile<" : "!pto.tile_buf<vec, ", (long long)t->rows,
+            (long long)t->cols, ref_dtype_name(t->dtype));
     if (t->vrows != t->rows || t->vcols != t->cols) {
         fputs(", valid=", out);
         print_dim(out, t->vrows);
@@ -151,6 +155,11 @@ static void print_tile_type(FILE *out, const e2e_tile *t)
     if (t->pad)
         fprintf(out, ", pad=%d", t->pad);
     fputc('>', out);
+}
+
+static void print_tile_type(FILE *out, const e2e_tile *t)
+{
+    print_tile_type_of(out, t, false);
 }
 
 /* The SSA name of index value d: %vr, %vc, or the constant %cN emitted at the
@@ -341,6 +350,124 @@ void program_emit(const e2e_program *p, FILE *out)
             print_op(out, p, s);
         else
             print_transfer(out, p, s, i);
+    }
+    fputs("    return\n  }\n", out);
+}
+
+/* ---------------------------------------------------------------- Level 1 */
+
+static void print_op_attrs(FILE *out, const e2e_step *s)
+{
+    if (s->op == E2E_TCMP || s->op == E2E_TCMPS || s->op == E2E_TCMPS_TILE)
+        fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
+    else if (s->op == E2E_THISTOGRAM && s->is_msb >= 0)
+        fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
+    else if (s->op == E2E_THISTOGRAM)
+        fprintf(out, " {byte = %d}", s->byte);
+}
+
+bool program_level1_ok(const e2e_program *p, const char **why)
+{
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        if (s->kind == E2E_LOAD && p->tiles[s->tile].alias_of >= 0) {
+            *why = "loads through an alias (a reinterpretation of another tile's bytes)";
+            return false;
+        }
+        if (s->kind == E2E_LOAD && s->pad_scalar >= 0) {
+            *why = "Level-1 tload has no pad_value clause";
+            return false;
+        }
+        const e2e_tile *d = &p->tiles[s->tile];
+        if (s->kind == E2E_OP && s->op == E2E_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
+            /* the 1-row source has no valid rows to give: only an alloc_tile could say them */
+            *why = "tcolexpand's dynamic valid shape comes from no operand";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool program_level1_compares(const e2e_program *p, int param)
+{
+    bool stored = false;
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        if (s->kind == E2E_STORE && s->view.param == param) {
+            if (p->tiles[s->tile].alias_of < 0)
+                return true;
+            stored = true;
+        }
+    }
+    return !stored;                  /* inputs are compared; alias-only outputs are not */
+}
+
+/* The SSA name of tile operand `tile` is the step that last defined it:
+ * %s<step>. Every tile the e2e programs read is defined before. */
+static void print_value_operands(FILE *out, const e2e_program *p, const e2e_step *s, const int *def)
+{
+    for (int i = 0; i < s->nin; i++) {
+        if (s->in[i].scalar)
+            fprintf(out, "%s%%p%d", i ? ", " : " ", s->in[i].index);
+        else
+            fprintf(out, "%s%%s%d", i ? ", " : " ", def[s->in[i].index]);
+    }
+    print_op_attrs(out, s);
+    fputs(" : ", out);
+    for (int i = 0; i < s->nin; i++) {
+        if (i)
+            fputs(", ", out);
+        if (s->in[i].scalar)
+            fputs(program_scalar_type(p->params[s->in[i].index].dtype), out);
+        else
+            print_tile_type_of(out, &p->tiles[s->in[i].index], true);
+    }
+}
+
+void program_emit_level1(const e2e_program *p, FILE *out)
+{
+    int def[E2E_MAX_TILES];
+    for (int i = 0; i < E2E_MAX_TILES; i++)
+        def[i] = -1;
+    fprintf(out, "  func.func @%s(", p->name);
+    for (int i = 0; i < p->nparams; i++) {
+        const e2e_param *q = &p->params[i];
+        fprintf(out, "%s%%p%d: ", i ? ", " : "", i);
+        if (q->kind == E2E_PTR)
+            fprintf(out, "!pto.ptr<%s>", ref_dtype_name(q->dtype));
+        else
+            fputs(program_scalar_type(q->dtype), out);
+    }
+    if (p->dynamic)
+        fprintf(out, "%s%%vr: index, %%vc: index", p->nparams ? ", " : "");
+    fputs(") {\n", out);
+    print_index_constants(out, p);
+    /* No set_flag/wait_flag: the cpu target runs the pipes in program order. */
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        const e2e_tile *t = &p->tiles[s->tile];
+        if (s->kind == E2E_STORE && t->alias_of >= 0)
+            continue;                /* Level 1 cannot alias: valid-region outputs only */
+        if (s->kind != E2E_OP)
+            print_view(out, p, &s->view, i);
+        if (s->kind == E2E_LOAD) {
+            fprintf(out, "    %%s%d = pto.tload %%w%d : ", i, i);
+            print_part_type(out, p, &s->view);
+        } else if (s->kind == E2E_STORE) {
+            fprintf(out, "    pto.tstore %%s%d, %%w%d : ", def[s->tile], i);
+            print_tile_type_of(out, t, true);
+            fputs(", ", out);
+            print_part_type(out, p, &s->view);
+            fputc('\n', out);
+            continue;
+        } else {
+            fprintf(out, "    %%s%d = pto.%s", i, opcode_name(s->op));
+            print_value_operands(out, p, s, def);
+        }
+        fputs(" -> ", out);
+        print_tile_type_of(out, t, true);
+        fputc('\n', out);
+        def[s->tile] = i;
     }
     fputs("    return\n  }\n", out);
 }

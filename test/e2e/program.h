@@ -42,6 +42,7 @@ typedef struct e2e_tile {
     ref_box box;
     int64_t addr;              /* byte offset in UB */
     int pad;                   /* tile_buf pad= (0 none, 1 zero, 2 max, 3 min) */
+    int alias_of;              /* the tile whose bytes this one reinterprets, or -1 */
 } e2e_tile;
 
 /* A view of a pointer parameter: make_tensor_view + partition_view. */
@@ -117,6 +118,16 @@ e2e_operand scalar_operand(int param);
 
 /* The .pto text of a function for `p` (appended to `out`). */
 void program_emit(const e2e_program *p, FILE *out);
+/* The Level-1 (auto mode) text of the same kernel: tile values instead of
+ * buffers (`%s = pto.tload`, `%s = pto.tadd`, `pto.tstore %s`), no addresses,
+ * no flags. Stores of aliases are left out, since Level 1 cannot alias: the
+ * Level-1 kernel writes only the valid-region outputs. */
+void program_emit_level1(const e2e_program *p, FILE *out);
+/* Whether `p` has a Level-1 form; if not, *why says what Level 1 lacks. */
+bool program_level1_ok(const e2e_program *p, const char **why);
+/* Whether the Level-1 form of `p` leaves pointer parameter `param` as the
+ * manual form leaves it: false for the buffers only alias stores write. */
+bool program_level1_compares(const e2e_program *p, int param);
 /* The MLIR type of a scalar parameter of dtype t ("f32", "i16" for ui16 ...). */
 const char *program_scalar_type(ref_dtype t);
 
