@@ -314,7 +314,8 @@ static const char *step_pipe(const e2e_step *s)
     return s->kind == E2E_LOAD ? "PIPE_MTE2" : s->kind == E2E_STORE ? "PIPE_MTE3" : "PIPE_V";
 }
 
-void program_emit(const e2e_program *p, FILE *out)
+/* `  func.func @name(params) {` and the index constants both forms start with. */
+static void print_signature(FILE *out, const e2e_program *p)
 {
     fprintf(out, "  func.func @%s(", p->name);
     for (int i = 0; i < p->nparams; i++) {
@@ -329,6 +330,11 @@ void program_emit(const e2e_program *p, FILE *out)
         fprintf(out, "%s%%vr: index, %%vc: index", p->nparams ? ", " : "");
     fputs(") {\n", out);
     print_index_constants(out, p);
+}
+
+void program_emit(const e2e_program *p, FILE *out)
+{
+    print_signature(out, p);
     for (int i = 0; i < p->ntiles; i++) {
         const e2e_tile *t = &p->tiles[i];
         fprintf(out, "    %%a%d = arith.constant %lld : i64\n    %%t%d = pto.alloc_tile addr = %%a%d", i,
@@ -429,19 +435,7 @@ void program_emit_level1(const e2e_program *p, FILE *out)
     int def[E2E_MAX_TILES];
     for (int i = 0; i < E2E_MAX_TILES; i++)
         def[i] = -1;
-    fprintf(out, "  func.func @%s(", p->name);
-    for (int i = 0; i < p->nparams; i++) {
-        const e2e_param *q = &p->params[i];
-        fprintf(out, "%s%%p%d: ", i ? ", " : "", i);
-        if (q->kind == E2E_PTR)
-            fprintf(out, "!pto.ptr<%s>", ref_dtype_name(q->dtype));
-        else
-            fputs(program_scalar_type(q->dtype), out);
-    }
-    if (p->dynamic)
-        fprintf(out, "%s%%vr: index, %%vc: index", p->nparams ? ", " : "");
-    fputs(") {\n", out);
-    print_index_constants(out, p);
+    print_signature(out, p);
     /* No set_flag/wait_flag: the cpu target runs the pipes in program order. */
     for (int i = 0; i < p->nsteps; i++) {
         const e2e_step *s = &p->steps[i];
