@@ -21,7 +21,20 @@
  *           value it may flow to (inclusive); when it is also allocated or used
  *           outside a loop that contains one of those uses, or flows along the
  *           loop's back edge (a yield to an iter_arg), it lives across that whole
- *           loop. Flows rather than unions keep a tile that an scf.if yields from
+ *           loop. Its range has holes at the arms of an scf.if where it is
+ *           dead on every path: the else arm when all its allocs are in the
+ *           then arm (only the if's results can carry it out), the then arm
+ *           when it ends in the else arm and is not used in the then arm; the
+ *           rest are its live pieces. A buffer whose allocs and range start lie
+ *           in one arm is confined to it (live only on paths through it): it
+ *           may share bytes with one confined to the other arm of that if, even
+ *           after the if (the yields of the two arms to one result share a slot).
+ *           A buffer no op reads or writes through any of those values
+ *           (no uses, or only yields and loop inits that hand it on) has an
+ *           empty range: offset 0, taking no bytes, sharing them with anything.
+ *           One only written (DPS outs, never an in or any other op's operand)
+ *           holds nothing anyone sees: it is live at its writes only.
+ *           Flows rather than unions keep a tile that an scf.if yields from
  *           one branch apart from one the other branch yields while it is still
  *           live (PTOAS merges them). Inclusive intervals make every two buffers
  *           used by the same op overlap, so a tmp/scratch operand never shares
@@ -32,11 +45,12 @@
  *           not produce that).
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc); for each, a buffer goes into the smallest gap
- *           left by the already placed buffers whose intervals overlap its own
+ *           left by the already placed buffers whose pieces overlap its own
  *           (best fit), else on top; the smallest peak wins. Overlap queries use
  *           a segment tree over program points, so a query costs about the
  *           number of overlapping buffers times log(points), not the number of
- *           buffers. The lower bound is the largest total size live at one point.
+ *           buffers. The lower bound is the largest total size live at one point
+ *           on every path there (a confined buffer counts inside its arm only).
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
  *           not planned; their bytes are reserved for the whole function. On A2/A3,
  *           UB [184 KiB, 192 KiB) is reserved when TROWEXPAND*, TCVT or TEXTRACT
@@ -45,10 +59,12 @@
  * `pto-plan-memory{print=true}` (ptoc-opt --test-print-memplan) writes the plan to
  * stdout before the IR, one line per item, in this stable format:
  *   memplan @FUNC
- *     SPACE buffer LINE:COL live [START, END] offset OFFSET size SIZE
+ *     SPACE buffer LINE:COL live [START, END]... [arm A]... offset OFFSET size SIZE
+ *                          (its pieces; the arms it is confined to: 2k then, 2k+1 else)
  *     SPACE fixed LINE:COL offset OFFSET size SIZE
  *     SPACE reserved offset OFFSET size SIZE
  *     SPACE unknown LINE:COL size SIZE       (pinned by a non-constant address)
+ *     SPACE unused LINE:COL offset 0 size SIZE  (nothing reads or writes it)
  *     SPACE peak PEAK lower-bound LB capacity CAP
  * SPACE is VEC, MAT, LEFT, RIGHT, ACC, BIAS or SCALING; LINE:COL is the buffer's
  * first alloc; START/END are program points (the pre-order numbering above);
@@ -64,6 +80,7 @@
 #define SCRATCH_END (192u * 1024u)
 #define NO_LOOP UINT32_MAX
 #define NO_SET UINT32_MAX
+#define NO_ARM UINT32_MAX
 
 /* ---------------------------------------------------------------- pointer map */
 
@@ -143,6 +160,8 @@ static uint32_t map_get_or_put(ptr_map *m, ptoc_arena *a, const void *key, uint3
  * op def (a pointer map), since string compares per op showed in profiles. */
 typedef enum op_kind {
     OP_OTHER, OP_ALLOC_TILE, OP_MEMREF_ALLOC, OP_TASSIGN, OP_FOR, OP_WHILE,
+    OP_PASS,                     /* a terminator that only hands its operands on */
+    OP_IF,
     OP_SCRATCH = 1u << 4,        /* flag: uses the A2/A3 hidden UB scratch */
 } op_kind;
 #define OP_KIND_MASK 15u
@@ -150,6 +169,7 @@ typedef enum op_kind {
 static const struct { const char *name; uint32_t kind; } op_kinds[] = {
     {"pto.alloc_tile", OP_ALLOC_TILE}, {"memref.alloc", OP_MEMREF_ALLOC}, {"memref.alloca", OP_MEMREF_ALLOC},
     {"pto.tassign", OP_TASSIGN},       {"scf.for", OP_FOR},               {"scf.while", OP_WHILE},
+    {"scf.yield", OP_PASS},            {"scf.condition", OP_PASS},        {"scf.if", OP_IF},
 };
 static const char *const scratch_prefixes[] = {"pto.trowexpand", "pto.tcvt", "pto.textract"};
 
@@ -170,13 +190,20 @@ static uint32_t classify_name(const char *name)
 typedef enum alloc_kind { ALLOC_PLANNED, ALLOC_FIXED, ALLOC_UNKNOWN } alloc_kind;
 
 typedef struct loop_info { uint32_t begin, end, parent; } loop_info;
-typedef struct use_rec { uint32_t node, point, loop; } use_rec;
+/* `touches`: the op may read or write the buffer; a yield or a region op's
+ * operand only hands it on (what it flows to is counted by its own uses).
+ * `reads`: it touches it other than as a DPS out (any non-DPS op counts). */
+typedef struct use_rec { uint32_t node, point, loop, arm; bool touches, reads; } use_rec;
+/* The points of one arm of an scf.if with two; arms come in pairs, then (even
+ * id) and else (odd id); `parent` is the innermost arm around the if. */
+typedef struct arm_info { uint32_t begin, end, parent; } arm_info;
+typedef struct span { uint32_t lo, hi; } span;
 /* A flow between union-find nodes; `loop` is set for a back edge (a yield to
  * an iter_arg): what flows there is live across that whole loop. */
 typedef struct flow_rec { uint32_t from, to, loop; } flow_rec;
 typedef struct alloc_rec {
     ptoc_op *op;                 /* alloc_tile, memref.alloc/alloca, or tassign (FIXED/UNKNOWN) */
-    uint32_t node, point, loop;
+    uint32_t node, point, loop, arm;
     alloc_kind kind;
     uint32_t space;
     uint64_t size, offset;       /* offset: FIXED only */
@@ -188,6 +215,12 @@ typedef struct buffer {
     uint32_t space, start, end, root_point;
     uint64_t size, offset;
     bool fixed, unknown;
+    bool unused;                 /* nothing touches it: empty range, offset 0, no bytes taken */
+    bool write_only;             /* only DPS outs touch it: live at those points only */
+    uint32_t holes, nholes;      /* pl->holes[holes ..): arms inside [start, end] where it is
+                                  * dead; for a write_only buffer, its write points instead */
+    uint32_t pieces, npieces;    /* pl->pieces[pieces ..): [start, end] minus the holes */
+    uint32_t confined, nconfined; /* pl->confined_to[confined ..): arms it is live only through, innermost first */
 } buffer;
 
 typedef struct planner {
@@ -208,6 +241,11 @@ typedef struct planner {
     uint32_t nflows, flows_cap;
     alloc_rec *allocs;
     uint32_t nallocs, allocs_cap;
+    arm_info *arms;
+    uint32_t narms, arms_cap, cur_arm;
+    span *holes, *pieces;
+    uint32_t nholes, holes_cap, npieces, pieces_cap;
+    uint32_t *confined_to, nconfined, confined_cap;
     buffer *bufs;
     uint32_t nbufs, bufs_cap;
 } planner;
@@ -390,7 +428,7 @@ static void alias_op(planner *pl, ptoc_op *op, uint32_t kind, uint32_t loop)
 static void add_alloc(planner *pl, ptoc_op *op, const ptoc_value *v, uint32_t point, uint32_t loop,
                       alloc_kind kind, int64_t offset)
 {
-    alloc_rec r = {op, node(pl, v), point, loop, kind, 0, 0, (uint64_t)offset};
+    alloc_rec r = {op, node(pl, v), point, loop, pl->cur_arm, kind, 0, 0, (uint64_t)offset};
     buffer_space(v->type, &r.space);
     if (!buffer_bytes(op, v->type, &r.size))
         pl->bad = true;
@@ -431,6 +469,7 @@ static void note_alloc(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point, 
 /* ---------------------------------------------------------------- numbering walk */
 
 static void number_op(planner *pl, ptoc_op *op, uint32_t loop);
+static void number_arms(planner *pl, ptoc_op *op, uint32_t loop);
 
 static void number_regions(planner *pl, ptoc_op *op, uint32_t loop)
 {
@@ -440,8 +479,24 @@ static void number_regions(planner *pl, ptoc_op *op, uint32_t loop)
                 number_op(pl, o, loop);
 }
 
-/* Gives `op` its point (and an end point after its regions), records its buffer
- * uses and allocs, and unions its aliases. */
+/* The two regions of an scf.if, each recorded as an arm. */
+static void number_arms(planner *pl, ptoc_op *op, uint32_t loop)
+{
+    uint32_t id = pl->narms, outer = pl->cur_arm;
+    arm_info a = {0, 0, outer};
+    VEC_PUSH(pl->tmp, pl->arms, pl->narms, pl->arms_cap, a);
+    VEC_PUSH(pl->tmp, pl->arms, pl->narms, pl->arms_cap, a);
+    for (uint32_t r = 0; r < 2; r++) {
+        pl->arms[id + r].begin = pl->npoints;
+        pl->cur_arm = id + r;
+        for (ptoc_block *b = op->regions[r].first; b; b = b->next)
+            for (ptoc_op *o = b->first; o; o = o->next)
+                number_op(pl, o, loop);
+        pl->arms[id + r].end = pl->npoints - 1;    /* below begin when the arm is empty */
+    }
+    pl->cur_arm = outer;
+}
+
 static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
 {
     uint32_t kind = map_get_or_put(&pl->kind_of, pl->tmp, op->def, UINT32_MAX);
@@ -453,6 +508,16 @@ static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
     return kind;
 }
 
+/* Operand i of a DPS op whose operands are exactly its ins then its outs. */
+static bool is_dps_out(const ptoc_op *op, uint32_t i)
+{
+    uint32_t nins, nouts;
+    return ptoc_pto_op_info_of(op) && ptoc_pto_dps_split(op, &nins, &nouts) && nins + nouts == op->noperands &&
+           i >= nins;
+}
+
+/* Gives `op` its point (and an end point after its regions), records its buffer
+ * uses and allocs, and unions its aliases. */
 static void number_op(planner *pl, ptoc_op *op, uint32_t loop)
 {
     uint32_t point = pl->npoints++;
@@ -461,7 +526,8 @@ static void number_op(planner *pl, ptoc_op *op, uint32_t loop)
     for (uint32_t i = 0; i < op->noperands; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
         if (buffer_space(v->type, &space)) {
-            use_rec u = {node(pl, v), point, loop};
+            bool touches = kind != OP_PASS && op->nregions == 0;
+            use_rec u = {node(pl, v), point, loop, pl->cur_arm, touches, touches && !is_dps_out(op, i)};
             VEC_PUSH(pl->tmp, pl->uses, pl->nuses, pl->uses_cap, u);
         }
     }
@@ -477,7 +543,10 @@ static void number_op(planner *pl, ptoc_op *op, uint32_t loop)
         inner = pl->nloops;
         VEC_PUSH(pl->tmp, pl->loops, pl->nloops, pl->loops_cap, li);
     }
-    number_regions(pl, op, inner);
+    if (kind == OP_IF && op->nregions == 2)
+        number_arms(pl, op, inner);
+    else
+        number_regions(pl, op, inner);
     if (inner != loop)
         pl->loops[inner].end = pl->npoints;
     pl->npoints++;
@@ -496,7 +565,7 @@ static uint32_t *make_buffers(planner *pl)
         alloc_rec *a = &pl->allocs[i];
         uint32_t set = find(pl, a->node);
         if (buf_of[set] == NO_SET) {
-            buffer b = {a->op, a->space, a->point, a->point, a->point, 0, 0, false, false};
+            buffer b = {a->op, a->space, a->point, a->point, a->point, 0, 0, false, false, false};
             buf_of[set] = pl->nbufs;
             VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, b);
         }
@@ -553,39 +622,140 @@ static uint32_t reachable_sets(planner *pl, reach *r, uint32_t root)
     return n;
 }
 
-/* One buffer's range: the uses of every value that may hold it give [first,
- * last]; a loop containing such a use is covered whole when the buffer also lives
- * outside it (allocated before, or used after). */
-static void buffer_range(planner *pl, reach *r, buffer *b, uint32_t root, uint32_t lo, uint32_t hi)
+/* Where a buffer's allocs are: points [lo, hi], the first alloc's arm. */
+typedef struct alloc_site { uint32_t set, lo, hi, arm; } alloc_site;
+
+#define FOR_USES(pl, r, n, u)                                                       \
+    for (uint32_t k_ = 0; k_ < (n); k_++)                                            \
+        for (uint32_t i_ = (r)->uses.start[(r)->queue[k_]]; i_ < (r)->uses.start[(r)->queue[k_] + 1]; i_++) \
+            for (const use_rec *u = &(pl)->uses[(r)->uses.items[i_]]; u; u = NULL)
+
+/* [first, last] use of the `n` sets in r->queue; returns the last use (NULL when
+ * none) and whether some use touches the memory. */
+static const use_rec *range_of_uses(planner *pl, reach *r, uint32_t n, buffer *b, bool *touched, bool *read)
 {
-    uint32_t n = reachable_sets(pl, r, root);
-    bool used = false;
-    for (uint32_t k = 0; k < n; k++)
-        for (uint32_t u = r->uses.start[r->queue[k]]; u < r->uses.start[r->queue[k] + 1]; u++) {
-            uint32_t p = pl->uses[r->uses.items[u]].point;
-            b->start = used && b->start < p ? b->start : p;
-            b->end = used && b->end > p ? b->end : p;
-            used = true;
-            lo = p < lo ? p : lo;
-            hi = p > hi ? p : hi;
-        }
+    const use_rec *last = NULL;
+    *touched = *read = false;
+    FOR_USES(pl, r, n, u) {
+        *touched |= u->touches;
+        *read |= u->reads;
+        b->start = last && b->start < u->point ? b->start : u->point;
+        if (!last || u->point > last->point)
+            last = u;
+        b->end = last->point;
+    }
+    return last;
+}
+
+/* A loop containing a use is covered whole when the buffer also lives outside
+ * it (allocated before, or used after), or when it is carried around its back
+ * edge. */
+static void cover_loops(planner *pl, reach *r, uint32_t n, buffer *b, uint32_t lo, uint32_t hi)
+{
+    FOR_USES(pl, r, n, u) {
+        lo = u->point < lo ? u->point : lo;
+        hi = u->point > hi ? u->point : hi;
+    }
     for (uint32_t k = 0; k < n; k++)
         for (uint32_t e = r->flows.start[r->queue[k]]; e < r->flows.start[r->queue[k] + 1]; e++) {
             uint32_t l = pl->flows[r->flows.items[e]].loop;
-            if (l != NO_LOOP) {          /* carried around a back edge: the whole loop */
+            if (l != NO_LOOP) {
                 b->start = pl->loops[l].begin < b->start ? pl->loops[l].begin : b->start;
                 b->end = pl->loops[l].end > b->end ? pl->loops[l].end : b->end;
             }
         }
-    for (uint32_t k = 0; k < n; k++)
-        for (uint32_t u = r->uses.start[r->queue[k]]; u < r->uses.start[r->queue[k] + 1]; u++)
-            for (uint32_t l = pl->uses[r->uses.items[u]].loop; l != NO_LOOP; l = pl->loops[l].parent) {
-                const loop_info *li = &pl->loops[l];
-                if (lo >= li->begin && hi <= li->end)
-                    continue;
-                b->start = li->begin < b->start ? li->begin : b->start;
-                b->end = li->end > b->end ? li->end : b->end;
-            }
+    FOR_USES(pl, r, n, u)
+        for (uint32_t l = u->loop; l != NO_LOOP; l = pl->loops[l].parent) {
+            const loop_info *li = &pl->loops[l];
+            if (lo >= li->begin && hi <= li->end)
+                continue;
+            b->start = li->begin < b->start ? li->begin : b->start;
+            b->end = li->end > b->end ? li->end : b->end;
+        }
+}
+
+static bool used_in_arm(planner *pl, reach *r, uint32_t n, const arm_info *a)
+{
+    FOR_USES(pl, r, n, u)
+        if (u->point >= a->begin && u->point <= a->end)
+            return true;
+    return false;
+}
+
+static void add_hole(planner *pl, buffer *b, const arm_info *a)
+{
+    if (a->begin > a->end || a->begin <= b->start || a->end >= b->end)
+        return;                          /* empty, or not strictly inside the range */
+    span h = {a->begin, a->end};
+    VEC_PUSH(pl->tmp, pl->holes, pl->nholes, pl->holes_cap, h);
+    b->nholes++;
+}
+
+/* The arms of an scf.if in which the buffer is dead on every path, though they
+ * lie inside [start, end]: when all its allocs are in the then arm (and its range
+ * starts there), the else arm cannot reach it (dominance: only the if's results
+ * carry it out, and a loop carrying it around would have moved its start out of
+ * the arm). Such a buffer is confined to its arm: live only on paths through
+ * it, so it never meets a buffer confined to the other arm of the same if,
+ * even after the if (each path yields one of them); when its range ends in the else arm and starts before the if,
+ * a path through the then arm has passed its last use. Neither applies when no
+ * use of it is in the other arm (checked, not assumed), and a loop that covers
+ * the if whole already moved start or end out of the arm. */
+static void arm_holes(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_site *site, const use_rec *last)
+{
+    b->holes = pl->nholes;
+    b->confined = pl->nconfined;
+    for (uint32_t a = site->arm; a != NO_ARM; a = pl->arms[a].parent) {
+        const arm_info *own = &pl->arms[a], *other = &pl->arms[a ^ 1];
+        if (site->lo < own->begin || site->hi > own->end || b->start < own->begin || used_in_arm(pl, r, n, other))
+            continue;
+        VEC_PUSH(pl->tmp, pl->confined_to, pl->nconfined, pl->confined_cap, a);
+        b->nconfined++;
+        if (a % 2 == 0)
+            add_hole(pl, b, other);
+    }
+    if (last->point != b->end)
+        return;
+    for (uint32_t a = last->arm; a != NO_ARM; a = pl->arms[a].parent) {
+        const arm_info *then = &pl->arms[a ^ 1];
+        if (a % 2 == 1 && b->start < then->begin && !used_in_arm(pl, r, n, then))
+            add_hole(pl, b, then);
+    }
+}
+
+/* A buffer nothing reads: what it holds is never seen, so it needs its bytes only
+ * while an op writes it (a write must not clobber a live buffer). */
+static void write_points(planner *pl, reach *r, uint32_t n, buffer *b)
+{
+    b->write_only = true;
+    b->holes = pl->nholes;
+    b->nholes = 0;                       /* replaces the arm holes (wasted, in the arena) */
+    FOR_USES(pl, r, n, u)
+        if (u->touches) {
+            span p = {u->point, u->point};
+            VEC_PUSH(pl->tmp, pl->holes, pl->nholes, pl->holes_cap, p);
+            b->nholes++;
+        }
+}
+
+/* One buffer's range: the uses of every value that may hold it give [first,
+ * last], widened over loops, with holes at if arms where it is dead. */
+static void buffer_range(planner *pl, reach *r, buffer *b, const alloc_site *site)
+{
+    uint32_t n = reachable_sets(pl, r, site->set);
+    bool touched, read;
+    const use_rec *last = range_of_uses(pl, r, n, b, &touched, &read);
+    if (!touched) {                      /* an empty range: it may share any bytes */
+        b->unused = !b->fixed && !b->unknown;
+        b->start = b->end = b->root_point;
+        return;
+    }
+    cover_loops(pl, r, n, b, site->lo, site->hi);
+    if (b->fixed || b->unknown)
+        return;
+    arm_holes(pl, r, n, b, site, last);  /* its arms, from the full range, even when write-only */
+    if (!read)
+        write_points(pl, r, n, b);
 }
 
 static void compute_ranges(planner *pl, const uint32_t *buf_of)
@@ -601,19 +771,20 @@ static void compute_ranges(planner *pl, const uint32_t *buf_of)
     r.queue = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
     r.seen = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
     r.stamp = 0;
-    uint32_t *lo = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1);
-    uint32_t *hi = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1);
-    uint32_t *root = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1);
+    alloc_site *site = PTOC_NEW_ARRAY(pl->tmp, alloc_site, pl->nbufs + 1);
     for (uint32_t b = 0; b < pl->nbufs; b++)
-        lo[b] = hi[b] = pl->bufs[b].root_point;
+        site[b] = (alloc_site){NO_SET, pl->bufs[b].root_point, pl->bufs[b].root_point, NO_ARM};
     for (uint32_t i = 0; i < pl->nallocs; i++) {
-        uint32_t set = find(pl, pl->allocs[i].node), b = buf_of[set], p = pl->allocs[i].point;
-        root[b] = set;
-        lo[b] = p < lo[b] ? p : lo[b];
-        hi[b] = p > hi[b] ? p : hi[b];
+        const alloc_rec *a = &pl->allocs[i];
+        uint32_t set = find(pl, a->node), b = buf_of[set], p = a->point;
+        if (site[b].set == NO_SET)
+            site[b].arm = a->arm;        /* the first alloc, the buffer's root */
+        site[b].set = set;
+        site[b].lo = p < site[b].lo ? p : site[b].lo;
+        site[b].hi = p > site[b].hi ? p : site[b].hi;
     }
     for (uint32_t b = 0; b < pl->nbufs; b++)
-        buffer_range(pl, &r, &pl->bufs[b], root[b], lo[b], hi[b]);
+        buffer_range(pl, &r, &pl->bufs[b], &site[b]);
 }
 
 /* ---------------------------------------------------------------- occupancy tree */
@@ -650,12 +821,12 @@ static void tree_clear(occ_tree *t)
     t->nentries = 0;
 }
 
-static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, const buffer *b, uint32_t id)
+static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span b, uint32_t id)
 {
-    if (b->end < lo || b->start > hi)
+    if (b.hi < lo || b.lo > hi)
         return;
     t->count[n]++;
-    if (b->start <= lo && hi <= b->end) {
+    if (b.lo <= lo && hi <= b.hi) {
         struct occ_entry e = {id, t->head[n]};
         VEC_PUSH(t->arena, t->entries, t->nentries, t->entries_cap, e);
         t->head[n] = t->nentries - 1;
@@ -667,13 +838,13 @@ static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, const
 }
 
 typedef struct query {
-    uint32_t *out, n;
+    uint32_t *out, n, *scratch;  /* scratch: for sorting, as long as out */
     uint32_t *seen, stamp;       /* per buffer: dedup, a buffer sits in several nodes */
 } query;
 
-static void tree_query(const occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, const buffer *b, query *q)
+static void tree_query(const occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span b, query *q)
 {
-    if (t->count[n] == 0 || b->end < lo || b->start > hi)
+    if (t->count[n] == 0 || b.hi < lo || b.lo > hi)
         return;
     for (uint32_t e = t->head[n]; e != NO_SET; e = t->entries[e].next) {
         uint32_t id = t->entries[e].buf;
@@ -701,30 +872,43 @@ typedef struct space_plan {
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
-static const buffer *g_sort_bufs;  /* qsort has no user pointer in C17 */
+/* Buffer orderings take the buffers they compare, so sorting needs no global
+ * (qsort has no user pointer in C17) and two planners may run at once. */
+typedef int (*buf_cmp)(const buffer *, const buffer *);
 
-static int by_offset(const void *a, const void *b)
+static void insertion_sort(const buffer *bufs, uint32_t *ids, uint32_t n, buf_cmp cmp)
 {
-    uint64_t x = g_sort_bufs[*(const uint32_t *)a].offset, y = g_sort_bufs[*(const uint32_t *)b].offset;
-    return (x > y) - (x < y);
-}
-
-/* Occupants by offset: usually a few dozen, where insertion sort beats qsort's
- * callbacks (it showed in profiles of 10k-buffer kernels). */
-static void sort_by_offset(const buffer *bufs, uint32_t *ids, uint32_t n)
-{
-    if (n > 48) {
-        g_sort_bufs = bufs;
-        qsort(ids, n, sizeof *ids, by_offset);
-        return;
-    }
     for (uint32_t i = 1; i < n; i++) {
         uint32_t id = ids[i], j = i;
-        for (; j > 0 && bufs[ids[j - 1]].offset > bufs[id].offset; j--)
+        for (; j > 0 && cmp(&bufs[ids[j - 1]], &bufs[id]) > 0; j--)
             ids[j] = ids[j - 1];
         ids[j] = id;
     }
 }
+
+/* A stable merge sort of buffer ids; `scratch` holds n ids. Short runs use
+ * insertion sort (occupant lists are usually a few dozen ids). */
+static void sort_ids(const buffer *bufs, uint32_t *ids, uint32_t *scratch, uint32_t n, buf_cmp cmp)
+{
+    if (n <= 24) {
+        insertion_sort(bufs, ids, n, cmp);
+        return;
+    }
+    uint32_t half = n / 2, i = 0, j = half, k = 0;
+    sort_ids(bufs, ids, scratch, half, cmp);
+    sort_ids(bufs, ids + half, scratch, n - half, cmp);
+    while (i < half && j < n)
+        scratch[k++] = cmp(&bufs[ids[j]], &bufs[ids[i]]) < 0 ? ids[j++] : ids[i++];
+    while (i < half)
+        scratch[k++] = ids[i++];
+    memcpy(ids, scratch, (size_t)k * sizeof *ids);   /* ids[j..n) are already in place */
+}
+
+static int cmp_u64_desc(uint64_t x, uint64_t y) { return (x < y) - (x > y); }
+static int cmp_u64_asc(uint64_t x, uint64_t y) { return (x > y) - (x < y); }
+static int cmp_u32_asc(uint32_t x, uint32_t y) { return (x > y) - (x < y); }
+
+static int by_offset(const buffer *x, const buffer *y) { return cmp_u64_asc(x->offset, y->offset); }
 
 /* Best fit among the gaps left by `occ` (sorted by offset); on top otherwise. */
 static uint64_t best_fit(const buffer *bufs, const uint32_t *occ, uint32_t n, uint64_t size, uint64_t align)
@@ -743,41 +927,63 @@ static uint64_t best_fit(const buffer *bufs, const uint32_t *occ, uint32_t n, ui
     return best != UINT64_MAX ? best : align_up(cursor, align);
 }
 
-typedef int (*order_fn)(const void *, const void *);
-
-static int cmp_u64_desc(uint64_t x, uint64_t y) { return (x < y) - (x > y); }
-static int cmp_u32_asc(uint32_t x, uint32_t y) { return (x > y) - (x < y); }
-
 static int tie(const buffer *x, const buffer *y)
 {
     int c = cmp_u32_asc(x->start, y->start);
     return c ? c : cmp_u32_asc(x->root_point, y->root_point);
 }
 
-static int order_size(const void *a, const void *b)
+static int order_size(const buffer *x, const buffer *y)
 {
-    const buffer *x = &g_sort_bufs[*(const uint32_t *)a], *y = &g_sort_bufs[*(const uint32_t *)b];
     int c = cmp_u64_desc(x->size, y->size);
     return c ? c : tie(x, y);
 }
 
-static int order_start(const void *a, const void *b)
+static int order_start(const buffer *x, const buffer *y)
 {
-    const buffer *x = &g_sort_bufs[*(const uint32_t *)a], *y = &g_sort_bufs[*(const uint32_t *)b];
     int c = cmp_u32_asc(x->start, y->start);
-    return c ? c : order_size(a, b);
+    return c ? c : order_size(x, y);
 }
 
-static int order_area(const void *a, const void *b)
+static int order_area(const buffer *x, const buffer *y)
 {
-    const buffer *x = &g_sort_bufs[*(const uint32_t *)a], *y = &g_sort_bufs[*(const uint32_t *)b];
     int c = cmp_u64_desc(x->size * (x->end - x->start + 1), y->size * (y->end - y->start + 1));
-    return c ? c : order_size(a, b);
+    return c ? c : order_size(x, y);
 }
 
-static const order_fn orderings[] = {order_size, order_start, order_area};
+static const buf_cmp orderings[] = {order_size, order_start, order_area};
 
 static bool is_pinned(const buffer *b) { return b->fixed || b->unknown; }
+
+/* Buffers the placement and the lower bound ignore: pinned elsewhere, or unused
+ * (offset 0, overlapping anything, since nothing reads or writes them). */
+static bool is_placed(const buffer *b) { return !is_pinned(b) && !b->unused; }
+
+/* Two buffers confined to the two arms of one scf.if are never live together. */
+static bool exclusive(const planner *pl, const buffer *x, const buffer *y)
+{
+    for (uint32_t i = 0; i < x->nconfined; i++)
+        for (uint32_t j = 0; j < y->nconfined; j++)
+            if ((pl->confined_to[x->confined + i] ^ 1) == pl->confined_to[y->confined + j])
+                return true;
+    return false;
+}
+
+static void drop_exclusive(const planner *pl, const buffer *b, query *q)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < q->n; i++)
+        if (!b->nconfined || !exclusive(pl, b, &pl->bufs[q->out[i]]))
+            q->out[kept++] = q->out[i];
+    q->n = kept;
+}
+
+static void insert_buffer(planner *pl, occ_tree *t, uint32_t id)
+{
+    const buffer *b = &pl->bufs[id];
+    for (uint32_t k = 0; k < b->npieces; k++)
+        tree_insert(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], id);
+}
 
 /* Puts the pinned buffers of `sp` in the tree; returns the peak they make
  * (the scratch reservation excluded: it is not a buffer of the kernel). */
@@ -789,33 +995,34 @@ static uint64_t insert_pinned(planner *pl, space_plan *sp, occ_tree *t)
         buffer *b = &pl->bufs[sp->ids[i]];
         if (!b->fixed)
             continue;
-        tree_insert(t, 1, 0, t->leaves - 1, b, sp->ids[i]);
+        insert_buffer(pl, t, sp->ids[i]);
         if ((int)sp->ids[i] != sp->scratch && b->offset + b->size > peak)
             peak = b->offset + b->size;
     }
     return peak;
 }
 
-static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, order_fn order_by,
+static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, buf_cmp order_by,
                           uint32_t *order)
 {
     uint64_t peak = insert_pinned(pl, sp, t);
     uint32_t n = 0;
     for (uint32_t i = 0; i < sp->n; i++)
-        if (!is_pinned(&pl->bufs[sp->ids[i]]))
+        if (is_placed(&pl->bufs[sp->ids[i]]))
             order[n++] = sp->ids[i];
-    g_sort_bufs = pl->bufs;
-    qsort(order, n, sizeof *order, order_by);
+    sort_ids(pl->bufs, order, q->scratch, n, order_by);
     for (uint32_t i = 0; i < n; i++) {
         buffer *b = &pl->bufs[order[i]];
         q->n = 0;
         q->stamp++;
-        tree_query(t, 1, 0, t->leaves - 1, b, q);
-        sort_by_offset(pl->bufs, q->out, q->n);
+        for (uint32_t k = 0; k < b->npieces; k++)
+            tree_query(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], q);
+        drop_exclusive(pl, b, q);
+        sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
         b->offset = best_fit(pl->bufs, q->out, q->n, b->size, sp->align);
         if (b->offset + b->size > peak)
             peak = b->offset + b->size;
-        tree_insert(t, 1, 0, t->leaves - 1, b, order[i]);
+        insert_buffer(pl, t, order[i]);
     }
     return peak;
 }
@@ -825,7 +1032,7 @@ static void place_space(planner *pl, space_plan *sp)
 {
     occ_tree t;
     tree_init(&t, pl->tmp, pl->npoints ? pl->npoints : 1);
-    query q = {PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), 0,
+    query q = {PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1),
                PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1), 0};
     uint32_t *order = PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1);
     uint64_t *best = PTOC_NEW_ARRAY(pl->tmp, uint64_t, sp->n + 1);
@@ -842,16 +1049,33 @@ static void place_space(planner *pl, space_plan *sp)
         pl->bufs[sp->ids[i]].offset = best[i];
 }
 
-/* The largest total size live at one point, and that point. */
+/* A piece clipped to the buffer's innermost arm: after the if, a path holds it or
+ * a buffer of the other arm, so it counts only where every path holds it. */
+static span within_arm(const planner *pl, const buffer *b, span p)
+{
+    if (b->nconfined) {
+        const arm_info *a = &pl->arms[pl->confined_to[b->confined]];
+        p.lo = p.lo > a->begin ? p.lo : a->begin;
+        p.hi = p.hi < a->end ? p.hi : a->end;
+    }
+    return p;
+}
+
+/* The largest total size live at one point on every path there, and that point. */
 static void lower_bound(planner *pl, space_plan *sp)
 {
     int64_t *delta = PTOC_NEW_ARRAY(pl->tmp, int64_t, pl->npoints + 2);
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
-        if ((int)sp->ids[i] == sp->scratch || b->unknown)
+        if ((int)sp->ids[i] == sp->scratch || b->unknown || b->unused)
             continue;
-        delta[b->start] += (int64_t)b->size;
-        delta[b->end + 1] -= (int64_t)b->size;
+        for (uint32_t k = 0; k < b->npieces; k++) {
+            span p = within_arm(pl, b, pl->pieces[b->pieces + k]);
+            if (p.lo > p.hi)
+                continue;
+            delta[p.lo] += (int64_t)b->size;
+            delta[p.hi + 1] -= (int64_t)b->size;
+        }
     }
     int64_t live = 0;
     sp->lower_bound = 0;
@@ -874,6 +1098,14 @@ static const char *space_name(uint32_t space)
     return on_chip(space) ? names[space] : "?";
 }
 
+static bool live_at(const planner *pl, const buffer *b, uint32_t point)
+{
+    for (uint32_t k = 0; k < b->npieces; k++)
+        if (pl->pieces[b->pieces + k].lo <= point && point <= pl->pieces[b->pieces + k].hi)
+            return true;
+    return false;
+}
+
 /* Only planned buffers can overflow here: a manual address beyond the space is
  * codegen's error, with the address in the message. */
 static bool check_capacity(planner *pl, const space_plan *sp)
@@ -891,23 +1123,16 @@ static bool check_capacity(planner *pl, const space_plan *sp)
                        space_name(sp->space), (unsigned long long)needed, (unsigned long long)sp->capacity);
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
-        if ((int)sp->ids[i] != sp->scratch && !b->unknown && b->start <= sp->lb_point && sp->lb_point <= b->end)
+        if ((int)sp->ids[i] != sp->scratch && !b->unknown && live_at(pl, b, sp->lb_point))
             ptoc_emit_note(pl->ctx, b->root->loc, "buffer of %llu bytes live here", (unsigned long long)b->size);
     }
     return false;
 }
 
-static int by_start(const void *a, const void *b)
-{
-    const buffer *x = &g_sort_bufs[*(const uint32_t *)a], *y = &g_sort_bufs[*(const uint32_t *)b];
-    return tie(x, y);
-}
-
 static void print_space(planner *pl, space_plan *sp)
 {
     const char *name = space_name(sp->space);
-    g_sort_bufs = pl->bufs;
-    qsort(sp->ids, sp->n, sizeof *sp->ids, by_start);
+    sort_ids(pl->bufs, sp->ids, PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), sp->n, tie);
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
         unsigned long long off = b->offset, size = b->size;
@@ -917,9 +1142,16 @@ static void print_space(planner *pl, space_plan *sp)
             printf("  %s unknown %u:%u size %llu\n", name, b->root->loc.line, b->root->loc.col, size);
         else if (b->fixed)
             printf("  %s fixed %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
-        else
-            printf("  %s buffer %u:%u live [%u, %u] offset %llu size %llu\n", name, b->root->loc.line,
-                   b->root->loc.col, b->start, b->end, off, size);
+        else if (b->unused)
+            printf("  %s unused %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
+        else {
+            printf("  %s buffer %u:%u live", name, b->root->loc.line, b->root->loc.col);
+            for (uint32_t k = 0; k < b->npieces; k++)
+                printf(" [%u, %u]", pl->pieces[b->pieces + k].lo, pl->pieces[b->pieces + k].hi);
+            for (uint32_t k = 0; k < b->nconfined; k++)
+                printf(" arm %u", pl->confined_to[b->confined + k]);
+            printf(" offset %llu size %llu\n", off, size);
+        }
     }
     printf("  %s peak %llu lower-bound %llu capacity %llu\n", name, (unsigned long long)sp->peak,
            (unsigned long long)sp->lower_bound, (unsigned long long)sp->capacity);
@@ -929,8 +1161,49 @@ static void print_space(planner *pl, space_plan *sp)
 
 static void add_scratch(planner *pl)
 {
-    buffer b = {pl->func, PTOC_PTO_AS_VEC, 0, 0, 0, SCRATCH_END - SCRATCH_BEGIN, SCRATCH_BEGIN, true, false};
+    buffer b = {pl->func, PTOC_PTO_AS_VEC, 0, 0, 0, SCRATCH_END - SCRATCH_BEGIN, SCRATCH_BEGIN, true, false, false};
     VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, b);
+}
+
+static int by_lo(const void *a, const void *b)
+{
+    uint32_t x = ((const span *)a)->lo, y = ((const span *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+/* [start, end] minus the buffer's holes, as sorted disjoint pieces. */
+static void make_pieces(planner *pl, buffer *b)
+{
+    span *h = b->nholes ? &pl->holes[b->holes] : NULL;
+    if (b->nholes > 1)
+        qsort(h, b->nholes, sizeof *h, by_lo);
+    b->pieces = pl->npieces;
+    b->npieces = 0;
+    if (b->unused)
+        return;
+    if (b->write_only) {                 /* its points, adjacent ones joined */
+        for (uint32_t k = 0; k < b->nholes; k++) {
+            span *last = b->npieces ? &pl->pieces[pl->npieces - 1] : NULL;
+            if (last && h[k].lo <= last->hi + 1)
+                last->hi = h[k].hi > last->hi ? h[k].hi : last->hi;
+            else {
+                VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, h[k]);
+                b->npieces++;
+            }
+        }
+        return;
+    }
+    uint32_t from = b->start;
+    for (uint32_t k = 0; k <= b->nholes; k++) {
+        uint32_t to = k < b->nholes ? h[k].lo : b->end + 1;     /* exclusive */
+        if (to > from) {
+            span p = {from, to - 1};
+            VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, p);
+            b->npieces++;
+        }
+        if (k < b->nholes && h[k].hi + 1 > from)
+            from = h[k].hi + 1;
+    }
 }
 
 /* Pinned buffers hold their bytes for the whole function; sizes are aligned. */
@@ -941,7 +1214,9 @@ static void finish_buffers(planner *pl)
         if (b->fixed) {
             b->start = 0;
             b->end = pl->npoints ? pl->npoints - 1 : 0;
+            b->nholes = 0;
         }
+        make_pieces(pl, b);
         b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment((ptoc_pto_address_space)b->space));
     }
 }
@@ -1006,6 +1281,7 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     pl.ctx = ctx;
     pl.tmp = ptoc_arena_create(ctx);
     pl.func = func;
+    pl.cur_arm = NO_ARM;
     pl.arch = ptoc_pto_target_arch(func, NULL);
     map_init(&pl.node_of, pl.tmp, 256);
     map_init(&pl.kind_of, pl.tmp, 64);

@@ -1,5 +1,6 @@
 """Checks a --test-print-memplan report on its own: in each function and space,
-two buffers whose live ranges overlap do not overlap in memory, every offset is
+two buffers whose live ranges (lists of pieces) overlap do not overlap in memory
+unless they are confined to the two arms of one scf.if (arm ids N and N^1), every offset is
 aligned, every planned buffer lies inside the capacity, the peak is the highest
 end, and peak >= lower bound. Prints one summary line per space.
 
@@ -9,15 +10,16 @@ import re
 import sys
 
 ALIGN = {"LEFT": 512, "RIGHT": 512, "ACC": 512}
-BUF = re.compile(r"^  (\w+) buffer \S+ live \[(\d+), (\d+)\] offset (\d+) size (\d+)$")
+BUF = re.compile(r"^  (\w+) buffer \S+ live((?: \[\d+, \d+\])+)((?: arm \d+)*) offset (\d+) size (\d+)$")
+PIECE = re.compile(r"\[(\d+), (\d+)\]")
 FIXED = re.compile(r"^  (\w+) (?:fixed \S+|reserved) offset (\d+) size (\d+)$")
 PEAK = re.compile(r"^  (\w+) peak (\d+) lower-bound (\d+) capacity (\d+)$")
 
 def check(func, space, bufs, fixed, peak, lb, cap):
     errors = []
     align = ALIGN.get(space, 32)
-    items = [(s, e, o, z) for s, e, o, z in bufs] + [(-1, 1 << 62, o, z) for o, z in fixed]
-    for s, e, o, z in bufs:
+    items = bufs + [(-1, 1 << 62, o, z, frozenset()) for o, z in fixed]
+    for s, e, o, z, _ in bufs:
         if o % align or o + z > cap:
             errors.append(f"buffer at {o} size {z} misaligned or beyond {cap}")
     items.sort()
@@ -25,13 +27,14 @@ def check(func, space, bufs, fixed, peak, lb, cap):
     for it in items:                   # sweep by start: compare with buffers still live
         active = [a for a in active if a[1] >= it[0]]
         for a in active:
-            if a[2] < it[2] + it[3] and it[2] < a[2] + a[3]:
+            exclusive = any(x ^ 1 in it[4] for x in a[4])   # the two arms of one scf.if
+            if a[2] < it[2] + it[3] and it[2] < a[2] + a[3] and not exclusive:
                 errors.append(f"live together and overlapping: {a} {it}")
         active.append(it)
-    top = max([o + z for _, _, o, z in items] + [0])
+    top = max([it[2] + it[3] for it in items] + [0])
     if peak < lb or (bufs and top != peak and not fixed):
         errors.append(f"peak {peak} (highest end {top}) lower bound {lb}")
-    print(f"@{func} {space}: {len(bufs)} buffers, peak/lower-bound {peak / lb if lb else 1:.2f}, "
+    print(f"@{func} {space}: {len(bufs)} live pieces, peak/lower-bound {peak / lb if lb else 1:.2f}, "
           f"{'ok' if not errors else 'FAIL'}")
     for e in errors[:10]:
         print("  " + e)
@@ -42,8 +45,10 @@ for line in sys.stdin:
     line = line.rstrip("\n")
     if line.startswith("memplan @"):
         func, bufs, fixed = line[9:], {}, {}
-    elif m := BUF.match(line):
-        bufs.setdefault(m[1], []).append(tuple(int(x) for x in m.groups()[1:]))
+    elif m := BUF.match(line):          # one item per live piece
+        arms = frozenset(int(a) for a in m[3].split()[1::2])
+        for s, e in PIECE.findall(m[2]):
+            bufs.setdefault(m[1], []).append((int(s), int(e), int(m[4]), int(m[5]), arms))
     elif m := FIXED.match(line):
         fixed.setdefault(m[1], []).append((int(m[2]), int(m[3])))
     elif m := PEAK.match(line):
