@@ -485,7 +485,8 @@ static void raise_lower_bound(checker *c, const segment *segs, uint32_t n, uint6
 
 static void judge_path(checker *c)
 {
-    qsort(c->segs, c->nsegs, sizeof *c->segs, by_start);
+    if (c->nsegs > 1)             /* qsort(NULL, 0, ...) is undefined */
+        qsort(c->segs, c->nsegs, sizeof *c->segs, by_start);
     if (getenv("MEMPLAN_TRACE"))
         for (uint32_t i = 0; i < c->nsegs; i++)
             fprintf(stderr, "  path %d: buffer #%u live [%u, %u]%s%s\n", c->path_mode, c->segs[i].buf,

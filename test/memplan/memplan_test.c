@@ -249,6 +249,10 @@ static bool run_seed(const options *o, uint64_t seed, tally *t)
 
 static void print_ratios(const char *what, double *r, size_t n)
 {
+    if (n == 0) {
+        printf("  %s: no (kernel, space) pairs\n", what);
+        return;
+    }
     qsort(r, n, sizeof *r, cmp_double);
     printf("  %s over %zu (kernel, space) pairs: best %.3f, median %.3f, p90 %.3f, p99 %.3f, worst %.3f\n", what,
            n, r[0], r[n / 2], r[n * 9 / 10], r[n * 99 / 100], r[n - 1]);
