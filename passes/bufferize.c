@@ -537,25 +537,37 @@ static uint32_t first_init(const ptoc_op *loop)
     return ptoc_op_is(loop, "scf.for") ? 3 : 0;
 }
 
-/* Inits the loop may not write over (used elsewhere, a block argument, passed
- * twice) are copied into a buffer of the loop's own. */
-static bool own_loop_inits(bz *st, ptoc_op *loop)
+/* Replaces each operand i >= first of `op` for which `needs_copy` holds by a
+ * fresh copy built just before `op`. */
+static bool copy_operands_where(bz *st, ptoc_op *op, uint32_t first,
+                                bool (*needs_copy)(ptoc_op *op, uint32_t first, uint32_t i))
 {
     ptoc_builder b;
     ptoc_builder_init(&b, st->ctx, st->arena);
-    ptoc_builder_set_before(&b, loop);
-    b.loc = loop->loc;
-    uint32_t first = first_init(loop);
-    for (uint32_t i = first; i < loop->noperands; i++) {
-        ptoc_value *init = ptoc_op_operand(loop, i);
-        if (!is_tile_buf(init) || (may_overwrite(loop, init, init->type) && !used_twice(loop, first, i)))
+    ptoc_builder_set_before(&b, op);
+    b.loc = op->loc;
+    for (uint32_t i = first; i < op->noperands; i++) {
+        if (!needs_copy(op, first, i))
             continue;
-        ptoc_value *copy = fresh_copy(st, &b, loop, init);
+        ptoc_value *copy = fresh_copy(st, &b, op, ptoc_op_operand(op, i));
         if (!copy)
             return false;
-        ptoc_op_set_operand(loop, i, copy);
+        ptoc_op_set_operand(op, i, copy);
     }
     return true;
+}
+
+/* Inits the loop may not write over (used elsewhere, a block argument, passed
+ * twice) are copied into a buffer of the loop's own. */
+static bool init_needs_copy(ptoc_op *loop, uint32_t first, uint32_t i)
+{
+    ptoc_value *init = ptoc_op_operand(loop, i);
+    return is_tile_buf(init) && !(may_overwrite(loop, init, init->type) && !used_twice(loop, first, i));
+}
+
+static bool own_loop_inits(bz *st, ptoc_op *loop)
+{
+    return copy_operands_where(st, loop, first_init(loop), init_needs_copy);
 }
 
 /* The buffer carried in position i: scf.for's iter_arg, scf.while's (owned)
@@ -609,24 +621,17 @@ static bool yield_into_carried(bz *st, ptoc_op *loop, ptoc_block *body)
 }
 
 /* Each branch of an scf.if yields a buffer defined in that branch, once. */
+static bool yield_needs_copy(ptoc_op *yield, uint32_t first, uint32_t i)
+{
+    ptoc_value *y = ptoc_op_operand(yield, i);
+    ptoc_op *def = ptoc_value_def(y);
+    bool inside = def ? ancestor_in(def, yield->block) != NULL : y->owner.block == yield->block;
+    return is_tile_buf(y) && !(inside && !used_twice(yield, first, i));
+}
+
 static bool yield_own_buffers(bz *st, ptoc_op *yield)
 {
-    ptoc_builder b;
-    ptoc_builder_init(&b, st->ctx, st->arena);
-    ptoc_builder_set_before(&b, yield);
-    b.loc = yield->loc;
-    for (uint32_t i = 0; i < yield->noperands; i++) {
-        ptoc_value *y = ptoc_op_operand(yield, i);
-        ptoc_op *def = ptoc_value_def(y);
-        bool inside = def ? ancestor_in(def, yield->block) != NULL : y->owner.block == yield->block;
-        if (!is_tile_buf(y) || (inside && !used_twice(yield, 0, i)))
-            continue;
-        ptoc_value *copy = fresh_copy(st, &b, yield, y);
-        if (!copy)
-            return false;
-        ptoc_op_set_operand(yield, i, copy);
-    }
-    return true;
+    return copy_operands_where(st, yield, 0, yield_needs_copy);
 }
 
 static ptoc_walk_result fix_control_flow(ptoc_op *op, void *user)
