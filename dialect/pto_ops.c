@@ -1077,10 +1077,14 @@ const ptoc_dialect pto_dialect = {
 
 const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
 
+/* Each row's memory effects (pto_effects.c), looked up by name once. */
+static const ptoc_pto_effects *pto_row_effects[PTO_NOPS];
+
 static void fill_op_defs(void)
 {
     for (size_t i = 0; i < PTO_NOPS; i++) {
         const pto_op_row *r = &pto_rows[i];
+        pto_row_effects[i] = pto_effects_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
             .verify = r->verify, .data = r, .summary = NULL,
@@ -1095,6 +1099,13 @@ void ptoc_register_pto_dialect(ptoc_context *ctx)
     if (!pto_op_defs[0].name)
         fill_op_defs();
     ptoc_context_register_dialect(ctx, &pto_dialect);
+}
+
+const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
+{
+    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);   /* info is its row's first member */
+    size_t row = info ? (size_t)((const pto_op_row *)info - pto_rows) : 0;
+    return info && pto_row_effects[row] ? pto_row_effects[row] : pto_effects_lookup(NULL);
 }
 
 const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)

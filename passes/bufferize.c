@@ -40,7 +40,6 @@
 
 /* ---------------------------------------------------------------- the rule table */
 
-#define IN(i) (1u << (i))
 enum {
     SHAPE_NONE = -1,      /* a dynamic valid shape cannot be derived: diagnose */
     SHAPE_VIEW = -2,      /* tload: from the partition view's sizes */
@@ -49,49 +48,47 @@ enum {
 
 typedef struct bufferize_rule {
     const char *name;
-    uint8_t inplace;      /* IN(i): the result may overwrite operand i */
     int8_t shape_from;    /* operand whose valid shape a dynamic result has, or SHAPE_* */
 } bufferize_rule;
 
-/* Ops not listed get a new buffer and no derived valid shape. dst == src is
- * allowed by the ISA for elementwise ops; tcmp/tcmps, tsel/tsels, thistogram and
- * the transfers read their sources after writing parts of dst, so they never. */
+/* Ops not listed derive no valid shape. Which operands a result may overwrite
+ * in place is the dialect's ptoc_pto_op_effects. */
 static const bufferize_rule rules[] = {
-    {"pto.tload", 0, SHAPE_VIEW},
-    {"pto.tadd", IN(0) | IN(1), 0},
-    {"pto.tsub", IN(0) | IN(1), 0},
-    {"pto.tmul", IN(0) | IN(1), 0},
-    {"pto.tdiv", IN(0) | IN(1), 0},
-    {"pto.tmax", IN(0) | IN(1), 0},
-    {"pto.tmin", IN(0) | IN(1), 0},
-    {"pto.tadds", IN(0), 0},
-    {"pto.tsubs", IN(0), 0},
-    {"pto.tmuls", IN(0), 0},
-    {"pto.tdivs", IN(0), 0},
-    {"pto.tmaxs", IN(0), 0},
-    {"pto.tmins", IN(0), 0},
-    {"pto.tcolexpandadd", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpandsub", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmul", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpanddiv", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmax", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmin", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcolexpandexpdif", IN(0) | IN(1), SHAPE_SAME_TYPE},
-    {"pto.tcmp", 0, 0},
-    {"pto.tcmps", 0, 0},
-    {"pto.tsel", 0, 1},
-    {"pto.tsels", 0, 1},
-    {"pto.thistogram", 0, 0},
-    {"pto.tabs", 0, 0},
-    {"pto.tneg", 0, 0},
-    {"pto.texp", 0, 0},
-    {"pto.tlog", 0, 0},
-    {"pto.tsqrt", 0, 0},
-    {"pto.trecip", 0, 0},
-    {"pto.trelu", 0, 0},
+    {"pto.tload", SHAPE_VIEW},
+    {"pto.tadd", 0},
+    {"pto.tsub", 0},
+    {"pto.tmul", 0},
+    {"pto.tdiv", 0},
+    {"pto.tmax", 0},
+    {"pto.tmin", 0},
+    {"pto.tadds", 0},
+    {"pto.tsubs", 0},
+    {"pto.tmuls", 0},
+    {"pto.tdivs", 0},
+    {"pto.tmaxs", 0},
+    {"pto.tmins", 0},
+    {"pto.tcolexpandadd", SHAPE_SAME_TYPE},
+    {"pto.tcolexpandsub", SHAPE_SAME_TYPE},
+    {"pto.tcolexpandmul", SHAPE_SAME_TYPE},
+    {"pto.tcolexpanddiv", SHAPE_SAME_TYPE},
+    {"pto.tcolexpandmax", SHAPE_SAME_TYPE},
+    {"pto.tcolexpandmin", SHAPE_SAME_TYPE},
+    {"pto.tcolexpandexpdif", SHAPE_SAME_TYPE},
+    {"pto.tcmp", 0},
+    {"pto.tcmps", 0},
+    {"pto.tsel", 1},
+    {"pto.tsels", 1},
+    {"pto.thistogram", 0},
+    {"pto.tabs", 0},
+    {"pto.tneg", 0},
+    {"pto.texp", 0},
+    {"pto.tlog", 0},
+    {"pto.tsqrt", 0},
+    {"pto.trecip", 0},
+    {"pto.trelu", 0},
 };
 
-static const bufferize_rule default_rule = {NULL, 0, SHAPE_NONE};
+static const bufferize_rule default_rule = {NULL, SHAPE_NONE};
 
 static const bufferize_rule *rule_of(const ptoc_op *op)
 {
@@ -256,10 +253,11 @@ static bool may_overwrite(ptoc_op *op, ptoc_value *buf, const ptoc_type *want)
     return true;
 }
 
-static ptoc_value *inplace_buffer(ptoc_op *op, const bufferize_rule *rule, const ptoc_type *want)
+static ptoc_value *inplace_buffer(ptoc_op *op, const ptoc_type *want)
 {
-    for (uint32_t i = 0; i < op->noperands && i < 8; i++)
-        if ((rule->inplace & IN(i)) && may_overwrite(op, ptoc_op_operand(op, i), want))
+    uint32_t inplace = ptoc_pto_op_effects(op)->inplace_ins;
+    for (uint32_t i = 0; i < op->noperands && i < 32; i++)
+        if ((inplace & (1u << i)) && may_overwrite(op, ptoc_op_operand(op, i), want))
             return ptoc_op_operand(op, i);
     return NULL;
 }
@@ -462,7 +460,7 @@ static bool bufferize_tile_op(bz *st, ptoc_op *op)
     ptoc_value **outs = PTOC_NEW_ARRAY(st->arena, ptoc_value *, op->nresults);
     for (uint32_t i = 0; i < op->nresults; i++) {
         ptoc_type *want = buf_type_of(st->ctx, op->results[i].type);
-        outs[i] = op->nresults == 1 ? inplace_buffer(op, rule, want) : NULL;
+        outs[i] = op->nresults == 1 ? inplace_buffer(op, want) : NULL;
         if (!outs[i])
             outs[i] = new_buffer(st, &b, op, rule, want);
         if (!outs[i])

@@ -231,6 +231,13 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
  * Level-1 shape: operands are ins, results are outs). */
 bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);
+/* How a DPS pto op touches its tile operands (dialect/pto_effects.c); never
+ * NULL: ops without a row get no in-place and no whole writes. */
+typedef struct ptoc_pto_effects {
+    uint32_t inplace_ins;       /* bit i: the ISA allows the out to be exactly in i (dst == src) */
+    bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
+} ptoc_pto_effects;
+const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
 /* The table, in order: row i of ptoc_pto_op_count() rows (docs/ops.md lists them). */
 size_t ptoc_pto_op_count(void);
 const ptoc_pto_op_info *ptoc_pto_op_info_at(size_t i);

@@ -48,10 +48,10 @@ typedef struct mp_report {
     uint32_t out_of_bounds, misaligned, unplanned;
     uint64_t peak[MP_MAX_SPACES];     /* max offset+size over a space's buffers that some op touches */
     uint64_t lower[MP_MAX_SPACES];    /* largest total size live at one step */
-    /* the same with each execution of an alloc live from its first access to its
-     * last: what a planner giving each buffer one interval (no use of the gaps
-     * between a dead write and the next write) can reach at best */
-    uint64_t lower_interval[MP_MAX_SPACES];
+    /* the largest total size of buffers pairwise live at one step of some path
+     * (a same-size in-place handover excepted): what any plan of this program
+     * needs, since each alloc has one address (memplan_check.c) */
+    uint64_t lower_clique[MP_MAX_SPACES];
     uint64_t capacity[MP_MAX_SPACES];
 } mp_report;
 

@@ -54,7 +54,6 @@ typedef struct segment {
 typedef struct open_seg {
     int64_t start, last_read;           /* -1: none */
     bool by_write, continues;
-    int64_t first_access, last_access;  /* of the current alloc execution; -1: none */
 } open_seg;
 
 /* SSA value -> buffer index, open addressing on the pointer. */
@@ -73,8 +72,7 @@ typedef struct checker {
     uint32_t env_cap;                   /* power of two, both tables */
     segment *segs;
     uint32_t nsegs, segs_cap;
-    segment *intervals;                 /* one per alloc execution that is accessed */
-    uint32_t nintervals, intervals_cap;
+    uint8_t *together;                  /* nbufs x nbufs: live at one step of some path, not in place */
     open_seg *open;
     uint32_t step;
     int path_mode;                      /* 0 all-then, 1 all-else, 2 random */
@@ -218,32 +216,11 @@ static void close_segment(checker *c, uint32_t buf)
     o->start = o->last_read = -1;
 }
 
-/* Ends the interval of the buffer's current alloc execution. */
-static void close_interval(checker *c, uint32_t buf)
-{
-    open_seg *o = &c->open[buf];
-    if (o->first_access < 0)
-        return;
-    GROW(c->intervals, c->nintervals, c->intervals_cap);
-    c->intervals[c->nintervals++] =
-        (segment){buf, (uint32_t)o->first_access, (uint32_t)o->last_access, true, true, false};
-    o->first_access = o->last_access = -1;
-}
-
-static void note_access(checker *c, uint32_t buf)
-{
-    open_seg *o = &c->open[buf];
-    if (o->first_access < 0)
-        o->first_access = c->step;
-    o->last_access = c->step;
-}
-
 static void note_read(checker *c, const ptoc_value *v)
 {
     int64_t b = env_get(c, v);
     if (b < 0)
         return;
-    note_access(c, (uint32_t)b);
     open_seg *o = &c->open[b];
     if (o->start < 0) {                 /* read before any write: live from the start */
         o->start = 0;
@@ -257,7 +234,6 @@ static void note_write(checker *c, const ptoc_value *v)
     int64_t b = env_get(c, v);
     if (b < 0)
         return;
-    note_access(c, (uint32_t)b);
     bool read_here = c->open[b].last_read == (int64_t)c->step;
     close_segment(c, (uint32_t)b);
     c->open[b].start = c->step;
@@ -368,10 +344,8 @@ static ptoc_op *run_block(checker *c, ptoc_block *b)
             return op;
         if (ptoc_op_is(op, "pto.alloc_tile")) {
             env_slot *a = table_find(c->allocs, c->env_cap, &op->results[0]);
-            if (a->key) {
-                close_interval(c, a->buf);
+            if (a->key)
                 env_bind(c, &op->results[0], a->buf);
-            }
         } else if (ptoc_op_is(op, "scf.for")) {
             run_for(c, op);
         } else if (ptoc_op_is(op, "scf.if")) {
@@ -418,6 +392,10 @@ static void judge_pair(checker *c, const segment *x, const segment *y)
     if (c->live_pair[0] < 0 && !handover(x, y)) {
         c->live_pair[0] = x->buf;
         c->live_pair[1] = y->buf;
+    }
+    if (!(handover(x, y) && a->size == b->size)) {   /* else they may share in place */
+        c->together[(size_t)x->buf * c->nbufs + y->buf] = 1;
+        c->together[(size_t)y->buf * c->nbufs + x->buf] = 1;
     }
     if (a->has_offset && b->has_offset && bytes_overlap(a, b) && !in_place(c, x, y))
         violation(c, &c->report->overlaps, "live at the same time and overlapping", x->buf, y->buf,
@@ -496,23 +474,20 @@ static void judge_path(checker *c)
         for (uint32_t j = i + 1; j < c->nsegs && c->segs[j].start <= c->segs[i].end; j++)
             judge_pair(c, &c->segs[i], &c->segs[j]);
     raise_lower_bound(c, c->segs, c->nsegs, c->report->lower);
-    raise_lower_bound(c, c->intervals, c->nintervals, c->report->lower_interval);
 }
 
 static void run_path(checker *c, ptoc_op *func, int mode)
 {
     memset(c->env, 0, sizeof *c->env * c->env_cap);
     for (uint32_t i = 0; i < c->nbufs; i++)
-        c->open[i] = (open_seg){-1, -1, false, false, -1, -1};
-    c->nsegs = c->nintervals = 0;
+        c->open[i] = (open_seg){-1, -1, false, false};
+    c->nsegs = 0;
     c->step = 0;
     c->path_mode = mode;
     if (func->nregions && func->regions[0].first)
         run_block(c, func->regions[0].first);
-    for (uint32_t i = 0; i < c->nbufs; i++) {
+    for (uint32_t i = 0; i < c->nbufs; i++)
         close_segment(c, i);
-        close_interval(c, i);
-    }
     judge_path(c);
 }
 
@@ -548,6 +523,63 @@ static void raise_peak(checker *c)
     }
 }
 
+/* The clique bound of a space: the largest total size of buffers that are
+ * pairwise live at one step of some path (a handover between buffers of one
+ * size does not count: they may share bytes in place). Two such buffers can
+ * never share a byte, so every plan of this program, which gives each alloc
+ * one address, needs at least that much; it is never below the per-step
+ * bound (the buffers live at one step are such a set). Branch and bound over
+ * the touched buffers, largest first, with a budget of search steps: any set
+ * found is a valid bound, so stopping early only makes it weaker. */
+typedef struct clique_search {
+    const checker *c;
+    uint32_t *cand;                     /* candidates, per depth: n slots each */
+    uint64_t best, steps;
+} clique_search;
+
+#define CLIQUE_BUDGET 2000000u
+
+static void clique_grow(clique_search *s, uint32_t *cand, uint32_t n, uint64_t weight)
+{
+    if (weight > s->best)
+        s->best = weight;
+    uint64_t rest = 0;
+    for (uint32_t i = 0; i < n; i++)
+        rest += s->c->bufs[cand[i]].size;
+    for (uint32_t i = 0; i < n && weight + rest > s->best && s->steps < CLIQUE_BUDGET; i++) {
+        uint32_t v = cand[i], m = 0;
+        uint32_t *next = cand + n;       /* the next depth's slots */
+        s->steps++;
+        for (uint32_t j = i + 1; j < n; j++)
+            if (s->c->together[(size_t)v * s->c->nbufs + cand[j]])
+                next[m++] = cand[j];
+        clique_grow(s, next, m, weight + s->c->bufs[v].size);
+        rest -= s->c->bufs[v].size;
+    }
+}
+
+static void raise_clique_bound(checker *c, uint32_t space)
+{
+    uint32_t n = 0;
+    uint32_t *cand = malloc(sizeof *cand * ((size_t)c->nbufs * (c->nbufs + 1) + 1));
+    if (!cand)
+        abort();
+    for (uint32_t i = 0; i < c->nbufs; i++)
+        if (c->bufs[i].touched && c->bufs[i].space == space)
+            cand[n++] = i;
+    for (uint32_t i = 1; i < n; i++) {   /* largest first (insertion sort: a few dozen) */
+        uint32_t v = cand[i], j = i;
+        for (; j > 0 && c->bufs[cand[j - 1]].size < c->bufs[v].size; j--)
+            cand[j] = cand[j - 1];
+        cand[j] = v;
+    }
+    clique_search s = {c, cand, 0, 0};
+    clique_grow(&s, cand, n, 0);
+    if (s.best > c->report->lower_clique[space])
+        c->report->lower_clique[space] = s.best;
+    free(cand);
+}
+
 static ptoc_walk_result count_op_values(ptoc_op *op, void *user)
 {
     uint32_t *n = user;
@@ -571,7 +603,9 @@ static void check_func(checker *c, ptoc_op *func)
     c->env = realloc(c->env, sizeof *c->env * c->env_cap);
     c->allocs = calloc(c->env_cap, sizeof *c->allocs);
     c->open = realloc(c->open, sizeof *c->open * (c->nbufs + 1));
-    if (!c->env || !c->allocs || !c->open)
+    free(c->together);
+    c->together = calloc((size_t)c->nbufs * c->nbufs + 1, 1);
+    if (!c->env || !c->allocs || !c->open || !c->together)
         abort();
     for (uint32_t i = 0; i < c->nbufs; i++) {
         env_slot *a = table_find(c->allocs, c->env_cap, &c->bufs[i].alloc->results[0]);
@@ -593,6 +627,8 @@ static void check_func(checker *c, ptoc_op *func)
     free(c->allocs);
     c->allocs = NULL;
     raise_peak(c);
+    for (uint32_t k = 0; k < MP_MAX_SPACES; k++)
+        raise_clique_bound(c, k);
 }
 
 static ptoc_walk_result check_funcs(ptoc_op *op, void *user)
@@ -612,6 +648,6 @@ void mp_check_module(ptoc_op *module, const mp_check_options *opts, mp_report *o
     free(c.bufs);
     free(c.env);
     free(c.segs);
-    free(c.intervals);
+    free(c.together);
     free(c.open);
 }

@@ -1,6 +1,8 @@
 """Checks a --test-print-memplan report on its own: in each function and space,
 two buffers whose live ranges (lists of pieces) overlap do not overlap in memory
-unless they are confined to the two arms of one scf.if (arm ids N and N^1), every offset is
+unless they are confined to the two arms of one scf.if (arm ids N and N^1), or one is
+written in place over the other (same in-place group, same offset and size, meeting at
+one point: the op that reads the one for the last time and writes the other), every offset is
 aligned, every planned buffer lies inside the capacity, the peak is the highest
 end, and peak >= lower bound. Prints one summary line per space.
 
@@ -10,7 +12,8 @@ import re
 import sys
 
 ALIGN = {"LEFT": 512, "RIGHT": 512, "ACC": 512}
-BUF = re.compile(r"^  (\w+) buffer \S+ live((?: \[\d+, \d+\])+)((?: arm \d+)*) offset (\d+) size (\d+)$")
+BUF = re.compile(r"^  (\w+) buffer (\S+) live((?: \[\d+, \d+\])+)((?: arm \d+)*)(?: in-place (\S+))? "
+                 r"offset (\d+) size (\d+)$")
 PIECE = re.compile(r"\[(\d+), (\d+)\]")
 FIXED = re.compile(r"^  (\w+) (?:fixed \S+|reserved) offset (\d+) size (\d+)$")
 PEAK = re.compile(r"^  (\w+) peak (\d+) lower-bound (\d+) capacity (\d+)$")
@@ -18,8 +21,8 @@ PEAK = re.compile(r"^  (\w+) peak (\d+) lower-bound (\d+) capacity (\d+)$")
 def check(func, space, bufs, fixed, peak, lb, cap):
     errors = []
     align = ALIGN.get(space, 32)
-    items = bufs + [(-1, 1 << 62, o, z, frozenset()) for o, z in fixed]
-    for s, e, o, z, _ in bufs:
+    items = bufs + [(-1, 1 << 62, o, z, frozenset(), None) for o, z in fixed]
+    for s, e, o, z, _, _ in bufs:
         if o % align or o + z > cap:
             errors.append(f"buffer at {o} size {z} misaligned or beyond {cap}")
     items.sort()
@@ -28,7 +31,9 @@ def check(func, space, bufs, fixed, peak, lb, cap):
         active = [a for a in active if a[1] >= it[0]]
         for a in active:
             exclusive = any(x ^ 1 in it[4] for x in a[4])   # the two arms of one scf.if
-            if a[2] < it[2] + it[3] and it[2] < a[2] + a[3] and not exclusive:
+            handover = (a[5] is not None and a[5] == it[5] and a[2:4] == it[2:4]
+                        and min(a[1], it[1]) == max(a[0], it[0]))   # one point, in place
+            if a[2] < it[2] + it[3] and it[2] < a[2] + a[3] and not exclusive and not handover:
                 errors.append(f"live together and overlapping: {a} {it}")
         active.append(it)
     top = max([it[2] + it[3] for it in items] + [0])
@@ -46,9 +51,10 @@ for line in sys.stdin:
     if line.startswith("memplan @"):
         func, bufs, fixed = line[9:], {}, {}
     elif m := BUF.match(line):          # one item per live piece
-        arms = frozenset(int(a) for a in m[3].split()[1::2])
-        for s, e in PIECE.findall(m[2]):
-            bufs.setdefault(m[1], []).append((int(s), int(e), int(m[4]), int(m[5]), arms))
+        arms = frozenset(int(a) for a in m[4].split()[1::2])
+        group = m[5] or m[2]            # the in-place group, named by its first buffer
+        for s, e in PIECE.findall(m[3]):
+            bufs.setdefault(m[1], []).append((int(s), int(e), int(m[6]), int(m[7]), arms, group))
     elif m := FIXED.match(line):
         fixed.setdefault(m[1], []).append((int(m[2]), int(m[3])))
     elif m := PEAK.match(line):

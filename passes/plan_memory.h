@@ -1,0 +1,259 @@
+/* plan_memory.h: what the files of the pto-plan-memory pass share.
+ *
+ * plan_memory.c gathers the facts (program points, uses, allocs, unions and
+ * flows, scopes) and drives the pass; plan_memory_live.c turns them into each
+ * buffer's live pieces (liveness walk, webs, confinement); plan_memory_place.c
+ * merges in-place handovers, places the buffers and computes the lower bound.
+ * The pass's own header comment (plan_memory.c) says what it does.
+ */
+#ifndef PTOC_PASSES_PLAN_MEMORY_H
+#define PTOC_PASSES_PLAN_MEMORY_H
+
+#include "passes/passes.h"
+#include "ptoc/pto.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+#define SCRATCH_BEGIN (184u * 1024u)  /* A2/A3 hidden scratch of TROWEXPAND*, TCVT, TEXTRACT */
+#define SCRATCH_END (192u * 1024u)
+#define NO_SET UINT32_MAX
+#define NO_ARM UINT32_MAX
+#define NO_SCOPE UINT32_MAX
+
+/* ---------------------------------------------------------------- pointer map */
+
+/* Open addressing, pointer -> uint32; grows at half full. */
+typedef struct ptr_map {
+    const void **keys;
+    uint32_t *vals;
+    uint32_t cap, n;
+} ptr_map;
+
+static inline uint32_t ptr_hash(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 17;
+    x *= (uintptr_t)0x9E3779B97F4A7C15u;
+    return (uint32_t)(x ^ (x >> 29));
+}
+
+static inline uint32_t *map_slot(ptr_map *m, const void *key, bool *found)
+{
+    uint32_t i = ptr_hash(key) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    *found = m->keys[i] != NULL;
+    m->keys[i] = key;
+    return &m->vals[i];
+}
+
+static inline bool map_find(const ptr_map *m, const void *key, uint32_t *val)
+{
+    uint32_t i = ptr_hash(key) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    *val = m->vals[i];
+    return m->keys[i] != NULL;
+}
+
+static inline void map_init(ptr_map *m, ptoc_arena *a, uint32_t cap)
+{
+    m->cap = cap;
+    m->n = 0;
+    m->keys = PTOC_NEW_ARRAY(a, const void *, cap);
+    m->vals = PTOC_NEW_ARRAY(a, uint32_t, cap);
+}
+
+/* The value stored for `key`, inserting `fresh` when absent. */
+static inline uint32_t map_get_or_put(ptr_map *m, ptoc_arena *a, const void *key, uint32_t fresh)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        ptr_map old = *m;
+        map_init(m, a, old.cap * 2);
+        for (uint32_t i = 0; i < old.cap; i++) {
+            bool f;
+            if (old.keys[i])
+                *map_slot(m, old.keys[i], &f) = old.vals[i];
+        }
+        m->n = old.n;
+    }
+    bool found;
+    uint32_t *v = map_slot(m, key, &found);
+    if (!found) {
+        *v = fresh;
+        m->n++;
+    }
+    return *v;
+}
+
+/* ---------------------------------------------------------------- growable arrays */
+
+#define VEC_PUSH(arena, arr, n, cap, item)                                         \
+    do {                                                                           \
+        if ((n) == (cap)) {                                                        \
+            size_t ncap_ = (cap) ? (size_t)(cap) * 2 : 64;                         \
+            void *p_ = ptoc_arena_alloc((arena), ncap_ * sizeof *(arr), _Alignof(max_align_t)); \
+            if (n)                                                                 \
+                memcpy(p_, (arr), (size_t)(n) * sizeof *(arr));                    \
+            (arr) = p_;                                                            \
+            (cap) = (uint32_t)ncap_;                                               \
+        }                                                                          \
+        (arr)[(n)++] = (item);                                                     \
+    } while (0)
+
+/* ---------------------------------------------------------------- op kinds */
+
+/* What the planner needs to know about an op, from its name; looked up once per
+ * op def (a pointer map), since string compares per op showed in profiles. */
+typedef enum op_kind {
+    OP_OTHER, OP_ALLOC_TILE, OP_MEMREF_ALLOC, OP_TASSIGN, OP_FOR, OP_WHILE,
+    OP_PASS,                     /* a terminator that only hands its operands on */
+    OP_IF, OP_EXECUTE,
+    OP_SCRATCH = 1u << 4,        /* flag: uses the A2/A3 hidden UB scratch */
+} op_kind;
+#define OP_KIND_MASK 15u
+
+/* ---------------------------------------------------------------- facts gathered */
+
+typedef enum alloc_kind { ALLOC_PLANNED, ALLOC_FIXED, ALLOC_UNKNOWN } alloc_kind;
+
+typedef struct span { uint32_t lo, hi; } span;
+/* `touches`: the op may read or write the buffer; a yield or a region op's
+ * operand only hands it on (what it flows to is counted by its own uses).
+ * `reads`: it touches it other than as a DPS out (any non-DPS op counts).
+ * `kills`: a DPS out of the alloc's own value, written whole (see use_kills).
+ * `scope`, `region`: the innermost op with regions around the op, and which of
+ * its regions (NO_SCOPE: the function body). */
+typedef struct use_rec {
+    ptoc_op *op;
+    uint32_t operand, node, point, arm, scope, region;
+    uint32_t web;                /* the buffer of its web when its alloc is split (split_webs), else NO_SET */
+    bool touches, reads, kills;
+} use_rec;
+/* An op with regions: its point and end point, and the points of its first two
+ * regions' ops (lo > hi when a region is empty or absent). */
+typedef struct scope_info {
+    const ptoc_op *op;
+    uint32_t kind, begin, end, parent, nregions;
+    span region[2];
+    bool runs;                   /* an scf.for with constant bounds that runs at least once */
+} scope_info;
+/* An op that may write its out over in `in` in place (ptoc_pto_effects), when
+ * the two have one type: the indices of the two uses. */
+typedef struct handover { uint32_t point, in, out; } handover;
+/* The points of one arm of an scf.if with two; arms come in pairs, then (even
+ * id) and else (odd id); `parent` is the innermost arm around the if. */
+typedef struct arm_info { uint32_t begin, end, parent, if_point; } arm_info;
+/* A flow between union-find nodes: a value of `from` may reach `to`. */
+typedef struct flow_rec { uint32_t from, to; } flow_rec;
+typedef struct alloc_rec {
+    ptoc_op *op;                 /* alloc_tile, memref.alloc/alloca, or tassign (FIXED/UNKNOWN) */
+    uint32_t node, point, arm;
+    alloc_kind kind;
+    uint32_t space;
+    uint64_t size, offset;       /* offset: FIXED only */
+} alloc_rec;
+
+/* One buffer: a union set with at least one alloc. */
+typedef struct buffer {
+    ptoc_op *root;               /* its first alloc, for locations */
+    uint32_t space, start, end, root_point;
+    uint64_t size, offset;
+    bool fixed, unknown;
+    bool unused;                 /* nothing touches it: empty range, offset 0, no bytes taken */
+    uint32_t pieces, npieces;    /* pl->pieces[pieces ..): the points where it is live, sorted
+                                  * (a group's leader: the whole group's) */
+    uint32_t own_pieces, own_npieces; /* its own pieces, before any in-place merge */
+    uint32_t confined, nconfined; /* pl->confined_to[confined ..): arms it is live only through, innermost first */
+    bool merged;                 /* written in place over buffer `leader`: shares its offset */
+    uint32_t leader;
+    bool split;                  /* one web of a split alloc: its uses carry its index (use_rec.web) */
+    uint32_t web;                /* which web of its alloc, in program order (0: the alloc's own) */
+    uint32_t webs_from, webs_to; /* web 0 of a split alloc: its other webs are bufs[webs_from, webs_to) */
+    uint32_t nallocs, alloc_node; /* allocs in its set; the first one's node */
+} buffer;
+
+typedef struct planner {
+    ptoc_context *ctx;
+    ptoc_arena *tmp;
+    ptoc_op *func;
+    ptoc_pto_arch arch;
+    bool bad, needs_scratch;
+    uint32_t npoints;
+    ptr_map node_of;             /* ptoc_value* -> union-find node */
+    ptr_map kind_of;             /* ptoc_op_def* -> op_kind */
+    uint32_t *parent, nnodes, nodes_cap;
+    use_rec *uses;
+    uint32_t nuses, uses_cap;
+    flow_rec *flows;
+    uint32_t nflows, flows_cap;
+    alloc_rec *allocs;
+    uint32_t nallocs, allocs_cap;
+    arm_info *arms;
+    uint32_t narms, arms_cap, cur_arm;
+    scope_info *scopes;
+    uint32_t nscopes, scopes_cap, cur_scope, cur_region;
+    handover *handovers;
+    uint32_t nhandovers, handovers_cap;
+    span *pieces;
+    uint32_t npieces, pieces_cap;
+    uint32_t *confined_to, nconfined, confined_cap;
+    buffer *bufs;
+    uint32_t nbufs, bufs_cap;
+} planner;
+
+/* ---------------------------------------------------------------- shared functions */
+
+/* plan_memory.c */
+uint32_t memplan_find(planner *pl, uint32_t x);                    /* union-find root */
+bool memplan_buffer_space(const ptoc_type *t, uint32_t *space);     /* on-chip space of a buffer type */
+/* plan_memory_live.c: every buffer's pieces (and webs: new buffers) */
+void memplan_compute_ranges(planner *pl, const uint32_t *buf_of);
+/* plan_memory_place.c */
+void memplan_merge_handovers(planner *pl, const uint32_t *buf_of);
+bool memplan_plan_space(planner *pl, uint32_t space, bool print);
+
+/* ---------------------------------------------------------------- small shared helpers */
+
+static inline bool on_chip(uint32_t space)
+{
+    return space >= PTOC_PTO_AS_MAT && space <= PTOC_PTO_AS_SCALING;
+}
+
+static inline uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+static inline bool is_pinned(const buffer *b) { return b->fixed || b->unknown; }
+
+/* The buffer a use touches: its web's, or its set's (NO_SET: none). */
+static inline uint32_t use_buffer(const planner *pl, const uint32_t *buf_of, uint32_t use)
+{
+    const use_rec *u = &pl->uses[use];
+    return u->web != NO_SET ? u->web : buf_of[memplan_find((planner *)pl, u->node)];   /* finds only compress */
+}
+
+/* The buffer whose offset b shares (memplan_merge_handovers), b itself when none. */
+static inline uint32_t group_of(const planner *pl, uint32_t b)
+{
+    while (pl->bufs[b].merged)
+        b = pl->bufs[b].leader;
+    return b;
+}
+
+/* The piece of b around `point`, or an empty span. */
+static inline span piece_at(const planner *pl, const buffer *b, uint32_t point)
+{
+    for (uint32_t k = 0; k < b->npieces; k++)
+        if (pl->pieces[b->pieces + k].lo <= point && point <= pl->pieces[b->pieces + k].hi)
+            return pl->pieces[b->pieces + k];
+    return (span){1, 0};
+}
+
+static inline bool live_at(const planner *pl, const buffer *b, uint32_t point)
+{
+    span p = piece_at(pl, b, point);
+    return p.lo <= p.hi;
+}
+
+#endif

@@ -1,0 +1,612 @@
+/* plan_memory_place.c: placement for pto-plan-memory.
+ *
+ * Buffers that hand their bytes over in place are merged into groups; each
+ * space is then placed by best or first fit under several orderings (the
+ * smallest peak wins); the lower bound, the overflow diagnostic and the
+ * --test-print-memplan listing are made here too.
+ */
+#include "passes/plan_memory.h"
+
+/* ---------------------------------------------------------------- occupancy tree */
+
+/* A segment tree over program points; each placed buffer sits in the canonical
+ * nodes of its interval; `count` is the number of entries in a subtree, so a
+ * query skips empty parts. */
+typedef struct occ_tree {
+    uint32_t leaves;
+    uint32_t *head, *count;      /* per node */
+    struct occ_entry { uint32_t buf, next; } *entries;
+    uint32_t nentries, entries_cap;
+    ptoc_arena *arena;
+} occ_tree;
+
+static void tree_init(occ_tree *t, ptoc_arena *a, uint32_t npoints)
+{
+    t->arena = a;
+    t->leaves = 1;
+    while (t->leaves < npoints)
+        t->leaves *= 2;
+    t->head = PTOC_NEW_ARRAY(a, uint32_t, 2 * t->leaves);
+    t->count = PTOC_NEW_ARRAY(a, uint32_t, 2 * t->leaves);
+    t->entries = NULL;
+    t->entries_cap = 0;
+}
+
+static void tree_clear(occ_tree *t)
+{
+    for (uint32_t i = 0; i < 2 * t->leaves; i++) {
+        t->head[i] = NO_SET;
+        t->count[i] = 0;
+    }
+    t->nentries = 0;
+}
+
+static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span b, uint32_t id)
+{
+    if (b.hi < lo || b.lo > hi)
+        return;
+    t->count[n]++;
+    if (b.lo <= lo && hi <= b.hi) {
+        struct occ_entry e = {id, t->head[n]};
+        VEC_PUSH(t->arena, t->entries, t->nentries, t->entries_cap, e);
+        t->head[n] = t->nentries - 1;
+        return;
+    }
+    uint32_t mid = lo + (hi - lo) / 2;
+    tree_insert(t, 2 * n, lo, mid, b, id);
+    tree_insert(t, 2 * n + 1, mid + 1, hi, b, id);
+}
+
+typedef struct query {
+    uint32_t *out, n, *scratch;  /* scratch: for sorting, as long as out */
+    uint32_t *seen, stamp;       /* per buffer: dedup, a buffer sits in several nodes */
+} query;
+
+static void tree_query(const occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span b, query *q)
+{
+    if (t->count[n] == 0 || b.hi < lo || b.lo > hi)
+        return;
+    for (uint32_t e = t->head[n]; e != NO_SET; e = t->entries[e].next) {
+        uint32_t id = t->entries[e].buf;
+        if (q->seen[id] != q->stamp) {
+            q->seen[id] = q->stamp;
+            q->out[q->n++] = id;
+        }
+    }
+    if (lo == hi)
+        return;
+    uint32_t mid = lo + (hi - lo) / 2;
+    tree_query(t, 2 * n, lo, mid, b, q);
+    tree_query(t, 2 * n + 1, mid + 1, hi, b, q);
+}
+
+/* ---------------------------------------------------------------- placement */
+
+typedef struct space_plan {
+    uint32_t space, n;           /* buffers of this space: ids into pl->bufs */
+    uint32_t *ids;
+    uint64_t capacity, align, peak, lower_bound;
+    uint32_t lb_point;
+    int scratch;                 /* index of the scratch reservation in bufs, or -1 */
+} space_plan;
+
+
+/* Buffer orderings take the buffers they compare, so sorting needs no global
+ * (qsort has no user pointer in C17) and two planners may run at once. */
+typedef int (*buf_cmp)(const buffer *, const buffer *);
+
+static void insertion_sort(const buffer *bufs, uint32_t *ids, uint32_t n, buf_cmp cmp)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t id = ids[i], j = i;
+        for (; j > 0 && cmp(&bufs[ids[j - 1]], &bufs[id]) > 0; j--)
+            ids[j] = ids[j - 1];
+        ids[j] = id;
+    }
+}
+
+/* A stable merge sort of buffer ids; `scratch` holds n ids. Short runs use
+ * insertion sort (occupant lists are usually a few dozen ids). */
+static void sort_ids(const buffer *bufs, uint32_t *ids, uint32_t *scratch, uint32_t n, buf_cmp cmp)
+{
+    if (n <= 24) {
+        insertion_sort(bufs, ids, n, cmp);
+        return;
+    }
+    uint32_t half = n / 2, i = 0, j = half, k = 0;
+    sort_ids(bufs, ids, scratch, half, cmp);
+    sort_ids(bufs, ids + half, scratch, n - half, cmp);
+    while (i < half && j < n)
+        scratch[k++] = cmp(&bufs[ids[j]], &bufs[ids[i]]) < 0 ? ids[j++] : ids[i++];
+    while (i < half)
+        scratch[k++] = ids[i++];
+    memcpy(ids, scratch, (size_t)k * sizeof *ids);   /* ids[j..n) are already in place */
+}
+
+static int cmp_u64_desc(uint64_t x, uint64_t y) { return (x < y) - (x > y); }
+static int cmp_u64_asc(uint64_t x, uint64_t y) { return (x > y) - (x < y); }
+static int cmp_u32_asc(uint32_t x, uint32_t y) { return (x > y) - (x < y); }
+
+static int by_offset(const buffer *x, const buffer *y) { return cmp_u64_asc(x->offset, y->offset); }
+
+/* Best fit among the gaps left by `occ` (sorted by offset); on top otherwise.
+ * First fit (`lowest`) takes the lowest gap instead. */
+static uint64_t fit(const buffer *bufs, const uint32_t *occ, uint32_t n, uint64_t size, uint64_t align, bool lowest)
+{
+    uint64_t cursor = 0, best = UINT64_MAX, best_gap = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        const buffer *o = &bufs[occ[i]];
+        uint64_t start = align_up(cursor, align);
+        if (o->offset >= start + size && o->offset - start < best_gap) {
+            if (lowest)
+                return start;
+            best_gap = o->offset - start;
+            best = start;
+        }
+        if (o->offset + o->size > cursor)
+            cursor = o->offset + o->size;
+    }
+    return best != UINT64_MAX ? best : align_up(cursor, align);
+}
+
+static int tie(const buffer *x, const buffer *y)
+{
+    int c = cmp_u32_asc(x->start, y->start);
+    return c ? c : cmp_u32_asc(x->root_point, y->root_point);
+}
+
+static int order_size(const buffer *x, const buffer *y)
+{
+    int c = cmp_u64_desc(x->size, y->size);
+    return c ? c : tie(x, y);
+}
+
+static int order_start(const buffer *x, const buffer *y)
+{
+    int c = cmp_u32_asc(x->start, y->start);
+    return c ? c : order_size(x, y);
+}
+
+static int order_area(const buffer *x, const buffer *y)
+{
+    int c = cmp_u64_desc(x->size * (x->end - x->start + 1), y->size * (y->end - y->start + 1));
+    return c ? c : order_size(x, y);
+}
+
+static const buf_cmp orderings[] = {order_size, order_start, order_area};
+
+
+
+
+/* Buffers the placement and the lower bound ignore: pinned elsewhere, or unused
+ * (offset 0, overlapping anything, since nothing reads or writes them). */
+static bool is_placed(const buffer *b) { return !is_pinned(b) && !b->unused && !b->merged; }
+
+/* Two buffers confined to the two arms of one scf.if are never live together. */
+static bool exclusive(const planner *pl, const buffer *x, const buffer *y)
+{
+    for (uint32_t i = 0; i < x->nconfined; i++)
+        for (uint32_t j = 0; j < y->nconfined; j++)
+            if ((pl->confined_to[x->confined + i] ^ 1) == pl->confined_to[y->confined + j])
+                return true;
+    return false;
+}
+
+static void drop_exclusive(const planner *pl, const buffer *b, query *q)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < q->n; i++)
+        if (!b->nconfined || !exclusive(pl, b, &pl->bufs[q->out[i]]))
+            q->out[kept++] = q->out[i];
+    q->n = kept;
+}
+
+static void insert_buffer(planner *pl, occ_tree *t, uint32_t id)
+{
+    const buffer *b = &pl->bufs[id];
+    for (uint32_t k = 0; k < b->npieces; k++)
+        tree_insert(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], id);
+}
+
+/* Puts the pinned buffers of `sp` in the tree; returns the peak they make
+ * (the scratch reservation excluded: it is not a buffer of the kernel). */
+static uint64_t insert_pinned(planner *pl, space_plan *sp, occ_tree *t)
+{
+    uint64_t peak = 0;
+    tree_clear(t);
+    for (uint32_t i = 0; i < sp->n; i++) {
+        buffer *b = &pl->bufs[sp->ids[i]];
+        if (!b->fixed)
+            continue;
+        insert_buffer(pl, t, sp->ids[i]);
+        if ((int)sp->ids[i] != sp->scratch && b->offset + b->size > peak)
+            peak = b->offset + b->size;
+    }
+    return peak;
+}
+
+/* The buffers of `sp` that placement gives offsets; returns their count. */
+static uint32_t placed_ids(const planner *pl, const space_plan *sp, uint32_t *order)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sp->n; i++)
+        if (is_placed(&pl->bufs[sp->ids[i]]))
+            order[n++] = sp->ids[i];
+    return n;
+}
+
+/* Places order[0 .. n) in turn; returns the peak. */
+static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, const uint32_t *order, uint32_t n,
+                          bool lowest)
+{
+    uint64_t peak = insert_pinned(pl, sp, t);
+    for (uint32_t i = 0; i < n; i++) {
+        buffer *b = &pl->bufs[order[i]];
+        q->n = 0;
+        q->stamp++;
+        for (uint32_t k = 0; k < b->npieces; k++)
+            tree_query(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], q);
+        drop_exclusive(pl, b, q);
+        sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
+        b->offset = fit(pl->bufs, q->out, q->n, b->size, sp->align, lowest);
+        if (b->offset + b->size > peak)
+            peak = b->offset + b->size;
+        insert_buffer(pl, t, order[i]);
+    }
+    return peak;
+}
+
+#define SMALL_SPACE 256      /* buffers in a space up to which shuffled orders are tried too */
+#define SHUFFLES 64
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Order number `o` of a space with n buffers: the fixed orderings with best
+ * fit, then (small spaces) with first fit, then shuffles with both fits
+ * alternating. Returns false past the last; *lowest: first fit. */
+static bool next_order(const planner *pl, uint32_t *order, uint32_t *scratch, uint32_t n, uint32_t o, uint64_t *rng,
+                       bool *lowest)
+{
+    uint32_t fixed = (uint32_t)(sizeof orderings / sizeof orderings[0]);
+    bool small = n <= SMALL_SPACE;
+    if (o >= (small ? 2 * fixed + SHUFFLES : fixed))
+        return false;
+    *lowest = o >= fixed && (o < 2 * fixed || o % 2);
+    if (o < 2 * fixed) {
+        sort_ids(pl->bufs, order, scratch, n, orderings[o % fixed]);
+        return true;
+    }
+    for (uint32_t i = n; i > 1; i--) {   /* Fisher-Yates, deterministic */
+        uint32_t j = (uint32_t)(xorshift(rng) % i), x = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = x;
+    }
+    return true;
+}
+
+/* Tries the orders and keeps the offsets of the smallest peak. Large spaces
+ * get the three orderings with best fit only: first fit and shuffles showed
+ * no gain there for the time. */
+static void place_space(planner *pl, space_plan *sp)
+{
+    occ_tree t;
+    tree_init(&t, pl->tmp, pl->npoints ? pl->npoints : 1);
+    query q = {PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1),
+               PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1), 0};
+    uint32_t *order = PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1);
+    uint64_t *best = PTOC_NEW_ARRAY(pl->tmp, uint64_t, sp->n + 1);
+    uint32_t n = placed_ids(pl, sp, order);
+    uint64_t rng = 0x9E3779B97F4A7C15u;
+    bool lowest;
+    sp->peak = UINT64_MAX;
+    for (uint32_t o = 0; next_order(pl, order, q.scratch, n, o, &rng, &lowest); o++) {
+        uint64_t peak = place_all(pl, sp, &t, &q, order, n, lowest);
+        if (peak >= sp->peak)
+            continue;
+        sp->peak = peak;
+        for (uint32_t i = 0; i < sp->n; i++)
+            best[i] = pl->bufs[sp->ids[i]].offset;
+    }
+    for (uint32_t i = 0; i < sp->n; i++)
+        pl->bufs[sp->ids[i]].offset = best[i];
+}
+
+/* The lower bound: the most bytes some path holds live at one point. A
+ * buffer that is not confined counts wherever it is live. One confined to an
+ * arm counts in full inside that arm; after the if, a path holds either the
+ * buffers confined to the then arm or those confined to the else arm (the
+ * innermost arm of each), so that if adds the smaller of the two sums. A
+ * sweep over the points keeps, per if, the two sums and their minimum. */
+typedef struct lb_event { uint32_t point, arm; int64_t bytes; } lb_event;   /* arm NO_ARM: counts in full */
+
+static int event_by_point(const void *a, const void *b)
+{
+    uint32_t x = ((const lb_event *)a)->point, y = ((const lb_event *)b)->point;
+    return (x > y) - (x < y);
+}
+
+static void add_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *cap, span p, uint32_t arm,
+                       uint64_t size)
+{
+    if (p.lo > p.hi)
+        return;
+    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.lo, arm, (int64_t)size}));
+    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.hi + 1, arm, -(int64_t)size}));
+}
+
+/* A piece of a confined buffer: the part inside its innermost arm counts in
+ * full, the parts after it count per arm. */
+static void confined_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *cap, const buffer *b, span p)
+{
+    uint32_t arm = pl->confined_to[b->confined];
+    const arm_info *a = &pl->arms[arm];
+    span before = {p.lo, p.hi < a->begin ? p.hi : a->begin - 1};
+    span inside = {p.lo > a->begin ? p.lo : a->begin, p.hi < a->end ? p.hi : a->end};
+    span after = {p.lo > a->end ? p.lo : a->end + 1, p.hi};
+    add_events(pl, ev, n, cap, before, arm, b->size);
+    add_events(pl, ev, n, cap, inside, NO_ARM, b->size);
+    add_events(pl, ev, n, cap, after, arm, b->size);
+}
+
+static void lower_bound(planner *pl, space_plan *sp)
+{
+    lb_event *ev = NULL;
+    uint32_t n = 0, cap = 0;
+    for (uint32_t i = 0; i < sp->n; i++) {
+        const buffer *b = &pl->bufs[sp->ids[i]];
+        if ((int)sp->ids[i] == sp->scratch || b->unknown || b->unused || b->merged)
+            continue;
+        for (uint32_t k = 0; k < b->npieces; k++) {
+            if (b->nconfined)
+                confined_events(pl, &ev, &n, &cap, b, pl->pieces[b->pieces + k]);
+            else
+                add_events(pl, &ev, &n, &cap, pl->pieces[b->pieces + k], NO_ARM, b->size);
+        }
+    }
+    if (n > 1)
+        qsort(ev, n, sizeof *ev, event_by_point);
+    int64_t *arm_sum = PTOC_NEW_ARRAY(pl->tmp, int64_t, pl->narms + 2);
+    int64_t full = 0, mins = 0;
+    sp->lower_bound = 0;
+    sp->lb_point = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const lb_event *e = &ev[i];
+        if (e->arm == NO_ARM)
+            full += e->bytes;
+        else {
+            int64_t *pair = &arm_sum[e->arm & ~1u];
+            int64_t before = pair[0] < pair[1] ? pair[0] : pair[1];
+            arm_sum[e->arm] += e->bytes;
+            mins += (pair[0] < pair[1] ? pair[0] : pair[1]) - before;
+        }
+        if ((i + 1 == n || ev[i + 1].point != e->point) && (uint64_t)(full + mins) > sp->lower_bound) {
+            sp->lower_bound = (uint64_t)(full + mins);
+            sp->lb_point = e->point;
+        }
+    }
+}
+
+static const char *space_name(uint32_t space)
+{
+    static const char *const names[] = {[PTOC_PTO_AS_MAT] = "MAT", [PTOC_PTO_AS_LEFT] = "LEFT",
+                                        [PTOC_PTO_AS_RIGHT] = "RIGHT", [PTOC_PTO_AS_ACC] = "ACC",
+                                        [PTOC_PTO_AS_VEC] = "VEC", [PTOC_PTO_AS_BIAS] = "BIAS",
+                                        [PTOC_PTO_AS_SCALING] = "SCALING"};
+    return on_chip(space) ? names[space] : "?";
+}
+
+
+/* Only planned buffers can overflow here: a manual address beyond the space is
+ * codegen's error, with the address in the message. */
+static bool check_capacity(planner *pl, const space_plan *sp)
+{
+    uint64_t planned_peak = 0;
+    for (uint32_t i = 0; i < sp->n; i++) {
+        const buffer *b = &pl->bufs[sp->ids[i]];
+        if (!is_pinned(b) && b->offset + b->size > planned_peak)
+            planned_peak = b->offset + b->size;
+    }
+    if (planned_peak <= sp->capacity)
+        return true;
+    uint64_t needed = sp->lower_bound > sp->capacity ? sp->lower_bound : planned_peak;
+    ptoc_op_emit_error(pl->func, "%s overflow: %llu bytes needed at the peak, %llu available",
+                       space_name(sp->space), (unsigned long long)needed, (unsigned long long)sp->capacity);
+    for (uint32_t i = 0; i < sp->n; i++) {
+        const buffer *b = &pl->bufs[sp->ids[i]];
+        if ((int)sp->ids[i] != sp->scratch && !b->unknown && !b->merged && live_at(pl, b, sp->lb_point))
+            ptoc_emit_note(pl->ctx, b->root->loc, "buffer of %llu bytes live here", (unsigned long long)b->size);
+    }
+    return false;
+}
+
+static void print_space(planner *pl, space_plan *sp)
+{
+    const char *name = space_name(sp->space);
+    sort_ids(pl->bufs, sp->ids, PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), sp->n, tie);
+    for (uint32_t i = 0; i < sp->n; i++) {
+        const buffer *b = &pl->bufs[sp->ids[i]];
+        unsigned long long off = b->offset, size = b->size;
+        if ((int)sp->ids[i] == sp->scratch)
+            printf("  %s reserved offset %llu size %llu\n", name, off, size);
+        else if (b->unknown)
+            printf("  %s unknown %u:%u size %llu\n", name, b->root->loc.line, b->root->loc.col, size);
+        else if (b->fixed)
+            printf("  %s fixed %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
+        else if (b->unused)
+            printf("  %s unused %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
+        else {
+            printf("  %s buffer %u:%u live", name, b->root->loc.line, b->root->loc.col);
+            for (uint32_t k = 0; k < b->own_npieces; k++)
+                printf(" [%u, %u]", pl->pieces[b->own_pieces + k].lo, pl->pieces[b->own_pieces + k].hi);
+            for (uint32_t k = 0; k < b->nconfined; k++)
+                printf(" arm %u", pl->confined_to[b->confined + k]);
+            if (b->merged) {
+                const ptoc_op *g = pl->bufs[group_of(pl, sp->ids[i])].root;
+                printf(" in-place %u:%u", g->loc.line, g->loc.col);
+            }
+            printf(" offset %llu size %llu\n", off, size);
+        }
+    }
+    printf("  %s peak %llu lower-bound %llu capacity %llu\n", name, (unsigned long long)sp->peak,
+           (unsigned long long)sp->lower_bound, (unsigned long long)sp->capacity);
+}
+
+/* ---------------------------------------------------------------- in-place handovers */
+
+/* An op that reads a buffer for the last time and writes a new one of the same
+ * type may write it in place when the ISA allows (ptoc_pto_effects): the two
+ * then share one offset, and the handover point counts once. Merged buffers
+ * form a group planned as its leader, whose pieces become the union; a pair is
+ * merged only when their groups are live together at that point and nowhere
+ * else, so no other sharing is implied. */
+
+/* Whether handover h lets group x's buffer die into group y's (or y's into
+ * x's) in place at its point: the in's group is live at the op and not after
+ * it, the out's group at the op and not before it. */
+static bool handover_between(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t x, uint32_t y)
+{
+    uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
+    if (in == NO_SET || out == NO_SET)
+        return false;
+    in = group_of(pl, in);
+    out = group_of(pl, out);
+    if (!((in == x && out == y) || (in == y && out == x)))
+        return false;
+    return piece_at(pl, &pl->bufs[in], h->point).hi == h->point &&
+           piece_at(pl, &pl->bufs[out], h->point).lo == h->point;
+}
+
+/* Some handover between groups x and y at `point` (handovers are in point order). */
+static bool handover_at(const planner *pl, const uint32_t *buf_of, uint32_t point, uint32_t x, uint32_t y)
+{
+    uint32_t lo = 0, hi = pl->nhandovers;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pl->handovers[mid].point < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < pl->nhandovers && pl->handovers[lo].point == point; lo++)
+        if (handover_between(pl, buf_of, &pl->handovers[lo], x, y))
+            return true;
+    return false;
+}
+
+/* Whether groups x and y meet only at single points, each an in-place handover
+ * between them (a tile can pass back and forth: b = f(a); a = g(b)). */
+static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32_t x, uint32_t y)
+{
+    const buffer *bx = &pl->bufs[x], *by = &pl->bufs[y];
+    const span *a = &pl->pieces[bx->pieces], *b = &pl->pieces[by->pieces];
+    uint32_t i = 0, j = 0;
+    bool met = false;
+    while (i < bx->npieces && j < by->npieces) {
+        uint32_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo, hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
+        if (lo <= hi) {
+            if (lo != hi || !handover_at(pl, buf_of, lo, x, y))
+                return false;
+            met = true;
+        }
+        if (a[i].hi < b[j].hi)
+            i++;
+        else
+            j++;
+    }
+    return met;
+}
+
+/* The union of the pieces of x and y, as x's new pieces. */
+static void merge_pieces(planner *pl, buffer *x, const buffer *y)
+{
+    uint32_t i = 0, j = 0, first = pl->npieces, n = 0;
+    uint32_t xp = x->pieces, nx = x->npieces, yp = y->pieces, ny = y->npieces;
+    while (i < nx || j < ny) {
+        span s = j >= ny || (i < nx && pl->pieces[xp + i].lo < pl->pieces[yp + j].lo) ? pl->pieces[xp + i++]
+                                                                                      : pl->pieces[yp + j++];
+        span *last = n ? &pl->pieces[pl->npieces - 1] : NULL;
+        if (last && s.lo <= last->hi + 1) {
+            if (s.hi > last->hi)
+                last->hi = s.hi;
+        } else {
+            VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, s);
+            n++;
+        }
+    }
+    x->pieces = first;
+    x->npieces = n;
+    x->start = x->start < y->start ? x->start : y->start;
+    x->end = x->end > y->end ? x->end : y->end;
+}
+
+/* The leader keeps only the arms both were confined to. */
+static void intersect_confined(planner *pl, buffer *x, const buffer *y)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < x->nconfined; i++) {
+        uint32_t arm = pl->confined_to[x->confined + i];
+        bool both = false;
+        for (uint32_t j = 0; j < y->nconfined; j++)
+            both |= pl->confined_to[y->confined + j] == arm;
+        if (both)
+            pl->confined_to[x->confined + kept++] = arm;
+    }
+    x->nconfined = kept;
+}
+
+void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
+{
+    for (uint32_t k = 0; k < pl->nhandovers; k++) {
+        const handover *h = &pl->handovers[k];
+        uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
+        if (in == NO_SET || out == NO_SET)
+            continue;
+        in = group_of(pl, in);
+        out = group_of(pl, out);
+        buffer *x = &pl->bufs[in], *y = &pl->bufs[out];
+        if (in == out || x->fixed || x->unknown || x->unused || y->fixed || y->unknown || y->unused ||
+            x->space != y->space || x->size != y->size || !meet_only_in_place(pl, buf_of, in, out))
+            continue;
+        merge_pieces(pl, x, y);
+        intersect_confined(pl, x, y);
+        y->merged = true;
+        y->leader = in;
+    }
+}
+
+bool memplan_plan_space(planner *pl, uint32_t space, bool print)
+{
+    space_plan sp = {space, 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1),
+                     ptoc_pto_space_capacity(pl->arch, (ptoc_pto_address_space)space),
+                     ptoc_pto_space_alignment((ptoc_pto_address_space)space), 0, 0, 0, -1};
+    for (uint32_t i = 0; i < pl->nbufs; i++) {
+        if (pl->bufs[i].space != space)
+            continue;
+        if (pl->bufs[i].root == pl->func)
+            sp.scratch = (int)sp.n;
+        sp.ids[sp.n++] = i;
+    }
+    bool any_planned = false;
+    for (uint32_t i = 0; i < sp.n; i++)
+        any_planned |= !is_pinned(&pl->bufs[sp.ids[i]]);
+    if (!any_planned)
+        return true;                   /* nothing to place: manual addresses only */
+    if (sp.scratch >= 0)
+        sp.scratch = (int)sp.ids[sp.scratch];
+    place_space(pl, &sp);
+    for (uint32_t i = 0; i < sp.n; i++)
+        if (pl->bufs[sp.ids[i]].merged)
+            pl->bufs[sp.ids[i]].offset = pl->bufs[group_of(pl, sp.ids[i])].offset;
+    lower_bound(pl, &sp);
+    if (print)
+        print_space(pl, &sp);
+    return check_capacity(pl, &sp);
+}
+
+/* pto.planned_offset on every address-less alloc of a planned set. */
