@@ -51,7 +51,7 @@
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc), each with best fit and with first fit among
  *           the gaps left by the placed buffers live at the same points, plus
- *           64 shuffled orderings when the space has at most 256 buffers; the
+ *           16 shuffled orderings when the space has at most 256 buffers; the
  *           smallest peak wins. Overlap queries use a segment tree over the
  *           points, so a query costs about the number of overlapping buffers
  *           times log(points). The lower bound is the most bytes live at one

@@ -257,7 +257,7 @@ static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, co
 }
 
 #define SMALL_SPACE 256      /* buffers in a space up to which shuffled orders are tried too */
-#define SHUFFLES 64
+#define SHUFFLES 16
 
 static uint64_t xorshift(uint64_t *x)
 {
