@@ -405,7 +405,6 @@ static bool touched_in_arm(planner *pl, reach *r, uint32_t n, const arm_info *a)
     return false;
 }
 
-
 /* The arms of scf.ifs the buffer is confined to: all its allocs lie in the arm,
  * it is dead where the if starts, and no carrier of it is touched in the other
  * arm. A path through the other arm then never gives it contents (its allocs

@@ -90,7 +90,6 @@ typedef struct space_plan {
     int scratch;                 /* index of the scratch reservation in bufs, or -1 */
 } space_plan;
 
-
 /* Buffer orderings take the buffers they compare, so sorting needs no global
  * (qsort has no user pointer in C17) and two planners may run at once. */
 typedef int (*buf_cmp)(const buffer *, const buffer *);
@@ -174,9 +173,6 @@ static int order_area(const buffer *x, const buffer *y)
 }
 
 static const buf_cmp orderings[] = {order_size, order_start, order_area};
-
-
-
 
 /* Buffers the placement and the lower bound ignore: pinned elsewhere, or unused
  * (offset 0, overlapping anything, since nothing reads or writes them). */
@@ -400,7 +396,6 @@ static const char *space_name(uint32_t space)
                                         [PTOC_PTO_AS_SCALING] = "SCALING"};
     return on_chip(space) ? names[space] : "?";
 }
-
 
 /* Only planned buffers can overflow here: a manual address beyond the space is
  * codegen's error, with the address in the message. */
