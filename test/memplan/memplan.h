@@ -29,6 +29,7 @@ typedef enum mp_addr_mode {
 enum {
     MP_NO_IF_RESULTS = 1u << 0,       /* scf.if never yields a buffer */
     MP_NO_ITER_ARGS = 1u << 1,        /* scf.for never carries a buffer */
+    MP_NO_WHILE = 1u << 2,            /* no scf.while */
 };
 
 /* A random Level-2 kernel (straight-line code, scf.for with and without a

@@ -5,8 +5,9 @@
  * without the planner's code or its notion of live ranges: the function is
  * executed abstractly along many paths (all-then, all-else and random choices
  * for every dynamic scf.if; every scf.for runs min(trips, 2) times, which shows
- * each value carried around the back edge). On a path, each op is one step;
- * tile_buf SSA values (alloc results, iter_args, for/if results) are bound to the
+ * each value carried around the back edge; an scf.while's condition continues
+ * like an if's then, at most twice). On a path, each op is one step;
+ * tile_buf SSA values (alloc results, iter_args, for/if/while results) are bound to the
  * alloc they stand for at run time, so aliases follow the path taken. A DPS op
  * reads its tile ins and writes (wholly) its tile outs. A buffer is live from a
  * write to the last read before its next write: one segment per write.
@@ -309,6 +310,45 @@ static void run_for(checker *c, ptoc_op *op)
     }
 }
 
+/* Binds `n` targets to the buffers of operands [from, from + n) of `op`. */
+static void bind_operands(checker *c, ptoc_value *const *targets, const ptoc_op *op, uint32_t from, uint32_t n)
+{
+    for (uint32_t i = 0; i < n && from + i < op->noperands; i++)
+        if (is_tile_buf(targets[i])) {
+            int64_t b = env_get(c, op->operands[from + i].value);
+            if (b >= 0)
+                env_bind(c, targets[i], (uint32_t)b);
+        }
+}
+
+/* scf.while: the before region runs, then its scf.condition continues (like an
+ * if's then, at most twice) into the after region, whose args get the
+ * condition's operands and whose yield becomes the before region's args, or
+ * exits with the condition's operands as results. */
+static void run_while(checker *c, ptoc_op *op)
+{
+    ptoc_block *before = op->regions[0].first, *after = op->nregions > 1 ? op->regions[1].first : NULL;
+    if (!before || !after)
+        return;
+    bind_operands(c, before->args, op, 0, before->nargs);
+    for (int iter = 0;; iter++) {
+        ptoc_op *cond = run_block(c, before);
+        if (!cond)
+            return;
+        if (iter == 2 || !choose_then(c)) {
+            ptoc_value *results[64];
+            for (uint32_t i = 0; i < op->nresults && i < 64; i++)
+                results[i] = &op->results[i];
+            bind_operands(c, results, cond, 1, op->nresults < 64 ? op->nresults : 64);
+            return;
+        }
+        bind_operands(c, after->args, cond, 1, after->nargs);
+        ptoc_op *yield = run_block(c, after);
+        if (yield)
+            bind_operands(c, before->args, yield, 0, before->nargs);
+    }
+}
+
 static void run_if(checker *c, ptoc_op *op)
 {
     bool then = choose_then(c);
@@ -336,11 +376,11 @@ static void run_op(checker *c, ptoc_op *op)
     c->step++;
 }
 
-/* Runs a block; returns its scf.yield (NULL if none). */
+/* Runs a block; returns its scf.yield or scf.condition (NULL if none). */
 static ptoc_op *run_block(checker *c, ptoc_block *b)
 {
     for (ptoc_op *op = b->first; op; op = op->next) {
-        if (ptoc_op_is(op, "scf.yield"))
+        if (ptoc_op_is(op, "scf.yield") || ptoc_op_is(op, "scf.condition"))
             return op;
         if (ptoc_op_is(op, "pto.alloc_tile")) {
             env_slot *a = table_find(c->allocs, c->env_cap, &op->results[0]);
@@ -350,6 +390,8 @@ static ptoc_op *run_block(checker *c, ptoc_block *b)
             run_for(c, op);
         } else if (ptoc_op_is(op, "scf.if")) {
             run_if(c, op);
+        } else if (ptoc_op_is(op, "scf.while")) {
+            run_while(c, op);
         } else if (!ptoc_op_is(op, "func.return") && !ptoc_op_is(op, "arith.constant")) {
             run_op(c, op);
         }

@@ -5,8 +5,8 @@
  * i1 parameters the ifs branch on. Its body is built statement by statement:
  * alloc_tile (address-less, or with a hand-made addr, see mp_addr_mode), tload,
  * tadd/tmul, tadds, tstore, scf.for (constant trip count 2..4, sometimes with a
- * buffer in iter_args) and scf.if (sometimes yielding a buffer), nested up to
- * depth 3. Only buffers written on every path are read, so every read sees a
+ * buffer in iter_args), scf.while (carrying a buffer; its condition is an i1
+ * parameter) and scf.if (sometimes yielding a buffer), nested up to depth 3. Only buffers written on every path are read, so every read sees a
  * write. A per-kernel row limit spreads the live size around the capacity: most
  * kernels fit, some do not (the planner must then report the overflow).
  */
@@ -223,6 +223,38 @@ static void gen_for(gen *g, int depth)
     emit(g, depth, "}");
 }
 
+/* scf.while carrying one buffer: the before region may update it and hands a
+ * buffer of its type to the condition; the after region reads that one and
+ * yields the next iteration's. */
+static void gen_while(gen *g, int depth)
+{
+    gen_val *init = pick(g, -1, true);
+    if (!init)
+        init = defined_of(g, depth, below(g, g->ntypes));
+    int t = init->type, init_id = init->id, cond = below(g, 4);
+    int res_id = g->next_id++;         /* in scope after the loop only */
+    int outer = g->nvals;
+    gen_val *arg = push_val(g, t, true);
+    emit(g, depth, "%%v%d = scf.while (%%v%d = %%v%d) : (!T%d) -> !T%d {", res_id, arg->id, init_id, t, t);
+    gen_block(g, depth + 1, 1 + below(g, 4));
+    gen_val *c = defined_of(g, depth + 1, t);
+    emit(g, depth + 1, "scf.condition(%%q%d) %%v%d : !T%d", cond, c->id, t);
+    g->nvals = outer;
+    emit(g, depth, "} do {");
+    bool *before = save_defined(g);    /* the after region may not run */
+    gen_val *after = push_val(g, t, true);
+    emit(g, depth, "^bb0(%%v%d: !T%d):", after->id, t);
+    gen_block(g, depth + 1, 1 + below(g, 4));
+    gen_val *y = defined_of(g, depth + 1, t);
+    emit(g, depth + 1, "scf.yield %%v%d : !T%d", y->id, t);
+    g->nvals = outer;
+    for (int i = 0; i < outer; i++)
+        g->vals[i].defined = before[i];
+    free(before);
+    emit(g, depth, "}");
+    push_val(g, t, true)->id = res_id;
+}
+
 static void gen_if(gen *g, int depth)
 {
     int cond = below(g, 4);
@@ -278,8 +310,10 @@ static void gen_statement(gen *g, int depth)
         gen_scalar(g, depth);
     else if (r < 78)
         gen_tstore(g, depth);
-    else if (r < 89 && nest)
+    else if (r < 86 && nest)
         gen_for(g, depth);
+    else if (r < 90 && nest && !(g->omit & MP_NO_WHILE))
+        gen_while(g, depth);
     else if (nest)
         gen_if(g, depth);
 }

@@ -2,7 +2,7 @@
  * independent checker (memplan_check.c), and the figures of issue 4.
  *
  *   memplan_test [--seeds N] [--first S] [--plan pass|seq|zero] [--corrupt]
- *                [--paths K] [--dump SEED] [--verbose] [--no-if-results] [--no-iter-args]
+ *                [--paths K] [--dump SEED] [--verbose] [--no-if-results] [--no-iter-args] [--no-while]
  *                [--pipeline P]
  *
  * --plan pass (the default) generates address-less kernels and runs
@@ -21,7 +21,7 @@
  * buffer its own bytes (every plan within capacity must pass), `zero` puts all
  * buffers at 0 (most kernels must fail). --corrupt then moves one buffer of each
  * kernel onto another it is live with, and the checker must report an overlap.
- * --no-if-results / --no-iter-args leave those constructs out of the kernels
+ * --no-if-results / --no-iter-args / --no-while leave those constructs out of the kernels
  * (the same seeds give other kernels), to see which construct a failure needs.
  * Exit status: 0 pass, 1 fail, 77 when the planner passes are not registered.
  */
@@ -85,6 +85,8 @@ static bool parse_args(int argc, char **argv, options *o)
             o->omit |= MP_NO_IF_RESULTS;
         else if (!strcmp(a, "--no-iter-args"))
             o->omit |= MP_NO_ITER_ARGS;
+        else if (!strcmp(a, "--no-while"))
+            o->omit |= MP_NO_WHILE;
         else if (v && !strcmp(a, "--seeds"))
             o->seeds = strtoull(argv[++i], NULL, 10);
         else if (v && !strcmp(a, "--first"))
@@ -100,7 +102,7 @@ static bool parse_args(int argc, char **argv, options *o)
             i++;
         } else {
             fprintf(stderr, "usage: memplan_test [--seeds N] [--first S] [--plan pass|seq|zero] [--corrupt]"
-                            " [--paths K] [--dump SEED] [--verbose] [--no-if-results] [--no-iter-args]"
+                            " [--paths K] [--dump SEED] [--verbose] [--no-if-results] [--no-iter-args] [--no-while]"
                             " [--pipeline P]\n");
             return false;
         }
