@@ -42,6 +42,12 @@
  *           that is dead where the if starts and not touched in the other arm,
  *           holds contents only on paths through that arm: it may share bytes
  *           with one confined to the other arm, even after the if.
+ *           One carrier: where a buffer is live or touched only through one
+ *           scf value (an iter_arg, a while argument, an scf result: not its
+ *           own alloc's value), it may share bytes with another buffer that is
+ *           there only through the same value, which holds one of them at run
+ *           time (the init of a loop and the tile its body yields; the tiles
+ *           two arms yield). Pieces carry that value (span.via).
  *           In place: an op that may write its out over an in (ptoc_pto_effects,
  *           elementwise ops) and reads a buffer for the last time while writing
  *           one of the same type that is born there gives the two one offset;
@@ -56,7 +62,8 @@
  *           points, so a query costs about the number of overlapping buffers
  *           times log(points). The lower bound is the most bytes live at one
  *           point on one path (a confined buffer counts in full in its arm;
- *           after the if, an if adds the smaller of its two arms' sums).
+ *           after the if, an if adds the smaller of its two arms' sums; the
+ *           buffers there only through one carrier count once).
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
  *           not planned; their bytes are reserved for the whole function. On A2/A3,
  *           UB [184 KiB, 192 KiB) is reserved when TROWEXPAND*, TCVT or TEXTRACT

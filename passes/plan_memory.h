@@ -119,7 +119,13 @@ typedef enum op_kind {
 
 typedef enum alloc_kind { ALLOC_PLANNED, ALLOC_FIXED, ALLOC_UNKNOWN } alloc_kind;
 
-typedef struct span { uint32_t lo, hi; } span;
+/* Points [lo, hi]. For a buffer's piece, `via` is 0, or 1 + the one carrier
+ * set through which alone the buffer is live or touched there: buffers that
+ * are there only through the same carrier may share bytes, since at run time
+ * the carrier holds one of them (an iter_arg holding the init in the first
+ * iteration and the yielded tile later, an scf.if result holding either
+ * arm's tile). */
+typedef struct span { uint32_t lo, hi, via; } span;
 /* `touches`: the op may read or write the buffer; a yield or a region op's
  * operand only hands it on (what it flows to is counted by its own uses).
  * `reads`: it touches it other than as a DPS out (any non-DPS op counts).
@@ -211,6 +217,11 @@ uint32_t memplan_find(planner *pl, uint32_t x);                    /* union-find
 bool memplan_buffer_space(const ptoc_type *t, uint32_t *space);     /* on-chip space of a buffer type */
 /* plan_memory_live.c: every buffer's pieces (and webs: new buffers) */
 void memplan_compute_ranges(planner *pl, const uint32_t *buf_of);
+/* Appends spans[0 .. n) (any order, may overlap; reordered in place) to
+ * pl->pieces as sorted disjoint pieces: adjacent ones with the same via
+ * joined, overlaps with different vias given via 0. Returns the count; they
+ * start at the old pl->npieces. */
+uint32_t memplan_add_pieces(planner *pl, span *spans, uint32_t n);
 /* plan_memory_place.c */
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of);
 bool memplan_plan_space(planner *pl, uint32_t space, bool print);

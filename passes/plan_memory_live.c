@@ -96,6 +96,8 @@ typedef struct live_walk {
     uint32_t *bit_of;            /* carrier set -> bit index */
     needs shared;                /* bits that stand for several sets */
     needs all;                   /* every carrier's bit */
+    uint32_t set_of_bit[64];     /* the carrier set of each unshared bit */
+    uint32_t own_set;            /* X's own set: it always holds X */
     const use_rec **u;           /* the touching uses of X's carriers, by point */
     uint32_t n;
     bool emit;                   /* false: a dry walk, only the answer */
@@ -105,10 +107,23 @@ typedef struct live_walk {
     uint32_t stamp;
 } live_walk;
 
-static void live_span(live_walk *w, uint32_t lo, uint32_t hi)
+/* The via of points where X is live or touched through the carriers `bits`:
+ * one carrier that is not X's own set (which always holds X), else 0. */
+static uint32_t via_of(const live_walk *w, needs bits)
+{
+    if (!bits || (bits & (bits - 1)) || (bits & w->shared))
+        return 0;
+    uint32_t bit = 0;
+    while (!((bits >> bit) & 1))
+        bit++;
+    uint32_t set = w->set_of_bit[bit];
+    return set == w->own_set ? 0 : set + 1;
+}
+
+static void live_span(live_walk *w, uint32_t lo, uint32_t hi, needs bits)
 {
     if (w->emit && lo <= hi)
-        VEC_PUSH(w->pl->tmp, w->out, w->nout, w->out_cap, ((span){lo, hi}));
+        VEC_PUSH(w->pl->tmp, w->out, w->nout, w->out_cap, ((span){lo, hi, via_of(w, bits)}));
 }
 
 /* The bit of the carrier a value belongs to, 0 when it carries no part of X. */
@@ -196,22 +211,21 @@ static needs walk_seq(live_walk *w, uint32_t s, uint32_t lo, uint32_t hi, span r
         const use_rec *u = w->u[i - 1];
         uint32_t j = i - 1;
         if (u->scope == s) {             /* one op: all its uses share the point */
-            needs reads = 0, kills = 0;
-            bool touches = false;
+            needs reads = 0, kills = 0, touches = 0;
             while (j > lo && w->u[j - 1]->point == u->point)
                 j--;
             for (uint32_t k = j; k < i; k++) {
                 needs bit = (needs)1 << w->bit_of[memplan_find(w->pl, w->u[k]->node)];
                 reads |= w->u[k]->reads ? bit : 0;
                 kills |= w->u[k]->kills ? endable(w, bit) : 0;
-                touches |= w->u[k]->touches;
+                touches |= w->u[k]->touches ? bit : 0;
             }
             i = j;
             if (!touches)
                 continue;                /* a yield: the scope translates what it hands on */
             if (live)
-                live_span(w, u->point + 1, after);
-            live_span(w, u->point, u->point);
+                live_span(w, u->point + 1, after, live);
+            live_span(w, u->point, u->point, touches | (live & ~kills) | reads);
             live = reads | (live & ~kills);
             after = u->point - 1;
             continue;
@@ -221,14 +235,14 @@ static needs walk_seq(live_walk *w, uint32_t s, uint32_t lo, uint32_t hi, span r
             while (j > lo && w->u[j - 1]->point >= sc->begin)
                 j--;
             if (live)
-                live_span(w, sc->end, after);
+                live_span(w, sc->end, after, live);
             live = walk_scope(w, c, j, i, live);
             after = sc->begin - 1;
         }
         i = j;
     }
     if (live)
-        live_span(w, reg.lo, after);
+        live_span(w, reg.lo, after, live);
     return live;
 }
 
@@ -307,7 +321,7 @@ static needs walk_scope_body(live_walk *w, uint32_t c, uint32_t lo, uint32_t hi,
         return walk_seq(w, c, lo, hi, sc->region[0], translate(w, live, sc->op, op_result, then_yield));
     if (sc->kind == OP_IF || (sc->kind == OP_OTHER && sc->nregions == 1))
         return walk_if(w, c, lo, hi, live);
-    live_span(w, sc->begin, sc->end);    /* unknown: held over the whole op */
+    live_span(w, sc->begin, sc->end, w->all);   /* unknown: held over the whole op */
     return w->all;
 }
 
@@ -326,9 +340,9 @@ static needs walk_scope(live_walk *w, uint32_t c, uint32_t lo, uint32_t hi, need
         m[0] = (walk_memo){w->stamp, live, in};
     }
     if (in)
-        live_span(w, sc->begin, sc->begin + 1);
+        live_span(w, sc->begin, sc->begin + 1, in);
     if (live)
-        live_span(w, sc->end, sc->end + 1);
+        live_span(w, sc->end, sc->end + 1, live);
     return in;
 }
 
@@ -338,29 +352,82 @@ static int use_by_point(const void *a, const void *b)
     return x->point != y->point ? (x->point > y->point) - (x->point < y->point) : (x > y) - (x < y);
 }
 
-static int span_by_lo(const void *a, const void *b)
+/* A span's start or end (exclusive) in the sweep of memplan_add_pieces. */
+typedef struct piece_edge { uint32_t point, via; int32_t delta; } piece_edge;
+
+static int edge_by_point(const void *a, const void *b)
 {
-    const span *x = a, *y = b;
-    return x->lo != y->lo ? (x->lo > y->lo) - (x->lo < y->lo) : (x->hi > y->hi) - (x->hi < y->hi);
+    uint32_t x = ((const piece_edge *)a)->point, y = ((const piece_edge *)b)->point;
+    return (x > y) - (x < y);
 }
 
-/* w->out as sorted disjoint pieces of `b` (adjacent spans joined). */
+/* How many active spans have each via (a buffer has few). */
+typedef struct via_count { uint32_t via, count; } via_count;
+
+/* The via of points the active spans cover: the one nonzero via all of them
+ * share, else 0. */
+static uint32_t common_via(const via_count *vc, uint32_t n)
+{
+    uint32_t via = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!vc[i].count)
+            continue;
+        if (vc[i].via == 0 || (via != UINT32_MAX && via != vc[i].via))
+            return 0;
+        via = vc[i].via;
+    }
+    return via == UINT32_MAX ? 0 : via;
+}
+
+static void count_via(planner *pl, via_count **vc, uint32_t *n, uint32_t *cap, uint32_t via, int32_t delta)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if ((*vc)[i].via == via) {
+            (*vc)[i].count = (uint32_t)((int32_t)(*vc)[i].count + delta);
+            return;
+        }
+    VEC_PUSH(pl->tmp, *vc, *n, *cap, ((via_count){via, (uint32_t)delta}));
+}
+
+static void push_piece(planner *pl, uint32_t *count, span p)
+{
+    span *last = *count ? &pl->pieces[pl->npieces - 1] : NULL;
+    if (last && last->hi + 1 == p.lo && last->via == p.via)
+        last->hi = p.hi;
+    else {
+        VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, p);
+        (*count)++;
+    }
+}
+
+uint32_t memplan_add_pieces(planner *pl, span *spans, uint32_t n)
+{
+    piece_edge *edges = PTOC_NEW_ARRAY(pl->tmp, piece_edge, 2 * n + 1);
+    for (uint32_t i = 0; i < n; i++) {
+        edges[2 * i] = (piece_edge){spans[i].lo, spans[i].via, 1};
+        edges[2 * i + 1] = (piece_edge){spans[i].hi + 1, spans[i].via, -1};
+    }
+    if (n)
+        qsort(edges, 2 * n, sizeof *edges, edge_by_point);
+    via_count *vc = NULL;
+    uint32_t nvc = 0, vc_cap = 0, count = 0, active = 0;
+    for (uint32_t i = 0; i < 2 * n;) {
+        uint32_t point = edges[i].point;
+        for (; i < 2 * n && edges[i].point == point; i++) {
+            count_via(pl, &vc, &nvc, &vc_cap, edges[i].via, edges[i].delta);
+            active = (uint32_t)((int32_t)active + edges[i].delta);
+        }
+        if (active && i < 2 * n)         /* [point, next edge) is covered */
+            push_piece(pl, &count, (span){point, edges[i].point - 1, common_via(vc, nvc)});
+    }
+    return count;
+}
+
+/* w->out as the pieces of `b`. */
 static void set_pieces(planner *pl, live_walk *w, buffer *b)
 {
-    if (w->nout > 1)
-        qsort(w->out, w->nout, sizeof *w->out, span_by_lo);
     b->pieces = pl->npieces;
-    b->npieces = 0;
-    for (uint32_t k = 0; k < w->nout; k++) {
-        span *last = b->npieces ? &pl->pieces[pl->npieces - 1] : NULL;
-        if (last && w->out[k].lo <= last->hi + 1) {
-            if (w->out[k].hi > last->hi)
-                last->hi = w->out[k].hi;
-        } else {
-            VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, w->out[k]);
-            b->npieces++;
-        }
-    }
+    b->npieces = memplan_add_pieces(pl, w->out, w->nout);
     b->own_pieces = b->pieces;
     b->own_npieces = b->npieces;
     b->start = b->npieces ? pl->pieces[b->pieces].lo : b->root_point;
@@ -376,9 +443,11 @@ static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32
     for (uint32_t k = 0; k < n; k++) {
         needs bit = (needs)1 << (k % 64);
         w->bit_of[r->queue[k]] = k % 64;
+        w->set_of_bit[k % 64] = r->queue[k];
         w->shared |= used & bit;
         used |= bit;
     }
+    w->own_set = r->queue[0];
     w->all = used;
     w->n = 0;
     FOR_USES(pl, r, n, u)

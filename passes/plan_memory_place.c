@@ -9,13 +9,13 @@
 
 /* ---------------------------------------------------------------- occupancy tree */
 
-/* A segment tree over program points; each placed buffer sits in the canonical
- * nodes of its interval; `count` is the number of entries in a subtree, so a
- * query skips empty parts. */
+/* A segment tree over program points; each placed buffer's pieces sit in the
+ * canonical nodes of their intervals, with their via; `count` is the number of
+ * entries in a subtree, so a query skips empty parts. */
 typedef struct occ_tree {
     uint32_t leaves;
     uint32_t *head, *count;      /* per node */
-    struct occ_entry { uint32_t buf, next; } *entries;
+    struct occ_entry { uint32_t buf, next, via; } *entries;
     uint32_t nentries, entries_cap;
     ptoc_arena *arena;
 } occ_tree;
@@ -47,7 +47,7 @@ static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span 
         return;
     t->count[n]++;
     if (b.lo <= lo && hi <= b.hi) {
-        struct occ_entry e = {id, t->head[n]};
+        struct occ_entry e = {id, t->head[n], b.via};
         VEC_PUSH(t->arena, t->entries, t->nentries, t->entries_cap, e);
         t->head[n] = t->nentries - 1;
         return;
@@ -68,6 +68,8 @@ static void tree_query(const occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, 
         return;
     for (uint32_t e = t->head[n]; e != NO_SET; e = t->entries[e].next) {
         uint32_t id = t->entries[e].buf;
+        if (b.via && t->entries[e].via == b.via)
+            continue;                    /* both there only through one carrier: it holds one */
         if (q->seen[id] != q->stamp) {
             q->seen[id] = q->stamp;
             q->out[q->n++] = id;
@@ -317,9 +319,14 @@ static void place_space(planner *pl, space_plan *sp)
  * buffer that is not confined counts wherever it is live. One confined to an
  * arm counts in full inside that arm; after the if, a path holds either the
  * buffers confined to the then arm or those confined to the else arm (the
- * innermost arm of each), so that if adds the smaller of the two sums. A
- * sweep over the points keeps, per if, the two sums and their minimum. */
-typedef struct lb_event { uint32_t point, arm; int64_t bytes; } lb_event;   /* arm NO_ARM: counts in full */
+ * innermost arm of each), so that if adds the smaller of the two sums. Pieces
+ * there only through one carrier (span.via) count once per carrier: it holds
+ * one of them, and all have its type. A sweep over the points keeps, per if,
+ * the two sums and their minimum, and per carrier the number of pieces. */
+typedef struct lb_event {
+    uint32_t point, arm, via;    /* arm NO_ARM: counts in full; via: see below */
+    int64_t bytes;
+} lb_event;
 
 static int event_by_point(const void *a, const void *b)
 {
@@ -332,8 +339,8 @@ static void add_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *cap, s
 {
     if (p.lo > p.hi)
         return;
-    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.lo, arm, (int64_t)size}));
-    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.hi + 1, arm, -(int64_t)size}));
+    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.lo, arm, p.via, (int64_t)size}));
+    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.hi + 1, arm, p.via, -(int64_t)size}));
 }
 
 /* A piece of a confined buffer: the part inside its innermost arm counts in
@@ -342,9 +349,9 @@ static void confined_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *c
 {
     uint32_t arm = pl->confined_to[b->confined];
     const arm_info *a = &pl->arms[arm];
-    span before = {p.lo, p.hi < a->begin ? p.hi : a->begin - 1};
-    span inside = {p.lo > a->begin ? p.lo : a->begin, p.hi < a->end ? p.hi : a->end};
-    span after = {p.lo > a->end ? p.lo : a->end + 1, p.hi};
+    span before = {p.lo, p.hi < a->begin ? p.hi : a->begin - 1, p.via};
+    span inside = {p.lo > a->begin ? p.lo : a->begin, p.hi < a->end ? p.hi : a->end, p.via};
+    span after = {p.lo > a->end ? p.lo : a->end + 1, p.hi, p.via};
     add_events(pl, ev, n, cap, before, arm, b->size);
     add_events(pl, ev, n, cap, inside, NO_ARM, b->size);
     add_events(pl, ev, n, cap, after, arm, b->size);
@@ -368,12 +375,21 @@ static void lower_bound(planner *pl, space_plan *sp)
     if (n > 1)
         qsort(ev, n, sizeof *ev, event_by_point);
     int64_t *arm_sum = PTOC_NEW_ARRAY(pl->tmp, int64_t, pl->narms + 2);
+    uint32_t *via_pieces = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 2);
+    int64_t *via_bytes = PTOC_NEW_ARRAY(pl->tmp, int64_t, pl->nnodes + 2);
     int64_t full = 0, mins = 0;
     sp->lower_bound = 0;
     sp->lb_point = 0;
     for (uint32_t i = 0; i < n; i++) {
         const lb_event *e = &ev[i];
-        if (e->arm == NO_ARM)
+        if (e->via) {                    /* counts while some piece of that carrier is live */
+            uint32_t *count = &via_pieces[e->via];
+            if (e->bytes > 0 && (*count)++ == 0) {
+                via_bytes[e->via] = e->bytes;
+                full += e->bytes;
+            } else if (e->bytes < 0 && --*count == 0)
+                full -= via_bytes[e->via];
+        } else if (e->arm == NO_ARM)
             full += e->bytes;
         else {
             int64_t *pair = &arm_sum[e->arm & ~1u];
@@ -420,6 +436,18 @@ static bool check_capacity(planner *pl, const space_plan *sp)
     return false;
 }
 
+/* Its own pieces, adjacent ones joined (their vias are not shown). */
+static void print_pieces(const planner *pl, const buffer *b)
+{
+    const span *p = &pl->pieces[b->own_pieces];
+    for (uint32_t k = 0; k < b->own_npieces;) {
+        uint32_t lo = p[k].lo, hi = p[k].hi;
+        for (k++; k < b->own_npieces && p[k].lo == hi + 1; k++)
+            hi = p[k].hi;
+        printf(" [%u, %u]", lo, hi);
+    }
+}
+
 static void print_space(planner *pl, space_plan *sp)
 {
     const char *name = space_name(sp->space);
@@ -437,8 +465,7 @@ static void print_space(planner *pl, space_plan *sp)
             printf("  %s unused %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
         else {
             printf("  %s buffer %u:%u live", name, b->root->loc.line, b->root->loc.col);
-            for (uint32_t k = 0; k < b->own_npieces; k++)
-                printf(" [%u, %u]", pl->pieces[b->own_pieces + k].lo, pl->pieces[b->own_pieces + k].hi);
+            print_pieces(pl, b);
             for (uint32_t k = 0; k < b->nconfined; k++)
                 printf(" arm %u", pl->confined_to[b->confined + k]);
             if (b->merged) {
@@ -473,8 +500,9 @@ static bool handover_between(const planner *pl, const uint32_t *buf_of, const ha
     out = group_of(pl, out);
     if (!((in == x && out == y) || (in == y && out == x)))
         return false;
-    return piece_at(pl, &pl->bufs[in], h->point).hi == h->point &&
-           piece_at(pl, &pl->bufs[out], h->point).lo == h->point;
+    const buffer *bi = &pl->bufs[in], *bo = &pl->bufs[out];
+    return live_at(pl, bi, h->point) && !live_at(pl, bi, h->point + 1) && live_at(pl, bo, h->point) &&
+           !live_at(pl, bo, h->point - 1);
 }
 
 /* Some handover between groups x and y at `point` (handovers are in point order). */
@@ -520,22 +548,12 @@ static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32
 /* The union of the pieces of x and y, as x's new pieces. */
 static void merge_pieces(planner *pl, buffer *x, const buffer *y)
 {
-    uint32_t i = 0, j = 0, first = pl->npieces, n = 0;
-    uint32_t xp = x->pieces, nx = x->npieces, yp = y->pieces, ny = y->npieces;
-    while (i < nx || j < ny) {
-        span s = j >= ny || (i < nx && pl->pieces[xp + i].lo < pl->pieces[yp + j].lo) ? pl->pieces[xp + i++]
-                                                                                      : pl->pieces[yp + j++];
-        span *last = n ? &pl->pieces[pl->npieces - 1] : NULL;
-        if (last && s.lo <= last->hi + 1) {
-            if (s.hi > last->hi)
-                last->hi = s.hi;
-        } else {
-            VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, s);
-            n++;
-        }
-    }
-    x->pieces = first;
-    x->npieces = n;
+    uint32_t n = x->npieces + y->npieces;
+    span *all = PTOC_NEW_ARRAY(pl->tmp, span, n + 1);
+    memcpy(all, &pl->pieces[x->pieces], x->npieces * sizeof *all);
+    memcpy(all + x->npieces, &pl->pieces[y->pieces], y->npieces * sizeof *all);
+    x->pieces = pl->npieces;
+    x->npieces = memplan_add_pieces(pl, all, n);
     x->start = x->start < y->start ? x->start : y->start;
     x->end = x->end > y->end ? x->end : y->end;
 }
