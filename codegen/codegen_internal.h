@@ -111,6 +111,9 @@ struct cg {
  * except its terminator, whose operands the parent's rule reads itself. */
 bool cg_lower_op(cg *g, ptoc_op *op);
 bool cg_lower_block(cg *g, ptoc_block *b);
+/* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
+ * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
+bool cg_pipe_events(cg *g, ptoc_op *op);
 /* ADDED (core): the call ABI of codegen.h. Parameters and results of functions
  * have cg_type except f16/bf16 scalars, which travel as their i16 bits (C's
  * uint16_t); cg_to_abi/cg_from_abi convert a value of ptoc type `t` between its

@@ -55,6 +55,10 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_block_idx", (void (*)(void))ptoc_rt_block_idx},
     {"ptoc_rt_block_num", (void (*)(void))ptoc_rt_block_num},
     {"ptoc_rt_trap", (void (*)(void))ptoc_rt_trap},
+    {"ptoc_rt_pipe_op", (void (*)(void))ptoc_rt_pipe_op},
+    {"ptoc_rt_pipe_set", (void (*)(void))ptoc_rt_pipe_set},
+    {"ptoc_rt_pipe_wait", (void (*)(void))ptoc_rt_pipe_wait},
+    {"ptoc_rt_pipe_barrier", (void (*)(void))ptoc_rt_pipe_barrier},
 };
 enum { RUNTIME_SYMBOL_COUNT = sizeof runtime_symbols / sizeof runtime_symbols[0] };
 

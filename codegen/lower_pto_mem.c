@@ -44,8 +44,9 @@
  * PTOC_RT_TRAP_VIEW_SHAPE (tile valid extent, view extent, dim 0 rows / 1
  * cols) for a tload/tstore whose shapes disagree.
  *
- * Sync ops lower to nothing (a plain run is synchronous; the pipe simulator is
- * a later issue) and get_block_idx/num call the runtime.
+ * Sync ops lower to nothing (a plain run is synchronous); with the codegen
+ * option pipe_events, pipe_events.c adds their calls to the pipe simulator
+ * after them. get_block_idx/num call the runtime.
  */
 #include <stdio.h>
 
@@ -840,7 +841,7 @@ const cg_rule cg_pto_mem_rules[] = {
     {"pto.get_block_idx", lower_block_query, 0},
     {"pto.get_block_num", lower_block_query, 1},
     /* Sync: a plain run executes every op in program order, so all orderings
-     * hold already; the pipe simulator (a later issue) gives them meaning. */
+     * hold already; the pipe simulator (pipe_events.c) gives them meaning. */
     {"pto.set_flag", lower_nothing, 0},
     {"pto.wait_flag", lower_nothing, 0},
     {"pto.set_flag_dyn", lower_nothing, 0},

@@ -175,7 +175,8 @@ typedef struct cg_module {
     rule_map rules;
 } cg_module;
 
-/* Every `cg` is the first member of a cg_module (ptoc_llvm_lower makes it). */
+/* Every `cg` is the first member of a cg_module (ptoc_llvm_lower makes it).
+ * With the option pipe_events, each op's rule is followed by its pipe events. */
 bool cg_lower_op(cg *g, ptoc_op *op)
 {
     const cg_rule *rule = rule_find(&((cg_module *)g)->rules, op->name->str);
@@ -183,7 +184,7 @@ bool cg_lower_op(cg *g, ptoc_op *op)
         ptoc_op_emit_error(op, "is not supported by the cpu target yet");
         return false;
     }
-    return rule->lower(g, op, rule);
+    return rule->lower(g, op, rule) && (!g->opts->pipe_events || cg_pipe_events(g, op));
 }
 
 bool cg_lower_block(cg *g, ptoc_block *b)

@@ -13,5 +13,6 @@ extern const ptoc_pass_def ptoc_strip_debuginfo_pass;
 extern const ptoc_pass_def ptoc_bufferize_pass;
 extern const ptoc_pass_def ptoc_plan_memory_pass;
 extern const ptoc_pass_def ptoc_insert_tassign_pass;
+extern const ptoc_pass_def ptoc_insert_sync_pass;
 
 #endif

@@ -12,6 +12,7 @@ static const ptoc_pass_def *const all_passes[] = {
     &ptoc_bufferize_pass,
     &ptoc_plan_memory_pass,
     &ptoc_insert_tassign_pass,
+    &ptoc_insert_sync_pass,
 };
 
 void ptoc_register_all_passes(ptoc_context *ctx)

@@ -13,6 +13,9 @@
  * goes through pto-bufferize, pto-plan-memory and pto-insert-tassign, unless
  * --pto-level=level3 (PTOAS's spelling: manual addresses, no planning), where an
  * address-less buffer is an error. level1 and level2 (the default) plan.
+ * Then pto-insert-sync orders the pipes of every function that has no sync of
+ * its own (--no-insert-sync turns it off; --enable-insert-sync, PTOAS's
+ * opt-in spelling, is accepted and changes nothing).
  * Exit status: 0 success, 1 an error diagnostic, 2 a bad command line.
  */
 #include "ptoc/codegen.h"
@@ -39,6 +42,7 @@ typedef struct driver_options {
     ptoc_codegen_options cg;
     bool run;
     bool manual_level;         /* --pto-level=level3: addresses are the author's */
+    bool no_sync;              /* --no-insert-sync: leave pipe ordering to the author */
     ptoc_run_options ro;
     uint32_t args_cap;
     bool help, version;
@@ -179,6 +183,26 @@ static bool set_poison(void *o, const char *value)
     return true;
 }
 
+/* --check-races and --trace both need the kernel's pipe events. */
+static bool set_check_races(void *o, const char *value)
+{
+    (void)value;
+    ((driver_options *)o)->ro.check_races = true;
+    ((driver_options *)o)->cg.pipe_events = true;
+    return true;
+}
+
+static bool set_trace(void *o, const char *value)
+{
+    if (!*value) {
+        ptoc_tool_error(PROG, "--trace needs a file name (--trace=FILE.json)");
+        return false;
+    }
+    ((driver_options *)o)->ro.trace = value;
+    ((driver_options *)o)->cg.pipe_events = true;
+    return true;
+}
+
 static bool set_level(void *o, const char *value)
 {
     static const char *const levels[] = {"level1", "level2", "level3"};
@@ -202,6 +226,20 @@ static bool set_version(void *o, const char *value)
 {
     (void)value;
     ((driver_options *)o)->version = true;
+    return true;
+}
+
+static bool set_no_sync(void *o, const char *value)
+{
+    (void)value;
+    ((driver_options *)o)->no_sync = true;
+    return true;
+}
+
+static bool set_sync(void *o, const char *value)
+{
+    (void)value;                       /* PTOAS's opt-in flag: insertion is on by default here */
+    ((driver_options *)o)->no_sync = false;
     return true;
 }
 
@@ -229,12 +267,19 @@ static const ptoc_tool_flag driver_flags[] = {
     {"ub-size", PTOC_TOOL_VALUE, "BYTES", set_ub_size, "Simulated UB (vec) capacity, e.g. 4M (default: the arch's)"},
     {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", set_level,
      "level1/level2 (default): plan memory for buffers without addresses; level3: addresses are manual"},
+    {"no-insert-sync", PTOC_TOOL_NO_VALUE, NULL, set_no_sync,
+     "Do not insert set_flag/wait_flag/pipe_barrier (functions with sync of their own never get any)"},
+    {"enable-insert-sync", PTOC_TOOL_NO_VALUE, NULL, set_sync, "PTOAS's spelling of the default: insert sync"},
     {"run", PTOC_TOOL_NO_VALUE, NULL, set_run, "JIT the kernel and run it on the --arg values"},
     {"arg", PTOC_TOOL_VALUE, "VALUE", add_arg, "Next parameter: FILE.npy, FILE:DTYPE:SHAPE or a number"},
     {"out", PTOC_TOOL_VALUE, "DIR", set_out_dir, "After --run, write pointer argument N to DIR/argN.npy"},
     {"blocks", PTOC_TOOL_VALUE, "N", set_blocks, "Run N blocks, one host thread each (default 1)"},
     {"entry", PTOC_TOOL_VALUE, "NAME", set_entry, "Function to run (default: the only one, or pto.entry)"},
     {"poison-ub", PTOC_TOOL_NO_VALUE, NULL, set_poison, "Fill simulated on-chip memory with 0xA5, not zeros"},
+    {"check-races", PTOC_TOOL_NO_VALUE, NULL, set_check_races,
+     "With --run: replay the pipes; report races, deadlocks and event ids set twice, and fail on any"},
+    {"trace", PTOC_TOOL_VALUE, "FILE.json", set_trace,
+     "With --run: write the pipes' timeline as Chrome trace-event JSON (Perfetto)"},
     {"help", PTOC_TOOL_NO_VALUE, NULL, set_help, "Print this help and exit"},
     {"h", PTOC_TOOL_NO_VALUE, NULL, set_help, NULL},
     {"version", PTOC_TOOL_NO_VALUE, NULL, set_version, "Print the version and exit"},
@@ -243,7 +288,8 @@ static const ptoc_tool_flag driver_flags[] = {
 static const ptoc_tool_cli driver_cli = {
     .prog = PROG,
     .usage = "FILE|- [-target=a2|a3|a5|cpu] [-O0..-O3] [-emit=llvm|asm|obj|header] [-o FILE]\n"
-             "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]",
+             "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
+             "                         [--check-races] [--trace=FILE.json]",
     .overview = "compile a PTO kernel to native code, or run it (--run)",
     .flags = driver_flags,
     .nflags = sizeof driver_flags / sizeof driver_flags[0],
@@ -261,6 +307,10 @@ static bool check_flag_combinations(const driver_options *o)
     }
     if (!o->run && run_only) {
         ptoc_tool_error(PROG, "--arg, --out, --blocks, --entry and --poison-ub need --run");
+        return false;
+    }
+    if (!o->run && (o->ro.check_races || o->ro.trace)) {
+        ptoc_tool_error(PROG, "--check-races and --trace need --run");
         return false;
     }
     return true;
@@ -431,9 +481,23 @@ static bool run_auto_mode(ptoc_op *module, ptoc_arena *arena, const driver_optio
     return ok;
 }
 
+/* pto-insert-sync on every function without sync of its own (the pass skips
+ * the others), after planning, since it needs every buffer's address. */
+static bool run_sync(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
+{
+    ptoc_context *ctx = ptoc_op_context(module);
+    if (o->no_sync || !ptoc_pass_lookup(ctx, "pto-insert-sync"))
+        return true;
+    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    bool ok = ptoc_pm_add(pm, "pto-insert-sync") && ptoc_pm_run(pm, module, arena);
+    ptoc_pm_destroy(pm);
+    return ok;
+}
+
 static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
-    if (!run_auto_mode(module, arena, o))
+    if (!run_auto_mode(module, arena, o) || !run_sync(module, arena, o))
         return PTOC_TOOL_EXIT_ERROR;
     if (strcmp(o->target, "cpu") != 0) {
         if (o->run) {

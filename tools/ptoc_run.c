@@ -9,7 +9,11 @@
  *      the memref's; a scalar takes a literal that fits its type;
  *   3. lower, optimise and JIT the module, and launch the entry on --blocks
  *      host threads (ptoc_rt_launch: a run-time trap is an error);
- *   4. with --out DIR, write each pointer argument back as DIR/argN.npy (N the
+ *   4. with --check-races and/or --trace=FILE.json (the kernel was lowered
+ *      with pipe events), replay the recorded pipe events (runtime/pipesim.c)
+ *      for the kernel's sync arch: print every race, deadlock and event id set
+ *      twice on stderr, failing when there is one, and write the trace;
+ *   5. with --out DIR, write each pointer argument back as DIR/argN.npy (N the
  *      parameter index), in the dtype and shape it was given.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -17,6 +21,7 @@
 #include "tools/ptoc_run.h"
 
 #include "ptoc/npy.h"
+#include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/runtime.h"
 #include "ptoc/syntax.h"
@@ -405,6 +410,56 @@ static bool launch(void *fn, const bound_arg *args, uint32_t n, const ptoc_run_o
     return ok;
 }
 
+/* ---------------------------------------------------------------- the pipe simulator */
+
+_Static_assert((int)PTOC_PTO_ARCH_A2 == PTOC_RT_ARCH_A2 && (int)PTOC_PTO_ARCH_A3 == PTOC_RT_ARCH_A3 &&
+                   (int)PTOC_PTO_ARCH_A5 == PTOC_RT_ARCH_A5 && (int)PTOC_PTO_ARCH_CPU == PTOC_RT_ARCH_CPU,
+               "the runtime numbers arches as pto.h does");
+_Static_assert((int)PTOC_PTO_PIPE_ALL == PTOC_RT_PIPE_ALL && (int)PTOC_PTO_PIPE_NUM == PTOC_RT_PIPE_COUNT,
+               "the runtime numbers pipes as pto.h does");
+
+/* The arch whose sync rules the replay applies: the module's own
+ * pto.target_arch (the hardware the kernel's sync was written for), else the
+ * -target the kernel runs on (cpu, which follows A5). */
+static int32_t sync_arch(ptoc_op *module)
+{
+    ptoc_attr *a = ptoc_op_attr(module, "pto.target_arch");
+    ptoc_pto_arch arch = PTOC_PTO_ARCH_INVALID;
+    if (a && a->kind == PTOC_ATTR_STRING)
+        arch = ptoc_pto_arch_from_name(a->u.string->str);
+    if (arch == PTOC_PTO_ARCH_INVALID)
+        arch = ptoc_pto_target_arch(module, NULL);
+    return arch == PTOC_PTO_ARCH_INVALID ? PTOC_RT_ARCH_CPU : (int32_t)arch;
+}
+
+/* Writes the trace and prints the reports; false on any report or failure.
+ * Runs while the JIT is alive: the recorded locations are its constants. */
+static bool pipe_results(ptoc_op *module, const ptoc_run_options *ro)
+{
+    int32_t arch = sync_arch(module);
+    bool ok = true;
+    if (ro->trace) {
+        char *json = ptoc_rt_pipe_trace_json(arch);
+        if (!json)
+            ptoc_tool_error(PROG, "out of memory while writing the trace");
+        ok = json && ptoc_tool_write_output(PROG, ro->trace, json, strlen(json));
+        free(json);
+    }
+    if (ro->check_races) {
+        char *reports = NULL;
+        uint32_t n = ptoc_rt_pipe_check(arch, &reports);
+        if (reports)
+            fputs(reports, stderr);
+        free(reports);
+        if (n) {
+            ptoc_tool_error(PROG, "the pipe simulator found %" PRIu32 " error%s (sync rules of %s)", n,
+                            n == 1 ? "" : "s", ptoc_pto_arch_name((ptoc_pto_arch)arch));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 /* DIR/argN.npy for every pointer argument; DIR is created when missing. */
 static bool write_outputs(const char *dir, const bound_arg *args, uint32_t n)
 {
@@ -436,9 +491,15 @@ int ptoc_run_kernel(ptoc_op *module, const ptoc_codegen_options *cg, const ptoc_
     uint32_t n = ro->nargs;
     ptoc_jit *jit = NULL;
     void *entry = compile_entry(module, cg, func_name(fn), &jit);
+    if (cg->pipe_events)
+        ptoc_rt_pipe_reset();
     bool ok = entry && launch(entry, args, n, ro);
+    if (ok && cg->pipe_events)
+        ok = pipe_results(module, ro);
     if (ok && ro->out_dir)
         ok = write_outputs(ro->out_dir, args, n);
+    if (cg->pipe_events)
+        ptoc_rt_pipe_reset();      /* the logs point into the JIT's constants */
     ptoc_jit_destroy(jit);
     free_bound(args, n);
     return ok ? PTOC_TOOL_EXIT_OK : PTOC_TOOL_EXIT_ERROR;

@@ -46,6 +46,53 @@ typedef enum ptoc_rt_trap_kind {
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 
+/* ---------------------------------------------------------------- the pipe simulator
+ *
+ * Added by issue 5 (runtime/pipesim.c). Code lowered with the codegen option
+ * `pipe_events` reports every pto op that runs on a pipe, and every set_flag,
+ * wait_flag and barrier, in program order; each host thread (block) keeps its
+ * own log. After the run, ptoc_rt_pipe_check replays each log as one queue per
+ * pipe under the arch's ordering rules and reports races, deadlocks and event
+ * ids set twice; ptoc_rt_pipe_trace_json gives the same replay as a Chrome
+ * trace. Numbering: pipes and address spaces as ptoc_pto_pipe and
+ * ptoc_pto_address_space (pto.h), arch as ptoc_pto_arch.
+ *
+ * The `op` and `where` strings are not copied: they must outlive the check
+ * (they are constants of the kernel's module, so check before the JIT goes). */
+
+typedef enum ptoc_rt_arch {
+    PTOC_RT_ARCH_A2, PTOC_RT_ARCH_A3, PTOC_RT_ARCH_A5, PTOC_RT_ARCH_CPU,
+} ptoc_rt_arch;
+enum { PTOC_RT_PIPE_ALL = 6, PTOC_RT_PIPE_COUNT = 13, PTOC_RT_SPACE_GM = 1 };
+
+/* One byte range an op touches: on-chip spaces as offsets in the space, GM as
+ * host addresses; [begin, end). `write` is 0 for a read, 1 for a write (a
+ * read-modify-write is reported as a write). */
+typedef struct ptoc_rt_access {
+    int32_t space;
+    int32_t write;
+    uint64_t begin, end;
+} ptoc_rt_access;
+
+/* Called by kernels. `op` is the op's name ("pto.tload"), `where` its
+ * "file:line:col". */
+void ptoc_rt_pipe_op(int32_t pipe, const char *op, const char *where, int32_t n, const ptoc_rt_access *acc);
+void ptoc_rt_pipe_set(int32_t src, int32_t dst, int32_t id, const char *where);
+void ptoc_rt_pipe_wait(int32_t src, int32_t dst, int32_t id, const char *where);
+/* A barrier on one pipe, or on every pipe with PTOC_RT_PIPE_ALL. */
+void ptoc_rt_pipe_barrier(int32_t pipe, const char *where);
+
+/* Called by drivers. Forgets every recorded event (call before a launch). */
+void ptoc_rt_pipe_reset(void);
+/* Analyses every block's log for `arch` (ptoc_rt_arch). Returns the number of
+ * errors; *reports gets them as "file:line:col: error: ..." lines (malloc'd,
+ * NULL when there are none). */
+uint32_t ptoc_rt_pipe_check(int32_t arch, char **reports);
+/* The replay as Chrome trace-event JSON (malloc'd): one process per block, one
+ * thread row per pipe used, an "X" event per op with ts/dur in cycles of a
+ * rough cost table, the total cycles in "otherData". NULL when out of memory. */
+char *ptoc_rt_pipe_trace_json(int32_t arch);
+
 /* ---------------------------------------------------------------- launching */
 
 /* The C type of one kernel argument, as libffi sees it. */

@@ -1,0 +1,950 @@
+/* insert_sync.c: the "pto-insert-sync" pass, which orders the pipes of a kernel.
+ *
+ * Requires: structured control flow (scf.for/if/while, single-execution region
+ *           ops); on-chip buffers with constant addresses (alloc_tile addr = %c,
+ *           pto.tassign, memref pto.addr: after pto-plan-memory and
+ *           pto-insert-tassign, or manual); runs on each func.func. A function
+ *           that already has set_flag/wait_flag(_dyn), pipe_barrier, barrier,
+ *           record_event/wait_event or barrier_sync is manual: left untouched.
+ * Produces: `pto.set_flag[<SRC>, <DST>, <EVENT_IDn>]` after a producer and
+ *           `pto.wait_flag[...]` before its consumer on another pipe;
+ *           `pto.pipe_barrier <P>` before a consumer on the producer's pipe when
+ *           the arch does not order that pipe itself (A2/A3: every pipe but S;
+ *           A5 and cpu: every pipe but V); `pto.barrier <PIPE_ALL>` where no
+ *           event id is free or no set/wait placement exists. Never fails.
+ *           `{print=true}` prints the decisions to stdout (format below).
+ * Method:
+ *   Accesses. A pipe op's DPS ins are reads and its outs writes (an out that is
+ *     not written whole is also read, which changes nothing: a write already
+ *     conflicts with everything). A tile's bytes are [addr, addr+rows*cols*elem)
+ *     in its space; a tile or memref without a constant address covers its
+ *     whole space. GM comes from partition_view -> make_tensor_view -> pointer
+ *     argument (the root): the range is [lowest, highest+1) byte when offsets,
+ *     sizes and strides are constants, else the whole root. Two GM accesses
+ *     conflict only with the same root (different pointer arguments are assumed
+ *     not to alias: that is the kernel ABI we document) or an unknown root.
+ *     A pipe op we cannot describe touches everything. Conflict = same space,
+ *     overlapping bytes, one write: physical overlap, never buffer identity.
+ *   Analysis: a forward abstract interpretation of the structured program.
+ *     The state is a list of access entries (op, access, pipe, stamp) with,
+ *     per pipe q, seen[q]: the stamp from which q's ops are ordered after the
+ *     access (NEVER when not). Visiting an op X on pipe Q at stamp t:
+ *     - other pipes: the latest unseen conflicting entry e (pipe P) asks for a
+ *       P->Q pair; Q then sees every f with f on P and f.stamp <= e.stamp (a
+ *       set_flag fires when its pipe has finished everything before it) or with
+ *       f.seen[P] <= e.stamp (transitivity); repeat until nothing conflicts.
+ *       So a pair already implied by earlier pairs/barriers is never asked for.
+ *     - same pipe, after the pairs (which may order Q's own accesses through
+ *       another pipe): an unseen conflicting entry of Q asks for a
+ *       pipe_barrier before X; every Q entry is then seen by Q from t;
+ *     - X's own entries replace its older instances (ordering after the new
+ *       one implies ordering after the old one), then entries seen by every
+ *       pipe the function uses are dropped.
+ *     scf.if: both arms from copies, merged (union; per pipe the later seen,
+ *     NEVER wins). scf.for: the body is iterated from merge(entry, back edge)
+ *     until the entry set and seen-ness repeat (loop-carried hazards through
+ *     reused buffers come out of the back edge); the exit state is that merge
+ *     (zero trips included). scf.while: before; exit; after; back edge. Past
+ *     16 rounds (never seen) a PIPE_ALL barrier at the body start and after
+ *     the loop makes it safe.
+ *   Placement of a pair (producer e, consumer X): in the deepest block B
+ *     holding both, a = e's ancestor and b = X's. a before b: forward, set
+ *     after a, wait before b (sets sink out of loops/ifs, waits hoist out of
+ *     them). Otherwise the hazard is loop-carried: climb through scf.if (and
+ *     single-execution region ops) to the innermost scf.for L whose body holds
+ *     both; set after a, wait before b in the body, plus a compensation set
+ *     before L and wait after L so each wait has its set, zero trips too.
+ *     No such loop, an scf.while on the way, or a == b not an scf.if: a
+ *     PIPE_ALL barrier before X instead. Pairs with the same pipes and wait
+ *     whose sets lie in one block keep only the latest set.
+ *   Event ids: every op has an entry and an exit position (pre-order); a
+ *     forward pair holds its id over [exit(a), entry(b)], a carried one over
+ *     its whole loop plus the compensation. Per (src, dst), pairs sorted by
+ *     start get the lowest id not held by an overlapping pair (interval
+ *     colouring, optimal for 8); with none free the pair becomes a PIPE_ALL
+ *     barrier before its wait. No id is reserved.
+ *   Conservative: a partial write still counts as a conflict with later
+ *     writes (WAW); tiles reached through views, iter_args or non-constant
+ *     addresses cover their whole space; PIPE_ALL fallbacks do not prune
+ *     other pairs; a function call is not looked into: PIPE_ALL barriers go
+ *     before and after it (its callee orders its own pipes).
+ * Print format (stable, one line per decision, after `sync @FUNC`):
+ *   manual                                    (the function was left as it is)
+ *   barrier PIPE before L:C                   (same-pipe, before the consumer)
+ *   pair SRC -> DST L:C -> L:C forward|carried event N
+ *   pair SRC -> DST L:C -> L:C barrier-all (WHY)
+ * where the locations are the producer's and the consumer's.
+ */
+#include "passes/passes.h"
+#include "ptoc/pto.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPIPE 16                  /* pipe enum values are below 16 */
+#define NEVENT 8
+#define NEVER INT64_MAX           /* seen[q]: pipe q is not ordered after the access */
+#define SPACE_ANY (-1)            /* an access we cannot describe: meets every access */
+#define MAX_ROUNDS 16
+#define WHOLE UINT64_MAX
+
+typedef struct access {
+    int32_t space;                /* ptoc_pto_address_space or SPACE_ANY */
+    const ptoc_value *root;       /* GM: the pointer the view comes from; NULL unknown */
+    uint64_t lo, hi;              /* bytes [lo, hi) */
+    bool write;
+} access;
+
+typedef struct entry {
+    ptoc_op *op;
+    uint32_t idx;                 /* which access of op */
+    int pipe;
+    access a;
+    int64_t stamp;
+    int64_t seen[NPIPE];
+} entry;
+
+typedef struct state { entry *v; uint32_t n, cap; } state;
+
+typedef enum pair_kind { PAIR_FORWARD, PAIR_CARRIED, PAIR_BARRIER } pair_kind;
+
+typedef struct pair {
+    ptoc_op *prod, *cons;
+    int src, dst;
+    pair_kind kind;
+    ptoc_op *set_after, *wait_before, *loop;
+    int64_t lo, hi;               /* positions over which the event id is held */
+    int id;
+    const char *why;              /* PAIR_BARRIER: the reason */
+    bool dead;                    /* pruned */
+} pair;
+
+typedef struct barrier_req { ptoc_op *before; int pipe; } barrier_req;
+typedef struct posent { const ptoc_op *op; int64_t pos, end; } posent;
+
+typedef struct sync_pass {
+    ptoc_context *ctx;
+    ptoc_arena *arena, *tmp;
+    ptoc_op *func;
+    ptoc_pto_arch arch;
+    uint32_t used_pipes;
+    int64_t clock, counter;
+    posent *pos;
+    uint32_t pos_cap;
+    pair *pairs;
+    uint32_t npairs, pairs_cap;
+    barrier_req *bars;
+    uint32_t nbars, bars_cap;
+} sync_pass;
+
+/* ---------------------------------------------------------------- helpers */
+
+static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return old;
+    uint32_t c = *cap ? *cap * 2 : 16;
+    void *p = ptoc_arena_alloc(a, size * c, 16);
+    if (n)
+        memcpy(p, old, size * n);
+    *cap = c;
+    return p;
+}
+
+static bool const_int(const ptoc_value *v, int64_t *out)
+{
+    ptoc_op *d = ptoc_value_def(v);
+    ptoc_attr *a = d && ptoc_op_is(d, "arith.constant") ? ptoc_op_attr(d, "value") : NULL;
+    if (!a || a->kind != PTOC_ATTR_INTEGER)
+        return false;
+    *out = a->u.integer.value;
+    return true;
+}
+
+/* operandSegmentSizes, or 0 when absent. */
+static uint32_t segments(const ptoc_op *op, const int64_t **seg)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "operandSegmentSizes");
+    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY)
+        return 0;
+    *seg = a->u.dense.values;
+    return a->u.dense.n;
+}
+
+static uint64_t elem_bytes(ptoc_type *t)
+{
+    uint32_t bits = t ? ptoc_type_bitwidth(t) : 0;
+    return bits ? (bits + 7) / 8 : 1;
+}
+
+static bool orders_itself(ptoc_pto_arch arch, int pipe)
+{
+    if (arch == PTOC_PTO_ARCH_A5 || arch == PTOC_PTO_ARCH_CPU)
+        return pipe == PTOC_PTO_PIPE_V;
+    return pipe == PTOC_PTO_PIPE_S;
+}
+
+static int op_pipe(const ptoc_op *op)
+{
+    if (op->nregions)
+        return PTOC_PTO_PIPE_NONE;
+    int p = (int)ptoc_pto_op_pipe(op);
+    return p >= 0 && p < NPIPE && p != PTOC_PTO_PIPE_ALL ? p : PTOC_PTO_PIPE_NONE;
+}
+
+/* ---------------------------------------------------------------- positions */
+
+static posent *pos_slot(sync_pass *sp, const ptoc_op *op)
+{
+    size_t h = ((size_t)(uintptr_t)op >> 4) * 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = (uint32_t)h & (sp->pos_cap - 1);; i = (i + 1) & (sp->pos_cap - 1))
+        if (sp->pos[i].op == op || !sp->pos[i].op)
+            return &sp->pos[i];
+}
+
+static int64_t pos_of(sync_pass *sp, const ptoc_op *op) { return pos_slot(sp, op)->pos; }
+static int64_t end_of(sync_pass *sp, const ptoc_op *op) { return pos_slot(sp, op)->end; }
+
+static ptoc_walk_result count_op(ptoc_op *op, void *user)
+{
+    sync_pass *sp = user;
+    sp->counter++;
+    int p = op_pipe(op);
+    if (p != PTOC_PTO_PIPE_NONE)
+        sp->used_pipes |= 1u << p;
+    return PTOC_WALK_ADVANCE;
+}
+
+/* Pre-order entry and exit positions, 4 apart so a loop's compensation fits. */
+static void number_op(sync_pass *sp, ptoc_op *op)
+{
+    posent *e = pos_slot(sp, op);
+    e->op = op;
+    e->pos = sp->counter;
+    sp->counter += 4;
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (ptoc_block *b = op->regions[r].first; b; b = b->next)
+            for (ptoc_op *o = b->first; o; o = o->next)
+                number_op(sp, o);
+    e = pos_slot(sp, op);
+    e->end = sp->counter;
+    sp->counter += 4;
+}
+
+static void number_ops(sync_pass *sp)
+{
+    sp->counter = 0;
+    ptoc_walk_pre(sp->func, count_op, sp);
+    sp->pos_cap = 64;
+    while (sp->pos_cap < 2 * sp->counter + 2)
+        sp->pos_cap *= 2;
+    sp->pos = PTOC_NEW_ARRAY(sp->tmp, posent, sp->pos_cap);
+    sp->counter = 4;
+    number_op(sp, sp->func);
+}
+
+/* ---------------------------------------------------------------- accesses */
+
+/* The value a view or a memref stands on: a function argument, else NULL. */
+static const ptoc_value *gm_root(const ptoc_value *v)
+{
+    for (int depth = 0; depth < 64; depth++) {
+        ptoc_op *d = ptoc_value_def(v);
+        if (!d)
+            return v->owner.block->region && v->owner.block->region->owner &&
+                           ptoc_op_is(v->owner.block->region->owner, "func.func")
+                       ? v
+                       : NULL;
+        if (!(ptoc_op_is(d, "pto.partition_view") || ptoc_op_is(d, "pto.make_tensor_view") ||
+              ptoc_op_is(d, "memref.subview") || ptoc_op_is(d, "memref.reinterpret_cast") ||
+              ptoc_op_is(d, "memref.cast")) || d->noperands == 0)
+            return NULL;
+        v = ptoc_op_operand(d, 0);
+    }
+    return NULL;
+}
+
+static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!const_int(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 || out[i] > PTOC_MAX_DIM)
+            return false;
+    return true;
+}
+
+/* [lowest, highest+1) byte of a partition of a tensor view, when all constant. */
+static void gm_range(const ptoc_value *v, ptoc_type *elem, access *a)
+{
+    ptoc_op *pv = ptoc_value_def(v);
+    ptoc_op *tv = pv && ptoc_op_is(pv, "pto.partition_view") ? ptoc_value_def(ptoc_op_operand(pv, 0)) : NULL;
+    const int64_t *ps, *ts;
+    if (!tv || !ptoc_op_is(tv, "pto.make_tensor_view") || segments(pv, &ps) != 3 || segments(tv, &ts) != 3)
+        return;
+    uint32_t rank = (uint32_t)ps[1];
+    int64_t off[PTOC_PTO_MAX_VIEW_RANK], size[PTOC_PTO_MAX_VIEW_RANK], stride[PTOC_PTO_MAX_VIEW_RANK];
+    if (rank == 0 || rank > PTOC_PTO_MAX_VIEW_RANK || ps[2] != ps[1] || ts[2] != ps[1] ||
+        !index_list(pv, 1, rank, off) || !index_list(pv, 1 + rank, rank, size) ||
+        !index_list(tv, 1 + (uint32_t)ts[1], rank, stride))
+        return;
+    uint64_t lo = 0, span = 0;
+    for (uint32_t i = 0; i < rank; i++) {
+        if (size[i] == 0)
+            return;
+        lo += (uint64_t)off[i] * (uint64_t)stride[i];
+        span += (uint64_t)(size[i] - 1) * (uint64_t)stride[i];
+    }
+    a->lo = lo * elem_bytes(elem);
+    a->hi = (lo + span + 1) * elem_bytes(elem);
+}
+
+static bool tile_addr(const ptoc_value *v, int64_t *addr)
+{
+    ptoc_op *d = ptoc_value_def(v);
+    const int64_t *seg;
+    if (d && ptoc_op_is(d, "pto.tassign"))
+        return d->noperands == 2 && const_int(ptoc_op_operand(d, 1), addr);
+    if (!d || !ptoc_op_is(d, "pto.alloc_tile") || segments(d, &seg) != 3 || seg[0] != 1 || d->noperands < 1)
+        return false;
+    return const_int(ptoc_op_operand(d, 0), addr);
+}
+
+static bool memref_access(const ptoc_value *v, access *a)
+{
+    ptoc_pto_address_space as;
+    if (!ptoc_pto_memref_space(v->type, &as))
+        return false;
+    a->space = (int32_t)as;
+    if (as == PTOC_PTO_AS_GM) {
+        a->root = gm_root(v);
+        return true;
+    }
+    ptoc_op *d = ptoc_value_def(v);
+    ptoc_attr *addr = d ? ptoc_op_attr(d, "pto.addr") : NULL;
+    uint64_t n = elem_bytes(v->type->u.shaped.elem);
+    for (uint32_t i = 0; i < v->type->u.shaped.rank; i++) {
+        int64_t s = v->type->u.shaped.shape[i];
+        if (s == PTOC_DYNAMIC || s < 0)
+            return true;
+        n *= (uint64_t)s;
+    }
+    if (addr && addr->kind == PTOC_ATTR_INTEGER && addr->u.integer.value >= 0) {
+        a->lo = (uint64_t)addr->u.integer.value;
+        a->hi = a->lo + n;
+    }
+    return true;
+}
+
+/* The bytes `v` names, if it is a buffer or a GM view. */
+static bool operand_access(const ptoc_value *v, access *a)
+{
+    *a = (access){SPACE_ANY, NULL, 0, WHOLE, false};
+    const ptoc_pto_tile_desc *tb = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_view *pv = ptoc_pto_partition_view(v->type);
+    int64_t addr;
+    if (tb) {
+        a->space = (int32_t)tb->loc;
+        if (tile_addr(v, &addr) && addr >= 0) {
+            a->lo = (uint64_t)addr;
+            a->hi = a->lo + (uint64_t)tb->rows * (uint64_t)tb->cols * elem_bytes(tb->elem);
+        }
+        return true;
+    }
+    if (pv || ptoc_pto_tensor_view(v->type)) {
+        a->space = PTOC_PTO_AS_GM;
+        a->root = gm_root(v);
+        if (pv)
+            gm_range(v, pv->elem, a);
+        return true;
+    }
+    return memref_access(v, a);
+}
+
+/* The accesses of a pipe op; an op we cannot read touches everything. */
+static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
+{
+    access *acc = PTOC_NEW_ARRAY(sp->tmp, access, op->noperands + 1);
+    uint32_t nins, nouts;
+    const int64_t *seg;
+    *n = 0;
+    if (!ptoc_pto_op_info_of(op) || !ptoc_pto_dps_split(op, &nins, &nouts)) {
+        acc[(*n)++] = (access){SPACE_ANY, NULL, 0, WHOLE, true};
+        return acc;
+    }
+    bool split = segments(op, &seg) != 0;
+    uint32_t limit = split ? nins + nouts : op->noperands;
+    if (!split)
+        nins = 0;                 /* no ins/outs split: every buffer operand may be written */
+    for (uint32_t i = 0; i < op->noperands && i < limit; i++)
+        if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
+            acc[*n].write = i >= nins;
+            (*n)++;
+        }
+    return acc;
+}
+
+static bool conflict(const access *x, const access *y)
+{
+    if (!x->write && !y->write)
+        return false;
+    if (x->space != SPACE_ANY && y->space != SPACE_ANY) {
+        if (x->space != y->space)
+            return false;
+        if (x->space == PTOC_PTO_AS_GM && x->root && y->root && x->root != y->root)
+            return false;
+    }
+    return x->lo < y->hi && y->lo < x->hi;
+}
+
+static bool entry_conflicts(const entry *e, const access *acc, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (conflict(&e->a, &acc[i]))
+            return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- states */
+
+static void push_entry(sync_pass *sp, state *s, const entry *e)
+{
+    s->v = grow(sp->tmp, s->v, s->n, &s->cap, sizeof *s->v);
+    s->v[s->n++] = *e;
+}
+
+static state copy_state(sync_pass *sp, const state *s)
+{
+    state r = {NULL, 0, 0};
+    for (uint32_t i = 0; i < s->n; i++)
+        push_entry(sp, &r, &s->v[i]);
+    return r;
+}
+
+static entry *find_entry(state *s, const ptoc_op *op, uint32_t idx)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->v[i].op == op && s->v[i].idx == idx)
+            return &s->v[i];
+    return NULL;
+}
+
+/* Paths join: an access is ordered for q only when it is on every path that has it. */
+static state merge(sync_pass *sp, const state *x, const state *y)
+{
+    state r = copy_state(sp, x);
+    for (uint32_t i = 0; i < y->n; i++) {
+        const entry *e = &y->v[i];
+        entry *m = find_entry(&r, e->op, e->idx);
+        if (!m) {
+            push_entry(sp, &r, e);
+            continue;
+        }
+        if (e->stamp > m->stamp)
+            m->stamp = e->stamp;
+        for (int q = 0; q < NPIPE; q++)
+            if (e->seen[q] > m->seen[q])
+                m->seen[q] = e->seen[q];
+    }
+    return r;
+}
+
+/* Same entries with the same seen-ness: a loop has reached its fixpoint. */
+static bool same_shape(state *x, state *y)
+{
+    if (x->n != y->n)
+        return false;
+    for (uint32_t i = 0; i < x->n; i++) {
+        entry *m = find_entry(y, x->v[i].op, x->v[i].idx);
+        if (!m)
+            return false;
+        for (int q = 0; q < NPIPE; q++)
+            if ((m->seen[q] == NEVER) != (x->v[i].seen[q] == NEVER))
+                return false;
+    }
+    return true;
+}
+
+static bool fully_seen(const sync_pass *sp, const entry *e)
+{
+    for (int q = 0; q < NPIPE; q++)
+        if ((sp->used_pipes & (1u << q)) && e->seen[q] == NEVER)
+            return false;
+    return true;
+}
+
+/* ---------------------------------------------------------------- requests */
+
+static void add_barrier(sync_pass *sp, ptoc_op *before, int pipe)
+{
+    for (uint32_t i = 0; i < sp->nbars; i++)
+        if (sp->bars[i].before == before && sp->bars[i].pipe == pipe)
+            return;
+    sp->bars = grow(sp->tmp, sp->bars, sp->nbars, &sp->bars_cap, sizeof *sp->bars);
+    sp->bars[sp->nbars++] = (barrier_req){before, pipe};
+}
+
+/* The ancestor of `op` (or op) that lies in `blk`, or NULL. */
+static ptoc_op *ancestor_in(ptoc_op *op, const ptoc_block *blk)
+{
+    for (; op; op = ptoc_op_parent(op))
+        if (op->block == blk)
+            return op;
+    return NULL;
+}
+
+static void place_fallback(pair *p, const char *why)
+{
+    p->kind = PAIR_BARRIER;
+    p->wait_before = p->cons;
+    p->why = why;
+}
+
+/* Loop-carried from a (after b, or a == b an scf.if) in block of a: climb to a loop. */
+static void place_carried(sync_pass *sp, pair *p, ptoc_op *a, ptoc_op *b)
+{
+    if (a == b && !ptoc_op_is(a, "scf.if")) {
+        place_fallback(p, "no placement");
+        return;
+    }
+    for (;;) {
+        ptoc_op *owner = ptoc_block_parent_op(a->block);
+        if (!owner || owner == sp->func || ptoc_op_is(owner, "scf.while")) {
+            place_fallback(p, "no placement");
+            return;
+        }
+        if (ptoc_op_is(owner, "scf.for")) {
+            p->kind = PAIR_CARRIED;
+            p->set_after = a;
+            p->wait_before = b;
+            p->loop = owner;
+            p->lo = pos_of(sp, owner) - 2;
+            p->hi = end_of(sp, owner) + 2;
+            return;
+        }
+        a = b = owner;
+    }
+}
+
+static void place(sync_pass *sp, pair *p)
+{
+    ptoc_op *a, *b = NULL;
+    for (a = p->prod; a && a != sp->func; a = ptoc_op_parent(a))
+        if ((b = ancestor_in(p->cons, a->block)) != NULL)
+            break;
+    if (!b) {
+        place_fallback(p, "no placement");
+        return;
+    }
+    if (a != b && pos_of(sp, a) < pos_of(sp, b)) {
+        p->kind = PAIR_FORWARD;
+        p->set_after = a;
+        p->wait_before = b;
+        p->lo = end_of(sp, a);
+        p->hi = pos_of(sp, b);
+        return;
+    }
+    place_carried(sp, p, a, b);
+}
+
+static void add_pair(sync_pass *sp, ptoc_op *prod, ptoc_op *cons, int src, int dst)
+{
+    for (uint32_t i = 0; i < sp->npairs; i++)
+        if (sp->pairs[i].prod == prod && sp->pairs[i].cons == cons)
+            return;
+    sp->pairs = grow(sp->tmp, sp->pairs, sp->npairs, &sp->pairs_cap, sizeof *sp->pairs);
+    pair *p = &sp->pairs[sp->npairs++];
+    *p = (pair){prod, cons, src, dst, PAIR_FORWARD, NULL, NULL, NULL, 0, 0, -1, NULL, false};
+    place(sp, p);
+}
+
+/* ---------------------------------------------------------------- analysis */
+
+static void visit_block(sync_pass *sp, state *s, ptoc_block *b);
+
+/* A barrier on q before `op` at `now`: q sees all of q's earlier accesses. */
+static void order_same_pipe(sync_pass *sp, state *s, ptoc_op *op, int q, const access *acc, uint32_t n,
+                            int64_t now)
+{
+    bool need = false;
+    for (uint32_t i = 0; i < s->n && !need; i++)
+        need = s->v[i].pipe == q && s->v[i].seen[q] == NEVER && entry_conflicts(&s->v[i], acc, n);
+    if (!need)
+        return;
+    add_barrier(sp, op, q);
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->v[i].pipe == q && s->v[i].seen[q] > now)
+            s->v[i].seen[q] = now;
+}
+
+/* One pair for the latest unordered conflicting access of another pipe;
+ * false when none is left. */
+static bool order_other_pipe(sync_pass *sp, state *s, ptoc_op *op, int q, const access *acc, uint32_t n,
+                             int64_t now)
+{
+    entry *best = NULL;
+    for (uint32_t i = 0; i < s->n; i++) {
+        entry *e = &s->v[i];
+        if (e->pipe != q && e->seen[q] == NEVER && (!best || e->stamp > best->stamp) &&
+            entry_conflicts(e, acc, n))
+            best = e;
+    }
+    if (!best)
+        return false;
+    int p = best->pipe;
+    int64_t t = best->stamp;
+    add_pair(sp, best->op, op, p, q);
+    for (uint32_t i = 0; i < s->n; i++) {
+        entry *f = &s->v[i];
+        if (((f->pipe == p && f->stamp <= t) || f->seen[p] <= t) && f->seen[q] > now)
+            f->seen[q] = now;
+    }
+    return true;
+}
+
+static void record(sync_pass *sp, state *s, ptoc_op *op, int q, const access *acc, uint32_t n, int64_t now)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        if (s->v[i].op != op && !fully_seen(sp, &s->v[i]))
+            s->v[k++] = s->v[i];
+    s->n = k;
+    for (uint32_t i = 0; i < n; i++) {
+        entry e = {op, i, q, acc[i], now, {0}};
+        for (int p = 0; p < NPIPE; p++)
+            e.seen[p] = NEVER;
+        if (orders_itself(sp->arch, q))
+            e.seen[q] = now;
+        push_entry(sp, s, &e);
+    }
+}
+
+static void visit_pipe_op(sync_pass *sp, state *s, ptoc_op *op, int q)
+{
+    uint32_t n;
+    access *acc = op_accesses(sp, op, &n);
+    int64_t now = ++sp->clock;
+    while (order_other_pipe(sp, s, op, q, acc, n, now)) {
+    }
+    order_same_pipe(sp, s, op, q, acc, n, now);   /* after: pairs may already order q */
+    record(sp, s, op, q, acc, n, now);
+}
+
+static void visit_region(sync_pass *sp, state *s, ptoc_region *r)
+{
+    for (ptoc_block *b = r->first; b; b = b->next)
+        visit_block(sp, s, b);
+}
+
+static void visit_if(sync_pass *sp, state *s, ptoc_op *op)
+{
+    state t = copy_state(sp, s);
+    state e = copy_state(sp, s);
+    visit_region(sp, &t, &op->regions[0]);
+    if (op->nregions > 1)
+        visit_region(sp, &e, &op->regions[1]);
+    *s = merge(sp, &t, &e);
+}
+
+/* No fixpoint (never seen in practice): barriers make the loop safe. */
+static void loop_fallback(sync_pass *sp, state *s, ptoc_op *loop, ptoc_region *body)
+{
+    if (body->first && body->first->first)
+        add_barrier(sp, body->first->first, PTOC_PTO_PIPE_ALL);
+    if (loop->next)
+        add_barrier(sp, loop->next, PTOC_PTO_PIPE_ALL);
+    s->n = 0;
+}
+
+/* A call may run pipe ops of its own on any buffer (its callee is ordered by
+ * itself, as a function): PIPE_ALL barriers before and after it order
+ * everything around it. */
+static void visit_call(sync_pass *sp, state *s, ptoc_op *op)
+{
+    add_barrier(sp, op, PTOC_PTO_PIPE_ALL);
+    if (op->next)
+        add_barrier(sp, op->next, PTOC_PTO_PIPE_ALL);
+    s->n = 0;
+}
+
+static void visit_for(sync_pass *sp, state *s, ptoc_op *op)
+{
+    state entry = copy_state(sp, s), head = copy_state(sp, s);
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        state body = copy_state(sp, &head);
+        visit_region(sp, &body, &op->regions[0]);
+        state next = merge(sp, &entry, &body);
+        if (same_shape(&next, &head)) {
+            *s = next;
+            return;
+        }
+        head = next;
+    }
+    loop_fallback(sp, s, op, &op->regions[0]);
+}
+
+/* before; (exit) after; back to before. */
+static void visit_while(sync_pass *sp, state *s, ptoc_op *op)
+{
+    state entry = copy_state(sp, s), head = copy_state(sp, s), exit = {NULL, 0, 0};
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        state body = copy_state(sp, &head);
+        visit_region(sp, &body, &op->regions[0]);
+        exit = merge(sp, &exit, &body);
+        if (op->nregions > 1)
+            visit_region(sp, &body, &op->regions[1]);
+        state next = merge(sp, &entry, &body);
+        if (same_shape(&next, &head)) {
+            *s = exit;
+            return;
+        }
+        head = next;
+    }
+    loop_fallback(sp, s, op, &op->regions[0]);
+}
+
+static void visit_op(sync_pass *sp, state *s, ptoc_op *op)
+{
+    if (ptoc_op_is(op, "scf.for") && op->nregions == 1) {
+        visit_for(sp, s, op);
+        return;
+    }
+    if (ptoc_op_is(op, "scf.if")) {
+        visit_if(sp, s, op);
+        return;
+    }
+    if (ptoc_op_is(op, "scf.while")) {
+        visit_while(sp, s, op);
+        return;
+    }
+    if (ptoc_op_is(op, "func.call") || ptoc_op_is(op, "func.call_indirect")) {
+        visit_call(sp, s, op);
+        return;
+    }
+    for (uint32_t r = 0; r < op->nregions; r++)   /* regions that run once, in order */
+        visit_region(sp, s, &op->regions[r]);
+    int q = op_pipe(op);
+    if (q != PTOC_PTO_PIPE_NONE)
+        visit_pipe_op(sp, s, op, q);
+}
+
+static void visit_block(sync_pass *sp, state *s, ptoc_block *b)
+{
+    for (ptoc_op *op = b->first; op; op = op->next)
+        visit_op(sp, s, op);
+}
+
+/* ---------------------------------------------------------------- pruning, event ids */
+
+/* Same pipes, same wait, sets in one block: the latest set covers the others. */
+static void prune_pairs(sync_pass *sp)
+{
+    for (uint32_t i = 0; i < sp->npairs; i++) {
+        pair *p = &sp->pairs[i];
+        for (uint32_t j = 0; j < sp->npairs && !p->dead; j++) {
+            pair *o = &sp->pairs[j];
+            if (j == i || o->dead || o->kind != p->kind || o->src != p->src || o->dst != p->dst ||
+                o->wait_before != p->wait_before || o->loop != p->loop)
+                continue;
+            if (p->kind == PAIR_BARRIER || pos_of(sp, o->set_after) > pos_of(sp, p->set_after) ||
+                (o->set_after == p->set_after && j < i))
+                p->dead = true;
+        }
+    }
+}
+
+static int cmp_pair_lo(const void *x, const void *y)
+{
+    const pair *a = *(pair *const *)x, *b = *(pair *const *)y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Interval colouring per (src, dst) in order of start. */
+static void allocate_ids(sync_pass *sp)
+{
+    pair **order = PTOC_NEW_ARRAY(sp->tmp, pair *, sp->npairs + 1);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sp->npairs; i++)
+        if (!sp->pairs[i].dead && sp->pairs[i].kind != PAIR_BARRIER)
+            order[n++] = &sp->pairs[i];
+    qsort(order, n, sizeof *order, cmp_pair_lo);
+    for (uint32_t i = 0; i < n; i++) {
+        pair *p = order[i];
+        uint32_t busy = 0;
+        for (uint32_t j = 0; j < i; j++) {
+            pair *o = order[j];
+            if (o->id >= 0 && o->src == p->src && o->dst == p->dst && o->lo < p->hi && p->lo < o->hi)
+                busy |= 1u << o->id;
+        }
+        for (int id = 0; id < NEVENT && p->id < 0; id++)
+            if (!(busy & (1u << id)))
+                p->id = id;
+        if (p->id < 0)
+            place_fallback(p, "no free event id");
+    }
+}
+
+/* ---------------------------------------------------------------- emission */
+
+static ptoc_attr *pipe_attr(sync_pass *sp, int pipe)
+{
+    return ptoc_pto_enum_attr(sp->ctx, PTOC_PTO_ENUM_PIPE, (uint32_t)pipe);
+}
+
+static void emit_flag(sync_pass *sp, const char *name, const pair *p, ptoc_op *before, ptoc_block *blk)
+{
+    ptoc_builder b;
+    ptoc_builder_init(&b, sp->ctx, sp->arena);
+    if (before)
+        ptoc_builder_set_before(&b, before);
+    else
+        ptoc_builder_set_end(&b, blk);
+    b.loc = (before ? before : p->cons)->loc;
+    ptoc_named_attr attrs[3] = {
+        {ptoc_ident_cstr(sp->ctx, "src_pipe"), pipe_attr(sp, p->src)},
+        {ptoc_ident_cstr(sp->ctx, "dst_pipe"), pipe_attr(sp, p->dst)},
+        {ptoc_ident_cstr(sp->ctx, "event_id"),
+         ptoc_pto_enum_attr(sp->ctx, PTOC_PTO_ENUM_EVENT, (uint32_t)p->id)},
+    };
+    ptoc_builder_create(&b, name, 0, NULL, 0, NULL, 3, attrs, 0);
+}
+
+/* Sets first, so a set and a wait at one point read set-then-wait. */
+static void emit_sets(sync_pass *sp, const pair *p)
+{
+    if (p->kind == PAIR_BARRIER) {
+        add_barrier(sp, p->wait_before, PTOC_PTO_PIPE_ALL);
+        return;
+    }
+    emit_flag(sp, "pto.set_flag", p, p->set_after->next, p->set_after->block);
+    if (p->kind == PAIR_CARRIED)
+        emit_flag(sp, "pto.set_flag", p, p->loop, NULL);
+}
+
+static void emit_waits(sync_pass *sp, const pair *p)
+{
+    if (p->kind == PAIR_BARRIER)
+        return;
+    emit_flag(sp, "pto.wait_flag", p, p->wait_before, NULL);
+    if (p->kind == PAIR_CARRIED)
+        emit_flag(sp, "pto.wait_flag", p, p->loop->next, p->loop->block);
+}
+
+static void emit_barrier(sync_pass *sp, const barrier_req *r)
+{
+    ptoc_builder b;
+    ptoc_builder_init(&b, sp->ctx, sp->arena);
+    ptoc_builder_set_before(&b, r->before);
+    b.loc = r->before->loc;
+    ptoc_named_attr attr = {ptoc_ident_cstr(sp->ctx, "pipe"), pipe_attr(sp, r->pipe)};
+    ptoc_builder_create(&b, r->pipe == PTOC_PTO_PIPE_ALL ? "pto.barrier" : "pto.pipe_barrier", 0, NULL, 0,
+                        NULL, 1, &attr, 0);
+}
+
+/* ---------------------------------------------------------------- printing */
+
+static const char *pipe_name(int pipe)
+{
+    const char *n = ptoc_pto_enum_name(PTOC_PTO_ENUM_PIPE, (uint32_t)pipe);
+    return n ? n : "?";
+}
+
+static void print_decisions(const sync_pass *sp)
+{
+    for (uint32_t i = 0; i < sp->nbars; i++)
+        if (sp->bars[i].pipe != PTOC_PTO_PIPE_ALL)
+            printf("  barrier %s before %u:%u\n", pipe_name(sp->bars[i].pipe), sp->bars[i].before->loc.line,
+                   sp->bars[i].before->loc.col);
+    for (uint32_t i = 0; i < sp->npairs; i++) {
+        const pair *p = &sp->pairs[i];
+        if (p->dead)
+            continue;
+        printf("  pair %s -> %s %u:%u -> %u:%u ", pipe_name(p->src), pipe_name(p->dst), p->prod->loc.line,
+               p->prod->loc.col, p->cons->loc.line, p->cons->loc.col);
+        if (p->kind == PAIR_BARRIER)
+            printf("barrier-all (%s)\n", p->why);
+        else
+            printf("%s event %d\n", p->kind == PAIR_FORWARD ? "forward" : "carried", p->id);
+    }
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static ptoc_walk_result find_manual(ptoc_op *op, void *user)
+{
+    static const char *const sync_ops[] = {
+        "pto.set_flag", "pto.wait_flag", "pto.set_flag_dyn", "pto.wait_flag_dyn", "pto.pipe_barrier",
+        "pto.barrier", "pto.record_event", "pto.wait_event", "pto.barrier_sync",
+    };
+    for (size_t i = 0; i < sizeof sync_ops / sizeof sync_ops[0]; i++)
+        if (ptoc_op_is(op, sync_ops[i])) {
+            *(bool *)user = true;
+            return PTOC_WALK_INTERRUPT;
+        }
+    return PTOC_WALK_ADVANCE;
+}
+
+static bool print_requested(const ptoc_pass_options *opts)
+{
+    const char *v = opts ? ptoc_pass_option(opts, "print") : NULL;
+    return v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0);
+}
+
+static const char *func_name(const ptoc_op *func)
+{
+    ptoc_attr *a = ptoc_op_attr(func, "sym_name");
+    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : "?";
+}
+
+static void insert_sync(sync_pass *sp)
+{
+    state s = {NULL, 0, 0};
+    number_ops(sp);
+    visit_region(sp, &s, &sp->func->regions[0]);
+    prune_pairs(sp);
+    allocate_ids(sp);
+    for (uint32_t i = 0; i < sp->npairs; i++)
+        if (!sp->pairs[i].dead)
+            emit_sets(sp, &sp->pairs[i]);
+    for (uint32_t i = 0; i < sp->npairs; i++)
+        if (!sp->pairs[i].dead)
+            emit_waits(sp, &sp->pairs[i]);
+    for (uint32_t i = 0; i < sp->nbars; i++)
+        emit_barrier(sp, &sp->bars[i]);
+}
+
+static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
+{
+    if (!func->nregions || !func->regions[0].first)
+        return true;                   /* a declaration */
+    bool manual = false, print = print_requested(opts);
+    ptoc_walk_pre(func, find_manual, &manual);
+    if (print)
+        printf("sync @%s\n", func_name(func));
+    if (manual) {
+        if (print)
+            printf("  manual\n");
+        return true;
+    }
+    ptoc_context *ctx = ptoc_op_context(func);
+    sync_pass sp = {0};
+    sp.ctx = ctx;
+    sp.arena = arena;
+    sp.tmp = ptoc_arena_create(ctx);
+    sp.func = func;
+    sp.arch = ptoc_pto_target_arch(func, NULL);
+    insert_sync(&sp);
+    if (print)
+        print_decisions(&sp);
+    ptoc_arena_destroy(sp.tmp);
+    return true;
+}
+
+static const char *const insert_sync_options[] = {"print", NULL};
+
+const ptoc_pass_def ptoc_insert_sync_pass = {
+    .name = "pto-insert-sync",
+    .summary = "Insert set_flag/wait_flag, pipe_barrier and PIPE_ALL fallbacks between conflicting pipe ops",
+    .anchor = "func.func",
+    .run = run_insert_sync,
+    .option_names = insert_sync_options,
+};
