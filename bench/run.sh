@@ -3,7 +3,10 @@
 # (ptoc-bench-throughput: THISTOGRAM, TCOLEXPANDADD, TSELS on 64x4096 tiles,
 # next to memcpy and plain C loops) and compile latency (ptoc-bench-compile:
 # parse to object for every examples/*.pto) and memory planning time
-# (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers).
+# (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers) and
+# the sync figures (bench/sync_figures.py: pairs and barriers pto-insert-sync
+# puts in each example, the pipe simulator's modelled cycles with them and with
+# a barrier after every op, and which deleted waits the simulator catches).
 #   bench/run.sh [--quick] [--build-dir DIR] [--no-build]
 # --quick runs a few iterations only (the bench.smoke ctest): it checks that the
 # benches build, compile their kernels and get right results; its figures mean
@@ -26,7 +29,7 @@ done
 
 if ((do_build)); then
   cmake -S "$root" -B "$build" -G Ninja -DPTOC_WERROR=ON >/dev/null
-  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile ptoc-bench-memplan
+  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile ptoc-bench-memplan ptoc ptoc-opt
 fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -37,4 +40,8 @@ echo
 "$build/bench/ptoc-bench-compile" "${quick[@]}" "$root"/examples/*.pto || status=1
 echo
 "$build/bench/ptoc-bench-memplan" "${quick[@]}" || status=1
+echo
+if ((${#quick[@]} == 0)); then
+  python3 "$root/bench/sync_figures.py" "$build" || status=1
+fi
 exit $status
