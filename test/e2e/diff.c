@@ -1,6 +1,6 @@
 /* diff.c: end-to-end differential tests of the cpu target (issue 3).
  *
- *   e2e_diff FAMILY [--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1]
+ *   e2e_diff FAMILY [--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]
  *
  * FAMILY is elementwise, colexpand, select, histogram, mem, padvalue (tload's
  * pad_value clause) or selftest. For
@@ -21,6 +21,13 @@
  * only the valid-region outputs (and the inputs) are compared. Kernels that
  * need an alias or tload's pad_value clause have no Level-1 form and are
  * skipped (counted in the summary; --verbose names them).
+ *
+ * Issue 5: every kernel is lowered with the pipe simulator's events and every
+ * run must be free of races, deadlocks and ids set twice; --level1 inserts
+ * sync (pto-insert-sync) after the auto-mode passes. --seeded (with --level1)
+ * takes every 8th case, deletes each wait_flag the pass inserted in turn, and
+ * reruns: the simulator must report a race, else the pair was redundant
+ * (counted; exit status 1 when there is one).
  */
 #include "harness.h"
 
@@ -522,7 +529,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
 static int usage(void)
 {
     fprintf(stderr, "usage: e2e_diff elementwise|colexpand|select|histogram|mem|padvalue|selftest "
-                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1]\n");
+                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]\n");
     return 2;
 }
 
@@ -544,6 +551,8 @@ int main(int argc, char **argv)
             s.verbose = true;
         else if (strcmp(argv[i], "--level1") == 0)
             s.level1 = true;
+        else if (strcmp(argv[i], "--seeded") == 0)
+            s.seeded = s.level1 = true;    /* the waits of inserted sync: Level 1 only */
         else
             return usage();
     }

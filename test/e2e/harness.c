@@ -1,6 +1,9 @@
 /* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
- * pto-arch=cpu, in Level-1 mode the auto-mode passes, lower, -O2, JIT), run each case through ptoc_rt_launch and the
- * C reference on identical inputs, and compare every byte of every GM buffer.
+ * pto-arch=cpu, in Level-1 mode the auto-mode passes and sync insertion, lower
+ * with the pipe simulator's events, -O2, JIT), run each case through
+ * ptoc_rt_launch and the C reference on identical inputs, and compare every
+ * byte of every GM buffer; the pipe simulator must find no race, deadlock or
+ * id set twice in any run (manual kernels carry their own sync).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -153,8 +156,9 @@ static void dump_module(const e2e_suite *s, const char *name, const char *text, 
     fclose(f);
 }
 
-/* Auto mode, as `ptoc` runs it on a kernel with Level-1 tiles. */
-static const char *const level1_pipeline = "pto-bufferize,pto-plan-memory,pto-insert-tassign";
+/* Auto mode, as `ptoc` runs it on a kernel with Level-1 tiles (which has no
+ * sync of its own: pto-insert-sync gives it its pairs and barriers). */
+static const char *const level1_pipeline = "pto-bufferize,pto-plan-memory,pto-insert-tassign,pto-insert-sync";
 
 static bool run_level1_passes(ptoc_context *ctx, ptoc_op *module, ptoc_arena *arena, const char *name)
 {
@@ -167,7 +171,33 @@ static bool run_level1_passes(ptoc_context *ctx, ptoc_op *module, ptoc_arena *ar
     return ok;
 }
 
-static bool compile(compiled *c, const char *name, const char *text, size_t len, bool level1)
+typedef struct nth_op { const char *name; int k; ptoc_op *found; int count; } nth_op;
+
+static ptoc_walk_result find_nth(ptoc_op *op, void *user)
+{
+    nth_op *n = user;
+    if (ptoc_op_is(op, n->name) && n->count++ == n->k)
+        n->found = op;
+    return PTOC_WALK_ADVANCE;
+}
+
+/* After the passes: erase the drop_wait-th pto.wait_flag (when >= 0), and
+ * count the wait_flags in *nwaits (when not NULL). False: no such wait. */
+static bool seed_waits(ptoc_op *module, int drop_wait, int *nwaits)
+{
+    nth_op n = {"pto.wait_flag", drop_wait, NULL, 0};
+    ptoc_walk_pre(module, find_nth, &n);
+    if (nwaits)
+        *nwaits = n.count;
+    if (drop_wait < 0)
+        return true;
+    if (n.found)
+        ptoc_op_erase(n.found);
+    return n.found != NULL;
+}
+
+static bool compile(compiled *c, const char *name, const char *text, size_t len, bool level1, int drop_wait,
+                    int *nwaits)
 {
     char *err = NULL;
     c->ctx = ptoc_context_create(NULL);
@@ -183,11 +213,14 @@ static bool compile(compiled *c, const char *name, const char *text, size_t len,
     }
     if (level1 && !run_level1_passes(c->ctx, module, arena, name))
         return false;
+    if (!seed_waits(module, drop_wait, nwaits))
+        return false;
     ptoc_codegen_options opts = ptoc_codegen_defaults();
     /* The host's features (so the vector code paths run) with the generic
      * x86-64 scheduling model: the host model's post-RA scheduler makes JIT
      * compilation of the many small kernels several times slower. */
     opts.cpu = getenv("PTOC_E2E_HOST_CPU") ? NULL : "x86-64";
+    opts.pipe_events = true;           /* every run is checked by the pipe simulator */
     ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
     if (!m) {
         fprintf(stderr, "%s: lowering failed\n", name);
@@ -298,7 +331,22 @@ static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_i
         args[n++] = (ptoc_rt_arg){PTOC_RT_ARG_I64, {.i = run->vc}};
     }
     ptoc_rt_launch_options opts = {1, ub_fill(run_index) != 0};
+    ptoc_rt_pipe_reset();
     return ptoc_rt_launch(fn, args, n, &opts, err);
+}
+
+/* The pipe simulator's verdict on the last launch (cpu rules, as A5's): no
+ * race, no deadlock, no id set twice. Prints the reports when there are some. */
+static bool pipes_clean(const e2e_program *p, int run_index)
+{
+    char *reports = NULL;
+    uint32_t n = ptoc_rt_pipe_check(PTOC_RT_ARCH_CPU, &reports);
+    if (n)
+        printf("FAILED %s run %d: the pipe simulator found %u errors:\n%s", p->name, run_index, n,
+               reports ? reports : "");
+    free(reports);
+    ptoc_rt_pipe_reset();
+    return n == 0;
 }
 
 /* Distance in representable values between two floats of dtype t. */
@@ -378,6 +426,7 @@ static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e
         printf("FAILED %s run %d: launch: %s\n", p->name, run_index, err ? err : "?");
         free(err);
     } else {
+        bool clean = pipes_clean(p, run_index);
         program_reference(p, b.want, b.scalars, run->vr, run->vc, ub_fill(run_index));
         if (s->corrupt)
             corrupt_reference(p, &b);
@@ -385,12 +434,74 @@ static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e
         for (int i = 0; i < p->nparams; i++)
             if (p->params[i].kind == E2E_PTR && (!s->level1 || program_level1_compares(p, i)))
                 bad += compare_param(s, c, run_index, i, b.want[i], b.got[i], &st->max_ulp);
-        ok = bad == 0;
+        ok = bad == 0 && clean;
         if (s->corrupt && bad)
             s->caught++;
     }
     free_buffers(p, &b);
     return ok;
+}
+
+/* ---------------------------------------------------------------- seeded sync bugs */
+
+/* Runs run 0 of `c` with the k-th wait_flag of its synced kernel deleted;
+ * returns whether the pipe simulator reported a race, *ran whether it ran. */
+static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t len, int k, bool *ran)
+{
+    compiled comp;
+    *ran = false;
+    bool race = false;
+    if (compile(&comp, c->prog.name, text, len, true, k, NULL)) {
+        void *fn = ptoc_jit_lookup(comp.jit, c->prog.name);
+        run_buffers b;
+        memset(&b, 0, sizeof b);
+        make_inputs(c, &c->runs[0], 0, &b);
+        char *err = NULL, *reports = NULL;
+        if (fn && launch(fn, &c->prog, &c->runs[0], 0, &b, &err)) {
+            *ran = true;
+            ptoc_rt_pipe_check(PTOC_RT_ARCH_CPU, &reports);
+            race = reports && strstr(reports, "race:");
+        }
+        ptoc_rt_pipe_reset();
+        free(reports);
+        free(err);
+        free_buffers(&c->prog, &b);
+    }
+    release(&comp);
+    (void)s;
+    return race;
+}
+
+/* --seeded: each wait_flag pto-insert-sync put in the case's kernel is
+ * deleted in turn; the pipe simulator must then report a race, or the pair
+ * was redundant (counted; the target is none). */
+static void seed_case(e2e_suite *s, e2e_case *c)
+{
+    size_t len = 0;
+    char *text = module_text(s, c, 1, &len);
+    compiled comp;
+    int nwaits = 0;
+    bool built = compile(&comp, c->prog.name, text, len, true, -1, &nwaits);
+    release(&comp);
+    if (!built) {
+        s->seeded_failures++;
+        free(text);
+        return;
+    }
+    for (int k = 0; k < nwaits; k++) {
+        bool ran;
+        bool race = seeded_run(s, c, text, len, k, &ran);
+        s->seeded_waits++;
+        if (!ran)
+            s->seeded_failures++;
+        else if (race)
+            s->seeded_caught++;
+        else {
+            s->seeded_redundant++;
+            printf("redundant: %s, wait_flag #%d\n", c->prog.name, k);
+        }
+    }
+    free(text);
 }
 
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
@@ -410,13 +521,19 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
     }
     if (count == 0)
         return;
+    if (s->seeded) {                   /* every SEED_EVERY-th case, in a module of its own */
+        for (int i = 0; i < count; i++)
+            if (s->seed_counter++ % SEED_EVERY == 0)
+                seed_case(s, &cases[i]);
+        return;
+    }
     size_t len = 0;
     char *text = module_text(s, cases, count, &len);
     if (s->dump_dir)
         dump_module(s, module_name, text, len);
     compiled comp;
     double t0 = now_seconds();
-    bool built = compile(&comp, module_name, text, len, s->level1);
+    bool built = compile(&comp, module_name, text, len, s->level1, -1, NULL);
     double t1 = now_seconds();
     for (int i = 0; i < count; i++) {
         e2e_case *c = &cases[i];
@@ -447,6 +564,11 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
 
 int e2e_report(e2e_suite *s)
 {
+    if (s->seeded) {
+        printf("%s (Level 1, seeded): %d wait_flags deleted: %d races reported, %d redundant, %d failed to run\n",
+               s->family, s->seeded_waits, s->seeded_caught, s->seeded_redundant, s->seeded_failures);
+        return s->seeded_waits > 0 && s->seeded_redundant == 0 && s->seeded_failures == 0 ? 0 : 1;
+    }
     int cases = 0, runs = 0, bad = 0, failures = 0;
     for (int i = 0; i < s->nstats; i++) {
         const e2e_stat *st = &s->stats[i];
