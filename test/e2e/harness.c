@@ -521,10 +521,9 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
     }
     if (count == 0)
         return;
-    if (s->seeded) {                   /* every SEED_EVERY-th case, in a module of its own */
+    if (s->seeded) {                   /* each case in a module of its own */
         for (int i = 0; i < count; i++)
-            if (s->seed_counter++ % SEED_EVERY == 0)
-                seed_case(s, &cases[i]);
+            seed_case(s, &cases[i]);
         return;
     }
     size_t len = 0;

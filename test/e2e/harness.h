@@ -64,11 +64,10 @@ typedef struct e2e_suite {
     int nstats;
     int table[32][REF_DTYPE_COUNT];   /* cases per op x dtype, same order as stats */
     int caught;                /* corrupt mode: runs whose corruption was detected */
-    /* --seeded (Level 1): every SEED_EVERY-th case, each inserted wait_flag deleted in turn */
+    /* --seeded (Level 1): in every case, each inserted wait_flag deleted in turn */
     bool seeded;
-    int seed_counter, seeded_waits, seeded_caught, seeded_redundant, seeded_failures;
+    int seeded_waits, seeded_caught, seeded_redundant, seeded_failures;
 } e2e_suite;
-#define SEED_EVERY 8
 
 /* Compiles `cases` as one module and runs every case against the reference. */
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name);
