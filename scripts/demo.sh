@@ -19,7 +19,8 @@ trap 'rm -rf "$work"' EXIT
 failed=0
 
 # run_example NAME ARG...: generate NAME's inputs, run the kernel with the
-# arguments (relative file names are in NAME's data directory), check the output.
+# arguments (relative file names are in NAME's data directory) under the pipe
+# simulator (the sync ptoc inserted must have no race), check the output.
 run_example() {
   local name=$1 dir="$work/$1"
   shift
@@ -28,8 +29,8 @@ run_example() {
     if [[ $a == *.npy ]]; then args+=(--arg "$dir/$a"); else args+=(--arg "$a"); fi
   done
   python3 "$data/$name.py" gen "$dir"
-  echo "== build/tools/ptoc examples/$name.pto -target=cpu --run ${*/#/--arg } --out DIR"
-  if ! "$ptoc" "$root/examples/$name.pto" -target=cpu --run "${args[@]}" --out "$dir/out" ||
+  echo "== build/tools/ptoc examples/$name.pto -target=cpu --run --check-races ${*/#/--arg } --out DIR"
+  if ! "$ptoc" "$root/examples/$name.pto" -target=cpu --run --check-races "${args[@]}" --out "$dir/out" ||
      ! python3 "$data/$name.py" check "$dir"; then
     echo "$name: FAILED"
     failed=1
