@@ -34,6 +34,16 @@ const char *ptoc_pto_arch_name(ptoc_pto_arch arch)
     return (unsigned)arch < 4 ? arch_names[arch] : "invalid";
 }
 
+ptoc_pto_arch ptoc_pto_sync_arch(const ptoc_op *op)
+{
+    for (const ptoc_op *m = op; m; m = ptoc_op_parent(m)) {
+        ptoc_attr *a = ptoc_op_is(m, "builtin.module") ? ptoc_op_attr(m, "pto.target_arch") : NULL;
+        if (a && a->kind == PTOC_ATTR_STRING && ptoc_pto_arch_from_name(a->u.string->str) != PTOC_PTO_ARCH_INVALID)
+            return ptoc_pto_arch_from_name(a->u.string->str);
+    }
+    return ptoc_pto_target_arch(op, NULL);
+}
+
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling)
 {
     const char *opt = ptoc_context_option(ptoc_op_context(op), "pto-arch");

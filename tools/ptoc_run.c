@@ -423,12 +423,7 @@ _Static_assert((int)PTOC_PTO_PIPE_ALL == PTOC_RT_PIPE_ALL && (int)PTOC_PTO_PIPE_
  * -target the kernel runs on (cpu, which follows A5). */
 static int32_t sync_arch(ptoc_op *module)
 {
-    ptoc_attr *a = ptoc_op_attr(module, "pto.target_arch");
-    ptoc_pto_arch arch = PTOC_PTO_ARCH_INVALID;
-    if (a && a->kind == PTOC_ATTR_STRING)
-        arch = ptoc_pto_arch_from_name(a->u.string->str);
-    if (arch == PTOC_PTO_ARCH_INVALID)
-        arch = ptoc_pto_target_arch(module, NULL);
+    ptoc_pto_arch arch = ptoc_pto_sync_arch(module);   /* as pto-insert-sync chose */
     return arch == PTOC_PTO_ARCH_INVALID ? PTOC_RT_ARCH_CPU : (int32_t)arch;
 }
 

@@ -199,6 +199,10 @@ typedef enum ptoc_pto_arch {
  * text that was read (for diagnostics about an invalid name). */
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);   /* INVALID if unknown */
+/* The arch whose pipe rules sync follows (pto-insert-sync, the pipe simulator):
+ * the nearest module's pto.target_arch, the hardware the kernel is written for,
+ * whatever target it is verified or run for; else ptoc_pto_target_arch. */
+ptoc_pto_arch ptoc_pto_sync_arch(const ptoc_op *op);
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
 
 /* Capacity in bytes of an on-chip address space on `arch` (DESIGN §6; cpu uses
