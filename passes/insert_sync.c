@@ -886,14 +886,7 @@ static ptoc_walk_result find_manual(ptoc_op *op, void *user)
 
 static bool print_requested(const ptoc_pass_options *opts)
 {
-    const char *v = opts ? ptoc_pass_option(opts, "print") : NULL;
-    return v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0);
-}
-
-static const char *func_name(const ptoc_op *func)
-{
-    ptoc_attr *a = ptoc_op_attr(func, "sym_name");
-    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : "?";
+    return ptoc_pass_flag(opts ? ptoc_pass_option(opts, "print") : NULL);
 }
 
 static void insert_sync(sync_pass *sp)
@@ -920,7 +913,7 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     bool manual = false, print = print_requested(opts);
     ptoc_walk_pre(func, find_manual, &manual);
     if (print)
-        printf("sync @%s\n", func_name(func));
+        printf("sync @%s\n", ptoc_pass_func_name(func));
     if (manual) {
         if (print)
             printf("  manual\n");

@@ -15,4 +15,9 @@ extern const ptoc_pass_def ptoc_plan_memory_pass;
 extern const ptoc_pass_def ptoc_insert_tassign_pass;
 extern const ptoc_pass_def ptoc_insert_sync_pass;
 
+/* pass_util.c: whether an option value is "true" or "1" (NULL: false); a
+ * func.func's sym_name ("?" without one), for printed reports. */
+bool ptoc_pass_flag(const char *value);
+const char *ptoc_pass_func_name(const ptoc_op *func);
+
 #endif

@@ -589,13 +589,7 @@ static bool print_requested(ptoc_context *ctx, const ptoc_pass_options *opts)
     const char *v = opts ? ptoc_pass_option(opts, "print") : NULL;
     if (!v)
         v = ptoc_context_option(ctx, "pto-test-print-memplan");
-    return v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0);
-}
-
-static const char *func_name(const ptoc_op *func)
-{
-    ptoc_attr *a = ptoc_op_attr(func, "sym_name");
-    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : "?";
+    return ptoc_pass_flag(v);
 }
 
 static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
@@ -622,7 +616,7 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     memplan_merge_handovers(&pl, buf_of);
     bool print = print_requested(ctx, opts);
     if (ok && print)
-        printf("memplan @%s\n", func_name(func));
+        printf("memplan @%s\n", ptoc_pass_func_name(func));
     for (uint32_t s = PTOC_PTO_AS_MAT; ok && s <= PTOC_PTO_AS_SCALING; s++)
         ok = memplan_plan_space(&pl, s, print);
     if (ok)
