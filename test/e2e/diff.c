@@ -141,33 +141,65 @@ static const ref_dtype all_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8
                                        REF_U32, REF_U64, REF_F16, REF_BF16, REF_F32};
 enum { DTYPE_COUNT = sizeof all_dtypes / sizeof all_dtypes[0] };
 
+/* The tdivs cases' second data variant: a scalar at the edge of integer
+ * division (0 for src / s: every element x / 0; INT_MIN, or UINT_MAX, for
+ * s / src, which meets the -1 and 0 elements of the random data), and 0 for
+ * floats (infinities and NaNs). */
+static void tdivs_edges(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+{
+    const e2e_program *p = &c->prog;
+    bool scalar_first = c->aux;
+    uint32_t bits = 8 * ref_dtype_size(c->dtype);
+    uint64_t edge = ref_dtype_is_signed(c->dtype) ? (uint64_t)1 << (bits - 1) : ~(uint64_t)0 >> (64 - bits);
+    for (int i = 0; run->variant == 1 && i < p->nparams; i++)
+        if (p->params[i].kind == E2E_SCALAR)
+            scalars[i] = scalar_first && !ref_dtype_is_float(c->dtype) ? edge : 0;
+    (void)bufs;
+    (void)rng;
+}
+
 static void build_elementwise(e2e_case *c, e2e_opcode op, ref_dtype t, const shape_class *k)
 {
     e2e_program *p = &c->prog;
     int a = full_tile(p, t, k), b = full_tile(p, t, k), d = full_tile(p, t, k);
-    bool scalar = op == E2E_TADDS || op == E2E_TMULS;
+    bool scalar_first = op == E2E_TDIVS_SCALAR_FIRST;
+    bool scalar = op == E2E_TADDS || op == E2E_TMULS || op == E2E_TDIVS || scalar_first;
     program_load_tile(p, a);
     if (!scalar)
         program_load_tile(p, b);
     e2e_operand in[2] = {tile_operand(a), scalar ? scalar_operand(program_scalar(p, t)) : tile_operand(b)};
-    program_op(p, op, d, 2, in);
+    if (scalar_first) {
+        e2e_operand swapped[2] = {in[1], in[0]};
+        program_op(p, op, d, 2, swapped);
+    } else {
+        program_op(p, op, d, 2, in);
+    }
     program_store_tile(p, d);
+    if (op == E2E_TDIVS || scalar_first) {
+        c->fill = tdivs_edges;
+        c->aux = scalar_first;
+        set_runs(c, k, 2);
+    }
 }
 
 static void family_elementwise(e2e_suite *s)
 {
-    static const e2e_opcode ops[] = {E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV,
-                                     E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS};
+    static const e2e_opcode ops[] = {E2E_TADD, E2E_TSUB, E2E_TMUL,  E2E_TDIV,  E2E_TMAX,
+                                     E2E_TMIN, E2E_TADDS, E2E_TMULS, E2E_TDIVS, E2E_TDIVS_SCALAR_FIRST};
+    enum { NOPS = sizeof ops / sizeof ops[0] };
+    static const char *const keys[NOPS] = {"tadd",  "tsub",  "tmul",  "tdiv",  "tmax",
+                                           "tmin",  "tadds", "tmuls", "tdivs", "tdivs (scalar first)"};
     for (int di = 0; di < DTYPE_COUNT; di++) {
         ref_dtype t = all_dtypes[di];
-        e2e_case *cases = case_array(80);
+        e2e_case *cases = case_array(CLASS_ALL * NOPS);
         int n = 0;
         for (int ki = 0; ki < CLASS_ALL; ki++)
-            for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+            for (int oi = 0; oi < NOPS; oi++) {
                 shape_class k = class_of(ki, t);
                 char name[64];
-                snprintf(name, sizeof name, "%s_%s_%s", opcode_name(ops[oi]), ref_dtype_name(t), k.name);
-                e2e_case *c = new_case(cases, &n, opcode_name(ops[oi]), t, &k, name);
+                snprintf(name, sizeof name, "%s%s_%s_%s", opcode_name(ops[oi]),
+                         ops[oi] == E2E_TDIVS_SCALAR_FIRST ? "_sf" : "", ref_dtype_name(t), k.name);
+                e2e_case *c = new_case(cases, &n, keys[oi], t, &k, name);
                 build_elementwise(c, ops[oi], t, &k);
             }
         char module[64];
