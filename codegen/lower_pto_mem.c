@@ -65,6 +65,7 @@ typedef struct view {
     LLVMValueRef base, origin;
     LLVMValueRef shape[RANK], stride[RANK];
     const ptoc_type *elem;
+    uint32_t rank;             /* as written: its dims are the last `rank` of the five */
 } view;
 
 /* ---------------------------------------------------------------- small arithmetic */
@@ -183,6 +184,7 @@ static bool memref_view(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
     }
     out->base = out->origin = cg_get(g, val);
     out->elem = t->u.shaped.elem;
+    out->rank = rank;
     return out->base != NULL;
 }
 
@@ -207,6 +209,7 @@ static bool view_of(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
     out->base = view_member(g, agg, VIEW_BASE);
     out->origin = view_member(g, agg, VIEW_ORIGIN);
     out->elem = vt->elem;
+    out->rank = vt->rank;
     for (uint32_t k = 0; k < RANK; k++) {
         uint32_t lead = RANK - vt->rank;
         int64_t d = k >= lead ? vt->shape[k - lead] : 1;
@@ -343,7 +346,7 @@ static bool lower_make_tensor_view(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     const ptoc_pto_view *vt = ptoc_pto_tensor_view(op->results[0].type);
     uint32_t rank = vt->rank, lead = RANK - rank;
-    view v;
+    view v = {.rank = rank};
     for (uint32_t k = 0; k < lead; k++) {
         v.shape[k] = cg_i64(g, 1);
         v.stride[k] = cg_i64(g, 0);
@@ -709,14 +712,15 @@ static void emit_gm_check(cg *g, ptoc_op *op, const transfer *x)
 {
     if (!g->opts->gm_checks)
         return;
-    enum { N = 2 + 2 * RANK };
+    enum { N = 3 + 2 * RANK };
     LLVMTypeRef arr = LLVMArrayType2(g->i64, N);
     LLVMValueRef window = cg_alloca(g, arr, "gm.window"), vals[N];
     vals[0] = cg_i64(g, x->t.esize);
     vals[1] = cg_i64(g, x->dir == TO_VIEW);
+    vals[2] = cg_i64(g, x->v.rank);
     for (int k = 0; k < RANK; k++) {
-        vals[2 + k] = x->v.shape[k];
-        vals[2 + RANK + k] = x->v.stride[k];
+        vals[3 + k] = x->v.shape[k];
+        vals[3 + RANK + k] = x->v.stride[k];
     }
     for (int k = 0; k < N; k++) {
         LLVMValueRef idx[2] = {cg_i32(g, 0), cg_i32(g, k)};

@@ -106,7 +106,7 @@ static int64_t address_difference(uintptr_t a, uintptr_t b)
 static bool window_bytes(uintptr_t begin, uintptr_t base, const int64_t *window, int64_t *first, int64_t *end)
 {
     int64_t esize = window[0], lo = 0, hi = 0;
-    const int64_t *shape = window + 2, *stride = window + 2 + RANK;
+    const int64_t *shape = window + 3, *stride = window + 3 + RANK;
     for (int k = 0; k < RANK; k++) {
         int64_t span;
         if (!mul_ok(shape[k] - 1, stride[k], &span) || !add_ok(span > 0 ? hi : lo, span, span > 0 ? &hi : &lo))
@@ -123,11 +123,12 @@ void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, con
                       const int64_t *window)
 {
     const char *verb = window[1] ? "writes" : "reads";
+    int64_t lead = RANK - window[2];                /* dims the view's rank leaves at 1 */
     for (int k = 0; k < RANK; k++) {
-        if (window[2 + k] < 0)
-            ptoc_rt_fail(where, "'%s' %s a GM view whose dim %d has the negative size %" PRId64, op, verb, k,
-                         window[2 + k]);
-        if (window[2 + k] == 0)
+        if (window[3 + k] < 0)
+            ptoc_rt_fail(where, "'%s' %s a GM view whose dim %" PRId64 " has the negative size %" PRId64, op,
+                         verb, k - lead, window[3 + k]);
+        if (window[3 + k] == 0)
             return;                                 /* an empty window touches nothing */
     }
     const gm_buffer *buf = find_buffer((uintptr_t)origin);

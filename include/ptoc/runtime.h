@@ -63,8 +63,9 @@ bool ptoc_rt_gm_register(const void *base, uint64_t bytes, const char *name);
 /* Forgets every registered buffer. */
 void ptoc_rt_gm_clear(void);
 /* Called by kernels. `window` is {element bytes, 1 for a write (0 read),
- * shape[5], strides[5] (elements)} of the view at `base`, made from the
- * registered pointer `origin`; `op` is the op's name, `where` its location. */
+ * the view's rank as written, shape[5], strides[5] (elements; a rank-k view
+ * in the last k)} of the view at `base`, made from the registered pointer
+ * `origin`; `op` is the op's name, `where` its location. */
 void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, const void *base,
                       const int64_t *window);
 
