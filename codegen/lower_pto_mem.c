@@ -7,29 +7,34 @@
  * caller as pointers, so memref.alloc in GM is a diagnostic.
  *
  * Views: make_tensor_view and partition_view build the view aggregate {base,
- * [5 x i64] shape, [5 x i64] strides}. A rank-k view fills the last k slots
- * (leading slots: shape 1, stride 0), as pto-isa's 5-D GlobalTensor does, so
- * every later rule sees five dims. A GM memref operand is read as a view with
- * row-major strides from its static shape.
+ * [5 x i64] shape, [5 x i64] strides, origin}. A rank-k view fills the last k
+ * slots (leading slots: shape 1, stride 0), as pto-isa's 5-D GlobalTensor
+ * does, so every later rule sees five dims; origin is the pointer the view was
+ * made from, kept through partitions for the GM checks. A GM memref operand is
+ * read as a view with row-major strides from its static shape.
  *
  * tload/tstore move a view's window to or from a tile's valid region with the
- * ND mapping of pto-isa (notes §1.2): tile row r spans view dims 0..3 (i3 = r %
- * s3, i2 = (r / s3) % s2, ...) and column c is dim 4, so the tile's valid shape
- * must be (s0*s1*s2*s3) x s4. Rows go through llvm.memcpy when the view's
- * innermost stride is 1 and the tile is row_major none_box; otherwise element
- * by element.
+ * mapping of the view's GM layout (layout_maps below: nd, dn, nz, as pto-isa's
+ * GlobalTensor layouts), which also fixes the valid shape the tile must have;
+ * the layout is the op's `layout` attribute, else the one of the
+ * make_tensor_view its view comes from, else nd. A transfer walks lines (tile
+ * rows; tile columns for dn): a line goes through llvm.memcpy when it is
+ * contiguous on both sides, otherwise element by element. With the codegen
+ * option gm_checks each transfer first calls ptoc_rt_gm_check with its window.
  *
- * Padding: a tload may then fill each valid row's tail, elements [valid_cols,
- * min(cols, round_up(valid_cols, 32 / esize))), as the NPU's DMA does (DESIGN
- * §6); nothing else of the tile is written. The value comes from tload's
- * `pad_mode` clause, else from the tile type:
+ * Padding: a tload may then fill each valid line's tail, elements [valid,
+ * min(extent, round_up(valid, 32 / esize))) along the line, as the NPU's DMA
+ * does (rows from an nd view, columns of a col_major tile from a dn view; the
+ * NZ load never pads); nothing else of the tile is written. The value comes
+ * from tload's `pad_mode` clause, else from the tile type:
  *   PadValue      `pad_value = %v : T`, converted to the tile's dtype as a
  *                 compute op's store converts (cg_convert: float -> int
  *                 truncates and saturates, NaN -> 0; int -> int keeps the
  *                 low bits; f16/bf16 round to nearest even); overrides pad=.
- *   PadFirstElem  the row's own first element (tile element (r, 0)), HIVM's
- *                 rule: hivm.hir.load, whose clauses pto.tload copies, pads
- *                 with the source's [.., 0:1] slice broadcast along the row.
+ *   PadFirstElem  the line's own first element (tile element (r, 0) of a
+ *                 row), HIVM's rule: hivm.hir.load, whose clauses pto.tload
+ *                 copies, pads with the source's [.., 0:1] slice broadcast
+ *                 along the row.
  *   PadNull / no clause   the tile type's pad= (null: no padding). PTOAS
  *                 drops the clause when it emits TLOAD(dst, src), so the tile
  *                 type is what it pads with; PadNull is the clause's default.
