@@ -72,6 +72,11 @@ static const gm_buffer *find_buffer(uintptr_t origin)
 
 static bool mul_ok(int64_t a, int64_t b, int64_t *out)
 {
+    const int64_t small = INT64_C(1) << 31;     /* below it, the product fits: no division */
+    if (a > -small && a < small && b > -small && b < small) {
+        *out = a * b;
+        return true;
+    }
     if (a != 0 && b != 0) {
         bool neg = (a < 0) != (b < 0);
         uint64_t ua = a < 0 ? 0 - (uint64_t)a : (uint64_t)a, ub = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
