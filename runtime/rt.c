@@ -80,7 +80,7 @@ void *ptoc_rt_space_base(int32_t space, int64_t bytes)
 {
     if (space < 0 || space >= RT_SPACES || bytes < 0)
         ptoc_rt_fail("", "internal error: simulated memory asked for space %" PRId32 " with %" PRId64 " bytes",
-                space, bytes);
+                     space, bytes);
     rt_space *s = &core.spaces[space];
     size_t want = bytes > 0 ? (size_t)bytes : 1;
     if (s->data && s->size >= want)
@@ -140,19 +140,20 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     case PTOC_RT_TRAP_ADDRESS:
         if (a >= 0 && b >= 0 && a <= c && b <= c - a)
             ptoc_rt_fail(where, "tile at byte offset %" PRId64 " is not aligned (32 bytes; 512 in L0 spaces)", a);
-        ptoc_rt_fail(where, "tile at bytes [%" PRId64 ", %" PRId64 ") is outside its address space (%" PRId64 " bytes)",
-                a, a + b, c);
+        ptoc_rt_fail(where,
+                     "tile at bytes [%" PRId64 ", %" PRId64 ") is outside its address space (%" PRId64 " bytes)", a,
+                     a + b, c);
         break;
     case PTOC_RT_TRAP_VALID_SHAPE:
         ptoc_rt_fail(where, "dynamic valid shape %" PRId64 "x%" PRId64 " is larger than the tile", a, b);
         break;
     case PTOC_RT_TRAP_VIEW:
-        ptoc_rt_fail(where, "view access out of bounds (offset %" PRId64 ", size %" PRId64 ", extent %" PRId64 ")", a, b,
-                c);
+        ptoc_rt_fail(where, "view access out of bounds (offset %" PRId64 ", size %" PRId64 ", extent %" PRId64 ")", a,
+                     b, c);
         break;
     case PTOC_RT_TRAP_VIEW_SHAPE:
         ptoc_rt_fail(where, "the tile's valid %s %" PRId64 " does not match the view's %" PRId64,
-                c == 0 ? "rows" : "columns", a, b);
+                     c == 0 ? "rows" : "columns", a, b);
         break;
     case PTOC_RT_TRAP_ELEMENT:
         ptoc_rt_fail(where, "element offset %" PRId64 " is outside the tile's %" PRId64 " elements", a, b);
