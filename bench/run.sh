@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh: builds the benches and prints their tables: op throughput
 # (ptoc-bench-throughput: THISTOGRAM, TCOLEXPANDADD, TSELS on 64x4096 tiles,
-# next to memcpy and plain C loops) and compile latency (ptoc-bench-compile:
+# next to memcpy and plain C loops, and GM copies with --run's bounds checks
+# off and on) and compile latency (ptoc-bench-compile:
 # parse to object for every examples/*.pto) and memory planning time
 # (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers) and
 # the sync figures (bench/sync_figures.py: pairs and barriers pto-insert-sync

@@ -19,6 +19,12 @@
  * repeats of a calibrated batch of calls. One table row per case, with the
  * issue's targets marked PASS or MISS.
  *
+ * A second table gives the cost of `ptoc --run`'s GM bounds checks: the
+ * GM -> UB -> GM copies of bench/kernels/copy.pto (one tload and one tstore of
+ * a 64x4096 and of a 16x16 f32 tile), compiled with the codegen option
+ * gm_checks off (what every object ptoc writes runs) and on (what --run
+ * runs, with the buffers registered), timed side by side.
+ *
  * Exit status 1 if a kernel does not compile or a result is wrong; never
  * because of a missed target (figures are reported, not enforced).
  *   ptoc-bench-throughput [--quick] [--kernels DIR]
@@ -34,6 +40,7 @@
 #include "ptoc/codegen.h"
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
+#include "ptoc/runtime.h"
 
 #ifndef PTOC_BENCH_KERNEL_DIR
 #define PTOC_BENCH_KERNEL_DIR "bench/kernels"
@@ -170,6 +177,7 @@ enum { NCASES = sizeof cases / sizeof cases[0] };
 
 typedef struct kernel {
     const char *file;
+    bool gm_checks;            /* compiled with the codegen option gm_checks */
     ptoc_context *ctx;
     ptoc_jit *jit;             /* NULL: it did not compile (diagnostics printed) */
 } kernel;
@@ -185,7 +193,7 @@ static bool report_err(const char *what, const char *path, char *err)
 }
 
 /* parse -> verify -> lower (UB raised) -> optimise -> JIT; diagnostics go to stderr. */
-static bool compile_kernel(kernel *k, const char *path)
+static bool compile_kernel(kernel *k, const char *path, bool gm_checks)
 {
     size_t len;
     char *text = bench_read_file(path, &len);
@@ -201,6 +209,7 @@ static bool compile_kernel(kernel *k, const char *path)
         return false;
     ptoc_codegen_options opts = ptoc_codegen_defaults();
     opts.capacity[PTOC_PTO_AS_VEC] = BENCH_UB_BYTES;
+    opts.gm_checks = gm_checks;
     ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
     if (!m)
         return false;
@@ -213,22 +222,24 @@ static bool compile_kernel(kernel *k, const char *path)
     return k->jit ? true : report_err("cannot JIT", path, err);
 }
 
-/* The JIT of `file`, compiled on first use; NULL if it does not compile. */
-static ptoc_jit *kernel_jit(const char *dir, const char *file)
+/* The JIT of `file` (with or without GM checks), compiled on first use; NULL
+ * if it does not compile. */
+static ptoc_jit *kernel_jit(const char *dir, const char *file, bool gm_checks)
 {
     for (int i = 0; i < nkernels; i++)
-        if (!strcmp(kernels[i].file, file))
+        if (!strcmp(kernels[i].file, file) && kernels[i].gm_checks == gm_checks)
             return kernels[i].jit;
     if (nkernels == MAX_KERNELS)
         return NULL;
     kernel *k = &kernels[nkernels++];
     k->file = file;
+    k->gm_checks = gm_checks;
     size_t n = strlen(dir) + strlen(file) + 2;
     char *path = malloc(n);
     if (!path)
         return NULL;
     snprintf(path, n, "%s/%s", dir, file);
-    if (!compile_kernel(k, path))
+    if (!compile_kernel(k, path, gm_checks))
         fprintf(stderr, "bench: %s did not compile (diagnostics above, if any)\n", path);
     free(path);
     return k->jit;
@@ -283,10 +294,13 @@ static bool kernel_functions(ptoc_jit *j, const char *prefix, kernel_fns *f)
 /* Calls through a volatile pointer cannot be folded across iterations. */
 static void *(*volatile bench_memcpy)(void *, const void *, size_t) = memcpy;
 
+typedef void copy_fn(const void *src, void *dst);
+
 typedef struct timed {
     void (*run)(const struct timed *t);
     op_fn *kernel_op;
     bench_c_op *c_op;
+    copy_fn *copy;
     const void *in0, *in1;
     void *out;
     size_t bytes;              /* memcpy: in0 -> out */
@@ -295,6 +309,7 @@ typedef struct timed {
 static void run_kernel(const timed *t) { t->kernel_op(); }
 static void run_c_loop(const timed *t) { t->c_op(t->in0, t->in1, t->out); }
 static void run_memcpy(const timed *t) { bench_memcpy(t->out, t->in0, t->bytes); }
+static void run_copy(const timed *t) { t->copy(t->in0, t->out); }
 
 typedef struct timing {
     int repeats;
@@ -315,19 +330,19 @@ static long calibrate(const timed *t, const timing *cfg)
     return want < 1 ? 1 : want > 1e6 ? 1000000 : (long)want;
 }
 
-/* Best seconds per call of each item with a `run`, over cfg->repeats rounds
- * that run one batch of every item in turn: interleaving spreads the noise
- * of a shared machine over all figures alike, and the best batch is the one
- * least disturbed. Items without `run` get NAN. */
-static void time_interleaved(const timed items[NTIMED], const timing *cfg, double best[NTIMED])
+/* Best seconds per call of each of the n (<= NTIMED) items with a `run`, over
+ * cfg->repeats rounds that run one batch of every item in turn: interleaving
+ * spreads the noise of a shared machine over all figures alike, and the best
+ * batch is the one least disturbed. Items without `run` get NAN. */
+static void time_interleaved(const timed *items, int n, const timing *cfg, double *best)
 {
     long iters[NTIMED];
-    for (int k = 0; k < NTIMED; k++) {
+    for (int k = 0; k < n; k++) {
         best[k] = items[k].run ? INFINITY : NAN;
         iters[k] = items[k].run ? calibrate(&items[k], cfg) : 0;
     }
     for (int r = 0; r < cfg->repeats; r++)
-        for (int k = 0; k < NTIMED; k++) {
+        for (int k = 0; k < n; k++) {
             if (!items[k].run)
                 continue;
             double start = bench_now();
@@ -429,7 +444,7 @@ static result run_case(const bench_case *c, const char *kernel_dir, const timing
         return r;
     }
     c->fill(b.in0, b.in1, &seed);
-    ptoc_jit *j = kernel_jit(kernel_dir, c->kernel);
+    ptoc_jit *j = kernel_jit(kernel_dir, c->kernel, false);
     kernel_fns f;
     r.compiled = j && kernel_functions(j, c->prefix, &f);
     bool c_ok = check_c_loops(c, &b);
@@ -443,7 +458,7 @@ static result run_case(const bench_case *c, const char *kernel_dir, const timing
             [T_C_NATIVE] = {.run = c->c_native ? run_c_loop : NULL, .c_op = c->c_native, .in0 = b.in0,
                             .in1 = b.in1, .out = b.out_native},
         };
-        time_interleaved(items, cfg, r.t);
+        time_interleaved(items, NTIMED, cfg, r.t);
     }
     buffers_free(&b);
     return r;
@@ -503,6 +518,79 @@ static void print_table(const result *res, const timing *cfg, bool quick)
                res[i].t[T_C_O2] * 1e6, res[i].t[T_C_NATIVE] * 1e6);
 }
 
+/* ---------------------------------------------------------------- GM checks */
+
+/* One copy of copy.pto: its function and the f32 elements it moves each way. */
+typedef struct gm_case {
+    const char *label, *fn;
+    size_t elems;
+} gm_case;
+
+static const gm_case gm_cases[] = {
+    {"64x4096 f32", "copy_big", BENCH_ELEMS},
+    {"16x16 f32", "copy_small", 256},
+};
+enum { NGM = sizeof gm_cases / sizeof gm_cases[0], GM_OFF = 0, GM_ON = 1 };
+
+typedef struct gm_result {
+    bool ok;
+    double t[2];               /* best seconds per call, checks off / on */
+} gm_result;
+
+/* The copy compiled with and without checks; each must copy exactly. */
+static bool gm_functions(const char *dir, const gm_case *c, const float *src, float *dst, copy_fn *fns[2])
+{
+    for (int on = 0; on < 2; on++) {
+        ptoc_jit *j = kernel_jit(dir, "copy.pto", on);
+        if (!j || !lookup(j, c->fn, "", &fns[on]))
+            return false;
+        memset(dst, 0xA5, c->elems * sizeof *dst);
+        fns[on](src, dst);
+        if (memcmp(src, dst, c->elems * sizeof *dst) != 0) {
+            fprintf(stderr, "bench: %s (GM checks %s) did not copy its input\n", c->fn, on ? "on" : "off");
+            return false;
+        }
+    }
+    return true;
+}
+
+static gm_result run_gm_case(const gm_case *c, const char *dir, const timing *cfg, uint64_t seed)
+{
+    gm_result r = {false, {NAN, NAN}};
+    size_t bytes = c->elems * sizeof(float);
+    float *src = alloc_buffer(bytes), *dst = alloc_buffer(bytes);
+    copy_fn *fns[2];
+    bool registered = src && dst && ptoc_rt_gm_register(src, bytes, "src") && ptoc_rt_gm_register(dst, bytes, "dst");
+    if (registered) {
+        fill_floats(src, c->elems, &seed);
+        r.ok = gm_functions(dir, c, src, dst, fns);
+    }
+    if (r.ok) {
+        timed items[2] = {{.run = run_copy, .copy = fns[GM_OFF], .in0 = src, .out = dst},
+                          {.run = run_copy, .copy = fns[GM_ON], .in0 = src, .out = dst}};
+        time_interleaved(items, 2, cfg, r.t);
+    }
+    ptoc_rt_gm_clear();
+    free(src);
+    free(dst);
+    return r;
+}
+
+static void print_gm_table(const gm_result *res)
+{
+    printf("\nGM bounds checks (what ptoc --run adds; objects have none): GM -> UB -> GM copies of\n"
+           "bench/kernels/copy.pto, one tload and one tstore each, checks off and on, timed in turn\n\n");
+    printf("%-14s %12s %14s %14s %10s\n", "tile", "bytes", "checks off us", "checks on us", "on / off");
+    for (int i = 0; i < NGM; i++) {
+        const gm_result *r = &res[i];
+        printf("%-14s %12zu", gm_cases[i].label, gm_cases[i].elems * sizeof(float));
+        if (!r->ok)
+            printf(" %14s %14s %10s\n", "failed", "-", "-");
+        else
+            printf(" %14.3f %14.3f %10.3f\n", r->t[GM_OFF] * 1e6, r->t[GM_ON] * 1e6, r->t[GM_ON] / r->t[GM_OFF]);
+    }
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -528,6 +616,12 @@ int main(int argc, char **argv)
         ok = ok && res[i].compiled && res[i].correct;
     }
     print_table(res, &cfg, quick);
+    gm_result gm[NGM];
+    for (int i = 0; i < NGM; i++) {
+        gm[i] = run_gm_case(&gm_cases[i], kernel_dir, &cfg, 0x2545F4914F6CDD1Dull + (uint64_t)i);
+        ok = ok && gm[i].ok;
+    }
+    print_gm_table(gm);
     kernels_destroy();
     if (!ok)
         fprintf(stderr, "bench: FAILED (a kernel did not compile or a result was wrong; see above)\n");

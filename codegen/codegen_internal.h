@@ -9,7 +9,8 @@
  *   tile_buf, tile, memref in an  cg->tile_ty = { i64 byte offset in its address
  *   on-chip address space           space, i64 valid rows, i64 valid cols }
  *   tensor_view, partition view   cg->view_ty = { ptr base of element 0,
- *                                   [5 x i64] shape, [5 x i64] strides (elements) }
+ *                                   [5 x i64] shape, [5 x i64] strides (elements),
+ *                                   ptr origin: the pointer it was made from }
  *
  * Because tiles and views are plain first-class aggregates they flow through
  * phis, scf.yield and calls with no special case; LLVM folds the extractvalues
@@ -100,7 +101,7 @@ struct cg {
     LLVMBuilderRef b;
     LLVMTypeRef i1, i8, i16, i32, i64, f16, bf16, f32, f64, ptr, void_ty;
     LLVMTypeRef tile_ty;                        /* { i64, i64, i64 } */
-    LLVMTypeRef view_ty;                        /* { ptr, [5 x i64], [5 x i64] } */
+    LLVMTypeRef view_ty;                        /* { ptr, [5 x i64], [5 x i64], ptr } */
     cg_valmap *values;
     cg_func *fn;                                /* the function being lowered */
 };
@@ -141,6 +142,9 @@ LLVMValueRef cg_i64(cg *g, int64_t v);
 LLVMValueRef cg_i32(cg *g, int32_t v);
 /* A private constant "file:line:col" string for `loc` (traps, diagnostics). */
 LLVMValueRef cg_where(cg *g, ptoc_loc loc);
+/* The op's name ("pto.tload") as a private constant string, one per module
+ * and name (pipe events, GM checks). */
+LLVMValueRef cg_op_name(cg *g, const char *name);
 /* Calls a runtime entry point of ptoc/runtime.h by name (declared on first use). */
 LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsigned nargs);
 /* Calls an overloaded LLVM intrinsic ("llvm.exp", overloaded on `ty`). */

@@ -120,6 +120,22 @@ LLVMValueRef cg_where(cg *g, ptoc_loc loc)
     return gv;
 }
 
+LLVMValueRef cg_op_name(cg *g, const char *name)
+{
+    char gname[160];
+    snprintf(gname, sizeof gname, "ptoc.op.%s", name);
+    LLVMValueRef gv = LLVMGetNamedGlobal(g->mod, gname);
+    if (gv)
+        return gv;
+    LLVMValueRef init = LLVMConstStringInContext(g->llctx, name, (unsigned)strlen(name), false);
+    gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), gname);
+    LLVMSetInitializer(gv, init);
+    LLVMSetGlobalConstant(gv, true);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
+    return gv;
+}
+
 /* ---------------------------------------------------------------- calls */
 
 /* The runtime entry points of ptoc/runtime.h, with their C signatures. */
@@ -137,6 +153,7 @@ static const rt_sig rt_sigs[] = {
     {"ptoc_rt_block_idx", RT_I64, 0, {RT_VOID}, false},
     {"ptoc_rt_block_num", RT_I64, 0, {RT_VOID}, false},
     {"ptoc_rt_trap", RT_VOID, 5, {RT_I32, RT_PTR, RT_I64, RT_I64, RT_I64}, true},
+    {"ptoc_rt_gm_check", RT_VOID, 5, {RT_PTR, RT_PTR, RT_PTR, RT_PTR, RT_PTR}, false},
 };
 
 static LLVMTypeRef rt_type(cg *g, rt_ty t)

@@ -55,6 +55,7 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_block_idx", (void (*)(void))ptoc_rt_block_idx},
     {"ptoc_rt_block_num", (void (*)(void))ptoc_rt_block_num},
     {"ptoc_rt_trap", (void (*)(void))ptoc_rt_trap},
+    {"ptoc_rt_gm_check", (void (*)(void))ptoc_rt_gm_check},
     {"ptoc_rt_pipe_op", (void (*)(void))ptoc_rt_pipe_op},
     {"ptoc_rt_pipe_set", (void (*)(void))ptoc_rt_pipe_set},
     {"ptoc_rt_pipe_wait", (void (*)(void))ptoc_rt_pipe_wait},

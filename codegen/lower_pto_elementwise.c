@@ -5,6 +5,9 @@
  *
  *   tadd tsub tmul tdiv tmax tmin       dst[i,j] = a[i,j] OP b[i,j]
  *   tadds tsubs tmuls tdivs tmaxs tmins dst[i,j] = a[i,j] OP s
+ *   tdivs with the scalar first         dst[i,j] = s / a[i,j] (PTOAS picks
+ *                                       pto-isa's TDIVS(dst, scalar, src)
+ *                                       overload by the operand order)
  *   tmov                                dst[i,j] = a[i,j] (raw bits)
  *   tcolexpand                          dst[i,j] = a[0,j]
  *   tcolexpand{add,...,expdif}          dst[i,j] = a[i,j] OP b[0,j]; or, when a's
@@ -20,8 +23,9 @@
  */
 #include "codegen/codegen_internal.h"
 
-/* What one element computes. */
-typedef enum ew_op { EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_EXPDIF, EW_COPY } ew_op;
+/* What one element computes from a (the tile element) and b: a OP b, or for
+ * EW_RDIV b / a (the scalar-first tdivs). */
+typedef enum ew_op { EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_EXPDIF, EW_COPY, EW_RDIV } ew_op;
 
 /* One tile operand of the loop nest. */
 typedef struct ew_src {
@@ -39,6 +43,7 @@ static LLVMValueRef float_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b)
     case EW_SUB: return LLVMBuildFSub(B, a, b, "");
     case EW_MUL: return LLVMBuildFMul(B, a, b, "");
     case EW_DIV: return LLVMBuildFDiv(B, a, b, "");
+    case EW_RDIV: return LLVMBuildFDiv(B, b, a, "");
     /* Ordered compares: a NaN in b propagates, a NaN in a does not (x86 maxps). */
     case EW_MAX: return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, a, b, ""), a, b, "");
     case EW_MIN: return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, a, b, ""), a, b, "");
@@ -82,6 +87,7 @@ static LLVMValueRef int_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b, bool
     case EW_SUB: return LLVMBuildSub(B, a, b, "");
     case EW_MUL: return LLVMBuildMul(B, a, b, "");
     case EW_DIV: return int_div(g, a, b, is_unsigned);
+    case EW_RDIV: return int_div(g, b, a, is_unsigned);
     case EW_MAX:
         return LLVMBuildSelect(B, LLVMBuildICmp(B, is_unsigned ? LLVMIntUGT : LLVMIntSGT, a, b, ""), a, b, "");
     case EW_MIN:
@@ -191,13 +197,19 @@ static bool lower_tile_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* tsubs, tdivs, tmaxs and tmins have only the structural verifier: check the
- * operand kinds here, so that a malformed op is a diagnostic. */
-static bool check_tile_scalar_operands(ptoc_op *op)
+static bool is_tile_operand(ptoc_op *op, uint32_t i)
 {
     ptoc_pto_tile_desc d;
-    const ptoc_type *s = op->noperands > 1 ? ptoc_op_operand(op, 1)->type : NULL;
-    if (op->noperands < 2 || !cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &d)) {
+    return i < op->noperands && cg_tile_desc_of(ptoc_op_operand(op, i)->type, &d);
+}
+
+/* tsubs, tdivs, tmaxs and tmins have only the structural verifier: check the
+ * operand kinds here (the tile is operand `tile`, the scalar the other of
+ * the first two), so that a malformed op is a diagnostic. */
+static bool check_tile_scalar_operands(ptoc_op *op, uint32_t tile)
+{
+    const ptoc_type *s = op->noperands > 1 ? ptoc_op_operand(op, 1 - tile)->type : NULL;
+    if (op->noperands < 2 || !is_tile_operand(op, tile)) {
         ptoc_op_emit_error(op, "src must be a tile");
         return false;
     }
@@ -209,21 +221,25 @@ static bool check_tile_scalar_operands(ptoc_op *op)
     return false;
 }
 
-/* tadds tsubs tmuls tdivs tmaxs tmins: dst = src OP scalar. */
+/* tadds tsubs tmuls tdivs tmaxs tmins: dst = src OP scalar; tdivs with the
+ * scalar first (a scalar operand 0 and a tile operand 1): dst = scalar / src. */
 static bool lower_tile_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     ew_src s = {.row0 = false};
     cg_tile dst;
-    if (!check_tile_scalar_operands(op) || !cg_op_in(g, op, 0, &s.tile) || !cg_op_out(g, op, 0, &dst))
+    ew_op kind = (ew_op)rule->arg;
+    bool scalar_first = kind == EW_DIV && !is_tile_operand(op, 0) && is_tile_operand(op, 1);
+    uint32_t tile = scalar_first ? 1 : 0;
+    if (!check_tile_scalar_operands(op, tile) || !cg_op_in(g, op, tile, &s.tile) || !cg_op_out(g, op, tile, &dst))
         return false;
     if (!check_same_elem(op, &s.tile, &dst) || !check_computable(op, &dst))
         return false;
     /* The hardware takes the scalar in the tile's dtype: round it there first. */
-    LLVMValueRef slot = cg_op_scalar_slot(g, op, 1, dst.elem);
+    LLVMValueRef slot = cg_op_scalar_slot(g, op, 1 - tile, dst.elem);
     LLVMValueRef scalar = slot ? cg_load_elem(g, dst.elem, slot) : NULL;
     if (!scalar)
         return false;
-    emit_loop_nest(g, (ew_op)rule->arg, &dst, &s, 1, scalar);
+    emit_loop_nest(g, scalar_first ? EW_RDIV : kind, &dst, &s, 1, scalar);
     return true;
 }
 

@@ -7,29 +7,34 @@
  * caller as pointers, so memref.alloc in GM is a diagnostic.
  *
  * Views: make_tensor_view and partition_view build the view aggregate {base,
- * [5 x i64] shape, [5 x i64] strides}. A rank-k view fills the last k slots
- * (leading slots: shape 1, stride 0), as pto-isa's 5-D GlobalTensor does, so
- * every later rule sees five dims. A GM memref operand is read as a view with
- * row-major strides from its static shape.
+ * [5 x i64] shape, [5 x i64] strides, origin}. A rank-k view fills the last k
+ * slots (leading slots: shape 1, stride 0), as pto-isa's 5-D GlobalTensor
+ * does, so every later rule sees five dims; origin is the pointer the view was
+ * made from, kept through partitions for the GM checks. A GM memref operand is
+ * read as a view with row-major strides from its static shape.
  *
  * tload/tstore move a view's window to or from a tile's valid region with the
- * ND mapping of pto-isa (notes §1.2): tile row r spans view dims 0..3 (i3 = r %
- * s3, i2 = (r / s3) % s2, ...) and column c is dim 4, so the tile's valid shape
- * must be (s0*s1*s2*s3) x s4. Rows go through llvm.memcpy when the view's
- * innermost stride is 1 and the tile is row_major none_box; otherwise element
- * by element.
+ * mapping of the view's GM layout (layout_maps below: nd, dn, nz, as pto-isa's
+ * GlobalTensor layouts), which also fixes the valid shape the tile must have;
+ * the layout is the op's `layout` attribute, else the one of the
+ * make_tensor_view its view comes from, else nd. A transfer walks lines (tile
+ * rows; tile columns for dn): a line goes through llvm.memcpy when it is
+ * contiguous on both sides, otherwise element by element. With the codegen
+ * option gm_checks each transfer first calls ptoc_rt_gm_check with its window.
  *
- * Padding: a tload may then fill each valid row's tail, elements [valid_cols,
- * min(cols, round_up(valid_cols, 32 / esize))), as the NPU's DMA does (DESIGN
- * §6); nothing else of the tile is written. The value comes from tload's
- * `pad_mode` clause, else from the tile type:
+ * Padding: a tload may then fill each valid line's tail, elements [valid,
+ * min(extent, round_up(valid, 32 / esize))) along the line, as the NPU's DMA
+ * does (rows from an nd view, columns of a col_major tile from a dn view; the
+ * NZ load never pads); nothing else of the tile is written. The value comes
+ * from tload's `pad_mode` clause, else from the tile type:
  *   PadValue      `pad_value = %v : T`, converted to the tile's dtype as a
  *                 compute op's store converts (cg_convert: float -> int
  *                 truncates and saturates, NaN -> 0; int -> int keeps the
  *                 low bits; f16/bf16 round to nearest even); overrides pad=.
- *   PadFirstElem  the row's own first element (tile element (r, 0)), HIVM's
- *                 rule: hivm.hir.load, whose clauses pto.tload copies, pads
- *                 with the source's [.., 0:1] slice broadcast along the row.
+ *   PadFirstElem  the line's own first element (tile element (r, 0) of a
+ *                 row), HIVM's rule: hivm.hir.load, whose clauses pto.tload
+ *                 copies, pads with the source's [.., 0:1] slice broadcast
+ *                 along the row.
  *   PadNull / no clause   the tile type's pad= (null: no padding). PTOAS
  *                 drops the clause when it emits TLOAD(dst, src), so the tile
  *                 type is what it pads with; PadNull is the clause's default.
@@ -56,13 +61,16 @@
 #define RANK PTOC_PTO_MAX_VIEW_RANK
 
 /* Fields of cg->view_ty. */
-enum { VIEW_BASE, VIEW_SHAPE, VIEW_STRIDES };
+enum { VIEW_BASE, VIEW_SHAPE, VIEW_STRIDES, VIEW_ORIGIN };
 
-/* A view operand resolved for emission: i64 values, constants where known. */
+/* A view operand resolved for emission: i64 values, constants where known.
+ * `origin` is the pointer the view was made from (the GM checks find its
+ * buffer by it); `base` is the window's element 0. */
 typedef struct view {
-    LLVMValueRef base;
+    LLVMValueRef base, origin;
     LLVMValueRef shape[RANK], stride[RANK];
     const ptoc_type *elem;
+    uint32_t rank;             /* as written: its dims are the last `rank` of the five */
 } view;
 
 /* ---------------------------------------------------------------- small arithmetic */
@@ -148,7 +156,8 @@ static LLVMValueRef build_view(cg *g, const view *v)
     LLVMValueRef agg = LLVMGetUndef(g->view_ty);
     agg = LLVMBuildInsertValue(g->b, agg, v->base, VIEW_BASE, "");
     agg = LLVMBuildInsertValue(g->b, agg, build_dims(g, v->shape), VIEW_SHAPE, "");
-    return LLVMBuildInsertValue(g->b, agg, build_dims(g, v->stride), VIEW_STRIDES, "view");
+    agg = LLVMBuildInsertValue(g->b, agg, build_dims(g, v->stride), VIEW_STRIDES, "");
+    return LLVMBuildInsertValue(g->b, agg, v->origin, VIEW_ORIGIN, "view");
 }
 
 /* A GM memref as a view: row-major strides from its static shape. */
@@ -178,8 +187,9 @@ static bool memref_view(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
         out->stride[RANK - rank + k] = cg_i64(g, stride);
         stride *= d;
     }
-    out->base = cg_get(g, val);
+    out->base = out->origin = cg_get(g, val);
     out->elem = t->u.shaped.elem;
+    out->rank = rank;
     return out->base != NULL;
 }
 
@@ -202,7 +212,9 @@ static bool view_of(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
         return false;
     LLVMValueRef shape = view_member(g, agg, VIEW_SHAPE), strides = view_member(g, agg, VIEW_STRIDES);
     out->base = view_member(g, agg, VIEW_BASE);
+    out->origin = view_member(g, agg, VIEW_ORIGIN);
     out->elem = vt->elem;
+    out->rank = vt->rank;
     for (uint32_t k = 0; k < RANK; k++) {
         uint32_t lead = RANK - vt->rank;
         int64_t d = k >= lead ? vt->shape[k - lead] : 1;
@@ -338,19 +350,13 @@ static bool lower_make_tensor_view(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_pto_view *vt = ptoc_pto_tensor_view(op->results[0].type);
-    uint32_t layout = PTOC_PTO_LAYOUT_ND, rank = vt->rank, lead = RANK - rank;
-    if (ptoc_op_attr(op, "layout") && ptoc_pto_enum_value(ptoc_op_attr(op, "layout"), PTOC_PTO_ENUM_LAYOUT, &layout) &&
-        layout != PTOC_PTO_LAYOUT_ND) {
-        ptoc_op_emit_error(op, "a view with layout '%s' is not supported by the cpu target yet (only nd)",
-                           ptoc_pto_enum_name(PTOC_PTO_ENUM_LAYOUT, layout));
-        return false;
-    }
-    view v;
+    uint32_t rank = vt->rank, lead = RANK - rank;
+    view v = {.rank = rank};
     for (uint32_t k = 0; k < lead; k++) {
         v.shape[k] = cg_i64(g, 1);
         v.stride[k] = cg_i64(g, 0);
     }
-    if (!(v.base = cg_get(g, ptoc_op_operand(op, 0))) || !operand_list(g, op, 1, rank, v.shape + lead) ||
+    if (!(v.base = v.origin = cg_get(g, ptoc_op_operand(op, 0))) || !operand_list(g, op, 1, rank, v.shape + lead) ||
         !operand_list(g, op, 1 + rank, rank, v.stride + lead))
         return false;
     for (uint32_t k = 0; k < rank; k++) {
@@ -423,20 +429,87 @@ static bool lower_partition_view(cg *g, ptoc_op *op, const cg_rule *rule)
 
 typedef enum direction { TO_TILE, TO_VIEW } direction;
 
-/* What one tload/tstore moves. */
-/* The padding of a tload: none, one value for every row (the tile type's
- * pad= or a PadValue clause), or each row's own first element (PadFirstElem). */
+/* How a GM layout maps tile element (r, c) to a view element, after
+ * pto-isa's GlobalTensor layouts (the cpu model's index mapping, which the
+ * NPU's DMA implements for the tile layouts it pairs with each). A transfer
+ * walks "lines", tile rows or (DN) tile columns; the element offset is
+ * split(line over line_dims) + split(i over along_dims), i the index along
+ * the line, each split fastest dim first (split_offset):
+ *   nd  line r over dims 3,2,1,0   along c over dim 4      (s0 s1 s2 s3) x s4
+ *   dn  line c over dims 4,2,1,0   along r over dim 3      s3 x (s0 s1 s2 s4)
+ *   nz  line r over dims 3,2       along c over dims 4,1,0 (s2 s3) x (s0 s1 s4)
+ * the last column being the tile's valid shape each layout requires. */
+typedef struct layout_map {
+    const char *name;
+    bool by_columns;                 /* lines are tile columns */
+    int line_dims[4], nline;
+    int along_dims[3], nalong;
+    const char *rule;                /* the valid shape it requires, for diagnostics */
+} layout_map;
+
+static const layout_map layout_maps[] = {
+    [PTOC_PTO_LAYOUT_ND] = {"nd", false, {3, 2, 1, 0}, 4, {4}, 1, "s0*s1*s2*s3 rows and s4 columns"},
+    [PTOC_PTO_LAYOUT_DN] = {"dn", true, {4, 2, 1, 0}, 4, {3}, 1, "s3 rows and s0*s1*s2*s4 columns"},
+    [PTOC_PTO_LAYOUT_NZ] = {"nz", false, {3, 2}, 2, {4, 1, 0}, 3, "s2*s3 rows and s0*s1*s4 columns"},
+};
+
+/* The padding of a tload: none, one value for every line (the tile type's
+ * pad= or a PadValue clause), or each line's own first element (PadFirstElem). */
 typedef enum pad_fill { FILL_NONE, FILL_VALUE, FILL_FIRST_ELEM } pad_fill;
 
+/* What one tload/tstore moves. */
 typedef struct transfer {
     direction dir;
+    const layout_map *map;
     view v;
     cg_tile t;
     LLVMTypeRef et;            /* iN of the element's width */
-    bool contiguous_rows;      /* tile rows are contiguous (row_major none_box) */
-    pad_fill fill;             /* what the tail of each valid row gets */
+    bool contiguous_lines;     /* a tile line is contiguous (none_box, rows of row_major, columns of col_major) */
+    pad_fill fill;             /* what the tail of each valid line gets */
     LLVMValueRef pad_value;    /* FILL_VALUE: the pad pattern as iN */
 } transfer;
+
+/* The layout of a transfer: the op's own `layout` attribute, else that of the
+ * partition_view / make_tensor_view chain its view comes from (PTOAS's rule),
+ * else nd: a GM memref, or a view that reaches the op through a block
+ * argument, whose layout only the op's attribute can give. */
+static bool transfer_layout(ptoc_op *op, const ptoc_value *view_val, const layout_map **out)
+{
+    uint32_t layout = PTOC_PTO_LAYOUT_ND;
+    ptoc_attr *own = ptoc_op_attr(op, "layout");
+    if (own && !ptoc_pto_enum_value(own, PTOC_PTO_ENUM_LAYOUT, &layout)) {
+        ptoc_op_emit_error(op, "layout must be a #pto.layout<nd|dn|nz> attribute");
+        return false;
+    }
+    for (ptoc_op *def = ptoc_value_def(view_val); !own && def; def = ptoc_value_def(ptoc_op_operand(def, 0))) {
+        if (!ptoc_op_is(def, "pto.partition_view") && !ptoc_op_is(def, "pto.make_tensor_view"))
+            break;
+        ptoc_attr *a = ptoc_op_attr(def, "layout");
+        if (a && ptoc_pto_enum_value(a, PTOC_PTO_ENUM_LAYOUT, &layout))
+            break;
+        if (ptoc_op_is(def, "pto.make_tensor_view"))
+            break;
+    }
+    *out = &layout_maps[layout < sizeof layout_maps / sizeof layout_maps[0] ? layout : PTOC_PTO_LAYOUT_ND];
+    return true;
+}
+
+static LLVMValueRef dims_product(cg *g, const view *v, const int *dims, int n)
+{
+    LLVMValueRef p = cg_i64(g, 1);
+    for (int k = n; k-- > 0;)
+        p = mul(g, p, v->shape[dims[k]]);
+    return p;
+}
+
+/* The tile shape the view gives under the layout. */
+static void view_tile_shape(cg *g, const layout_map *m, const view *v, LLVMValueRef *rows, LLVMValueRef *cols)
+{
+    LLVMValueRef lines = dims_product(g, v, m->line_dims, m->nline);
+    LLVMValueRef along = dims_product(g, v, m->along_dims, m->nalong);
+    *rows = m->by_columns ? along : lines;
+    *cols = m->by_columns ? lines : along;
+}
 
 static void dim_text(char *buf, size_t n, LLVMValueRef v)
 {
@@ -447,12 +520,30 @@ static void dim_text(char *buf, size_t n, LLVMValueRef v)
         snprintf(buf, n, "?");
 }
 
-/* The tile's valid shape must be (s0*s1*s2*s3) x s4 (pto-isa ND rule): an
+/* An nz view holds 16 x 32-byte fractals: dims 3 and 4 must be 16 and
+ * 32/esize, known at compile time (pto-isa's static NZ shape rule). */
+static bool check_nz_fractal(ptoc_op *op, const transfer *x)
+{
+    int64_t rows, cols, want = 32 / (int64_t)x->t.esize;
+    if (x->map != &layout_maps[PTOC_PTO_LAYOUT_NZ] ||
+        (const_of(x->v.shape[3], &rows) && rows == 16 && const_of(x->v.shape[4], &cols) && cols == want))
+        return true;
+    char t[2][24];
+    dim_text(t[0], sizeof t[0], x->v.shape[3]);
+    dim_text(t[1], sizeof t[1], x->v.shape[4]);
+    ptoc_op_emit_error(op, "an nz view needs dims 3 and 4 of 16 and %lld elements (one 16 x 32-byte fractal), "
+                       "known at compile time; this view has %s and %s", (long long)want, t[0], t[1]);
+    return false;
+}
+
+/* The tile's valid shape must be the one the view gives under its layout: an
  * error when a dim is known to differ, else a run-time check of the unknown. */
 static bool check_shapes(cg *g, ptoc_op *op, const transfer *x)
 {
-    LLVMValueRef vr = mul(g, mul(g, x->v.shape[0], x->v.shape[1]), mul(g, x->v.shape[2], x->v.shape[3]));
-    LLVMValueRef want[2] = {vr, x->v.shape[4]}, have[2] = {x->t.vrows, x->t.vcols};
+    if (!check_nz_fractal(op, x))
+        return false;
+    LLVMValueRef want[2], have[2] = {x->t.vrows, x->t.vcols};
+    view_tile_shape(g, x->map, &x->v, &want[0], &want[1]);
     for (int k = 0; k < 2; k++) {
         int64_t w, h;
         if (!const_of(want[k], &w) || !const_of(have[k], &h) || w == h)
@@ -462,8 +553,8 @@ static bool check_shapes(cg *g, ptoc_op *op, const transfer *x)
         dim_text(t[1], sizeof t[1], have[1]);
         dim_text(t[2], sizeof t[2], want[0]);
         dim_text(t[3], sizeof t[3], want[1]);
-        ptoc_op_emit_error(op, "the tile's valid shape %sx%s does not match the view's %sx%s (the view gives "
-                           "s0*s1*s2*s3 rows and s4 columns)", t[0], t[1], t[2], t[3]);
+        ptoc_op_emit_error(op, "the tile's valid shape %sx%s does not match the view's %sx%s (layout %s: %s)", t[0],
+                           t[1], t[2], t[3], x->map->name, x->map->rule);
         return false;
     }
     for (int k = 0; k < 2; k++)
@@ -472,21 +563,22 @@ static bool check_shapes(cg *g, ptoc_op *op, const transfer *x)
     return true;
 }
 
-/* Element offset of the start of tile row r in the view: the row index is
- * split over dims 0..3, innermost first. Dims of extent 1 contribute nothing,
- * and the outermost other dim takes what is left (r < s0*s1*s2*s3). */
-static LLVMValueRef view_row_offset(cg *g, const view *v, LLVMValueRef r)
+/* Element offset of index `idx` split over `dims` (fastest first) of the view:
+ * dims of extent 1 contribute nothing, and the outermost other dim takes what
+ * is left (idx is below the product of the extents). */
+static LLVMValueRef split_offset(cg *g, const view *v, LLVMValueRef idx, const int *dims, int n)
 {
-    int top = 0;
-    while (top < 3 && is_const(v->shape[top], 1))
-        top++;
-    LLVMValueRef off = cg_i64(g, 0), rest = r;
-    for (int d = 3; d >= top; d--) {
+    int top = n - 1;
+    while (top > 0 && is_const(v->shape[dims[top]], 1))
+        top--;
+    LLVMValueRef off = cg_i64(g, 0), rest = idx;
+    for (int k = 0; k <= top; k++) {
+        int d = dims[k];
         if (is_const(v->shape[d], 1))
             continue;
-        LLVMValueRef i = d == top ? rest : LLVMBuildURem(g->b, rest, v->shape[d], "");
+        LLVMValueRef i = k == top ? rest : LLVMBuildURem(g->b, rest, v->shape[d], "");
         off = add(g, off, mul(g, i, v->stride[d]));
-        if (d > top)
+        if (k < top)
             rest = LLVMBuildUDiv(g->b, rest, v->shape[d], "");
     }
     return off;
@@ -499,6 +591,28 @@ static LLVMValueRef view_elem_ptr(cg *g, const transfer *x, LLVMValueRef elem_of
     return LLVMBuildGEP2(g->b, x->et, x->v.base, &elem_offset, 1, "");
 }
 
+/* Tile element `i` of line `line`. */
+static LLVMValueRef tile_elem_ptr(cg *g, const transfer *x, LLVMValueRef line, LLVMValueRef i)
+{
+    return x->map->by_columns ? cg_tile_elem_ptr(g, &x->t, i, line) : cg_tile_elem_ptr(g, &x->t, line, i);
+}
+
+/* Valid lines, valid elements along a line, and the tile's physical extent along one. */
+static LLVMValueRef line_count(const transfer *x)
+{
+    return x->map->by_columns ? x->t.vcols : x->t.vrows;
+}
+
+static LLVMValueRef along_count(const transfer *x)
+{
+    return x->map->by_columns ? x->t.vrows : x->t.vcols;
+}
+
+static int64_t along_extent(const transfer *x)
+{
+    return x->map->by_columns ? x->t.desc.rows : x->t.desc.cols;
+}
+
 static void copy_elem(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr)
 {
     LLVMValueRef from = x->dir == TO_TILE ? view_ptr : tile_ptr, to = x->dir == TO_TILE ? tile_ptr : view_ptr;
@@ -507,14 +621,16 @@ static void copy_elem(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValue
     LLVMSetAlignment(LLVMBuildStore(g->b, v, to), (unsigned)cg_elem_size(x->v.elem));
 }
 
-/* Row r: one memcpy, or one element at a time. */
-static void copy_row(cg *g, const transfer *x, LLVMValueRef r, bool memcpy_row)
+/* One line: one memcpy, or one element at a time. */
+static void copy_line(cg *g, const transfer *x, LLVMValueRef line, bool memcpy_line)
 {
-    LLVMValueRef row = view_row_offset(g, &x->v, r);
+    LLVMValueRef start = split_offset(g, &x->v, line, x->map->line_dims, x->map->nline);
     unsigned align = (unsigned)x->t.esize;
-    if (memcpy_row) {
-        LLVMValueRef vp = view_elem_ptr(g, x, row), tp = cg_tile_row_ptr(g, &x->t, r);
-        LLVMValueRef bytes = mul(g, x->t.vcols, cg_i64(g, x->t.esize));
+    if (memcpy_line) {
+        LLVMValueRef vp = view_elem_ptr(g, x, start);
+        LLVMValueRef tp = x->map->by_columns ? tile_elem_ptr(g, x, line, cg_i64(g, 0))
+                                             : cg_tile_row_ptr(g, &x->t, line);
+        LLVMValueRef bytes = mul(g, along_count(x), cg_i64(g, x->t.esize));
         if (x->dir == TO_TILE)
             LLVMBuildMemCpy(g->b, tp, align, vp, align, bytes);
         else
@@ -522,68 +638,101 @@ static void copy_row(cg *g, const transfer *x, LLVMValueRef r, bool memcpy_row)
         return;
     }
     cg_loop l;
-    cg_loop_begin(g, &l, cg_i64(g, 0), x->t.vcols, "col");
-    LLVMValueRef vp = view_elem_ptr(g, x, add(g, row, mul(g, l.iv, x->v.stride[4])));
-    copy_elem(g, x, vp, cg_tile_elem_ptr(g, &x->t, r, l.iv));
+    cg_loop_begin(g, &l, cg_i64(g, 0), along_count(x), x->map->by_columns ? "row" : "col");
+    LLVMValueRef along = split_offset(g, &x->v, l.iv, x->map->along_dims, x->map->nalong);
+    LLVMValueRef vp = view_elem_ptr(g, x, add(g, start, along));
+    copy_elem(g, x, vp, tile_elem_ptr(g, x, line, l.iv));
     cg_loop_end(g, &l);
 }
 
-/* Fills row r's elements [vcols, min(cols, round_up(vcols, 32 / esize))) with
- * the pad value: the tail the DMA writes on hardware, and nothing else. */
-static void pad_row(cg *g, const transfer *x, LLVMValueRef r)
+/* Fills the line's elements [n, min(extent, round_up(n, 32 / esize))), n the
+ * valid elements along it, with the pad value: the tail the DMA writes on
+ * hardware, and nothing else. */
+static void pad_line(cg *g, const transfer *x, LLVMValueRef line)
 {
-    int64_t per_block = 32 / (int64_t)x->t.esize, vcols;
-    LLVMValueRef end = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, x->t.vcols, cg_i64(g, per_block - 1), ""),
+    int64_t per_block = 32 / (int64_t)x->t.esize, n;
+    LLVMValueRef valid = along_count(x);
+    LLVMValueRef end = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, valid, cg_i64(g, per_block - 1), ""),
                                     cg_i64(g, -per_block), "");
-    end = min_i64(g, end, cg_i64(g, x->t.desc.cols));
-    if (const_of(x->t.vcols, &vcols) && is_const(end, vcols))
+    end = min_i64(g, end, cg_i64(g, along_extent(x)));
+    if (const_of(valid, &n) && is_const(end, n))
         return;
     LLVMValueRef value = x->pad_value;
-    if (x->fill == FILL_FIRST_ELEM) {           /* element (r, 0), just copied */
-        value = LLVMBuildLoad2(g->b, x->et, cg_tile_elem_ptr(g, &x->t, r, cg_i64(g, 0)), "first");
+    if (x->fill == FILL_FIRST_ELEM) {           /* element 0 of the line, just copied */
+        value = LLVMBuildLoad2(g->b, x->et, tile_elem_ptr(g, x, line, cg_i64(g, 0)), "first");
         LLVMSetAlignment(value, (unsigned)x->t.esize);
     }
     cg_loop l;
-    cg_loop_begin(g, &l, x->t.vcols, end, "pad");
-    LLVMValueRef st = LLVMBuildStore(g->b, value, cg_tile_elem_ptr(g, &x->t, r, l.iv));
+    cg_loop_begin(g, &l, valid, end, "pad");
+    LLVMValueRef st = LLVMBuildStore(g->b, value, tile_elem_ptr(g, x, line, l.iv));
     LLVMSetAlignment(st, (unsigned)x->t.esize);
     cg_loop_end(g, &l);
 }
 
-static void copy_rows(cg *g, const transfer *x, bool memcpy_rows)
+static void copy_lines(cg *g, const transfer *x, bool memcpy_lines)
 {
     cg_loop l;
-    cg_loop_begin(g, &l, cg_i64(g, 0), x->t.vrows, "row");
-    copy_row(g, x, l.iv, memcpy_rows);
+    cg_loop_begin(g, &l, cg_i64(g, 0), line_count(x), x->map->by_columns ? "col" : "row");
+    copy_line(g, x, l.iv, memcpy_lines);
     if (x->fill != FILL_NONE)
-        pad_row(g, x, l.iv);
+        pad_line(g, x, l.iv);
     cg_loop_end(g, &l);
 }
 
-/* Copies the valid region. With a row-contiguous tile and an innermost stride
- * only known at run time, both loops are emitted behind a test of the stride. */
+/* Copies the valid region. Lines go through llvm.memcpy when both sides are
+ * contiguous along them (a single along dim of stride 1, a contiguous tile
+ * line); with a stride only known at run time, both loops are emitted behind
+ * a test of it. */
 static void emit_transfer(cg *g, const transfer *x)
 {
     int64_t inner;
-    bool known = const_of(x->v.stride[4], &inner);
-    if (!x->contiguous_rows || (known && inner != 1)) {
-        copy_rows(g, x, false);
+    LLVMValueRef stride = x->v.stride[x->map->along_dims[0]];
+    bool known = const_of(stride, &inner);
+    if (!x->contiguous_lines || x->map->nalong != 1 || (known && inner != 1)) {
+        copy_lines(g, x, false);
         return;
     }
     if (known) {
-        copy_rows(g, x, true);
+        copy_lines(g, x, true);
         return;
     }
     LLVMBasicBlockRef fast = cg_block(g, "rows.memcpy"), slow = cg_block(g, "rows.strided"),
                       done = cg_block(g, "rows.done");
-    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, x->v.stride[4], cg_i64(g, 1), ""), fast, slow);
+    LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, stride, cg_i64(g, 1), ""), fast, slow);
     LLVMPositionBuilderAtEnd(g->b, fast);
-    copy_rows(g, x, true);
+    copy_lines(g, x, true);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, slow);
-    copy_rows(g, x, false);
+    copy_lines(g, x, false);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
+}
+
+/* With the codegen option gm_checks: one ptoc_rt_gm_check call before the
+ * transfer, with the view's window (runtime.h), so that the run stops at this
+ * op when the window is not inside the buffer of the view's pointer. Every
+ * element of the window is moved (the valid shape equals the view's), so its
+ * extent is the op's. */
+static void emit_gm_check(cg *g, ptoc_op *op, const transfer *x)
+{
+    if (!g->opts->gm_checks)
+        return;
+    enum { N = 3 + 2 * RANK };
+    LLVMTypeRef arr = LLVMArrayType2(g->i64, N);
+    LLVMValueRef window = cg_alloca(g, arr, "gm.window"), vals[N];
+    vals[0] = cg_i64(g, x->t.esize);
+    vals[1] = cg_i64(g, x->dir == TO_VIEW);
+    vals[2] = cg_i64(g, x->v.rank);
+    for (int k = 0; k < RANK; k++) {
+        vals[3 + k] = x->v.shape[k];
+        vals[3 + RANK + k] = x->v.stride[k];
+    }
+    for (int k = 0; k < N; k++) {
+        LLVMValueRef idx[2] = {cg_i32(g, 0), cg_i32(g, k)};
+        LLVMBuildStore(g->b, vals[k], LLVMBuildInBoundsGEP2(g->b, arr, window, idx, 2, ""));
+    }
+    LLVMValueRef args[5] = {cg_where(g, op->loc), cg_op_name(g, op->name->str), x->v.origin, x->v.base, window};
+    cg_call_runtime(g, "ptoc_rt_gm_check", args, 5);
 }
 
 /* The pad pattern (pto-isa PadValueMap): max is +inf / INT_MAX / all ones,
@@ -646,8 +795,30 @@ static LLVMValueRef pad_value_bits(cg *g, ptoc_op *op, const transfer *x, uint32
     return bits;
 }
 
-/* What a tload writes past each valid row: PadValue gives the clause's value,
- * PadFirstElem the row's first element, and PadNull (or no clause) the tile
+/* Padding fills the tail of each line: rows of a row_major tile from an nd
+ * view, columns of a col_major tile from a dn view (the hardware's ND2ND and
+ * DN2DN loads pad; its NZ load never does, so an nz view ignores the tile's
+ * pad= and refuses an explicit clause). */
+static bool check_pad_layout(ptoc_op *op, const transfer *x, const pad_clause *clause)
+{
+    if (x->map == &layout_maps[PTOC_PTO_LAYOUT_NZ]) {
+        if (clause->mode == PADMODE_NULL)
+            return true;
+        ptoc_op_emit_error(op, "tload's pad_mode clause has no effect on an nz view (the NZ load does not pad)");
+        return false;
+    }
+    bool col_major = x->t.desc.blayout == PTOC_PTO_BL_COL_MAJOR;
+    if (col_major == x->map->by_columns)
+        return true;
+    ptoc_op_emit_error(op, col_major ? "tload padding into a col_major tile needs a dn view (an nd view pads the "
+                                       "rows of a row_major tile)"
+                                     : "tload padding into a row_major tile needs an nd view (a dn view pads the "
+                                       "columns of a col_major tile)");
+    return false;
+}
+
+/* What a tload writes past each valid line: PadValue gives the clause's value,
+ * PadFirstElem the line's first element, and PadNull (or no clause) the tile
  * type's pad= (pad=null: nothing). A tstore never pads. */
 static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *clause)
 {
@@ -662,9 +833,11 @@ static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *cla
         x->fill = FILL_VALUE;
     if (x->fill == FILL_NONE)
         return true;
-    if (x->t.desc.blayout != PTOC_PTO_BL_ROW_MAJOR) {
-        ptoc_op_emit_error(op, "tload padding into a col_major tile is not supported by the cpu target yet");
+    if (!check_pad_layout(op, x, clause))
         return false;
+    if (x->map == &layout_maps[PTOC_PTO_LAYOUT_NZ]) {
+        x->fill = FILL_NONE;
+        return true;
     }
     if (clause->mode == PADMODE_VALUE) {
         uint32_t nins, nouts;
@@ -693,17 +866,19 @@ static void refine_valid_shape(cg_tile *t)
         t->vcols = c;
 }
 
-/* Checks and emits a transfer between `view_val` and the resolved tile x->t;
- * `clause` is tload's padding clause (NULL for tstore). */
+/* Checks and emits a transfer between `view_val` and the resolved tile x->t
+ * (x->map set); `clause` is tload's padding clause (NULL for tstore). */
 static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *view_val, const pad_clause *clause)
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
     refine_valid_shape(&x->t);
     x->et = bits_type(g, x->t.esize);
-    x->contiguous_rows = x->t.desc.blayout == PTOC_PTO_BL_ROW_MAJOR && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
+    uint32_t line_layout = x->map->by_columns ? PTOC_PTO_BL_COL_MAJOR : PTOC_PTO_BL_ROW_MAJOR;
+    x->contiguous_lines = x->t.desc.blayout == line_layout && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
     if (!setup_padding(g, op, x, clause) || !check_shapes(g, op, x))
         return false;
+    emit_gm_check(g, op, x);
     emit_transfer(g, x);
     return true;
 }
@@ -742,8 +917,8 @@ static bool read_tload_clauses(ptoc_op *op, pad_clause *out)
 }
 
 /* The tile a Level-1 tload defines: placed sequentially, valid shape from the
- * result type or, where that is dynamic, from the view (the transfer rule). */
-static bool place_loaded_tile(cg *g, ptoc_op *op, const ptoc_value *view_val, cg_tile *out)
+ * result type or, where that is dynamic, from the view (its layout's rule). */
+static bool place_loaded_tile(cg *g, ptoc_op *op, const ptoc_value *view_val, const layout_map *map, cg_tile *out)
 {
     const ptoc_value *res = &op->results[0];
     ptoc_pto_tile_desc d;
@@ -754,9 +929,10 @@ static bool place_loaded_tile(cg *g, ptoc_op *op, const ptoc_value *view_val, cg
     }
     if (!view_of(g, view_val, op->loc, &v))
         return false;
-    LLVMValueRef rows = mul(g, mul(g, v.shape[0], v.shape[1]), mul(g, v.shape[2], v.shape[3]));
+    LLVMValueRef rows, cols;
+    view_tile_shape(g, map, &v, &rows, &cols);
     LLVMValueRef vrows = d.valid_rows != PTOC_DYNAMIC ? cg_i64(g, d.valid_rows) : rows;
-    LLVMValueRef vcols = d.valid_cols != PTOC_DYNAMIC ? cg_i64(g, d.valid_cols) : v.shape[4];
+    LLVMValueRef vcols = d.valid_cols != PTOC_DYNAMIC ? cg_i64(g, d.valid_cols) : cols;
     return make_tile(g, res, NULL, vrows, vcols, op->loc) && cg_tile_of(g, res, out);
 }
 
@@ -767,10 +943,10 @@ static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
     transfer x = {.dir = TO_TILE};
     const ptoc_value *src = ptoc_op_operand(op, 0);
     pad_clause clause;
-    if (!read_tload_clauses(op, &clause))
+    if (!read_tload_clauses(op, &clause) || !transfer_layout(op, src, &x.map))
         return false;
     bool level1 = op->nresults == 1;
-    if (level1 ? !place_loaded_tile(g, op, src, &x.t) : !cg_op_in(g, op, 1, &x.t))
+    if (level1 ? !place_loaded_tile(g, op, src, x.map, &x.t) : !cg_op_in(g, op, 1, &x.t))
         return false;
     return lower_transfer(g, op, &x, src, &clause);
 }
@@ -805,9 +981,10 @@ static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
     uint32_t nins = op->noperands - 1, nouts;
     if (ptoc_op_attr(op, "operandSegmentSizes"))
         ptoc_pto_dps_split(op, &nins, &nouts);
-    if (!check_tstore_options(op, nins) || !cg_op_in(g, op, 0, &x.t))
+    const ptoc_value *dst = ptoc_op_operand(op, nins);
+    if (!check_tstore_options(op, nins) || !transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t))
         return false;
-    return lower_transfer(g, op, &x, ptoc_op_operand(op, nins), NULL);
+    return lower_transfer(g, op, &x, dst, NULL);
 }
 
 /* ---------------------------------------------------------------- block queries */

@@ -431,8 +431,8 @@ static void init_types(cg *g)
     LLVMTypeRef tile[3] = {g->i64, g->i64, g->i64};
     g->tile_ty = LLVMStructTypeInContext(c, tile, 3, false);
     LLVMTypeRef dims = LLVMArrayType2(g->i64, PTOC_PTO_MAX_VIEW_RANK);
-    LLVMTypeRef view[3] = {g->ptr, dims, dims};
-    g->view_ty = LLVMStructTypeInContext(c, view, 3, false);
+    LLVMTypeRef view[4] = {g->ptr, dims, dims, g->ptr};
+    g->view_ty = LLVMStructTypeInContext(c, view, 4, false);
 }
 
 static ptoc_llvm_module *module_create(ptoc_op *module, const ptoc_codegen_options *opts)

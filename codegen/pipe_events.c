@@ -45,23 +45,6 @@ static void call_void(cg *g, const char *name, LLVMTypeRef *params, unsigned n, 
     LLVMBuildCall2(g->b, fnty, fn, args, n, "");
 }
 
-/* The op's name as a constant string, one per module and name. */
-static LLVMValueRef op_name(cg *g, const char *name)
-{
-    char gname[160];
-    snprintf(gname, sizeof gname, "ptoc.op.%s", name);
-    LLVMValueRef gv = LLVMGetNamedGlobal(g->mod, gname);
-    if (gv)
-        return gv;
-    LLVMValueRef init = LLVMConstStringInContext(g->llctx, name, (unsigned)strlen(name), false);
-    gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), gname);
-    LLVMSetInitializer(gv, init);
-    LLVMSetGlobalConstant(gv, true);
-    LLVMSetLinkage(gv, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddress(gv, LLVMGlobalUnnamedAddr);
-    return gv;
-}
-
 /* ---------------------------------------------------------------- sync ops */
 
 static bool pipe_attr(ptoc_op *op, const char *name, ptoc_pto_enum_kind kind, uint32_t *out)
@@ -216,7 +199,7 @@ static void emit_op_call(cg *g, ptoc_op *op, int pipe, const access *acc, uint32
         }
     }
     LLVMTypeRef params[5] = {g->i32, g->ptr, g->ptr, g->i32, g->ptr};
-    LLVMValueRef args[5] = {cg_i32(g, pipe), op_name(g, op->name->str), cg_where(g, op->loc),
+    LLVMValueRef args[5] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc),
                             cg_i32(g, (int32_t)n), array};
     call_void(g, "ptoc_rt_pipe_op", params, 5, args);
 }

@@ -64,7 +64,7 @@ static const bufferize_rule rules[] = {
     {"pto.tadds", 0},
     {"pto.tsubs", 0},
     {"pto.tmuls", 0},
-    {"pto.tdivs", 0},
+    {"pto.tdivs", SHAPE_SAME_TYPE},     /* its scalar may come first (dst = s / src) */
     {"pto.tmaxs", 0},
     {"pto.tmins", 0},
     {"pto.tcolexpandadd", SHAPE_SAME_TYPE},

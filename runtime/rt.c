@@ -76,20 +76,18 @@ static const char *space_name(int32_t space)
     return space >= 0 && (size_t)space < sizeof names / sizeof names[0] ? names[space] : "an unknown space";
 }
 
-static _Noreturn void rt_fail(const char *where, const char *fmt, ...);
-
 void *ptoc_rt_space_base(int32_t space, int64_t bytes)
 {
     if (space < 0 || space >= RT_SPACES || bytes < 0)
-        rt_fail("", "internal error: simulated memory asked for space %" PRId32 " with %" PRId64 " bytes",
-                space, bytes);
+        ptoc_rt_fail("", "internal error: simulated memory asked for space %" PRId32 " with %" PRId64 " bytes",
+                     space, bytes);
     rt_space *s = &core.spaces[space];
     size_t want = bytes > 0 ? (size_t)bytes : 1;
     if (s->data && s->size >= want)
         return s->data;
     unsigned char *data = realloc(s->data, want);
     if (!data)
-        rt_fail("", "cannot allocate %" PRId64 " bytes of simulated %s memory", bytes, space_name(space));
+        ptoc_rt_fail("", "cannot allocate %" PRId64 " bytes of simulated %s memory", bytes, space_name(space));
     if (!s->data)
         register_release();
     memset(data + s->size, core.poison ? RT_POISON_BYTE : 0, want - s->size);
@@ -111,8 +109,8 @@ int64_t ptoc_rt_block_num(void)
 /* ---------------------------------------------------------------- traps */
 
 /* Ends the kernel run with "where: message": back to the launcher when one is
- * waiting on this thread, otherwise on stderr and abort(). */
-static _Noreturn void rt_fail(const char *where, const char *fmt, ...)
+ * waiting on this thread, otherwise on stderr and abort() (rt_internal.h). */
+_Noreturn void ptoc_rt_fail(const char *where, const char *fmt, ...)
 {
     char text[512];
     size_t n = (size_t)snprintf(text, sizeof text, "%s%s", where, *where ? ": " : "");
@@ -141,26 +139,27 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     switch (kind) {
     case PTOC_RT_TRAP_ADDRESS:
         if (a >= 0 && b >= 0 && a <= c && b <= c - a)
-            rt_fail(where, "tile at byte offset %" PRId64 " is not aligned (32 bytes; 512 in L0 spaces)", a);
-        rt_fail(where, "tile at bytes [%" PRId64 ", %" PRId64 ") is outside its address space (%" PRId64 " bytes)",
-                a, a + b, c);
+            ptoc_rt_fail(where, "tile at byte offset %" PRId64 " is not aligned (32 bytes; 512 in L0 spaces)", a);
+        ptoc_rt_fail(where,
+                     "tile at bytes [%" PRId64 ", %" PRId64 ") is outside its address space (%" PRId64 " bytes)", a,
+                     a + b, c);
         break;
     case PTOC_RT_TRAP_VALID_SHAPE:
-        rt_fail(where, "dynamic valid shape %" PRId64 "x%" PRId64 " is larger than the tile", a, b);
+        ptoc_rt_fail(where, "dynamic valid shape %" PRId64 "x%" PRId64 " is larger than the tile", a, b);
         break;
     case PTOC_RT_TRAP_VIEW:
-        rt_fail(where, "view access out of bounds (offset %" PRId64 ", size %" PRId64 ", extent %" PRId64 ")", a, b,
-                c);
+        ptoc_rt_fail(where, "view access out of bounds (offset %" PRId64 ", size %" PRId64 ", extent %" PRId64 ")", a,
+                     b, c);
         break;
     case PTOC_RT_TRAP_VIEW_SHAPE:
-        rt_fail(where, "the tile's valid %s %" PRId64 " does not match the view's %" PRId64,
-                c == 0 ? "rows" : "columns", a, b);
+        ptoc_rt_fail(where, "the tile's valid %s %" PRId64 " does not match the view's %" PRId64,
+                     c == 0 ? "rows" : "columns", a, b);
         break;
     case PTOC_RT_TRAP_ELEMENT:
-        rt_fail(where, "element offset %" PRId64 " is outside the tile's %" PRId64 " elements", a, b);
+        ptoc_rt_fail(where, "element offset %" PRId64 " is outside the tile's %" PRId64 " elements", a, b);
         break;
     default:
-        rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
+        ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;
     }
 }

@@ -1,5 +1,5 @@
-/* rt_internal.h: what the launcher (launch.c) needs from the per-thread core
- * state (rt.c). Private to libptoc_rt.
+/* rt_internal.h: what the launcher (launch.c) and the GM checks (gm.c) need
+ * from the per-thread core state (rt.c). Private to libptoc_rt.
  */
 #ifndef PTOC_RUNTIME_RT_INTERNAL_H
 #define PTOC_RUNTIME_RT_INTERNAL_H
@@ -16,5 +16,9 @@ void ptoc_rt_block_begin(int64_t idx, int64_t num, bool poison, jmp_buf *jump);
  * defaults (block 0 of 1, traps abort) and returns the trap message (malloc'd)
  * or NULL when the block did not trap. */
 char *ptoc_rt_block_end(void);
+/* Ends the kernel run with "where: message" (printf-style): the launcher
+ * reports it when one waits on this thread, else it goes to stderr and the
+ * process aborts. `where` may be "" for no location. */
+_Noreturn void ptoc_rt_fail(const char *where, const char *fmt, ...);
 
 #endif

@@ -7,8 +7,10 @@
  *      a pointer takes an array (FILE.npy or FILE:DTYPE:SHAPE, npy.h) whose
  *      dtype is the pointee's and, for a static memref, whose element count is
  *      the memref's; a scalar takes a literal that fits its type;
- *   3. lower, optimise and JIT the module, and launch the entry on --blocks
- *      host threads (ptoc_rt_launch: a run-time trap is an error);
+ *   3. lower (with the GM checks: every tload/tstore checks its window
+ *      against the buffer of its pointer, registered here under the
+ *      parameter's name), optimise and JIT the module, and launch the entry
+ *      on --blocks host threads (ptoc_rt_launch: a run-time trap is an error);
  *   4. with --check-races and/or --trace=FILE.json (the kernel was lowered
  *      with pipe events), replay the recorded pipe events (runtime/pipesim.c)
  *      for the kernel's sync arch: print every race, deadlock and event id set
@@ -116,10 +118,12 @@ static ptoc_op *find_entry(ptoc_op *module, const char *want)
 
 /* ---------------------------------------------------------------- binding */
 
-/* One bound parameter: an array for pointers, else just the launcher's value. */
+/* One bound parameter: an array for pointers (and the name the GM checks
+ * report it by), else just the launcher's value. */
 typedef struct bound_arg {
     bool has_array;
     ptoc_array array;
+    char *name;
     ptoc_rt_arg rt;
 } bound_arg;
 
@@ -130,13 +134,20 @@ typedef struct param_ref {
     const ptoc_param_info *info;
 } param_ref;
 
+/* "parameter 2 of @f (!pto.ptr<f32>)" into sb. */
+static void param_name(const param_ref *p, ptoc_strbuf *sb)
+{
+    ptoc_strbuf_printf(sb, "parameter %" PRIu32 " of @%s (", p->index, func_name(p->fn));
+    ptoc_print_type_to(sb, p->info->type);
+    ptoc_strbuf_puts(sb, ")");
+}
+
 static void param_error(const param_ref *p, const char *fmt, ...)
 {
     ptoc_strbuf sb;
     ptoc_strbuf_init(&sb, NULL);
-    ptoc_strbuf_printf(&sb, "parameter %" PRIu32 " of @%s (", p->index, func_name(p->fn));
-    ptoc_print_type_to(&sb, p->info->type);
-    ptoc_strbuf_puts(&sb, ") ");
+    param_name(p, &sb);
+    ptoc_strbuf_puts(&sb, " ");
     va_list ap;
     va_start(ap, fmt);
     ptoc_strbuf_vprintf(&sb, fmt, ap);
@@ -180,11 +191,36 @@ static bool dtype_fits(ptoc_dtype want, ptoc_dtype have)
     return want == have || (want == PTOC_DTYPE_BF16 && have == PTOC_DTYPE_U16);
 }
 
+/* A number where an array is expected (and no file of that name). */
+static bool is_number(const char *text)
+{
+    char *end;
+    struct stat st;
+    (void)strtod(text, &end);
+    return end != text && !*end && stat(text, &st) != 0;
+}
+
+static char *param_name_copy(const param_ref *p)
+{
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, NULL);
+    param_name(p, &sb);
+    char *name = malloc(sb.len + 1);
+    if (name)
+        memcpy(name, ptoc_strbuf_cstr(&sb), sb.len + 1);
+    ptoc_strbuf_free(&sb);
+    return name;
+}
+
 static bool bind_pointer(const param_ref *p, const char *spec, bound_arg *out)
 {
     ptoc_dtype want;
     if (!dtype_of(p->info->elem, &want)) {
         param_error(p, "points to elements --run cannot pass");
+        return false;
+    }
+    if (is_number(spec)) {
+        param_error(p, "needs an array (FILE.npy or FILE:DTYPE:SHAPE), got the number '%s'", spec);
         return false;
     }
     char *err = NULL;
@@ -203,6 +239,10 @@ static bool bind_pointer(const param_ref *p, const char *spec, bound_arg *out)
     if (p->info->static_elems >= 0 && out->array.count != (size_t)p->info->static_elems) {
         param_error(p, "needs %" PRId64 " elements, but '%s' holds %zu (%s)", p->info->static_elems, spec,
                     out->array.count, ptoc_array_shape_string(&out->array, shape, sizeof shape));
+        return false;
+    }
+    if (!(out->name = param_name_copy(p))) {
+        ptoc_tool_error(PROG, "out of memory");
         return false;
     }
     out->rt = (ptoc_rt_arg){.kind = PTOC_RT_ARG_PTR, .value.ptr = out->array.data};
@@ -327,9 +367,11 @@ static bool bind_one(const param_ref *p, const char *text, bound_arg *out)
 
 static void free_bound(bound_arg *args, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         if (args[i].has_array)
             ptoc_array_free(&args[i].array);
+        free(args[i].name);
+    }
     free(args);
 }
 
@@ -391,6 +433,21 @@ static void *compile_entry(ptoc_op *module, const ptoc_codegen_options *cg, cons
     return fn;
 }
 
+/* Registers every array with the GM checks, under its parameter's name, for
+ * the duration of the launch (its logical size: the allocation is rounded up,
+ * the check is not). */
+static bool register_buffers(const bound_arg *args, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const ptoc_array *a = &args[i].array;
+        if (args[i].has_array && !ptoc_rt_gm_register(a->data, a->count * ptoc_dtype_size(a->dtype), args[i].name)) {
+            ptoc_tool_error(PROG, "out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool launch(void *fn, const bound_arg *args, uint32_t n, const ptoc_run_options *ro)
 {
     ptoc_rt_arg *rt = calloc(n + 1, sizeof *rt);
@@ -402,9 +459,10 @@ static bool launch(void *fn, const bound_arg *args, uint32_t n, const ptoc_run_o
         rt[i] = args[i].rt;
     ptoc_rt_launch_options lo = {.blocks = ro->blocks, .poison = ro->poison};
     char *err = NULL;
-    bool ok = ptoc_rt_launch(fn, rt, n, &lo, &err);
-    if (!ok)
+    bool ok = register_buffers(args, n);
+    if (ok && !(ok = ptoc_rt_launch(fn, rt, n, &lo, &err)))
         ptoc_tool_error(PROG, "the kernel failed at run time: %s", err ? err : "unknown error");
+    ptoc_rt_gm_clear();
     free(err);
     free(rt);
     return ok;
@@ -485,7 +543,9 @@ int ptoc_run_kernel(ptoc_op *module, const ptoc_codegen_options *cg, const ptoc_
         return PTOC_TOOL_EXIT_ERROR;
     uint32_t n = ro->nargs;
     ptoc_jit *jit = NULL;
-    void *entry = compile_entry(module, cg, func_name(fn), &jit);
+    ptoc_codegen_options checked = *cg;
+    checked.gm_checks = true;              /* --run is memory safe */
+    void *entry = compile_entry(module, &checked, func_name(fn), &jit);
     if (cg->pipe_events)
         ptoc_rt_pipe_reset();
     bool ok = entry && launch(entry, args, n, ro);

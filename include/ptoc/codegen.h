@@ -46,6 +46,10 @@ typedef struct ptoc_codegen_options {
      * touches) and every set_flag/wait_flag/barrier to the pipe simulator
      * (ptoc_rt_pipe_* in runtime.h; codegen/pipe_events.c). Off: no change. */
     bool pipe_events;
+    /* Check every GM access (tload, tstore) against the buffer registered for
+     * its pointer, once per op (ptoc_rt_gm_* in runtime.h); `ptoc --run` sets
+     * it. Off (the default, and every object ptoc writes): no change. */
+    bool gm_checks;
 } ptoc_codegen_options;
 
 ptoc_codegen_options ptoc_codegen_defaults(void);

@@ -46,6 +46,29 @@ typedef enum ptoc_rt_trap_kind {
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 
+/* ---------------------------------------------------------------- GM bounds checks
+ *
+ * Code lowered with the codegen option `gm_checks` (which `ptoc --run` always
+ * sets) checks every GM access once per op, before it moves anything: the
+ * byte range the op's view window covers must lie inside the buffer registered
+ * for the pointer the view was made from (its origin), else the run ends with
+ * "where: 'pto.tload' reads bytes [a, b) of NAME, which holds N bytes". A
+ * driver registers each buffer it passes before the launch and clears the
+ * table after it; the table is shared by every thread and must not change
+ * while a kernel runs. Code lowered without the option calls none of this. */
+
+/* Registers [base, base + bytes) under `name` (copied), e.g. "parameter 0 of
+ * @k (!pto.ptr<f32>)". False when out of memory. */
+bool ptoc_rt_gm_register(const void *base, uint64_t bytes, const char *name);
+/* Forgets every registered buffer. */
+void ptoc_rt_gm_clear(void);
+/* Called by kernels. `window` is {element bytes, 1 for a write (0 read),
+ * the view's rank as written, shape[5], strides[5] (elements; a rank-k view
+ * in the last k)} of the view at `base`, made from the registered pointer
+ * `origin`; `op` is the op's name, `where` its location. */
+void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, const void *base,
+                      const int64_t *window);
+
 /* ---------------------------------------------------------------- the pipe simulator
  *
  * Added by issue 5 (runtime/pipesim.c). Code lowered with the codegen option

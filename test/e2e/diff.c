@@ -105,6 +105,16 @@ static int row_tile(e2e_program *p, ref_dtype t, const shape_class *k)
     return program_tile(p, t, 1, k->cols, 1, k->vcols);
 }
 
+/* A column-major rows x cols buffer and the 2-D dn view of `tile`'s valid
+ * region in it: element (r, c) at r + c * rows. */
+static e2e_view dn_tile_view(e2e_program *p, int tile)
+{
+    const e2e_tile *t = &p->tiles[tile];
+    e2e_view v = {program_ptr(p, t->dtype, t->rows * t->cols, t->rows), 2, {t->rows, t->cols}, {1, t->rows},
+                  {0, 0}, {t->vrows, t->vcols}, REF_GM_DN, false};
+    return v;
+}
+
 static e2e_case *case_array(int n)
 {
     e2e_case *c = calloc((size_t)n, sizeof *c);
@@ -141,33 +151,65 @@ static const ref_dtype all_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8
                                        REF_U32, REF_U64, REF_F16, REF_BF16, REF_F32};
 enum { DTYPE_COUNT = sizeof all_dtypes / sizeof all_dtypes[0] };
 
+/* The tdivs cases' second data variant: a scalar at the edge of integer
+ * division (0 for src / s: every element x / 0; INT_MIN, or UINT_MAX, for
+ * s / src, which meets the -1 and 0 elements of the random data), and 0 for
+ * floats (infinities and NaNs). */
+static void tdivs_edges(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+{
+    const e2e_program *p = &c->prog;
+    bool scalar_first = c->aux;
+    uint32_t bits = 8 * ref_dtype_size(c->dtype);
+    uint64_t edge = ref_dtype_is_signed(c->dtype) ? (uint64_t)1 << (bits - 1) : ~(uint64_t)0 >> (64 - bits);
+    for (int i = 0; run->variant == 1 && i < p->nparams; i++)
+        if (p->params[i].kind == E2E_SCALAR)
+            scalars[i] = scalar_first && !ref_dtype_is_float(c->dtype) ? edge : 0;
+    (void)bufs;
+    (void)rng;
+}
+
 static void build_elementwise(e2e_case *c, e2e_opcode op, ref_dtype t, const shape_class *k)
 {
     e2e_program *p = &c->prog;
     int a = full_tile(p, t, k), b = full_tile(p, t, k), d = full_tile(p, t, k);
-    bool scalar = op == E2E_TADDS || op == E2E_TMULS;
+    bool scalar_first = op == E2E_TDIVS_SCALAR_FIRST;
+    bool scalar = op == E2E_TADDS || op == E2E_TMULS || op == E2E_TDIVS || scalar_first;
     program_load_tile(p, a);
     if (!scalar)
         program_load_tile(p, b);
     e2e_operand in[2] = {tile_operand(a), scalar ? scalar_operand(program_scalar(p, t)) : tile_operand(b)};
-    program_op(p, op, d, 2, in);
+    if (scalar_first) {
+        e2e_operand swapped[2] = {in[1], in[0]};
+        program_op(p, op, d, 2, swapped);
+    } else {
+        program_op(p, op, d, 2, in);
+    }
     program_store_tile(p, d);
+    if (op == E2E_TDIVS || scalar_first) {
+        c->fill = tdivs_edges;
+        c->aux = scalar_first;
+        set_runs(c, k, 2);
+    }
 }
 
 static void family_elementwise(e2e_suite *s)
 {
-    static const e2e_opcode ops[] = {E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV,
-                                     E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS};
+    static const e2e_opcode ops[] = {E2E_TADD, E2E_TSUB, E2E_TMUL,  E2E_TDIV,  E2E_TMAX,
+                                     E2E_TMIN, E2E_TADDS, E2E_TMULS, E2E_TDIVS, E2E_TDIVS_SCALAR_FIRST};
+    enum { NOPS = sizeof ops / sizeof ops[0] };
+    static const char *const keys[NOPS] = {"tadd",  "tsub",  "tmul",  "tdiv",  "tmax",
+                                           "tmin",  "tadds", "tmuls", "tdivs", "tdivs (scalar first)"};
     for (int di = 0; di < DTYPE_COUNT; di++) {
         ref_dtype t = all_dtypes[di];
-        e2e_case *cases = case_array(80);
+        e2e_case *cases = case_array(CLASS_ALL * NOPS);
         int n = 0;
         for (int ki = 0; ki < CLASS_ALL; ki++)
-            for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+            for (int oi = 0; oi < NOPS; oi++) {
                 shape_class k = class_of(ki, t);
                 char name[64];
-                snprintf(name, sizeof name, "%s_%s_%s", opcode_name(ops[oi]), ref_dtype_name(t), k.name);
-                e2e_case *c = new_case(cases, &n, opcode_name(ops[oi]), t, &k, name);
+                snprintf(name, sizeof name, "%s%s_%s_%s", opcode_name(ops[oi]),
+                         ops[oi] == E2E_TDIVS_SCALAR_FIRST ? "_sf" : "", ref_dtype_name(t), k.name);
+                e2e_case *c = new_case(cases, &n, keys[oi], t, &k, name);
                 build_elementwise(c, ops[oi], t, &k);
             }
         char module[64];
@@ -370,12 +412,11 @@ static void build_histogram(e2e_case *c, ref_dtype src_t, int byte, int is_msb, 
     program_load_tile(p, src);
     bool u16 = ref_dtype_size(src_t) == 2;
     if (u16 && byte == 0) {
-        /* a col_major u8 column, loaded through a row-major alias of its bytes */
+        /* a col_major u8 column (rows a multiple of 32), loaded through a dn view */
         int64_t rows32 = (k->rows + 31) / 32 * 32;
         idx = program_tile(p, REF_U8, rows32, 1, k->vrows, 1);
         p->tiles[idx].layout = REF_COL_MAJOR;
-        int line = program_alias(p, idx, REF_U8, 1, rows32, 1, k->vrows, REF_ROW_MAJOR, REF_NONE_BOX);
-        program_load_tile(p, line);
+        program_load(p, idx, dn_tile_view(p, idx), -1);
     } else if (!u16 && byte < 3) {
         idx = program_tile(p, REF_U8, 3 - byte, 32, 3 - byte, 1);
         program_load_tile(p, idx);
@@ -477,6 +518,96 @@ static void build_view5d(e2e_case *c, ref_dtype t)
     program_store(p, a, out);
 }
 
+/* ---------------------------------------------------------------- dn and nz views */
+
+/* A col_major tile loaded and stored through 2-D dn views (with a pad= value
+ * filling each valid column's tail), then stored whole. */
+static void build_dn_copy(e2e_case *c, ref_dtype t, const shape_class *k, int pad)
+{
+    e2e_program *p = &c->prog;
+    int a = full_tile(p, t, k);
+    p->tiles[a].pad = pad;
+    program_load(p, a, dn_tile_view(p, a), -1);
+    e2e_view out = dn_tile_view(p, a);
+    out.layout_on_op = true;                    /* {layout = dn} on the tstore */
+    program_store(p, a, out);
+    program_store_whole(p, a);
+}
+
+static void set_view5(e2e_view *v, const int64_t *shape, const int64_t *stride, const int64_t *offset,
+                      const int64_t *size)
+{
+    v->rank = 5;
+    memcpy(v->shape, shape, sizeof v->shape);
+    memcpy(v->stride, stride, sizeof v->stride);
+    memcpy(v->offset, offset, sizeof v->offset);
+    memcpy(v->size, size, sizeof v->size);
+}
+
+/* A 5-D dn view: the tile's 29 rows are dim 3, its 2*3*7 = 42 columns run
+ * over dims 4, 2, 1 (4 fastest), in column-major 32x8 slabs. */
+static void build_dn5d(e2e_case *c, ref_dtype t)
+{
+    e2e_program *p = &c->prog;
+    int a = program_tile(p, t, 32, 64, 29, 42);
+    p->tiles[a].layout = REF_COL_MAJOR;
+    const int64_t shape[5] = {1, 2, 3, 32, 8}, stride[5] = {2 * 3 * 256, 3 * 256, 256, 1, 32};
+    const int64_t size[5] = {1, 2, 3, 29, 7}, in_at[5] = {0, 0, 0, 1, 1}, out_at[5] = {0, 0, 0, 3, 0};
+    e2e_view in = {program_ptr(p, t, 2 * 3 * 256, 32), .layout = REF_GM_DN};
+    e2e_view out = {program_ptr(p, t, 2 * 3 * 256, 32), .layout = REF_GM_DN};
+    set_view5(&in, shape, stride, in_at, size);
+    set_view5(&out, shape, stride, out_at, size);
+    program_load(p, a, in, -1);
+    program_store(p, a, out);
+    program_store_whole(p, a);
+}
+
+/* An nz tensor [2, 2, 3, 16, C0] (C0 = 32 / esize: column blocks of 16 x
+ * 32-byte fractals) and Nz tiles of 48 x 4*C0: a window of 1 x 2 x 1 blocks
+ * (valid 16 x 2*C0, the layout written on the tload) and the whole tensor. */
+static void build_nz(e2e_case *c, ref_dtype t, bool whole)
+{
+    e2e_program *p = &c->prog;
+    int64_t c0 = 32 / ref_dtype_size(t), n = 2 * 2 * 3 * 16 * c0;
+    int a = program_tile(p, t, 48, 4 * c0, whole ? 48 : 16, whole ? 4 * c0 : 2 * c0);
+    p->tiles[a].layout = REF_COL_MAJOR;
+    p->tiles[a].box = REF_BOX_ROW_MAJOR;
+    const int64_t shape[5] = {2, 2, 3, 16, c0}, stride[5] = {2 * 3 * 16 * c0, 3 * 16 * c0, 16 * c0, c0, 1};
+    const int64_t part[5] = {1, 2, 1, 16, c0}, in_at[5] = {1, 0, 2, 0, 0}, out_at[5] = {0, 0, 1, 0, 0};
+    const int64_t all[5] = {2, 2, 3, 16, c0}, zero[5] = {0};
+    e2e_view in = {program_ptr(p, t, n, c0), .layout = REF_GM_NZ, .layout_on_op = !whole};
+    e2e_view out = {program_ptr(p, t, n, c0), .layout = REF_GM_NZ};
+    set_view5(&in, shape, stride, whole ? zero : in_at, whole ? all : part);
+    set_view5(&out, shape, stride, whole ? zero : out_at, whole ? all : part);
+    program_load(p, a, in, -1);
+    program_store(p, a, out);
+    program_store_whole(p, a);
+}
+
+/* The dn and nz cases of one dtype: 2-D dn copies (ragged col_major, a
+ * dynamic valid shape, pad= on the ragged one), a 5-D dn view, nz windows. */
+static void add_layout_cases(e2e_case *cases, int *n, ref_dtype t)
+{
+    shape_class ragged = class_of(5, t);         /* col_major, valid 45x13 of 64x16 */
+    shape_class dyn = {"dn_dynamic", 64, 64, E2E_DYN_R, E2E_DYN_C, true, REF_COL_MAJOR, REF_NONE_BOX};
+    shape_class k = class_of(1, t);
+    char name[64];
+    snprintf(name, sizeof name, "dn_%s_col_major", ref_dtype_name(t));
+    build_dn_copy(new_case(cases, n, "dn 2-D", t, &ragged, name), t, &ragged, 0);
+    snprintf(name, sizeof name, "dn_%s_dynamic", ref_dtype_name(t));
+    build_dn_copy(new_case(cases, n, "dn 2-D", t, &dyn, name), t, &dyn, 0);
+    for (int pad = 1; pad <= (ref_dtype_size(t) == 8 ? 1 : 3); pad++) {
+        snprintf(name, sizeof name, "dn_pad%d_%s_col_major", pad, ref_dtype_name(t));
+        build_dn_copy(new_case(cases, n, "dn pad=", t, &ragged, name), t, &ragged, pad);
+    }
+    snprintf(name, sizeof name, "dn5d_%s", ref_dtype_name(t));
+    build_dn5d(new_case(cases, n, "dn 5-D", t, &k, name), t);
+    for (int whole = 0; whole < 2; whole++) {
+        snprintf(name, sizeof name, "nz_%s_%s", ref_dtype_name(t), whole ? "whole" : "window");
+        build_nz(new_case(cases, n, "nz 5-D", t, &k, name), t, whole);
+    }
+}
+
 /* Which mem cases to run: tload's pad_value clause has a family of its own
  * (the cpu target lacks it so far); the self-test needs plain copies only. */
 typedef enum mem_cases { MEM_ALL, MEM_PAD_VALUE, MEM_COPIES } mem_cases;
@@ -487,7 +618,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
     for (int di = 0; di < DTYPE_COUNT; di++) {
         ref_dtype t = all_dtypes[di];
         bool wide64 = ref_dtype_size(t) == 8;
-        e2e_case *cases = case_array(48), *padval = case_array(CLASS_COUNT);
+        e2e_case *cases = case_array(64), *padval = case_array(CLASS_COUNT);
         int n = 0, npadval = 0;
         char name[64];
         for (int ki = 0; ki < CLASS_ALL; ki++) {
@@ -512,6 +643,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
             build_view2d(new_case(cases, &n, "2-D partition", t, &k, name), t);
             snprintf(name, sizeof name, "view5d_%s", ref_dtype_name(t));
             build_view5d(new_case(cases, &n, "5-D partition", t, &k, name), t);
+            add_layout_cases(cases, &n, t);
         }
         char module[64];
         snprintf(module, sizeof module, "mem%s_%s", kind == MEM_PAD_VALUE ? "_padval" : "", ref_dtype_name(t));

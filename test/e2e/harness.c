@@ -1,9 +1,11 @@
 /* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
  * pto-arch=cpu, in Level-1 mode the auto-mode passes and sync insertion, lower
- * with the pipe simulator's events, -O2, JIT), run each case through
- * ptoc_rt_launch and the C reference on identical inputs, and compare every
- * byte of every GM buffer; the pipe simulator must find no race, deadlock or
- * id set twice in any run (manual kernels carry their own sync).
+ * with the pipe simulator's events and the GM checks, -O2, JIT), run each case
+ * through ptoc_rt_launch (its buffers registered at their exact sizes, so any
+ * access outside them fails the run) and the C reference on identical
+ * inputs, and compare every byte of every GM buffer; the pipe simulator must
+ * find no race, deadlock or id set twice in any run (manual kernels carry
+ * their own sync).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -221,6 +223,7 @@ static bool compile(compiled *c, const char *name, const char *text, size_t len,
      * compilation of the many small kernels several times slower. */
     opts.cpu = getenv("PTOC_E2E_HOST_CPU") ? NULL : "x86-64";
     opts.pipe_events = true;           /* every run is checked by the pipe simulator */
+    opts.gm_checks = true;             /* and no access leaves its buffer */
     ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
     if (!m) {
         fprintf(stderr, "%s: lowering failed\n", name);
@@ -332,7 +335,16 @@ static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_i
     }
     ptoc_rt_launch_options opts = {1, ub_fill(run_index) != 0};
     ptoc_rt_pipe_reset();
-    return ptoc_rt_launch(fn, args, n, &opts, err);
+    bool ok = true;
+    for (int i = 0; i < p->nparams; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "%%p%d", i);
+        if (p->params[i].kind == E2E_PTR)
+            ok = ok && ptoc_rt_gm_register(b->got[i], param_bytes(&p->params[i]), name);
+    }
+    ok = ok && ptoc_rt_launch(fn, args, n, &opts, err);
+    ptoc_rt_gm_clear();
+    return ok;
 }
 
 /* The pipe simulator's verdict on the last launch (cpu rules, as A5's): no

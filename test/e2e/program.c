@@ -84,6 +84,11 @@ void program_load_tile(e2e_program *p, int tile)
 void program_store_tile(e2e_program *p, int tile)
 {
     program_store(p, tile, program_tile_view(p, tile));
+    program_store_whole(p, tile);
+}
+
+void program_store_whole(e2e_program *p, int tile)
+{
     const e2e_tile *t = &p->tiles[tile];
     int full = program_alias(p, tile, t->dtype, t->rows, t->cols, t->rows, t->cols, t->layout, t->box);
     program_store(p, full, program_tile_view(p, full));
@@ -106,6 +111,7 @@ e2e_operand scalar_operand(int param) { return (e2e_operand){true, param}; }
 static const char *const opcode_names[E2E_OPCODE_COUNT] = {
     [E2E_TADD] = "tadd", [E2E_TSUB] = "tsub", [E2E_TMUL] = "tmul", [E2E_TDIV] = "tdiv",
     [E2E_TMAX] = "tmax", [E2E_TMIN] = "tmin", [E2E_TADDS] = "tadds", [E2E_TMULS] = "tmuls",
+    [E2E_TDIVS] = "tdivs", [E2E_TDIVS_SCALAR_FIRST] = "tdivs",
     [E2E_TCOLEXPAND] = "tcolexpand", [E2E_TCOLEXPANDADD] = "tcolexpandadd",
     [E2E_TCOLEXPANDSUB] = "tcolexpandsub", [E2E_TCOLEXPANDMUL] = "tcolexpandmul",
     [E2E_TCOLEXPANDDIV] = "tcolexpanddiv", [E2E_TCOLEXPANDMAX] = "tcolexpandmax",
@@ -210,8 +216,18 @@ static void print_index_list(FILE *out, const char *const *names, int n)
     fputc(']', out);
 }
 
-/* make_tensor_view %v<id> + partition_view %w<id> of a transfer's view. */
-static void print_view(FILE *out, const e2e_program *p, const e2e_view *v, int id)
+static const char *const layout_names[] = {[REF_GM_ND] = "nd", [REF_GM_DN] = "dn", [REF_GM_NZ] = "nz"};
+
+/* ` {layout = #pto.layout<dn>}` (nothing for nd). */
+static void print_layout_attr(FILE *out, ref_gm_layout layout)
+{
+    if (layout != REF_GM_ND)
+        fprintf(out, " {layout = #pto.layout<%s>}", layout_names[layout]);
+}
+
+/* make_tensor_view %v<id> + partition_view %w<id> of a transfer's view; the
+ * layout goes on the make_tensor_view unless `op_has_layout`. */
+static void print_view(FILE *out, const e2e_program *p, const e2e_view *v, int id, bool op_has_layout)
 {
     char bufs[4][5][24];
     const char *shape[5], *stride[5], *offset[5], *size[5];
@@ -231,6 +247,8 @@ static void print_view(FILE *out, const e2e_program *p, const e2e_view *v, int i
     print_index_list(out, shape, v->rank);
     fputs(", strides = ", out);
     print_index_list(out, stride, v->rank);
+    if (!op_has_layout)
+        print_layout_attr(out, v->layout);
     fprintf(out, " : %s\n    %%w%d = pto.partition_view %%v%d, offsets = ", tv, id, id);
     print_index_list(out, offset, v->rank);
     fputs(", sizes = ", out);
@@ -255,7 +273,7 @@ static void print_part_type(FILE *out, const e2e_program *p, const e2e_view *v)
 
 static void print_transfer(FILE *out, const e2e_program *p, const e2e_step *s, int id)
 {
-    print_view(out, p, &s->view, id);
+    print_view(out, p, &s->view, id, s->view.layout_on_op);
     if (s->kind == E2E_LOAD) {
         fprintf(out, "    pto.tload ins(%%w%d : ", id);
         print_part_type(out, p, &s->view);
@@ -272,6 +290,8 @@ static void print_transfer(FILE *out, const e2e_program *p, const e2e_step *s, i
         print_part_type(out, p, &s->view);
         fputc(')', out);
     }
+    if (s->view.layout_on_op)
+        print_layout_attr(out, s->view.layout);
     fputc('\n', out);
 }
 
@@ -443,7 +463,7 @@ void program_emit_level1(const e2e_program *p, FILE *out)
         if (s->kind == E2E_STORE && t->alias_of >= 0)
             continue;                /* Level 1 cannot alias: valid-region outputs only */
         if (s->kind != E2E_OP)
-            print_view(out, p, &s->view, i);
+            print_view(out, p, &s->view, i, false);
         if (s->kind == E2E_LOAD) {
             fprintf(out, "    %%s%d = pto.tload %%w%d : ", i, i);
             print_part_type(out, p, &s->view);
@@ -481,7 +501,7 @@ static ref_tile ref_of(const e2e_tile *t, uint8_t *ub, int64_t vr, int64_t vc)
 
 static ref_view view_of(const e2e_program *p, const e2e_view *v, uint8_t **bufs, int64_t vr, int64_t vc)
 {
-    ref_view rv = {bufs[v->param], {1, 1, 1, 1, 1}, {0, 0, 0, 0, 1}};
+    ref_view rv = {bufs[v->param], {1, 1, 1, 1, 1}, {0, 0, 0, 0, 1}, v->layout};
     int64_t off = 0;
     for (int i = 0; i < v->rank; i++) {
         int d = 5 - v->rank + i;             /* a 2-D view is dims 3 and 4 */
@@ -498,7 +518,7 @@ static ref_binop binop_of(e2e_opcode op)
     switch (op) {
     case E2E_TSUB: case E2E_TCOLEXPANDSUB: return REF_SUB;
     case E2E_TMUL: case E2E_TMULS: case E2E_TCOLEXPANDMUL: return REF_MUL;
-    case E2E_TDIV: case E2E_TCOLEXPANDDIV: return REF_DIV;
+    case E2E_TDIV: case E2E_TDIVS: case E2E_TDIVS_SCALAR_FIRST: case E2E_TCOLEXPANDDIV: return REF_DIV;
     case E2E_TMAX: case E2E_TCOLEXPANDMAX: return REF_MAX;
     case E2E_TMIN: case E2E_TCOLEXPANDMIN: return REF_MIN;
     case E2E_TCOLEXPANDEXPDIF: return REF_EXPDIF;
@@ -515,8 +535,11 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case E2E_TADD: case E2E_TSUB: case E2E_TMUL: case E2E_TDIV: case E2E_TMAX: case E2E_TMIN:
         ref_binary(binop_of(s->op), d, IN(0), IN(1));
         break;
-    case E2E_TADDS: case E2E_TMULS:
+    case E2E_TADDS: case E2E_TMULS: case E2E_TDIVS:
         ref_binary_scalar(binop_of(s->op), d, IN(0), SC(1));
+        break;
+    case E2E_TDIVS_SCALAR_FIRST:
+        ref_scalar_binary(REF_DIV, d, SC(0), IN(1));
         break;
     case E2E_TCOLEXPAND:
         ref_tcolexpand(d, IN(0));

@@ -45,17 +45,23 @@ typedef struct e2e_tile {
     int alias_of;              /* the tile whose bytes this one reinterprets, or -1 */
 } e2e_tile;
 
-/* A view of a pointer parameter: make_tensor_view + partition_view. */
+/* A view of a pointer parameter: make_tensor_view + partition_view, with a
+ * GM layout (ref_gm_layout, nd by default) written on the make_tensor_view or,
+ * with layout_on_op, on the tload/tstore (manual form; Level 1 writes it on
+ * the view). */
 typedef struct e2e_view {
     int param;
     int rank;                  /* 2 or 5 */
     int64_t shape[5], stride[5], offset[5], size[5];   /* size may be E2E_DYN_R/C */
+    ref_gm_layout layout;
+    bool layout_on_op;
 } e2e_view;
 
 typedef enum e2e_step_kind { E2E_LOAD, E2E_STORE, E2E_OP } e2e_step_kind;
 
 typedef enum e2e_opcode {
-    E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV, E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS,
+    E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV, E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS, E2E_TDIVS,
+    E2E_TDIVS_SCALAR_FIRST,    /* tdivs ins(%s, %t): dst = s / t */
     E2E_TCOLEXPAND, E2E_TCOLEXPANDADD, E2E_TCOLEXPANDSUB, E2E_TCOLEXPANDMUL, E2E_TCOLEXPANDDIV,
     E2E_TCOLEXPANDMAX, E2E_TCOLEXPANDMIN, E2E_TCOLEXPANDEXPDIF,
     E2E_TCMP, E2E_TCMPS, E2E_TCMPS_TILE, E2E_TSEL, E2E_TSELS, E2E_THISTOGRAM,
@@ -112,6 +118,8 @@ void program_load_tile(e2e_program *p, int tile);
  * (through a full-valid alias) to another: the second shows anything written
  * outside the valid region. */
 void program_store_tile(e2e_program *p, int tile);
+/* The second half alone: the whole physical extent to a fresh buffer. */
+void program_store_whole(e2e_program *p, int tile);
 e2e_step *program_op(e2e_program *p, e2e_opcode op, int dst, int nin, const e2e_operand *in);
 e2e_operand tile_operand(int tile);
 e2e_operand scalar_operand(int param);

@@ -278,44 +278,97 @@ bool ref_compare(ref_cmp mode, ref_dtype t, uint64_t a_bits, uint64_t b_bits)
 
 /* ---------------------------------------------------------------- data movement */
 
-static int64_t view_rows(const ref_view *v)
+/* The tile shape a view gives under its layout. */
+static void view_tile_shape(const ref_view *v, int64_t *rows, int64_t *cols)
 {
-    return v->shape[0] * v->shape[1] * v->shape[2] * v->shape[3];
+    const int64_t *s = v->shape;
+    switch (v->layout) {
+    case REF_GM_DN:
+        *rows = s[3];
+        *cols = s[0] * s[1] * s[2] * s[4];
+        return;
+    case REF_GM_NZ:
+        *rows = s[2] * s[3];
+        *cols = s[0] * s[1] * s[4];
+        return;
+    case REF_GM_ND:
+        break;
+    }
+    *rows = s[0] * s[1] * s[2] * s[3];
+    *cols = s[4];
 }
 
-/* Tile row r of an ND view splits over dims 0..3 (dim 3 fastest). */
+/* Tile element (r, c) in the view: the five indices of the layout's mapping
+ * (ND: i4 = c and r = ((i0*s1 + i1)*s2 + i2)*s3 + i3; DN: i3 = r and
+ * c = ((i0*s1 + i1)*s2 + i2)*s4 + i4; NZ: r = i2*s3 + i3 and
+ * c = (i0*s1 + i1)*s4 + i4), then sum(i_k * stride_k). */
 static uint8_t *view_elem(const ref_view *v, uint32_t esize, int64_t r, int64_t c)
 {
-    int64_t off = c * v->stride[4];
-    for (int d = 3; d >= 0; d--) {
-        off += (r % v->shape[d]) * v->stride[d];
-        r /= v->shape[d];
+    const int64_t *s = v->shape;
+    int64_t i[5];
+    switch (v->layout) {
+    case REF_GM_DN:
+        i[3] = r;
+        i[4] = c % s[4];
+        i[2] = c / s[4] % s[2];
+        i[1] = c / (s[4] * s[2]) % s[1];
+        i[0] = c / (s[4] * s[2] * s[1]);
+        break;
+    case REF_GM_NZ:
+        i[2] = r / s[3];
+        i[3] = r % s[3];
+        i[4] = c % s[4];
+        i[1] = c / s[4] % s[1];
+        i[0] = c / s[4] / s[1];
+        break;
+    case REF_GM_ND:
+    default:
+        i[4] = c;
+        i[3] = r % s[3];
+        i[2] = r / s[3] % s[2];
+        i[1] = r / (s[3] * s[2]) % s[1];
+        i[0] = r / (s[3] * s[2] * s[1]);
+        break;
     }
+    int64_t off = 0;
+    for (int k = 0; k < 5; k++)
+        off += i[k] * v->stride[k];
     return v->base + off * (int64_t)esize;
+}
+
+/* Hardware pads only up to the next 32-byte boundary of each valid row (of
+ * each valid column from a DN view); the NZ load does not pad. */
+static void pad_tail(const ref_tile *dst, const ref_view *src, int64_t rows, int64_t cols, uint64_t pad_bits)
+{
+    bool down = src->layout == REF_GM_DN;
+    int64_t per_block = 32 / dtypes[dst->dtype].size, n = down ? rows : cols, extent = down ? dst->rows : dst->cols;
+    int64_t end = (n + per_block - 1) / per_block * per_block;
+    if (end > extent)
+        end = extent;
+    if (src->layout == REF_GM_NZ)
+        return;
+    for (int64_t line = 0; line < (down ? cols : rows); line++)
+        for (int64_t k = n; k < end; k++)
+            ref_set(dst, down ? k : line, down ? line : k, pad_bits);
 }
 
 void ref_tload(const ref_tile *dst, const ref_view *src, bool pad, uint64_t pad_bits)
 {
     uint32_t es = dtypes[dst->dtype].size;
-    int64_t rows = view_rows(src), cols = src->shape[4];
+    int64_t rows, cols;
+    view_tile_shape(src, &rows, &cols);
     for (int64_t r = 0; r < rows; r++)
         for (int64_t c = 0; c < cols; c++)
             ref_set(dst, r, c, load_bits(view_elem(src, es, r, c), es));
-    if (!pad)
-        return;
-    /* Hardware pads only up to the next 32-byte boundary of each valid row. */
-    int64_t per_block = 32 / es, end = (cols + per_block - 1) / per_block * per_block;
-    if (end > dst->cols)
-        end = dst->cols;
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = cols; c < end; c++)
-            ref_set(dst, r, c, pad_bits);
+    if (pad)
+        pad_tail(dst, src, rows, cols, pad_bits);
 }
 
 void ref_tstore(const ref_view *dst, const ref_tile *src)
 {
     uint32_t es = dtypes[src->dtype].size;
-    int64_t rows = view_rows(dst), cols = dst->shape[4];
+    int64_t rows, cols;
+    view_tile_shape(dst, &rows, &cols);
     for (int64_t r = 0; r < rows; r++)
         for (int64_t c = 0; c < cols; c++)
             store_bits(view_elem(dst, es, r, c), es, ref_get(src, r, c));
@@ -352,6 +405,13 @@ void ref_binary_scalar(ref_binop op, const ref_tile *dst, const ref_tile *src, u
     for (int64_t i = 0; i < dst->vrows; i++)
         for (int64_t j = 0; j < dst->vcols; j++)
             ref_set(dst, i, j, ref_apply(op, dst->dtype, ref_get(src, i, j), scalar));
+}
+
+void ref_scalar_binary(ref_binop op, const ref_tile *dst, uint64_t scalar, const ref_tile *src)
+{
+    for (int64_t i = 0; i < dst->vrows; i++)
+        for (int64_t j = 0; j < dst->vcols; j++)
+            ref_set(dst, i, j, ref_apply(op, dst->dtype, scalar, ref_get(src, i, j)));
 }
 
 void ref_tcolexpand(const ref_tile *dst, const ref_tile *src)

@@ -42,11 +42,17 @@ typedef struct ref_tile {
     uint8_t *data;             /* first byte of the tile */
 } ref_tile;
 
-/* A 5-D ND global-memory view: element (i0..i4) is at base + sum(i_k*stride_k)
+/* How a GM view's five dims map to tile rows and columns (pto-isa's
+ * GlobalTensor layouts): ND rows over dims 0..3, columns dim 4; DN rows dim 3,
+ * columns over dims 0,1,2,4; NZ rows over dims 2,3, columns over 0,1,4. */
+typedef enum ref_gm_layout { REF_GM_ND, REF_GM_DN, REF_GM_NZ } ref_gm_layout;
+
+/* A 5-D global-memory view: element (i0..i4) is at base + sum(i_k*stride_k)
  * elements. 2-D views are {1,1,1,R,C}. */
 typedef struct ref_view {
     uint8_t *base;
     int64_t shape[5], stride[5];
+    ref_gm_layout layout;
 } ref_view;
 
 /* ---------------------------------------------------------------- dtypes */
@@ -81,9 +87,11 @@ typedef enum ref_cmp { REF_EQ, REF_NE, REF_LT, REF_LE, REF_GT, REF_GE } ref_cmp;
 uint64_t ref_apply(ref_binop op, ref_dtype t, uint64_t a, uint64_t b);
 bool ref_compare(ref_cmp mode, ref_dtype t, uint64_t a, uint64_t b);
 
-/* TLOAD: copies view -> tile valid region (rows = shape0*..*shape3, cols = shape4)
- * and, when `pad` is set, fills [vcols, min(cols, roundup(vcols, 32/esize))) of
- * each valid row with `pad_bits`. TSTORE: tile valid region -> view. */
+/* TLOAD: copies view -> tile valid region (its shape is the view's under the
+ * layout: ND (s0 s1 s2 s3) x s4, DN s3 x (s0 s1 s2 s4), NZ (s2 s3) x
+ * (s0 s1 s4)) and, when `pad` is set, fills [vcols, min(cols, roundup(vcols,
+ * 32/esize))) of each valid row with `pad_bits` (DN: the same down each valid
+ * column; NZ never pads). TSTORE: tile valid region -> view. */
 void ref_tload(const ref_tile *dst, const ref_view *src, bool pad, uint64_t pad_bits);
 void ref_tstore(const ref_view *dst, const ref_tile *src);
 /* The pad bit pattern of a tile's pad= kind (1 zero, 2 max, 3 min) for dtype t. */
@@ -91,8 +99,10 @@ uint64_t ref_pad_bits(ref_dtype t, int kind);
 
 /* tadd tsub tmul tdiv tmax tmin: dst = src0 OP src1 over dst's valid region. */
 void ref_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
-/* tadds, tmuls: dst = src OP scalar. */
+/* tadds, tmuls, tdivs: dst = src OP scalar. */
 void ref_binary_scalar(ref_binop op, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+/* tdivs with the scalar first: dst = scalar OP src. */
+void ref_scalar_binary(ref_binop op, const ref_tile *dst, uint64_t scalar, const ref_tile *src);
 
 /* tcolexpand: dst[i,j] = src[0,j]. */
 void ref_tcolexpand(const ref_tile *dst, const ref_tile *src);
