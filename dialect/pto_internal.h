@@ -39,7 +39,12 @@ void pto_print_enum_stripped(ptoc_printer *p, const ptoc_attr *a);
 /* pto_verify.c: one verifier per op family (the op table points at them). */
 bool pto_verify_structure(const ptoc_op *op);      /* counts, segment sizes */
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */
-bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tmuls */
+bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tsubs tmuls tdivs tmaxs tmins */
+bool pto_verify_tile_dtypes(const ptoc_op *op);    /* tiles whose rule is the dtype table */
+bool pto_verify_tcvt(const ptoc_op *op);
+bool pto_verify_textract(const ptoc_op *op);
+bool pto_verify_tinsert(const ptoc_op *op);
+bool pto_verify_tget_scale_addr(const ptoc_op *op);
 bool pto_verify_thistogram(const ptoc_op *op);
 bool pto_verify_tcolexpand(const ptoc_op *op);
 bool pto_verify_tcolexpand_binary(const ptoc_op *op);
