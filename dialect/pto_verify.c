@@ -921,7 +921,7 @@ static bool check_layout(const ptoc_op *op, const char *name, const ptoc_pto_til
             ptoc_strbuf_printf(&sb, "%s%s", sep, layout_names[i]);
             sep = " or ";
         }
-    ptoc_op_emit_error(op, "%s of a %s->%s move must be %s, got blayout=%s slayout=%s", name, loc_name(p->src_loc),
+    ptoc_op_emit_error(op, "%s of the %s->%s move must be %s, got blayout=%s slayout=%s", name, loc_name(p->src_loc),
                        loc_name(p->dst_loc), ptoc_strbuf_cstr(&sb), ptoc_pto_enum_name(PTOC_PTO_ENUM_BLAYOUT, t->blayout),
                        ptoc_pto_enum_name(PTOC_PTO_ENUM_SLAYOUT, t->slayout));
     ptoc_strbuf_free(&sb);
@@ -935,7 +935,7 @@ static bool check_path_layouts(const ptoc_op *op, const move_path *p, const ptoc
         return false;
     if (!p->same_layout || ((layout_of(src) ^ layout_of(dst)) & ~(uint32_t)L_ROW1) == 0)
         return true;
-    ptoc_op_emit_error(op, "src and dst of a %s->%s move must have one layout (both ND or both NZ), got %s and %s",
+    ptoc_op_emit_error(op, "src and dst of the %s->%s move must have one layout (both ND or both NZ), got %s and %s",
                        loc_name(p->src_loc), loc_name(p->dst_loc),
                        base_layout_name(layout_of(src)), base_layout_name(layout_of(dst)));
     return false;
@@ -970,10 +970,15 @@ static bool check_window(const ptoc_op *op, const char *inner_name, const ptoc_p
             ptoc_op_emit_error(op, "%s is negative (%lld)", names[k], (long long)at);
             return false;
         }
-        if (extent[k] > limit[k] || (known && at > limit[k] - extent[k])) {
+        if (extent[k] > limit[k]) {
+            ptoc_op_emit_error(op, "%s %s (%lld) exceed %s %s (%lld)", inner_name, k ? "cols" : "rows",
+                               (long long)extent[k], outer_name, k ? "cols" : "rows", (long long)limit[k]);
+            return false;
+        }
+        if (known && at > limit[k] - extent[k]) {
             ptoc_op_emit_error(op, "%s %s (%lld) at %s %lld do not fit in %s %s (%lld)", inner_name,
-                               k ? "cols" : "rows", (long long)extent[k], names[k], (long long)(known ? at : 0),
-                               outer_name, k ? "cols" : "rows", (long long)limit[k]);
+                               k ? "cols" : "rows", (long long)extent[k], names[k], (long long)at, outer_name,
+                               k ? "cols" : "rows", (long long)limit[k]);
             return false;
         }
     }
