@@ -2,7 +2,9 @@
  *
  * pto_types.c parses and prints the types, pto_attrs.c the attributes, pto_ops.c
  * holds the op table with the parse/print hooks, pto_verify.c the verifiers and
- * the target-arch query. The dialect object itself lives in pto_ops.c.
+ * the target-arch query, pto_dtypes.c (pto_dtypes.h) the element type table the
+ * verifiers read, pto_entry.c the kernel entry rules. The dialect object itself
+ * lives in pto_ops.c.
  */
 #ifndef PTOC_DIALECT_PTO_INTERNAL_H
 #define PTOC_DIALECT_PTO_INTERNAL_H

@@ -2,8 +2,11 @@
  *
  * Each op family has one verify function (the op table points at it). All start
  * with the structural check (ins/outs counts from the table), then check the
- * operands as tiles, then the family's rules (DESIGN §6, ptoas-notes §2.1-2.3),
- * some of which depend on the target arch.
+ * operands as tiles, then the family's rules (docs/ops.md), some of which
+ * depend on the target arch. Element types are the table's (pto_dtypes.def,
+ * read through pto_check_dtype_rules); the ops with no rule but that table
+ * have the verifier pto_verify_tile_dtypes. Operands are named by their roles
+ * in the table's PTO_OPERANDS rows.
  *
  * As in PTOAS, an op with a memref operand is checked for structure only (the
  * "decoded memref bypass"): memrefs carry no tile layout to check against.
