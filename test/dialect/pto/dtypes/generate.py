@@ -167,16 +167,12 @@ for op in ["tcolargmax", "tcolargmin"]:
     hw(op, "src", "", "ui32 ui16 f16 f32", "b8 b16 b32")
     hw(op, "dst", "", "ui32 i32", "ui32 i32")
 # expand
-hw("trowexpand", "dst", "", "b8 b16 b32", "b8 b16 b32 b64")
-for op in ["add", "sub", "mul", "max", "min"]:
-    hw("trowexpand" + op, "dst", "", ARITH23, "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
-hw("trowexpanddiv", "dst", "", "f16 f32", "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
-hw("trowexpandexpdif", "dst", "", "f16 f32", "f16 f32")
-hw("tcolexpand", "dst", "", "b8 b16 b32", "b8 b16 b32 b64")
-for op in ["add", "sub", "mul", "max", "min"]:
-    hw("tcolexpand" + op, "dst", "", ARITH23, "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
-hw("tcolexpanddiv", "dst", "", "f16 f32", "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
-hw("tcolexpandexpdif", "dst", "", "f16 f32", "f16 f32")
+for fam in ["trowexpand", "tcolexpand"]:      # TRowExpand*.hpp, TColExpand*.hpp: the same lists
+    hw(fam, "dst", "", "b8 b16 b32", "b8 b16 b32 b64")
+    for op in ["add", "sub", "mul", "max", "min"]:
+        hw(fam + op, "dst", "", ARITH23, "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
+    hw(fam + "div", "dst", "", "f16 f32", "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
+    hw(fam + "expdif", "dst", "", "f16 f32", "f16 f32")
 hw("texpands", "dst", "", "ui8 i8 ui16 i16 ui32 i32 f16 bf16 f32", A5ALL)
 # histogram, sort, gather, layout
 hw("thistogram", "src", "", "-", "ui16 ui32")
