@@ -57,6 +57,18 @@ static int operand_row(const char *op)
     return -1;
 }
 
+pto_dtype_rows pto_dtype_rows_lookup(const char *name)
+{
+    pto_dtype_rows r = {0, 0, (int16_t)operand_row(name)};
+    size_t i = 0;
+    while (i < NRULES && strcmp(rules[i].op, name) != 0)
+        i++;
+    r.begin = r.end = (uint16_t)i;
+    while (r.end < NRULES && strcmp(rules[r.end].op, name) == 0)
+        r.end++;
+    return r;
+}
+
 const char *ptoc_pto_op_roles(const char *op)
 {
     int r = operand_row(op);
@@ -164,13 +176,13 @@ static bool is_tile_type(const ptoc_type *t)
 /* tdivs takes its scalar first too (scalar / tile): its roles then swap. */
 static bool scalar_first(const ptoc_op *op, uint32_t nins)
 {
-    return ptoc_op_is(op, "pto.tdivs") && nins == 2 && !is_tile_type(ptoc_op_operand(op, 0)->type) &&
-           is_tile_type(ptoc_op_operand(op, 1)->type);
+    return nins == 2 && !is_tile_type(ptoc_op_operand(op, 0)->type) && is_tile_type(ptoc_op_operand(op, 1)->type) &&
+           ptoc_op_is(op, "pto.tdivs");
 }
 
 ptoc_type *pto_role_type(const ptoc_op *op, const char *role)
 {
-    int r = operand_row(op->def->name);
+    int r = pto_op_dtype_rows(op)->operands;
     uint32_t nins, nouts;
     if (r < 0 || !ptoc_pto_dps_split(op, &nins, &nouts))
         return NULL;
@@ -190,7 +202,7 @@ ptoc_type *pto_role_type(const ptoc_op *op, const char *role)
 
 const char *pto_role_name(const ptoc_op *op, bool out, uint32_t i, char *buf, size_t n)
 {
-    int r = operand_row(op->def->name);
+    int r = pto_op_dtype_rows(op)->operands;
     return r < 0 ? NULL : role_at(out ? operand_rows[r].outs : operand_rows[r].ins, i, buf, n);
 }
 
@@ -291,10 +303,9 @@ static bool check_same_row(const ptoc_op *op, const ptoc_pto_dtype_rule *r, cons
 
 bool pto_check_dtype_rules(const ptoc_op *op, ptoc_pto_arch arch)
 {
-    for (size_t i = 0; i < NRULES; i++) {
+    const pto_dtype_rows *rows = pto_op_dtype_rows(op);
+    for (size_t i = rows->begin; i < rows->end; i++) {
         const ptoc_pto_dtype_rule *r = &rules[i];
-        if (strcmp(r->op, op->def->name) != 0)
-            continue;
         ptoc_type *t = pto_role_type(op, r->role);
         const ptoc_pto_tile_desc *d = t ? ptoc_pto_tile_like(t) : NULL;
         if (!d || !when_holds(op, r->when))
@@ -305,11 +316,12 @@ bool pto_check_dtype_rules(const ptoc_op *op, ptoc_pto_arch arch)
     return true;
 }
 
-bool pto_op_unimplemented_on(const char *op, ptoc_pto_arch arch)
+bool pto_op_unimplemented_on(const ptoc_op *op, ptoc_pto_arch arch)
 {
+    const pto_dtype_rows *rows = pto_op_dtype_rows(op);
     bool any = false;
-    for (size_t i = 0; i < NRULES; i++) {
-        if (strcmp(rules[i].op, op) != 0 || rules[i].same_as)
+    for (size_t i = rows->begin; i < rows->end; i++) {
+        if (rules[i].same_as)
             continue;
         if (ptoc_pto_dtype_rule_set(&rules[i], arch))
             return false;

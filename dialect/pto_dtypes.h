@@ -43,13 +43,24 @@
 /* int32, int16, half, float: the list most A2/A3 vector checks spell out. */
 #define DT_A2A3_ARITH (DT_I16 | DT_I32 | DT_HF)
 
+/* The table's rows of one op: rule rows [begin, end) (an op's rows are
+ * contiguous) and its PTO_OPERANDS row, -1 when it has none. */
+typedef struct pto_dtype_rows {
+    uint16_t begin, end;
+    int16_t operands;
+} pto_dtype_rows;
+/* A scan of the table, done once per op when the dialect is first registered;
+ * pto_op_dtype_rows (pto_ops.c) answers from then on. */
+pto_dtype_rows pto_dtype_rows_lookup(const char *name);
+const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op);
+
 /* pto_dtypes.c: checks every row of `op`'s table entries against the op in
  * hand on `arch` (roles that are absent or not tiles are skipped) and reports
  * the first row broken. False after an error. */
 bool pto_check_dtype_rules(const ptoc_op *op, ptoc_pto_arch arch);
 /* True when the table says `op` has no implementation on `arch` (every set
  * row of the op is empty there). */
-bool pto_op_unimplemented_on(const char *op, ptoc_pto_arch arch);
+bool pto_op_unimplemented_on(const ptoc_op *op, ptoc_pto_arch arch);
 /* The type of operand `role` of `op` (an in, an out or a Level-1 result), or
  * NULL when the op has no such operand. */
 ptoc_type *pto_role_type(const ptoc_op *op, const char *role);

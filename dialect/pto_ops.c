@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "dialect/pto_dtypes.h"
 #include "dialect/pto_internal.h"
 
 typedef struct pto_op_row {
@@ -1079,12 +1080,15 @@ const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
 
 /* Each row's memory effects (pto_effects.c), looked up by name once. */
 static const ptoc_pto_effects *pto_row_effects[PTO_NOPS];
+/* Each row's element type rows (pto_dtypes.def), looked up by name once. */
+static pto_dtype_rows pto_row_dtypes[PTO_NOPS];
 
 static void fill_op_defs(void)
 {
     for (size_t i = 0; i < PTO_NOPS; i++) {
         const pto_op_row *r = &pto_rows[i];
         pto_row_effects[i] = pto_effects_lookup(r->info.name);
+        pto_row_dtypes[i] = pto_dtype_rows_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
             .verify = r->verify, .data = r, .summary = NULL,
@@ -1106,6 +1110,13 @@ const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);   /* info is its row's first member */
     size_t row = info ? (size_t)((const pto_op_row *)info - pto_rows) : 0;
     return info && pto_row_effects[row] ? pto_row_effects[row] : pto_effects_lookup(NULL);
+}
+
+const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op)
+{
+    static const pto_dtype_rows none = {0, 0, -1};
+    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
+    return info ? &pto_row_dtypes[(const pto_op_row *)info - pto_rows] : &none;
 }
 
 const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)

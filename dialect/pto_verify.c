@@ -98,7 +98,7 @@ static void append_type(ptoc_strbuf *sb, const ptoc_type *t)
  * type for it there): "thistogram is only supported on A5". */
 static bool check_implemented(const ptoc_op *op, ptoc_pto_arch arch)
 {
-    if (!pto_op_unimplemented_on(op->def->name, arch))
+    if (!pto_op_unimplemented_on(op, arch))
         return true;
     ptoc_op_emit_error(op, "%s is only supported on A5", op->def->name + strlen("pto."));
     return false;
@@ -256,12 +256,12 @@ static bool get_tiles(const ptoc_op *op, uint32_t scalars, uint32_t nins, uint32
 {
     for (uint32_t i = 0; i < nins + nouts; i++) {
         ptoc_type *t = i < nins ? dps_in(op, i) : dps_out(op, i - nins);
-        char buf[32];
-        const char *name = pto_role_name(op, i >= nins, i < nins ? i : i - nins, buf, sizeof buf);
-        out[i] = NULL;
-        if (scalars & (1u << i))
+        out[i] = scalars & (1u << i) || !t ? NULL : ptoc_pto_tile_like(t);
+        if (out[i] || scalars & (1u << i))
             continue;
-        if (!(out[i] = tile_of(op, name ? name : "operand", t)))
+        char buf[32];                     /* the role is named only for the error */
+        const char *name = pto_role_name(op, i >= nins, i < nins ? i : i - nins, buf, sizeof buf);
+        if (!tile_of(op, name ? name : "operand", t))
             return false;
     }
     return true;
@@ -392,9 +392,10 @@ bool pto_verify_scalar_elementwise(const ptoc_op *op)
  * every operand a set row names must be a tile. */
 static bool check_row_operands_are_tiles(const ptoc_op *op)
 {
-    for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
+    const pto_dtype_rows *rows = pto_op_dtype_rows(op);
+    for (size_t i = rows->begin; i < rows->end; i++) {
         const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
-        if (r->same_as || strcmp(r->op, op->def->name) != 0)
+        if (r->same_as)
             continue;
         ptoc_type *t = pto_role_type(op, r->role);
         if (t && !tile_of(op, r->role, t))

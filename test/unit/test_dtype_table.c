@@ -11,7 +11,8 @@
  * exactly when the table does. Every row must also be accepted for some class
  * on each arch whose set is not empty, so no row is only ever seen rejecting.
  * A same-type row: its operand with another type than its partner is
- * rejected.
+ * rejected. And the rows of one op are contiguous, as the verifier's lookup
+ * of them requires.
  */
 #include "check.h"
 
@@ -399,12 +400,29 @@ static void check_same_row(ptoc_context *ctx, const ptoc_pto_dtype_rule *r, cons
     CHECK(false);
 }
 
+/* The rows of each op form one run in the table. */
+static void check_contiguous(void)
+{
+    for (size_t i = 1; i < ptoc_pto_dtype_rule_count(); i++) {
+        const char *op = ptoc_pto_dtype_rule_at(i)->op;
+        if (!strcmp(op, ptoc_pto_dtype_rule_at(i - 1)->op))
+            continue;
+        for (size_t j = 0; j + 1 < i; j++)
+            if (!strcmp(ptoc_pto_dtype_rule_at(j)->op, op)) {
+                fprintf(stderr, "the rows of %s are split (rows %zu and %zu)\n", op, j, i);
+                CHECK(false);
+                break;
+            }
+    }
+}
+
 int main(void)
 {
     ptoc_context *ctx = ptoc_context_create(NULL);
     ptoc_register_all_dialects(ctx);
     ptoc_context_set_diag_handler(ctx, ignore, NULL, NULL);
     CHECK(ptoc_pto_dtype_rule_count() > 0);
+    check_contiguous();
     for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
         const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
         fixture f;
