@@ -400,6 +400,27 @@ static void check_same_row(ptoc_context *ctx, const ptoc_pto_dtype_rule *r, cons
     CHECK(false);
 }
 
+/* A fixture names the op's operands as the table does: its ins a prefix of
+ * the op's roles (optional trailing ins may be left out), its outs all. */
+static void check_fixture_roles(const fixture *f)
+{
+    const char *roles = ptoc_pto_op_roles(f->op);
+    CHECK(roles != NULL);
+    if (!roles)
+        return;
+    char ins[160] = "", outs[160] = "";
+    for (int i = 0; i < f->n; i++) {
+        char *list = f->operands[i].out ? outs : ins;
+        snprintf(list + strlen(list), 160 - strlen(list), "%s%s", list[0] ? " " : "", f->operands[i].role);
+    }
+    const char *bar = strstr(roles, " | ");
+    bool ok = bar && !strncmp(roles, ins, strlen(ins)) && (roles[strlen(ins)] == ' ' || !ins[0]) &&
+              !strcmp(bar + 3, outs);
+    if (!ok)
+        fprintf(stderr, "fixture of %s names %s | %s, the table %s\n", f->op, ins, outs, roles);
+    CHECK(ok);
+}
+
 /* The rows of each op form one run in the table. */
 static void check_contiguous(void)
 {
@@ -430,6 +451,8 @@ int main(void)
         if (!found)
             fprintf(stderr, "no fixture for %s when '%s'\n", r->op, r->when);
         CHECK(found);
+        if (found)
+            check_fixture_roles(&f);
         if (found && r->same_as)
             check_same_row(ctx, r, &f);
         else if (found)
