@@ -17,7 +17,8 @@
 /* ---------------------------------------------------------------- the table */
 
 static const ptoc_pto_dtype_rule rules[] = {
-#define PTO_DTYPES(op, role, when, a2a3, a5, cpu) {op, role, when, NULL, (a2a3), (a5), (a2a3) | (a5) | (cpu)},
+#define PTO_DTYPES(op, role, when, a2a3, a5, cpu)                                                              \
+    {op, role, when, NULL, (a2a3), (a5), (cpu) == PTO_DTYPES_UNION ? (a2a3) | (a5) : (cpu)},
 #define PTO_SAME(op, role, when, as) {op, role, when, as, 0, 0, 0},
 #include "dialect/pto_dtypes.def"
 };

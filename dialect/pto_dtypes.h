@@ -40,6 +40,8 @@
  * and the list most A5 elementwise checks spell out. */
 #define DT_NUM (DT_INTS | DT_F16 | DT_BF16 | DT_F32)
 #define DT_NUM32 (DT_INTS32 | DT_F16 | DT_BF16 | DT_F32) /* the same up to 32 bits */
+/* The cpu set of a row that is both hardware sets (the table's UNION). */
+#define PTO_DTYPES_UNION 0xffffffffu
 /* int32, int16, half, float: the list most A2/A3 vector checks spell out. */
 #define DT_A2A3_ARITH (DT_I16 | DT_I32 | DT_HF)
 
