@@ -12,7 +12,11 @@
  * some dictionary is non-empty). The entry block's arguments are the inputs.
  * Inside a function the default dialect is func, so the printer writes `return`
  * and `call` (the parser and printer handle that; the hooks here see the rest).
+ * A function that is a kernel entry also follows the pto dialect's entry rules
+ * (ptoc_pto_verify_entry: on a hardware target it returns nothing and does not
+ * recurse).
  */
+#include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
 
 #include <string.h>
@@ -337,7 +341,7 @@ static bool func_verify(const ptoc_op *op)
     return verify_visibility(op, is_declaration) &&
            verify_attr_array(op, "arg_attrs", fn->u.func.ninputs, "argument") &&
            verify_attr_array(op, "res_attrs", fn->u.func.nresults, "result") &&
-           (is_declaration || verify_entry_block(op, fn));
+           (is_declaration || (verify_entry_block(op, fn) && ptoc_pto_verify_entry(op)));
 }
 
 /* ---------------------------------------------------------------- func.return */

@@ -2,7 +2,9 @@
  *
  * pto_types.c parses and prints the types, pto_attrs.c the attributes, pto_ops.c
  * holds the op table with the parse/print hooks, pto_verify.c the verifiers and
- * the target-arch query. The dialect object itself lives in pto_ops.c.
+ * the target-arch query, pto_dtypes.c (pto_dtypes.h) the element type table the
+ * verifiers read, pto_entry.c the kernel entry rules. The dialect object itself
+ * lives in pto_ops.c.
  */
 #ifndef PTOC_DIALECT_PTO_INTERNAL_H
 #define PTOC_DIALECT_PTO_INTERNAL_H
@@ -39,7 +41,12 @@ void pto_print_enum_stripped(ptoc_printer *p, const ptoc_attr *a);
 /* pto_verify.c: one verifier per op family (the op table points at them). */
 bool pto_verify_structure(const ptoc_op *op);      /* counts, segment sizes */
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */
-bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tmuls */
+bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tsubs tmuls tdivs tmaxs tmins */
+bool pto_verify_tile_dtypes(const ptoc_op *op);    /* tiles whose rule is the dtype table */
+bool pto_verify_tcvt(const ptoc_op *op);
+bool pto_verify_textract(const ptoc_op *op);
+bool pto_verify_tinsert(const ptoc_op *op);
+bool pto_verify_tget_scale_addr(const ptoc_op *op);
 bool pto_verify_thistogram(const ptoc_op *op);
 bool pto_verify_tcolexpand(const ptoc_op *op);
 bool pto_verify_tcolexpand_binary(const ptoc_op *op);

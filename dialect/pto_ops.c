@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include "dialect/pto_dtypes.h"
 #include "dialect/pto_internal.h"
 
 typedef struct pto_op_row {
@@ -863,7 +864,7 @@ static const pto_op_row pto_rows[] = {
     ANY("declare_tile", P_NONE),
     ANY("declare_tile_memref", P_NONE),
     CUSTOM("tassign", P_NONE, (2, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
-    ANY("tget_scale_addr", P_S),
+    DPS("tget_scale_addr", P_S, (1, 1), (1, 1), pto_verify_tget_scale_addr),
     /* data movement */
     CUSTOM("tload", P_MTE2, (1, 1), (1, 1), 0, parse_tload, print_tload, pto_verify_tload),
     DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
@@ -871,23 +872,23 @@ static const pto_op_row pto_rows[] = {
     DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
     DPS("tmov", P_V, (1, 2), (1, 1), S),
     DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
-    DPS("textract", P_MTE1, (3, 3), (1, 1), S),
-    DPS("tinsert", P_MTE1, (3, 3), (1, 1), S),
+    DPS("textract", P_MTE1, (3, 3), (1, 1), pto_verify_textract),
+    DPS("tinsert", P_MTE1, (3, 3), (1, 1), pto_verify_tinsert),
     DPS("textract_fp", P_FIX, (4, 4), (1, 1), S),
     DPS("tinsert_fp", P_FIX, (4, 4), (1, 1), S),
     /* cube */
-    DPS("tmatmul", P_M, (2, 2), (1, 1), S),
-    DPS("tmatmul.acc", P_M, (3, 3), (1, 1), S),
-    DPS("tmatmul.bias", P_M, (3, 3), (1, 1), S),
-    DPS("tmatmul.mx", P_M, (4, 4), (1, 1), S),
-    DPS("tmatmul.mx.acc", P_M, (5, 5), (1, 1), S),
-    DPS("tmatmul.mx.bias", P_M, (5, 5), (1, 1), S),
-    DPS("tgemv", P_M, (2, 2), (1, 1), S),
-    DPS("tgemv.acc", P_M, (3, 3), (1, 1), S),
-    DPS("tgemv.bias", P_M, (3, 3), (1, 1), S),
-    DPS("tgemv.mx", P_M, (4, 4), (1, 1), S),
-    DPS("tgemv.mx.acc", P_M, (5, 5), (1, 1), S),
-    DPS("tgemv.mx.bias", P_M, (5, 5), (1, 1), S),
+    DPS("tmatmul", P_M, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tmatmul.acc", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tmatmul.bias", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tmatmul.mx", P_M, (4, 4), (1, 1), pto_verify_tile_dtypes),
+    DPS("tmatmul.mx.acc", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
+    DPS("tmatmul.mx.bias", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv", P_M, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv.acc", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv.bias", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv.mx", P_M, (4, 4), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv.mx.acc", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
+    DPS("tgemv.mx.bias", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
     /* elementwise tile-tile */
     DPS("tadd", P_V, (2, 2), (1, 1), pto_verify_elementwise),
     DPS("tsub", P_V, (2, 2), (1, 1), pto_verify_elementwise),
@@ -895,86 +896,86 @@ static const pto_op_row pto_rows[] = {
     DPS("tdiv", P_V, (2, 2), (1, 1), pto_verify_elementwise),
     DPS("tmax", P_V, (2, 2), (1, 1), pto_verify_elementwise),
     DPS("tmin", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("trem", P_V, (3, 3), (1, 1), S),
-    DPS("tfmod", P_V, (2, 2), (1, 1), S),
-    DPS("tand", P_V, (2, 2), (1, 1), S),
-    DPS("tor", P_V, (2, 2), (1, 1), S),
-    DPS("txor", P_V, (3, 3), (1, 1), S),
-    DPS("tshl", P_V, (2, 2), (1, 1), S),
-    DPS("tshr", P_V, (2, 2), (1, 1), S),
-    DPS("tpartadd", P_V, (2, 2), (1, 1), S),
-    DPS("tpartmax", P_V, (2, 2), (1, 1), S),
-    DPS("tpartmin", P_V, (2, 2), (1, 1), S),
-    DPS("tpartmul", P_V, (2, 2), (1, 1), S),
-    DPS("tprelu", P_V, (3, 3), (1, 1), S),
+    DPS("trem", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tfmod", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tand", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tor", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("txor", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tshl", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tshr", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tpartadd", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tpartmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tpartmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tpartmul", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tprelu", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
     DPS("taddc", P_V, (3, 3), (1, 1), S),
     DPS("tsubc", P_V, (3, 3), (1, 1), S),
     /* tile-scalar */
     DPS("tadds", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tsubs", P_V, (2, 2), (1, 1), S),
+    DPS("tsubs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
     DPS("tmuls", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tdivs", P_V, (2, 2), (1, 1), S),
-    DPS("tmaxs", P_V, (2, 2), (1, 1), S),
-    DPS("tmins", P_V, (2, 2), (1, 1), S),
-    DPS("trems", P_V, (3, 3), (1, 1), S),
-    DPS("tfmods", P_V, (2, 2), (1, 1), S),
-    DPS("tands", P_V, (2, 2), (1, 1), S),
-    DPS("tors", P_V, (2, 2), (1, 1), S),
-    DPS("txors", P_V, (3, 3), (1, 1), S),
-    DPS("tshls", P_V, (2, 2), (1, 1), S),
-    DPS("tshrs", P_V, (2, 2), (1, 1), S),
-    DPS("taxpy", P_V, (2, 2), (1, 1), S),
+    DPS("tdivs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
+    DPS("tmaxs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
+    DPS("tmins", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
+    DPS("trems", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tfmods", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tands", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tors", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("txors", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("tshls", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tshrs", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("taxpy", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("taddsc", P_V, (3, 3), (1, 1), S),
     DPS("tsubsc", P_V, (3, 3), (1, 1), S),
-    DPS("tlrelu", P_V, (2, 2), (1, 1), S),
+    DPS("tlrelu", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     /* unary */
-    DPS("tabs", P_V, (1, 1), (1, 1), S),
-    DPS("tneg", P_V, (1, 1), (1, 1), S),
-    DPS("texp", P_V, (1, 1), (1, 1), S),
-    DPS("tlog", P_V, (1, 1), (1, 1), S),
-    DPS("tsqrt", P_V, (1, 1), (1, 1), S),
-    DPS("trsqrt", P_V, (1, 2), (1, 1), S),
-    DPS("trecip", P_V, (1, 1), (1, 1), S),
-    DPS("trelu", P_V, (1, 1), (1, 1), S),
-    DPS("tnot", P_V, (1, 1), (1, 1), S),
+    DPS("tabs", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tneg", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("texp", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tlog", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tsqrt", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("trsqrt", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trecip", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("trelu", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tnot", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
     /* conversion / quantisation */
-    DPS("tcvt", P_V, (1, 2), (1, 1), S),
-    DPS("tquant", P_V, (1, 4), (1, 2), S),
-    DPS("tdequant", P_V, (1, 4), (1, 2), S),
+    DPS("tcvt", P_V, (1, 2), (1, 1), pto_verify_tcvt),
+    DPS("tquant", P_V, (1, 4), (1, 2), pto_verify_tile_dtypes),
+    DPS("tdequant", P_V, (1, 4), (1, 2), pto_verify_tile_dtypes),
     /* fill / generate */
-    DPS("tfillpad", P_V, (1, 1), (0, 1), S),
-    DPS("tfillpad_expand", P_V, (1, 1), (0, 1), S),
-    DPS("tfillpad_inplace", P_V, (1, 1), (0, 1), S),
-    DPSI("tci", P_V, (1, 1), (1, 1), S),
-    DPSI("ttri", P_V, (1, 1), (1, 1), S),
-    DPS("trandom", P_V, (0, VAR), (1, 1), S),
+    DPS("tfillpad", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
+    DPS("tfillpad_expand", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
+    DPS("tfillpad_inplace", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
+    DPSI("tci", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPSI("ttri", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("trandom", P_V, (0, VAR), (1, 1), pto_verify_tile_dtypes),
     /* compare / select */
     DPSI("tcmp", P_V, (2, 2), (1, 1), pto_verify_tcmp),
     DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
     DPS("tsel", P_V, (4, 4), (1, 1), pto_verify_tsel),
     DPS("tsels", P_V, (4, 4), (1, 1), pto_verify_tsels),
     /* reductions */
-    DPS("trowsum", P_V, (2, 2), (1, 1), S),
-    DPS("trowmax", P_V, (2, 2), (1, 1), S),
-    DPS("trowmin", P_V, (2, 2), (1, 1), S),
-    DPS("trowprod", P_V, (2, 2), (1, 1), S),
-    DPS("trowargmax", P_V, (2, 2), (1, 1), S),
-    DPS("trowargmin", P_V, (2, 2), (1, 1), S),
-    DPS("tcolsum", P_V, (1, 2), (1, 1), S),
-    DPS("tcolmax", P_V, (1, 1), (1, 1), S),
-    DPS("tcolmin", P_V, (1, 1), (1, 1), S),
-    DPS("tcolprod", P_V, (1, 1), (1, 1), S),
-    DPS("tcolargmax", P_V, (2, 2), (1, 1), S),
-    DPS("tcolargmin", P_V, (2, 2), (1, 1), S),
+    DPS("trowsum", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowprod", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowargmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowargmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolsum", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolmax", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolmin", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolprod", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolargmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tcolargmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     /* expand / broadcast */
-    DPS("trowexpand", P_V, (1, 1), (1, 1), S),
-    DPS("trowexpandadd", P_V, (2, 2), (1, 1), S),
-    DPS("trowexpandsub", P_V, (2, 3), (1, 1), S),
-    DPS("trowexpandmul", P_V, (2, 3), (1, 1), S),
-    DPS("trowexpanddiv", P_V, (2, 3), (1, 1), S),
-    DPS("trowexpandmax", P_V, (2, 3), (1, 1), S),
-    DPS("trowexpandmin", P_V, (2, 3), (1, 1), S),
-    DPS("trowexpandexpdif", P_V, (2, 3), (1, 1), S),
+    DPS("trowexpand", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandadd", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandsub", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandmul", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpanddiv", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandmax", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandmin", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowexpandexpdif", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
     DPS("tcolexpand", P_V, (1, 1), (1, 1), pto_verify_tcolexpand),
     DPS("tcolexpandadd", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
     DPS("tcolexpandsub", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
@@ -983,20 +984,20 @@ static const pto_op_row pto_rows[] = {
     DPS("tcolexpandmax", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
     DPS("tcolexpandmin", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
     DPS("tcolexpandexpdif", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("texpands", P_V, (1, 1), (1, 1), S),
+    DPS("texpands", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
     /* histogram, sort, gather/scatter, element access, layout */
     DPS("thistogram", P_V, (2, 2), (1, 1), pto_verify_thistogram),
-    DPS("tsort32", P_V, (1, 3), (1, 2), S),
+    DPS("tsort32", P_V, (1, 3), (1, 2), pto_verify_tile_dtypes),
     DPS("tmrgsort", P_V, (1, VAR), (1, VAR), S),
     DPS("tgather", P_V, (1, 3), (1, 2), S),
-    DPS("tgatherb", P_V, (2, 2), (1, 1), S),
-    DPS("tscatter", P_V, (2, 2), (1, 1), S),
-    DPS("mgather", P_MTE2, (2, 2), (1, 1), S),
-    DPS("mscatter", P_MTE3, (2, 2), (1, 1), S),
+    DPS("tgatherb", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tscatter", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("mgather", P_MTE2, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("mscatter", P_MTE3, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("tsetval", P_S, (2, 2), (1, 1), S),
     DPS("tgetval", P_S, (2, 2), (0, 1), S),
-    DPS("ttrans", P_V, (2, 2), (1, 1), S),
-    DPS("tconcat", P_V, (2, 2), (1, 1), S),
+    DPS("ttrans", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("tconcat", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("tpack", P_V, (1, 1), (1, 1), S),
     /* intra-core sync */
     CUSTOM("record_event", P_NONE, (0, 0), (0, 0), 0, parse_event, print_event, pto_verify_event_op),
@@ -1079,12 +1080,15 @@ const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
 
 /* Each row's memory effects (pto_effects.c), looked up by name once. */
 static const ptoc_pto_effects *pto_row_effects[PTO_NOPS];
+/* Each row's element type rows (pto_dtypes.def), looked up by name once. */
+static pto_dtype_rows pto_row_dtypes[PTO_NOPS];
 
 static void fill_op_defs(void)
 {
     for (size_t i = 0; i < PTO_NOPS; i++) {
         const pto_op_row *r = &pto_rows[i];
         pto_row_effects[i] = pto_effects_lookup(r->info.name);
+        pto_row_dtypes[i] = pto_dtype_rows_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
             .verify = r->verify, .data = r, .summary = NULL,
@@ -1106,6 +1110,13 @@ const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);   /* info is its row's first member */
     size_t row = info ? (size_t)((const pto_op_row *)info - pto_rows) : 0;
     return info && pto_row_effects[row] ? pto_row_effects[row] : pto_effects_lookup(NULL);
+}
+
+const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op)
+{
+    static const pto_dtype_rows none = {0, 0, -1};
+    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
+    return info ? &pto_row_dtypes[(const pto_op_row *)info - pto_rows] : &none;
 }
 
 const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)

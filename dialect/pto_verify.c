@@ -2,8 +2,11 @@
  *
  * Each op family has one verify function (the op table points at it). All start
  * with the structural check (ins/outs counts from the table), then check the
- * operands as tiles, then the family's rules (DESIGN §6, ptoas-notes §2.1-2.3),
- * some of which depend on the target arch.
+ * operands as tiles, then the family's rules (docs/ops.md), some of which
+ * depend on the target arch. Element types are the table's (pto_dtypes.def,
+ * read through pto_check_dtype_rules); the ops with no rule but that table
+ * have the verifier pto_verify_tile_dtypes. Operands are named by their roles
+ * in the table's PTO_OPERANDS rows.
  *
  * As in PTOAS, an op with a memref operand is checked for structure only (the
  * "decoded memref bypass"): memrefs carry no tile layout to check against.
@@ -11,6 +14,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "dialect/pto_dtypes.h"
 #include "dialect/pto_internal.h"
 
 /* ---------------------------------------------------------------- target arch */
@@ -85,64 +89,18 @@ static bool op_arch(const ptoc_op *op, ptoc_pto_arch *arch)
 
 static bool arch_is_a2a3(ptoc_pto_arch a) { return a == PTOC_PTO_ARCH_A2 || a == PTOC_PTO_ARCH_A3; }
 
-/* ---------------------------------------------------------------- element type classes */
-
-/* One bit per element type class; signless integers count as signed. */
-enum {
-    DT_I8 = 1u << 0, DT_U8 = 1u << 1, DT_I16 = 1u << 2, DT_U16 = 1u << 3, DT_I32 = 1u << 4,
-    DT_U32 = 1u << 5, DT_I64 = 1u << 6, DT_U64 = 1u << 7, DT_F16 = 1u << 8, DT_BF16 = 1u << 9,
-    DT_F32 = 1u << 10, DT_OTHER = 1u << 11,
-};
-#define DT_ANY 0xfffu
-static const char *const dt_names[] = {"i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64",
-                                       "f16", "bf16", "f32", "other"};
-
-static uint32_t dt_class(const ptoc_type *t)
-{
-    if (ptoc_type_is_int(t)) {
-        bool u = t->u.integer.sign == PTOC_UNSIGNED;
-        switch (t->u.integer.width) {
-        case 8: return u ? DT_U8 : DT_I8;
-        case 16: return u ? DT_U16 : DT_I16;
-        case 32: return u ? DT_U32 : DT_I32;
-        case 64: return u ? DT_U64 : DT_I64;
-        default: return DT_OTHER;
-        }
-    }
-    if (ptoc_type_is_float(t)) {
-        switch (t->u.fp.kind) {
-        case PTOC_F16: return DT_F16;
-        case PTOC_BF16: return DT_BF16;
-        case PTOC_F32: return DT_F32;
-        default: return DT_OTHER;
-        }
-    }
-    return DT_OTHER;
-}
-
 static void append_type(ptoc_strbuf *sb, const ptoc_type *t)
 {
     ptoc_print_type_to(sb, t);
 }
 
-/* "'op' op NAME element type T is not supported on ARCH (expected one of ...)" */
-static bool check_dtype(const ptoc_op *op, const char *name, const ptoc_type *elem, uint32_t allowed,
-                        ptoc_pto_arch arch)
+/* An op the hardware does not implement on `arch` (the table has no element
+ * type for it there): "thistogram is only supported on A5". */
+static bool check_implemented(const ptoc_op *op, ptoc_pto_arch arch)
 {
-    if (dt_class(elem) & allowed)
+    if (!pto_op_unimplemented_on(op, arch))
         return true;
-    ptoc_strbuf sb;
-    ptoc_strbuf_init(&sb, ptoc_op_context(op));
-    append_type(&sb, elem);
-    ptoc_strbuf_puts(&sb, " is not supported on ");
-    ptoc_strbuf_puts(&sb, ptoc_pto_arch_name(arch));
-    ptoc_strbuf_puts(&sb, " (expected one of");
-    for (unsigned i = 0; i < 11; i++)
-        if (allowed & (1u << i))
-            ptoc_strbuf_printf(&sb, " %s", dt_names[i]);
-    ptoc_strbuf_puts(&sb, ")");
-    ptoc_op_emit_error(op, "%s element type %s", name, ptoc_strbuf_cstr(&sb));
-    ptoc_strbuf_free(&sb);
+    ptoc_op_emit_error(op, "%s is only supported on A5", op->def->name + strlen("pto."));
     return false;
 }
 
@@ -290,15 +248,20 @@ static const ptoc_pto_tile_desc *tile_of(const ptoc_op *op, const char *name, co
     return NULL;
 }
 
-/* Fetches the named DPS operands (ins first, then outs) as tiles. */
-static bool get_tiles(const ptoc_op *op, const char *const *names, uint32_t nins, uint32_t nouts,
+/* Fetches the DPS operands (ins first, then outs) as tiles, named by their
+ * roles in the op's PTO_OPERANDS row; bit i of `scalars` marks operand i as
+ * not a tile (left NULL). */
+static bool get_tiles(const ptoc_op *op, uint32_t scalars, uint32_t nins, uint32_t nouts,
                       const ptoc_pto_tile_desc **out)
 {
     for (uint32_t i = 0; i < nins + nouts; i++) {
         ptoc_type *t = i < nins ? dps_in(op, i) : dps_out(op, i - nins);
-        if (!names[i])
-            continue;                     /* not a tile (a scalar) */
-        if (!(out[i] = tile_of(op, names[i], t)))
+        out[i] = scalars & (1u << i) || !t ? NULL : ptoc_pto_tile_like(t);
+        if (out[i] || scalars & (1u << i))
+            continue;
+        char buf[32];                     /* the role is named only for the error */
+        const char *name = pto_role_name(op, i >= nins, i < nins ? i : i - nins, buf, sizeof buf);
+        if (!tile_of(op, name ? name : "operand", t))
             return false;
     }
     return true;
@@ -315,23 +278,6 @@ static void dim_str(char *buf, size_t n, int64_t d)
         snprintf(buf, n, "?");
     else
         snprintf(buf, n, "%lld", (long long)d);
-}
-
-static bool check_same_elem(const ptoc_op *op, const char *a_name, const ptoc_pto_tile_desc *a,
-                            const char *b_name, const ptoc_pto_tile_desc *b)
-{
-    if (a->elem == b->elem)
-        return true;
-    ptoc_strbuf sa, sb;
-    ptoc_strbuf_init(&sa, ptoc_op_context(op));
-    ptoc_strbuf_init(&sb, ptoc_op_context(op));
-    append_type(&sa, a->elem);
-    append_type(&sb, b->elem);
-    ptoc_op_emit_error(op, "%s element type %s does not match %s element type %s", b_name,
-                       ptoc_strbuf_cstr(&sb), a_name, ptoc_strbuf_cstr(&sa));
-    ptoc_strbuf_free(&sa);
-    ptoc_strbuf_free(&sb);
-    return false;
 }
 
 static bool check_same_shape(const ptoc_op *op, const char *a_name, const ptoc_pto_tile_desc *a,
@@ -394,33 +340,20 @@ static bool check_scalar(const ptoc_op *op, const char *name, const ptoc_type *t
 
 /* ---------------------------------------------------------------- elementwise */
 
-/* tadd tsub tmul tdiv tmax tmin: A2/A3 i16 i32 f16 f32 (tdiv f16 f32); A5 adds
- * i8 ui8 ui16 ui32 bf16; the cpu target takes every class. */
-static uint32_t elementwise_dtypes(const ptoc_op *op, ptoc_pto_arch arch)
-{
-    bool div = ptoc_op_is(op, "pto.tdiv");
-    if (arch == PTOC_PTO_ARCH_CPU)
-        return DT_ANY & ~DT_OTHER;
-    uint32_t base = div ? DT_F16 | DT_F32 : DT_I16 | DT_I32 | DT_F16 | DT_F32;
-    if (arch == PTOC_PTO_ARCH_A5)
-        base |= div ? DT_BF16 : DT_I8 | DT_U8 | DT_U16 | DT_U32 | DT_BF16;
-    return base;
-}
-
+/* Every tile in vec, the element types from the table, and the sources of
+ * dst's shape. `names[i]` NULL: t[i] is not a tile. */
 static bool check_elementwise_tiles(const ptoc_op *op, const char *const *names, const ptoc_pto_tile_desc **t,
-                                    uint32_t n, ptoc_pto_arch arch, uint32_t dtypes)
+                                    uint32_t n, ptoc_pto_arch arch)
 {
     const ptoc_pto_tile_desc *dst = t[n - 1];
-    const char *dst_name = names[n - 1];
-    if (!check_loc_vec(op, dst_name, dst) || !check_dtype(op, dst_name, dst->elem, dtypes, arch))
-        return false;
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        if (!names[i])
-            continue;
-        if (!check_loc_vec(op, names[i], t[i]) || !check_same_elem(op, dst_name, dst, names[i], t[i]) ||
-            !check_same_shape(op, dst_name, dst, names[i], t[i]))
+    for (uint32_t i = 0; i < n; i++)
+        if (names[i] && !check_loc_vec(op, names[i], t[i]))
             return false;
-    }
+    if (!pto_check_dtype_rules(op, arch))
+        return false;
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (names[i] && !check_same_shape(op, names[n - 1], dst, names[i], t[i]))
+            return false;
     return true;
 }
 
@@ -433,23 +366,52 @@ bool pto_verify_elementwise(const ptoc_op *op)
         return false;
     if (has_memref_operand(op))
         return true;
-    return op_arch(op, &arch) && get_tiles(op, names, 2, 1, t) &&
-           check_elementwise_tiles(op, names, t, 3, arch, elementwise_dtypes(op, arch));
+    return op_arch(op, &arch) && get_tiles(op, 0, 2, 1, t) && check_elementwise_tiles(op, names, t, 3, arch);
 }
 
+/* tadds tsubs tmuls tdivs tmaxs tmins: `src, scalar -> dst`; tdivs also takes
+ * the scalar first (scalar / tile), as PTOAS does. */
 bool pto_verify_scalar_elementwise(const ptoc_op *op)
 {
     static const char *const names[] = {"src", NULL, "dst"};
-    const ptoc_pto_tile_desc *t[3];
+    const ptoc_pto_tile_desc *t[3] = {NULL, NULL, NULL};
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op))
         return false;
-    if (!check_scalar(op, "scalar", dps_in(op, 1), false))
+    bool scalar_first = ptoc_op_is(op, "pto.tdivs") && !ptoc_pto_tile_like(dps_in(op, 0)) &&
+                        ptoc_pto_tile_like(dps_in(op, 1));
+    if (!check_scalar(op, "scalar", dps_in(op, scalar_first ? 0 : 1), false))
         return false;
     if (has_memref_operand(op))
         return true;
-    return op_arch(op, &arch) && get_tiles(op, names, 2, 1, t) &&
-           check_elementwise_tiles(op, names, t, 3, arch, elementwise_dtypes(op, arch));
+    return op_arch(op, &arch) && (t[0] = tile_of(op, "src", dps_in(op, scalar_first ? 1 : 0))) &&
+           (t[2] = tile_of(op, "dst", dps_out(op, 0))) && check_elementwise_tiles(op, names, t, 3, arch);
+}
+
+/* The ops whose verifier is their element types from the table, on tiles:
+ * every operand a set row names must be a tile. */
+static bool check_row_operands_are_tiles(const ptoc_op *op)
+{
+    const pto_dtype_rows *rows = pto_op_dtype_rows(op);
+    for (size_t i = rows->begin; i < rows->end; i++) {
+        const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
+        if (r->same_as)
+            continue;
+        ptoc_type *t = pto_role_type(op, r->role);
+        if (t && !tile_of(op, r->role, t))
+            return false;
+    }
+    return true;
+}
+
+bool pto_verify_tile_dtypes(const ptoc_op *op)
+{
+    ptoc_pto_arch arch;
+    if (!pto_verify_structure(op) || !op_arch(op, &arch) || !check_implemented(op, arch))
+        return false;
+    if (has_memref_operand(op))
+        return true;
+    return check_row_operands_are_tiles(op) && pto_check_dtype_rules(op, arch);
 }
 
 /* ---------------------------------------------------------------- thistogram */
@@ -541,10 +503,8 @@ static bool check_histogram_idx(const ptoc_op *op, const ptoc_pto_tile_desc *src
 static bool check_histogram_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, const ptoc_pto_tile_desc *dst,
                                 ptoc_pto_arch arch)
 {
-    uint32_t dst_ok = arch == PTOC_PTO_ARCH_CPU ? DT_U8 | DT_I8 | DT_U16 | DT_I16 | DT_U32 | DT_I32 | DT_U64 | DT_I64
-                                                : DT_U32 | DT_I32;
     if (!check_loc_vec(op, "dst", dst) || !check_row_major(op, "dst", dst, true) ||
-        !check_dtype(op, "dst", dst->elem, dst_ok, arch))
+        !pto_check_dtype_rules(op, arch))
         return false;
     if (arch == PTOC_PTO_ARCH_A5 ? dst->cols != 256 : dst->cols < 256) {
         ptoc_op_emit_error(op, "dst must have %s256 columns, got %lld", arch == PTOC_PTO_ARCH_A5 ? "" : "at least ",
@@ -560,19 +520,14 @@ static bool check_histogram_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src
 
 bool pto_verify_thistogram(const ptoc_op *op)
 {
-    static const char *const names[] = {"src", "idx", "dst"};
     const ptoc_pto_tile_desc *t[3];
     ptoc_pto_arch arch;
     int64_t byte;
-    if (!pto_verify_structure(op) || !op_arch(op, &arch))
+    if (!pto_verify_structure(op) || !op_arch(op, &arch) || !check_implemented(op, arch))
         return false;
-    if (arch_is_a2a3(arch)) {
-        ptoc_op_emit_error(op, "thistogram is only supported on A5");
-        return false;
-    }
     if (has_memref_operand(op))
         return true;
-    if (!get_tiles(op, names, 2, 1, t))
+    if (!get_tiles(op, 0, 2, 1, t))
         return false;
     const ptoc_pto_tile_desc *src = t[0];
     uint32_t bits = ptoc_type_bitwidth(src->elem);
@@ -587,22 +542,6 @@ bool pto_verify_thistogram(const ptoc_op *op)
 
 /* ---------------------------------------------------------------- tcolexpand family */
 
-/* A2/A3 i16 i32 f16 f32; A5 adds i8 ui8 ui16 ui32 bf16 (and 64-bit through
- * register pairs); cpu everything. div and expdif: f16 f32 on A2/A3, expdif
- * f16 f32 everywhere. */
-static uint32_t colexpand_dtypes(const ptoc_op *op, ptoc_pto_arch arch)
-{
-    bool expdif = ptoc_op_is(op, "pto.tcolexpandexpdif");
-    bool div = ptoc_op_is(op, "pto.tcolexpanddiv");
-    if (expdif)
-        return DT_F16 | DT_F32;
-    if (arch == PTOC_PTO_ARCH_CPU)
-        return DT_ANY & ~DT_OTHER;
-    if (arch == PTOC_PTO_ARCH_A5)
-        return DT_I8 | DT_U8 | DT_I16 | DT_U16 | DT_I32 | DT_U32 | DT_I64 | DT_U64 | DT_F16 | DT_BF16 | DT_F32;
-    return div ? DT_F16 | DT_F32 : DT_I16 | DT_I32 | DT_F16 | DT_F32;
-}
-
 static bool check_valid_cols(const ptoc_op *op, const char *name, const ptoc_pto_tile_desc *a,
                              const ptoc_pto_tile_desc *dst)
 {
@@ -615,18 +554,16 @@ static bool check_valid_cols(const ptoc_op *op, const char *name, const ptoc_pto
 
 bool pto_verify_tcolexpand(const ptoc_op *op)
 {
-    static const char *const names[] = {"src", "dst"};
     const ptoc_pto_tile_desc *t[2];
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op))
         return false;
     if (has_memref_operand(op))
         return true;
-    return op_arch(op, &arch) && get_tiles(op, names, 1, 1, t) && check_loc_vec(op, "src", t[0]) &&
+    return op_arch(op, &arch) && get_tiles(op, 0, 1, 1, t) && check_loc_vec(op, "src", t[0]) &&
            check_loc_vec(op, "dst", t[1]) && check_row_major(op, "src", t[0], true) &&
-           check_row_major(op, "dst", t[1], true) &&
-           check_dtype(op, "dst", t[1]->elem, colexpand_dtypes(op, arch), arch) &&
-           check_same_elem(op, "dst", t[1], "src", t[0]) && check_valid_cols(op, "src", t[0], t[1]);
+           check_row_major(op, "dst", t[1], true) && pto_check_dtype_rules(op, arch) &&
+           check_valid_cols(op, "src", t[0], t[1]);
 }
 
 bool pto_verify_tcolexpand_binary(const ptoc_op *op)
@@ -638,13 +575,12 @@ bool pto_verify_tcolexpand_binary(const ptoc_op *op)
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, names, 2, 1, t))
+    if (!op_arch(op, &arch) || !get_tiles(op, 0, 2, 1, t))
         return false;
     for (int i = 0; i < 3; i++)
-        if (!check_row_major(op, names[i], t[i], false) ||
-            !check_dtype(op, names[i], t[i]->elem, colexpand_dtypes(op, arch), arch))
+        if (!check_row_major(op, names[i], t[i], false))
             return false;
-    if (!check_same_elem(op, "dst", t[2], "src0", t[0]) || !check_same_elem(op, "dst", t[2], "src1", t[1]))
+    if (!pto_check_dtype_rules(op, arch))
         return false;
     /* The full-size operand is src0, or src1 with the roles swapped (as hardware does). */
     bool src0_full = t[0]->rows == t[2]->rows && t[0]->cols == t[2]->cols;
@@ -678,48 +614,36 @@ static bool check_mask(const ptoc_op *op, const char *name, const ptoc_pto_tile_
     return true;
 }
 
-static uint32_t select_dtypes(ptoc_pto_arch arch)
-{
-    if (arch == PTOC_PTO_ARCH_CPU)
-        return DT_ANY & ~DT_OTHER;
-    uint32_t base = DT_I16 | DT_I32 | DT_F16 | DT_F32;
-    return arch == PTOC_PTO_ARCH_A5 ? base | DT_I8 : base;
-}
-
 bool pto_verify_tsel(const ptoc_op *op)
 {
-    static const char *const names[] = {"mask", "src0", "src1", "tmp", "dst"};
     const ptoc_pto_tile_desc *t[5];
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, names, 4, 1, t))
+    if (!op_arch(op, &arch) || !get_tiles(op, 0, 4, 1, t))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
     return check_row_major(op, "dst", dst, false) && check_row_major(op, "src0", t[1], false) &&
-           check_row_major(op, "src1", t[2], false) && check_dtype(op, "dst", dst->elem, select_dtypes(arch), arch) &&
-           check_same_elem(op, "dst", dst, "src0", t[1]) && check_same_elem(op, "dst", dst, "src1", t[2]) &&
+           check_row_major(op, "src1", t[2], false) && pto_check_dtype_rules(op, arch) &&
            check_same_shape(op, "dst", dst, "src0", t[1]) && check_same_shape(op, "dst", dst, "src1", t[2]) &&
            check_mask(op, "mask", t[0], dst->valid_rows, dst->valid_cols);
 }
 
 bool pto_verify_tsels(const ptoc_op *op)
 {
-    static const char *const names[] = {"mask", "src", "tmp", NULL, "dst"};
     const ptoc_pto_tile_desc *t[5];
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op) || !check_scalar(op, "scalar", dps_in(op, 3), false))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, names, 4, 1, t))
+    if (!op_arch(op, &arch) || !get_tiles(op, 1u << 3, 4, 1, t))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
     return check_row_major(op, "dst", dst, false) && check_row_major(op, "src", t[1], false) &&
-           check_dtype(op, "dst", dst->elem, select_dtypes(arch), arch) &&
-           check_same_elem(op, "dst", dst, "src", t[1]) && check_same_shape(op, "dst", dst, "src", t[1]) &&
+           pto_check_dtype_rules(op, arch) && check_same_shape(op, "dst", dst, "src", t[1]) &&
            check_mask(op, "mask", t[0], dst->valid_rows, dst->valid_cols);
 }
 
@@ -733,16 +657,10 @@ static bool check_cmp_mode(const ptoc_op *op)
     return false;
 }
 
-/* The compare result: packed bits per row in an integer tile, u8 on A2/A3,
- * u8 or u32 on A5, any integer width on cpu. */
-static bool check_cmp_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, const ptoc_pto_tile_desc *dst,
-                          ptoc_pto_arch arch)
+/* The compare result: packed bits per row in an integer tile (its element
+ * types per arch are the table's). */
+static bool check_cmp_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, const ptoc_pto_tile_desc *dst)
 {
-    uint32_t ok = arch == PTOC_PTO_ARCH_CPU ? DT_I8 | DT_U8 | DT_I16 | DT_U16 | DT_I32 | DT_U32 | DT_I64 | DT_U64
-                  : arch == PTOC_PTO_ARCH_A5 ? DT_I8 | DT_U8 | DT_I32 | DT_U32
-                                             : DT_I8 | DT_U8;
-    if (!check_dtype(op, "dst", dst->elem, ok, arch))
-        return false;
     if (!dim_compatible(dst->valid_rows, src->valid_rows)) {
         ptoc_op_emit_error(op, "dst valid rows must equal src valid rows");
         return false;
@@ -752,37 +670,29 @@ static bool check_cmp_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, cons
 
 bool pto_verify_tcmp(const ptoc_op *op)
 {
-    static const char *const names[] = {"src0", "src1", "dst"};
     const ptoc_pto_tile_desc *t[3];
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op) || !check_cmp_mode(op))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, names, 2, 1, t))
+    if (!op_arch(op, &arch) || !get_tiles(op, 0, 2, 1, t))
         return false;
-    uint32_t src_ok = arch == PTOC_PTO_ARCH_CPU ? DT_ANY & ~DT_OTHER
-                      : arch == PTOC_PTO_ARCH_A5 ? DT_I8 | DT_I16 | DT_I32 | DT_F16 | DT_BF16 | DT_F32
-                                                 : DT_I32 | DT_F16 | DT_F32;
-    return check_loc_vec(op, "src0", t[0]) && check_dtype(op, "src0", t[0]->elem, src_ok, arch) &&
-           check_same_elem(op, "src0", t[0], "src1", t[1]) && check_same_shape(op, "src0", t[0], "src1", t[1]) &&
-           check_cmp_dst(op, t[0], t[2], arch);
+    return check_loc_vec(op, "src0", t[0]) && pto_check_dtype_rules(op, arch) &&
+           check_same_shape(op, "src0", t[0], "src1", t[1]) && check_cmp_dst(op, t[0], t[2]);
 }
 
 bool pto_verify_tcmps(const ptoc_op *op)
 {
-    static const char *const names[] = {"src", NULL, "dst"};
     const ptoc_pto_tile_desc *t[3];
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op) || !check_cmp_mode(op) || !check_scalar(op, "scalar", dps_in(op, 1), true))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, names, 2, 1, t))
+    if (!op_arch(op, &arch) || !get_tiles(op, 1u << 1, 2, 1, t))
         return false;
-    uint32_t src_ok = arch == PTOC_PTO_ARCH_CPU ? DT_ANY & ~DT_OTHER : select_dtypes(arch);
-    return check_loc_vec(op, "src", t[0]) && check_dtype(op, "src", t[0]->elem, src_ok, arch) &&
-           check_cmp_dst(op, t[0], t[2], arch);
+    return check_loc_vec(op, "src", t[0]) && pto_check_dtype_rules(op, arch) && check_cmp_dst(op, t[0], t[2]);
 }
 
 /* ---------------------------------------------------------------- data movement */
@@ -858,6 +768,272 @@ bool pto_verify_tstore(const ptoc_op *op)
         return false;
     }
     return check_transfer(op, dps_in(op, 0), dps_out(op, 0));
+}
+
+/* ---------------------------------------------------------------- tcvt */
+
+static bool check_enum_attr(const ptoc_op *op, const char *name, ptoc_pto_enum_kind kind, const char *spelled)
+{
+    ptoc_attr *a = ptoc_op_attr(op, name);
+    uint32_t v;
+    if (!a || ptoc_pto_enum_value(a, kind, &v))
+        return true;
+    ptoc_op_emit_error(op, "%s must be a %s attribute", name, spelled);
+    return false;
+}
+
+/* tcvt ins(%src[, %tmp]) outs(%dst) {rmode, sat_mode}: both in UB (the
+ * kernels of both targets address them as __ubuf__), one shape and valid
+ * shape (dst's valid region is converted element for element), the pair of
+ * element types the table has a kernel for. */
+bool pto_verify_tcvt(const ptoc_op *op)
+{
+    const ptoc_pto_tile_desc *t[3];
+    ptoc_pto_arch arch;
+    uint32_t nins, nouts;
+    if (!pto_verify_structure(op) ||
+        !check_enum_attr(op, "rmode", PTOC_PTO_ENUM_ROUND_MODE, "#pto<round_mode ...>") ||
+        !check_enum_attr(op, "sat_mode", PTOC_PTO_ENUM_SATURATION_MODE, "#pto<saturation_mode ON|OFF>"))
+        return false;
+    if (has_memref_operand(op))
+        return true;
+    ptoc_pto_dps_split(op, &nins, &nouts);
+    if (!op_arch(op, &arch) || !get_tiles(op, 0, nins, 1, t))
+        return false;
+    const ptoc_pto_tile_desc *src = t[0], *dst = t[nins];
+    return check_loc_vec(op, "src", src) && check_loc_vec(op, "dst", dst) && pto_check_dtype_rules(op, arch) &&
+           check_same_shape(op, "dst", dst, "src", src);
+}
+
+/* ---------------------------------------------------------------- textract, tinsert */
+
+/* The layouts the move kernels tell apart, as bits (a tile has one, plus
+ * L_ROW1 when it is one row_major row). */
+enum {
+    L_ND = 1u << 0,       /* row_major, none_box */
+    L_DN = 1u << 1,       /* col_major, none_box */
+    L_NZ = 1u << 2,       /* col_major, row_major boxes */
+    L_ZN = 1u << 3,       /* row_major, col_major boxes */
+    L_ZZ = 1u << 4,       /* row_major, row_major boxes */
+    L_NN = 1u << 5,       /* col_major, col_major boxes */
+    L_ROW1 = 1u << 6,     /* a single row_major row */
+    L_ANY = 0x7fu,
+};
+static const char *const layout_names[] = {"ND (row_major, none_box)", "DN (col_major, none_box)",
+                                           "NZ (col_major, row_major boxes)", "ZN (row_major, col_major boxes)",
+                                           "ZZ (row_major, row_major boxes)", "NN (col_major, col_major boxes)",
+                                           "a single row_major row"};
+
+/* The name of the one base layout among `bits`. */
+static const char *base_layout_name(uint32_t bits)
+{
+    for (unsigned i = 0; i < 6; i++)
+        if (bits & (1u << i))
+            return layout_names[i];
+    return "?";
+}
+
+static uint32_t layout_of(const ptoc_pto_tile_desc *t)
+{
+    bool row = t->blayout == PTOC_PTO_BL_ROW_MAJOR;
+    uint32_t l = t->slayout == PTOC_PTO_SL_NONE_BOX ? (row ? L_ND : L_DN)
+                 : t->slayout == PTOC_PTO_SL_ROW_MAJOR ? (row ? L_ZZ : L_NZ)
+                                                       : (row ? L_ZN : L_NN);
+    return l | (row && t->rows == 1 ? L_ROW1 : 0);
+}
+
+/* One way a textract or tinsert moves data: the locations, the layouts each
+ * side may have, and the archs with a kernel for it. `same_layout`: source and
+ * destination must have one layout (the vec->vec kernels copy as they are). */
+typedef struct move_path {
+    const char *op;
+    bool a2a3, a5;
+    uint8_t src_loc, dst_loc;
+    uint32_t src_layouts, dst_layouts;
+    bool same_layout;
+} move_path;
+
+/* From TEXTRACT_IMPL / TINSERT_IMPL of a2a3/TExtract.hpp, a2a3/TInsert.hpp,
+ * a5/TExtract.hpp, a5/TInsert.hpp: vec->vec (both ND or both NZ), mat->left
+ * and mat->right (textract_common.hpp TExtractToLeft/Right: a ZN or NZ source,
+ * a left dst with row_major boxes, a right dst ZN; a left tile's blayout is
+ * the arch's own, ZZ on A2/A3 and NZ on A5, which PTOAS's parser writes over
+ * whatever the text says, so either is accepted), acc->mat (CheckTMovAccToMat:
+ * NZ to NZ; A5 CheckTMovAccValid: NZ to NZ, ND or DN), and on A5 acc->vec,
+ * vec->mat, mat->scaling (the MX scale tiles). */
+static const move_path move_paths[] = {
+    {"pto.textract", true, true, PTOC_PTO_AS_VEC, PTOC_PTO_AS_VEC, L_ND | L_NZ, L_ND | L_NZ, true},
+    {"pto.textract", true, true, PTOC_PTO_AS_MAT, PTOC_PTO_AS_LEFT, L_ZN | L_NZ | L_ROW1, L_ZZ | L_NZ, false},
+    {"pto.textract", true, true, PTOC_PTO_AS_MAT, PTOC_PTO_AS_RIGHT, L_ZN | L_NZ, L_ZN, false},
+    {"pto.textract", true, false, PTOC_PTO_AS_ACC, PTOC_PTO_AS_MAT, L_NZ, L_NZ, false},
+    {"pto.textract", false, true, PTOC_PTO_AS_ACC, PTOC_PTO_AS_MAT, L_NZ, L_NZ | L_ND, false},
+    {"pto.textract", false, true, PTOC_PTO_AS_ACC, PTOC_PTO_AS_VEC, L_NZ, L_NZ | L_ND, false},
+    {"pto.textract", false, true, PTOC_PTO_AS_VEC, PTOC_PTO_AS_MAT, L_ANY, L_ANY, false},
+    {"pto.textract", false, true, PTOC_PTO_AS_MAT, PTOC_PTO_AS_SCALING, L_ANY, L_ANY, false},
+    {"pto.tinsert", true, true, PTOC_PTO_AS_VEC, PTOC_PTO_AS_VEC, L_ND | L_NZ, L_ND | L_NZ, true},
+    {"pto.tinsert", true, false, PTOC_PTO_AS_ACC, PTOC_PTO_AS_MAT, L_NZ, L_NZ, false},
+    {"pto.tinsert", false, true, PTOC_PTO_AS_ACC, PTOC_PTO_AS_MAT, L_NZ, L_NZ | L_ND | L_DN, false},
+    {"pto.tinsert", false, true, PTOC_PTO_AS_ACC, PTOC_PTO_AS_VEC, L_NZ, L_NZ | L_ND | L_DN, false},
+    {"pto.tinsert", false, true, PTOC_PTO_AS_VEC, PTOC_PTO_AS_MAT, L_ND | L_NZ, L_NZ, false},
+};
+
+static const char *loc_name(uint32_t loc) { return ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, loc); }
+
+static bool path_on(const move_path *p, ptoc_pto_arch arch)
+{
+    return arch == PTOC_PTO_ARCH_CPU ? p->a2a3 || p->a5 : arch == PTOC_PTO_ARCH_A5 ? p->a5 : p->a2a3;
+}
+
+/* The path of `op` from src to dst on `arch`, or NULL after listing the
+ * pairs there are. */
+static const move_path *find_move_path(const ptoc_op *op, const ptoc_pto_tile_desc *src, const ptoc_pto_tile_desc *dst,
+                                       ptoc_pto_arch arch)
+{
+    ptoc_strbuf sb;
+    const char *sep = "";
+    const move_path *found = NULL;
+    ptoc_strbuf_init(&sb, ptoc_op_context(op));
+    for (size_t i = 0; i < sizeof move_paths / sizeof move_paths[0]; i++) {
+        const move_path *p = &move_paths[i];
+        if (!ptoc_op_is(op, p->op) || !path_on(p, arch))
+            continue;
+        if (p->src_loc == src->loc && p->dst_loc == dst->loc && !found)
+            found = p;
+        char pair[32];
+        snprintf(pair, sizeof pair, "%s->%s", loc_name(p->src_loc), loc_name(p->dst_loc));
+        if (!strstr(ptoc_strbuf_cstr(&sb), pair))
+            ptoc_strbuf_printf(&sb, "%s%s", sep, pair);
+        sep = ", ";
+    }
+    if (!found)
+        ptoc_op_emit_error(op, "moves src in loc=%s to dst in loc=%s, which %s has no kernel for (expected %s)",
+                           loc_name(src->loc), loc_name(dst->loc), ptoc_pto_arch_name(arch), ptoc_strbuf_cstr(&sb));
+    ptoc_strbuf_free(&sb);
+    return found;
+}
+
+static bool check_layout(const ptoc_op *op, const char *name, const ptoc_pto_tile_desc *t, uint32_t allowed,
+                         const move_path *p)
+{
+    if (layout_of(t) & allowed)
+        return true;
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, ptoc_op_context(op));
+    const char *sep = "";
+    for (unsigned i = 0; i < sizeof layout_names / sizeof layout_names[0]; i++)
+        if (allowed & (1u << i)) {
+            ptoc_strbuf_printf(&sb, "%s%s", sep, layout_names[i]);
+            sep = " or ";
+        }
+    ptoc_op_emit_error(op, "%s of the %s->%s move must be %s, got blayout=%s slayout=%s", name, loc_name(p->src_loc),
+                       loc_name(p->dst_loc), ptoc_strbuf_cstr(&sb), ptoc_pto_enum_name(PTOC_PTO_ENUM_BLAYOUT, t->blayout),
+                       ptoc_pto_enum_name(PTOC_PTO_ENUM_SLAYOUT, t->slayout));
+    ptoc_strbuf_free(&sb);
+    return false;
+}
+
+static bool check_path_layouts(const ptoc_op *op, const move_path *p, const ptoc_pto_tile_desc *src,
+                               const ptoc_pto_tile_desc *dst)
+{
+    if (!check_layout(op, "src", src, p->src_layouts, p) || !check_layout(op, "dst", dst, p->dst_layouts, p))
+        return false;
+    if (!p->same_layout || ((layout_of(src) ^ layout_of(dst)) & ~(uint32_t)L_ROW1) == 0)
+        return true;
+    ptoc_op_emit_error(op, "src and dst of the %s->%s move must have one layout (both ND or both NZ), got %s and %s",
+                       loc_name(p->src_loc), loc_name(p->dst_loc),
+                       base_layout_name(layout_of(src)), base_layout_name(layout_of(dst)));
+    return false;
+}
+
+/* The value of an index operand when it is an arith.constant, else -1 with
+ * *known false. */
+static int64_t constant_index(const ptoc_value *v, bool *known)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
+    *known = a && a->kind == PTOC_ATTR_INTEGER;
+    return *known ? a->u.integer.value : -1;
+}
+
+/* indexRow, indexCol (ins 1 and 2): index values, non-negative when known,
+ * and the window `rows x cols` at them inside `outer`. */
+static bool check_window(const ptoc_op *op, const char *inner_name, const ptoc_pto_tile_desc *inner,
+                         const char *outer_name, const ptoc_pto_tile_desc *outer)
+{
+    static const char *const names[2] = {"indexRow", "indexCol"};
+    int64_t extent[2] = {inner->rows, inner->cols}, limit[2] = {outer->rows, outer->cols};
+    for (uint32_t k = 0; k < 2; k++) {
+        const ptoc_value *v = ptoc_op_operand(op, 1 + k);
+        if (v->type->kind != PTOC_TYPE_INDEX) {
+            ptoc_op_emit_error(op, "%s must be an index", names[k]);
+            return false;
+        }
+        bool known;
+        int64_t at = constant_index(v, &known);
+        if (known && at < 0) {
+            ptoc_op_emit_error(op, "%s is negative (%lld)", names[k], (long long)at);
+            return false;
+        }
+        if (extent[k] > limit[k]) {
+            ptoc_op_emit_error(op, "%s %s (%lld) exceed %s %s (%lld)", inner_name, k ? "cols" : "rows",
+                               (long long)extent[k], outer_name, k ? "cols" : "rows", (long long)limit[k]);
+            return false;
+        }
+        if (known && at > limit[k] - extent[k]) {
+            ptoc_op_emit_error(op, "%s %s (%lld) at %s %lld do not fit in %s %s (%lld)", inner_name,
+                               k ? "cols" : "rows", (long long)extent[k], names[k], (long long)at, outer_name,
+                               k ? "cols" : "rows", (long long)limit[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* textract ins(%src, %indexRow, %indexCol) outs(%dst): the window of dst's
+ * shape at (indexRow, indexCol) of src. tinsert ins(%src, %indexRow,
+ * %indexCol) outs(%dst): src into dst at (indexRow, indexCol). */
+static bool verify_move(const ptoc_op *op, bool extract)
+{
+    const ptoc_pto_tile_desc *t[4];
+    ptoc_pto_arch arch;
+    if (!pto_verify_structure(op))
+        return false;
+    if (has_memref_operand(op))
+        return true;
+    if (!op_arch(op, &arch) || !get_tiles(op, 1u << 1 | 1u << 2, 3, 1, t))
+        return false;
+    const ptoc_pto_tile_desc *src = t[0], *dst = t[3];
+    const move_path *p = find_move_path(op, src, dst, arch);
+    return p && check_path_layouts(op, p, src, dst) && pto_check_dtype_rules(op, arch) &&
+           (extract ? check_window(op, "dst", dst, "src", src) : check_window(op, "src", src, "dst", dst));
+}
+
+bool pto_verify_textract(const ptoc_op *op) { return verify_move(op, true); }
+
+bool pto_verify_tinsert(const ptoc_op *op) { return verify_move(op, false); }
+
+/* tget_scale_addr ins(%src) outs(%dst): dst is the MX scale tile of src, at
+ * src's address shifted by the hardware's scale (a5/TGetScaleAddr.hpp, A5
+ * alone): a scaling tile of src's shape and valid shape. */
+bool pto_verify_tget_scale_addr(const ptoc_op *op)
+{
+    const ptoc_pto_tile_desc *t[2];
+    ptoc_pto_arch arch;
+    if (!pto_verify_structure(op) || !op_arch(op, &arch))
+        return false;
+    if (arch_is_a2a3(arch)) {
+        ptoc_op_emit_error(op, "tget_scale_addr is only supported on A5");
+        return false;
+    }
+    if (has_memref_operand(op))
+        return true;
+    if (!get_tiles(op, 0, 1, 1, t))
+        return false;
+    if (t[1]->loc != PTOC_PTO_AS_SCALING) {
+        ptoc_op_emit_error(op, "dst must be in loc=scaling (the scale tile of src), got loc=%s", loc_name(t[1]->loc));
+        return false;
+    }
+    return check_same_shape(op, "src", t[0], "dst", t[1]);
 }
 
 /* ---------------------------------------------------------------- alloc, views, tassign */

@@ -210,6 +210,48 @@ const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5"
 uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space space);
 uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space);
 
+/* ---------------------------------------------------------------- element types per target */
+
+/* Element type classes, one bit each, as the hardware implementations name
+ * them: signless integers count as signed (int8_t ...), every f8E4M3 variant is
+ * float8_e4m3_t and every f8E5M2 variant float8_e5m2_t (as PTOAS maps them);
+ * OTHER is everything else (i1, f64, tf32 ...). */
+enum {
+    PTOC_PTO_DT_I8 = 1u << 0, PTOC_PTO_DT_U8 = 1u << 1, PTOC_PTO_DT_I16 = 1u << 2, PTOC_PTO_DT_U16 = 1u << 3,
+    PTOC_PTO_DT_I32 = 1u << 4, PTOC_PTO_DT_U32 = 1u << 5, PTOC_PTO_DT_I64 = 1u << 6, PTOC_PTO_DT_U64 = 1u << 7,
+    PTOC_PTO_DT_F16 = 1u << 8, PTOC_PTO_DT_BF16 = 1u << 9, PTOC_PTO_DT_F32 = 1u << 10,
+    PTOC_PTO_DT_F8E4M3 = 1u << 11, PTOC_PTO_DT_F8E5M2 = 1u << 12, PTOC_PTO_DT_OTHER = 1u << 13,
+};
+#define PTOC_PTO_DT_COUNT 14
+/* The class bit of a tile element type. */
+uint32_t ptoc_pto_dtype_class(const ptoc_type *elem);
+/* The name of class `bit` ("i8", "ui16", "f8E4M3", "other"), NULL if not one bit. */
+const char *ptoc_pto_dtype_class_name(uint32_t bit);
+
+/* One row of the per-target element type table (dialect/pto_dtypes.def): the
+ * operand `role` of `op` takes the classes of its arch's set, whenever every
+ * condition of `when` holds ("" always; "src=f32": operand src has class f32;
+ * "src@acc": operand src is in loc=acc; several are separated by spaces). A row
+ * with `same_as` instead requires role's element type to equal same_as's. */
+typedef struct ptoc_pto_dtype_rule {
+    const char *op;              /* "pto.tadd" */
+    const char *role;            /* "dst" */
+    const char *when;            /* "" or conditions */
+    const char *same_as;         /* NULL for a set row */
+    uint32_t a2a3, a5, cpu;      /* class sets; cpu is the union of the hardware's plus its own */
+} ptoc_pto_dtype_rule;
+size_t ptoc_pto_dtype_rule_count(void);
+const ptoc_pto_dtype_rule *ptoc_pto_dtype_rule_at(size_t i);
+/* The set of `rule` for `arch` (a2 and a3 share one; 0 for an invalid arch). */
+uint32_t ptoc_pto_dtype_rule_set(const ptoc_pto_dtype_rule *rule, ptoc_pto_arch arch);
+/* The rules of a kernel entry (a pto.entry function, or a module's only
+ * function with a body) on the hardware targets: it returns nothing and does
+ * not call itself through func.call. func.func's verifier calls it. */
+bool ptoc_pto_verify_entry(const ptoc_op *fn);
+/* The operand roles of `op` ("src0 src1 | dst": ins, then outs after the bar),
+ * for the ops the table has rows for; NULL for others. */
+const char *ptoc_pto_op_roles(const char *op);
+
 /* ---------------------------------------------------------------- ops */
 
 /* How an op is written. */

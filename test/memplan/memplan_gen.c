@@ -20,7 +20,8 @@
 #define MAX_VALS 1024
 #define MAX_DEPTH 3
 
-/* i8 elementwise arithmetic exists on A5 only: A2/A3 kernels use i16 instead. */
+/* i8 elementwise arithmetic exists on A5 only (and tmul not even there): A2/A3
+ * kernels use i16 instead. */
 static const char *const elem_name[4] = {"f32", "f16", "i8", "i16"};
 static const uint32_t elem_bytes[4] = {4, 2, 1, 2};
 static const char *const arch_names[4] = {"a5", "a5", "a3", "a2"};
@@ -163,7 +164,9 @@ static void gen_binary(gen *g, int depth)
     }
     gen_val *a = defined_of(g, depth, t), *b = defined_of(g, depth, t);
     gen_val *d = dest_of(g, depth, t);
-    emit(g, depth, "pto.%s ins(%%v%d, %%v%d : !T%d, !T%d) outs(%%v%d : !T%d)", below(g, 2) ? "tadd" : "tmul",
+    /* A5's tmul has no 8-bit types (the hardware's list): i8 tiles add. */
+    bool add = below(g, 2) || g->types[t].elem == 2;
+    emit(g, depth, "pto.%s ins(%%v%d, %%v%d : !T%d, !T%d) outs(%%v%d : !T%d)", add ? "tadd" : "tmul",
          a->id, b->id, t, t, d->id, t);
     d->defined = true;
 }
