@@ -1,6 +1,7 @@
 /* test_pass.c: the pass registry and pass manager (ir/pass.c) on the unit
  * dialect: registration and lookup, pipeline parsing (short and nested forms,
- * options, each error), anchors, failure propagation, and the dce pass. */
+ * options, each error), anchors, failure propagation, named pipelines, and the
+ * dce pass. */
 #include "check.h"
 #include "unit_dialect.h"
 
@@ -195,6 +196,46 @@ static void test_anchors(void)
     ptoc_context_destroy(ctx);
 }
 
+/* Named pipelines: expansion in place, inside nests and other pipelines, a
+ * filtered nest, the empty pipeline, passes winning over pipelines, and errors. */
+static bool is_first_func(ptoc_op *op)
+{
+    return op->prev == NULL;
+}
+
+static const ptoc_pipeline_def twice = {"twice", "count twice", "count,count", NULL, NULL};
+static const ptoc_pipeline_def four = {"four", "twice twice", "twice, twice", NULL, NULL};
+static const ptoc_pipeline_def empty = {"empty", "nothing", " ", NULL, NULL};
+static const ptoc_pipeline_def first_only = {"first-only", "count on the first t.func", "count", "t.func",
+                                             is_first_func};
+static const ptoc_pipeline_def self = {"self", "names itself", "count,self", NULL, NULL};
+static const ptoc_pipeline_def broken = {"broken", "bad text", "count)", NULL, NULL};
+static const ptoc_pipeline_def shadowed = {"dce", "a pass has this name", "count", NULL, NULL};
+
+static void test_named_pipelines(void)
+{
+    ptoc_context *ctx = pass_context();
+    const ptoc_pipeline_def *rows[] = {&twice, &four, &empty, &first_only, &self, &broken, &shadowed};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        ptoc_pipeline_register(ctx, rows[i]);
+    const ptoc_pipeline_def *const *list;
+    size_t n = ptoc_pipeline_list(ctx, &list);
+    CHECK(n >= 7 && list[n - 1] == &shadowed && ptoc_pipeline_lookup(ctx, "twice") == &twice);
+    ptoc_pipeline_register(ctx, &twice);                     /* again: no duplicate */
+    CHECK(ptoc_pipeline_list(ctx, &list) == n);
+    CHECK(ptoc_pipeline_lookup(ctx, "ptoc-level2") != NULL); /* shipped with the passes */
+    CHECK(runs_of(ctx, "twice", 3) == 2);
+    CHECK(runs_of(ctx, "count,four", 1) == 5);
+    CHECK(runs_of(ctx, "t.func(twice)", 3) == 6);
+    CHECK(runs_of(ctx, "empty,count", 1) == 1);
+    CHECK(runs_of(ctx, "first-only", 3) == 1);
+    CHECK(runs_of(ctx, "dce", 1) == 0);                      /* the pass, not the pipeline */
+    CHECK(parse_fails_with(ctx, "twice{n=1}", "pipeline 'twice' takes no options"));
+    CHECK(parse_fails_with(ctx, "self", "pipeline 'self' nested too deeply (does it name itself?)"));
+    CHECK(parse_fails_with(ctx, "broken", "unbalanced ')' at column 6 of pass pipeline 'count)'"));
+    ptoc_context_destroy(ctx);
+}
+
 static void test_dce(void)
 {
     ptoc_context *ctx = pass_context();
@@ -219,6 +260,7 @@ int main(void)
     test_registry();
     test_parse_errors();
     test_anchors();
+    test_named_pipelines();
     test_dce();
     return CHECK_DONE();
 }
