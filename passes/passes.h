@@ -14,6 +14,10 @@ extern const ptoc_pass_def ptoc_bufferize_pass;
 extern const ptoc_pass_def ptoc_plan_memory_pass;
 extern const ptoc_pass_def ptoc_insert_tassign_pass;
 extern const ptoc_pass_def ptoc_insert_sync_pass;
+extern const ptoc_pass_def ptoc_canonicalize_pass;
+extern const ptoc_pass_def ptoc_cse_pass;
+extern const ptoc_pass_def ptoc_symbol_dce_pass;
+extern const ptoc_pass_def ptoc_inline_pass;
 
 /* pass_util.c: whether an option value is "true" or "1" (NULL: false); a
  * func.func's sym_name ("?" without one), for printed reports; whether a

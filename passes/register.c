@@ -13,6 +13,10 @@
 static const ptoc_pass_def *const all_passes[] = {
     &ptoc_dce_pass,
     &ptoc_strip_debuginfo_pass,
+    &ptoc_canonicalize_pass,
+    &ptoc_cse_pass,
+    &ptoc_symbol_dce_pass,
+    &ptoc_inline_pass,
     &ptoc_bufferize_pass,
     &ptoc_plan_memory_pass,
     &ptoc_insert_tassign_pass,
