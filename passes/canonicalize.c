@@ -133,9 +133,8 @@ static bool fold_op(canon *c, ptoc_op *op)
 
 /* ---------------------------------------------------------------- scf.if and scf.for */
 
-/* Moves the ops of `block`, but its terminator, before `before`; returns the
- * terminator. */
-static ptoc_op *splice_block(ptoc_block *block, ptoc_op *before)
+/* Moves the ops of `block`, but its terminator, before `before`. */
+static void splice_block(ptoc_block *block, ptoc_op *before)
 {
     ptoc_op *term = ptoc_block_terminator(block);
     for (ptoc_op *o = block->first, *next; o && o != term; o = next) {
@@ -143,7 +142,6 @@ static ptoc_op *splice_block(ptoc_block *block, ptoc_op *before)
         ptoc_op_unlink(o);
         ptoc_block_insert_before(before->block, before, o);
     }
-    return term;
 }
 
 /* scf.if on a constant condition: the branch taken, in place of the if. */
@@ -153,13 +151,13 @@ static bool fold_constant_if(ptoc_op *op)
     if (!cond)
         return false;
     ptoc_region *taken = &op->regions[is_constant_true(cond) ? 0 : 1];
-    if (taken->first) {
-        ptoc_op *yield = splice_block(taken->first, op);
-        for (uint32_t i = 0; i < op->nresults && yield; i++)
-            ptoc_value_replace_all_uses(&op->results[i], ptoc_op_operand(yield, i));
-    }
-    if (has_uses(op))
-        return false;                  /* no else branch, yet results: not valid IR */
+    ptoc_op *yield = taken->first ? ptoc_block_terminator(taken->first) : NULL;
+    if (op->nresults && (!yield || yield->noperands != op->nresults))
+        return false;                  /* results without a yield for them: not valid IR */
+    if (taken->first)
+        splice_block(taken->first, op);
+    for (uint32_t i = 0; i < op->nresults; i++)
+        ptoc_value_replace_all_uses(&op->results[i], ptoc_op_operand(yield, i));
     ptoc_op_erase(op);
     return true;
 }
