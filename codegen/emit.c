@@ -1,8 +1,10 @@
 /* emit.c: the target machine of a lowered module and what comes out of it.
  *
  * cg_target_setup makes the module's target machine: the native target, the
- * default triple and, unless the options name them, the host CPU and its
- * features, with position-independent code so objects link into PIE programs.
+ * default triple, the CPU and features (machine_cpu: -mcpu=NAME means NAME's
+ * own features, not the host's; the host can be overridden with PTOC_HOST_CPU
+ * and PTOC_HOST_FEATURES), with position-independent code so objects link into
+ * PIE programs.
  * ptoc_llvm_optimize runs the new pass manager's default<On> pipeline with that
  * machine (so vectorisation sees the real vector width). The emitters write
  * textual IR, assembly or an object through a temporary file and a rename, so a
@@ -57,6 +59,17 @@ static bool fail_error(char **err, const char *prefix, LLVMErrorRef e)
 
 /* ---------------------------------------------------------------- target */
 
+/* "a,b": `a`, then `b` after a comma when both are non-empty (malloc'd; NULL
+ * when out of memory). */
+static char *comma_join(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = b ? strlen(b) : 0;
+    char *s = malloc(na + nb + 2);
+    if (s)
+        snprintf(s, na + nb + 2, "%s%s%s", a, na && nb ? "," : "", b ? b : "");
+    return s;
+}
+
 static once_flag native_once = ONCE_FLAG_INIT;
 static bool native_ok;
 
@@ -71,6 +84,38 @@ static LLVMCodeGenOptLevel codegen_level(int opt_level)
     static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
                                                  LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
     return levels[opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level];
+}
+
+/* The host ptoc compiles for when no -mcpu is given: LLVM's view of this
+ * machine, unless PTOC_HOST_CPU names another CPU (then its own features) and
+ * PTOC_HOST_FEATURES adds or removes features (`-avx512f`), so tests can pretend
+ * to run on another host. Both strings are malloc'd. */
+static void host_machine(char **cpu, char **features)
+{
+    const char *env_cpu = getenv("PTOC_HOST_CPU");
+    const char *env_features = getenv("PTOC_HOST_FEATURES");
+    char *llvm_cpu = env_cpu && *env_cpu ? NULL : LLVMGetHostCPUName();
+    char *llvm_features = env_cpu && *env_cpu ? NULL : LLVMGetHostCPUFeatures();
+    *cpu = comma_join(llvm_cpu ? llvm_cpu : env_cpu, NULL);
+    *features = comma_join(llvm_features ? llvm_features : "", env_features);
+    LLVMDisposeMessage(llvm_cpu);
+    LLVMDisposeMessage(llvm_features);
+}
+
+/* The CPU and features of the options: -mcpu=NAME takes NAME's own features
+ * (never the host's, so the output does not depend on the machine), -mattr
+ * adds to or removes from those of the CPU chosen. Later entries of a feature
+ * string win in LLVM, so -mattr goes last. Both strings are malloc'd. */
+static void machine_cpu(const ptoc_codegen_options *opts, char **cpu, char **features)
+{
+    char *base = NULL;
+    if (opts->cpu) {
+        *cpu = comma_join(opts->cpu, NULL);
+    } else {
+        host_machine(cpu, &base);
+    }
+    *features = comma_join(base ? base : "", opts->features);
+    free(base);
 }
 
 /* A target machine for the options; shared by the module (emit) and the JIT. */
@@ -89,17 +134,26 @@ static LLVMTargetMachineRef create_machine(const ptoc_codegen_options *opts, cha
         fail_llvm(err, "no LLVM target for the host triple", msg);
         return NULL;
     }
-    char *host_cpu = opts->cpu ? NULL : LLVMGetHostCPUName();
-    char *host_features = opts->features ? NULL : LLVMGetHostCPUFeatures();
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-        target, triple, opts->cpu ? opts->cpu : host_cpu, opts->features ? opts->features : host_features,
-        codegen_level(opts->opt_level), LLVMRelocPIC, LLVMCodeModelDefault);
-    LLVMDisposeMessage(host_cpu);
-    LLVMDisposeMessage(host_features);
+    char *cpu, *features;
+    machine_cpu(opts, &cpu, &features);
+    LLVMTargetMachineRef tm =
+        cpu && features ? LLVMCreateTargetMachine(target, triple, cpu, features, codegen_level(opts->opt_level),
+                                                  LLVMRelocPIC, LLVMCodeModelDefault)
+                        : NULL;
+    free(cpu);
+    free(features);
     LLVMDisposeMessage(triple);
     if (!tm)
         fail(err, "cannot create an LLVM target machine", "unknown CPU or features?");
     return tm;
+}
+
+bool ptoc_llvm_check_machine(const ptoc_codegen_options *opts, char **err)
+{
+    LLVMTargetMachineRef tm = create_machine(opts, err);
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    return tm != NULL;
 }
 
 bool cg_target_setup(ptoc_llvm_module *m, char **err)

@@ -7,9 +7,11 @@
  * The operands of alloc/alloca are the dynamic sizes (one per `?` of the type)
  * then the layout's symbols, all index; `operandSegmentSizes = array<i32: D, S>`
  * says how many of each, as in MLIR's generic form (an op built without it counts
- * every operand as a dynamic size).
+ * every operand as a dynamic size). An alloc in an on-chip #pto.address_space is a
+ * pto tile: at --pto-level=level3 it needs its `pto.addr` (pto.h).
  */
 #include "ptoc/ptoc.h"
+#include "ptoc/pto.h"
 
 #include <string.h>
 
@@ -161,7 +163,7 @@ static bool alloc_verify(const ptoc_op *op)
                                "expected 0, got %u", nsym);
         return false;
     }
-    return true;
+    return ptoc_pto_check_level_address(op);   /* an on-chip buffer is a pto tile */
 }
 
 /* ---------------------------------------------------------------- dealloc */

@@ -18,6 +18,7 @@
  * leaves out `vec,`. Tile rules (ptoc_pto_tile_check) are checked when the type is
  * parsed, so the diagnostic points at the type.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dialect/pto_internal.h"
@@ -685,6 +686,16 @@ uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space spac
         return 0;
     bool a2a3 = arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3;
     return a2a3 ? space_capacity[space].a2a3 : space_capacity[space].a5;
+}
+
+uint64_t ptoc_pto_planned_capacity(ptoc_context *ctx, ptoc_pto_arch arch, ptoc_pto_address_space space)
+{
+    const char *ub = space == PTOC_PTO_AS_VEC ? ptoc_context_option(ctx, "pto-ub-size") : NULL;
+    char *end = NULL;
+    unsigned long long bytes = ub ? strtoull(ub, &end, 10) : 0;
+    if (ub && end != ub && !*end && bytes > 0)
+        return bytes;                  /* the tools check the value; a bad one is ignored */
+    return ptoc_pto_space_capacity(arch, space);
 }
 
 uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space)

@@ -19,6 +19,9 @@
 
 /* ---------------------------------------------------------------- target arch */
 
+/* One rule for every pass and tool (pto.h): the context option "pto-arch" (the
+ * tools' --pto-arch or -target), then the module's pto.target_arch, then cpu. */
+
 static const char *const arch_names[] = {"a2", "a3", "a5", "cpu"};
 
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
@@ -36,16 +39,6 @@ ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch)
 {
     return (unsigned)arch < 4 ? arch_names[arch] : "invalid";
-}
-
-ptoc_pto_arch ptoc_pto_sync_arch(const ptoc_op *op)
-{
-    for (const ptoc_op *m = op; m; m = ptoc_op_parent(m)) {
-        ptoc_attr *a = ptoc_op_is(m, "builtin.module") ? ptoc_op_attr(m, "pto.target_arch") : NULL;
-        if (a && a->kind == PTOC_ATTR_STRING && ptoc_pto_arch_from_name(a->u.string->str) != PTOC_PTO_ARCH_INVALID)
-            return ptoc_pto_arch_from_name(a->u.string->str);
-    }
-    return ptoc_pto_target_arch(op, NULL);
 }
 
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling)
@@ -74,6 +67,47 @@ ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling)
     if (spelling)
         *spelling = arch_names[PTOC_PTO_ARCH_DEFAULT];
     return PTOC_PTO_ARCH_DEFAULT;
+}
+
+/* ---------------------------------------------------------------- level */
+
+static const char *const level_names[] = {"level1", "level2", "level3"};
+
+ptoc_pto_level ptoc_pto_level_from_name(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(name, level_names[i]) == 0)
+            return (ptoc_pto_level)(PTOC_PTO_LEVEL1 + i);
+    return PTOC_PTO_LEVEL_INVALID;
+}
+
+ptoc_pto_level ptoc_pto_target_level(ptoc_context *ctx)
+{
+    const char *opt = ptoc_context_option(ctx, "pto-level");
+    return opt ? ptoc_pto_level_from_name(opt) : PTOC_PTO_LEVEL2;
+}
+
+bool ptoc_pto_is_addressless_buffer(const ptoc_op *op)
+{
+    ptoc_pto_address_space space;
+    if (ptoc_op_is(op, "pto.alloc_tile")) {
+        ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+        return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
+    }
+    return (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) && op->nresults == 1 &&
+           ptoc_pto_memref_space(op->results[0].type, &space) && space != PTOC_PTO_AS_GM &&
+           !ptoc_op_attr(op, "pto.addr");
+}
+
+bool ptoc_pto_check_level_address(const ptoc_op *op)
+{
+    if (ptoc_pto_target_level(ptoc_op_context(op)) != PTOC_PTO_LEVEL3 || !ptoc_pto_is_addressless_buffer(op))
+        return true;
+    if (ptoc_op_is(op, "pto.alloc_tile"))
+        ptoc_op_emit_error(op, "requires 'addr' operand when --pto-level=level3");
+    else
+        ptoc_op_emit_error(op, "requires a 'pto.addr' attribute for an on-chip buffer when --pto-level=level3");
+    return false;
 }
 
 /* The arch for an op's checks; an unknown name is an error on the op. */
@@ -1064,7 +1098,7 @@ bool pto_verify_alloc_tile(const ptoc_op *op)
             return false;
         }
     }
-    return true;
+    return ptoc_pto_check_level_address(op);
 }
 
 bool pto_verify_make_tensor_view(const ptoc_op *op)

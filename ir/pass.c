@@ -10,10 +10,14 @@
  *     one op at a time, the whole list per op (as MLIR's nested pass managers).
  * Ops are collected before a pass runs, so a pass may rewrite freely under its
  * anchor. After each run the manager dumps the IR when asked, verifies the op the
- * pass ran on when configured, and adds the wall time to the element's row; the
- * timing report is written when the manager is destroyed, so one report covers
- * every module it ran on (`--split-input-file`).
+ * pass ran on when configured, dumps the IR of a failed pass when asked, and adds
+ * the wall time to the element's row; the timing report is written when the
+ * manager is destroyed, so one report covers every module it ran on
+ * (`--split-input-file`).
+ * The registry also holds named pipelines: a name that is no pass stands for the
+ * elements of its registered text, so `-p ptoc-level2` runs what ptoc runs.
  */
+#include "ir/core_internal.h"
 #include "ptoc/pass.h"
 #include "ptoc/syntax.h"
 
@@ -25,8 +29,10 @@
 /* ---------------------------------------------------------------- registry */
 
 typedef struct pass_registry {
-    const ptoc_pass_def **defs;
-    size_t n, cap;
+    const ptoc_pass_def **passes;
+    size_t npasses, passes_cap;
+    const ptoc_pipeline_def **pipelines;
+    size_t npipelines, pipelines_cap;
 } pass_registry;
 
 /* The registry is a context extension, allocated in the context's permanent
@@ -48,42 +54,75 @@ static pass_registry *registry_get(ptoc_context *ctx)
     return reg;
 }
 
+/* A copy of the `n` pointers at `old` in twice the room (16 at first). */
+static void *grow_rows(ptoc_context *ctx, const void *old, size_t n, size_t *cap)
+{
+    *cap = *cap ? *cap * 2 : 16;
+    void *rows = ptoc_arena_alloc(ptoc_context_perm_arena(ctx), *cap * sizeof(void *), _Alignof(void *));
+    if (n)
+        memcpy(rows, old, n * sizeof(void *));
+    return rows;
+}
+
 /* Registering a name again replaces the earlier row (the same row: no change). */
 void ptoc_pass_register(ptoc_context *ctx, const ptoc_pass_def *def)
 {
     pass_registry *reg = registry_get(ctx);
-    for (size_t i = 0; i < reg->n; i++) {
-        if (strcmp(reg->defs[i]->name, def->name) == 0) {
-            reg->defs[i] = def;
-            return;
-        }
+    size_t i = 0;
+    while (i < reg->npasses && strcmp(reg->passes[i]->name, def->name) != 0)
+        i++;
+    if (i == reg->npasses) {             /* a new name */
+        if (reg->npasses == reg->passes_cap)
+            reg->passes = grow_rows(ctx, reg->passes, reg->npasses, &reg->passes_cap);
+        reg->npasses++;
     }
-    if (reg->n == reg->cap) {
-        size_t cap = reg->cap ? reg->cap * 2 : 16;
-        const ptoc_pass_def **defs =
-            PTOC_NEW_ARRAY(ptoc_context_perm_arena(ctx), const ptoc_pass_def *, cap);
-        if (reg->n)
-            memcpy(defs, reg->defs, reg->n * sizeof *defs);
-        reg->defs = defs;
-        reg->cap = cap;
-    }
-    reg->defs[reg->n++] = def;
+    reg->passes[i] = def;
 }
 
 const ptoc_pass_def *ptoc_pass_lookup(ptoc_context *ctx, const char *name)
 {
     pass_registry *reg = registry_find(ctx);
-    for (size_t i = 0; reg && i < reg->n; i++)
-        if (strcmp(reg->defs[i]->name, name) == 0)
-            return reg->defs[i];
+    for (size_t i = 0; reg && i < reg->npasses; i++)
+        if (strcmp(reg->passes[i]->name, name) == 0)
+            return reg->passes[i];
     return NULL;
 }
 
 size_t ptoc_pass_list(ptoc_context *ctx, const ptoc_pass_def *const **out)
 {
     pass_registry *reg = registry_find(ctx);
-    *out = reg ? reg->defs : NULL;
-    return reg ? reg->n : 0;
+    *out = reg ? reg->passes : NULL;
+    return reg ? reg->npasses : 0;
+}
+
+void ptoc_pipeline_register(ptoc_context *ctx, const ptoc_pipeline_def *def)
+{
+    pass_registry *reg = registry_get(ctx);
+    size_t i = 0;
+    while (i < reg->npipelines && strcmp(reg->pipelines[i]->name, def->name) != 0)
+        i++;
+    if (i == reg->npipelines) {             /* a new name */
+        if (reg->npipelines == reg->pipelines_cap)
+            reg->pipelines = grow_rows(ctx, reg->pipelines, reg->npipelines, &reg->pipelines_cap);
+        reg->npipelines++;
+    }
+    reg->pipelines[i] = def;
+}
+
+const ptoc_pipeline_def *ptoc_pipeline_lookup(ptoc_context *ctx, const char *name)
+{
+    pass_registry *reg = registry_find(ctx);
+    for (size_t i = 0; reg && i < reg->npipelines; i++)
+        if (strcmp(reg->pipelines[i]->name, name) == 0)
+            return reg->pipelines[i];
+    return NULL;
+}
+
+size_t ptoc_pipeline_list(ptoc_context *ctx, const ptoc_pipeline_def *const **out)
+{
+    pass_registry *reg = registry_find(ctx);
+    *out = reg ? reg->pipelines : NULL;
+    return reg ? reg->npipelines : 0;
 }
 
 const char *ptoc_pass_option(const ptoc_pass_options *o, const char *key)
@@ -99,6 +138,7 @@ const char *ptoc_pass_option(const ptoc_pass_options *o, const char *key)
 typedef struct pm_node {
     const ptoc_pass_def *pass;   /* NULL for a nest */
     const char *anchor;          /* a nest's op name */
+    bool (*applies)(ptoc_op *op); /* a nest from a named pipeline: which ops it runs on */
     ptoc_pass_options opts;
     struct pm_node *children;    /* a nest's list */
     struct pm_node *next;
@@ -159,7 +199,9 @@ bool ptoc_pm_add(ptoc_pm *pm, const char *pass_name)
  *   element := name ['{' option* '}'] | name '(' [list] ')'
  *   option  := key ['=' value]          value: "quoted" or a run without space, '}'
  *   name    := [A-Za-z0-9_.-]+
- * An element with parentheses is a nest on ops of that name; otherwise it is a pass. */
+ * An element with parentheses is a nest on ops of that name; otherwise it is a
+ * pass or, when no pass has the name, a named pipeline, which stands for the
+ * elements of its registered text. */
 
 #define PIPELINE_MAX_DEPTH 32
 
@@ -303,36 +345,80 @@ static pm_node *pp_nest(pipe_parser *pp, char *anchor, unsigned depth)
     return n;
 }
 
-static pm_node *pp_element(pipe_parser *pp, unsigned depth)
+/* A whole pipeline text appended at `tail`; an empty text appends nothing. */
+static bool pp_text(pipe_parser *pp, pm_node ***tail, unsigned depth)
+{
+    pp_skip_space(pp);
+    if (!pp->text[pp->pos])
+        return true;
+    if (!pp_list(pp, tail, depth))
+        return false;
+    pp_skip_space(pp);
+    if (pp->text[pp->pos])
+        return pp_error(pp, pp->text[pp->pos] == ')' ? "unbalanced ')'" : "expected ',' or end of pipeline");
+    return true;
+}
+
+/* A named pipeline's text, parsed in place of its name: its passes join the
+ * list being parsed, or a nest that runs them on the ops the pipeline applies
+ * to. Errors name the registered text; recursion through the registry ends at
+ * the depth limit. */
+static bool pp_named_pipeline(pipe_parser *pp, const ptoc_pipeline_def *def, pm_node ***tail, unsigned depth)
+{
+    if (pp_accept(pp, '{'))
+        return pp_error(pp, "pipeline '%s' takes no options", def->name);
+    if (depth >= PIPELINE_MAX_DEPTH)
+        return pp_error(pp, "pipeline '%s' nested too deeply (does it name itself?)", def->name);
+    pipe_parser inner = {pp->pm, def->pipeline, 0};
+    if (!def->anchor)
+        return pp_text(&inner, tail, depth + 1);
+    pm_node *nest = PTOC_NEW(pp->pm->arena, pm_node);
+    nest->anchor = def->anchor;
+    nest->applies = def->applies;
+    pm_node **children = &nest->children;
+    if (!pp_text(&inner, &children, depth + 1))
+        return false;
+    **tail = nest;
+    *tail = &nest->next;
+    return true;
+}
+
+/* Appends one element: a pass, a nest, or the passes of a named pipeline. */
+static bool pp_element(pipe_parser *pp, pm_node ***tail, unsigned depth)
 {
     size_t name_pos;
     pp_skip_space(pp);
     name_pos = pp->pos;
     char *name = pp_name(pp, "a pass name");
     if (!name)
-        return NULL;
-    if (pp_accept(pp, '('))
-        return pp_nest(pp, name, depth);
-    const ptoc_pass_def *def = ptoc_pass_lookup(pp->pm->ctx, name);
-    if (!def) {
+        return false;
+    pm_node *n = NULL;
+    const ptoc_pass_def *def = NULL;
+    const ptoc_pipeline_def *named = NULL;
+    if (pp_accept(pp, '(')) {
+        n = pp_nest(pp, name, depth);
+    } else if ((def = ptoc_pass_lookup(pp->pm->ctx, name))) {
+        n = node_new_pass(pp->pm, def);
+        if (pp_accept(pp, '{') && !pp_options(pp, n))
+            return false;
+    } else if ((named = ptoc_pipeline_lookup(pp->pm->ctx, name))) {
+        return pp_named_pipeline(pp, named, tail, depth);
+    } else {
         pp->pos = name_pos;
-        pp_error(pp, "unknown pass '%s'", name);
-        return NULL;
+        return pp_error(pp, "unknown pass '%s'", name);
     }
-    pm_node *n = node_new_pass(pp->pm, def);
-    if (pp_accept(pp, '{') && !pp_options(pp, n))
-        return NULL;
-    return n;
+    if (!n)
+        return false;
+    **tail = n;
+    *tail = &n->next;
+    return true;
 }
 
 static bool pp_list(pipe_parser *pp, pm_node ***tail, unsigned depth)
 {
     do {
-        pm_node *n = pp_element(pp, depth);
-        if (!n)
+        if (!pp_element(pp, tail, depth))
             return false;
-        **tail = n;
-        *tail = &n->next;
     } while (pp_accept(pp, ','));
     return true;
 }
@@ -342,13 +428,7 @@ bool ptoc_pm_parse(ptoc_pm *pm, const char *pipeline)
     pipe_parser pp = {pm, pipeline, 0};
     pm_node *first = NULL, **tail = &first;
     size_t npasses = pm->npasses;
-    pp_skip_space(&pp);
-    if (!pipeline[pp.pos])
-        return true;                       /* an empty pipeline does nothing */
-    bool ok = pp_list(&pp, &tail, 0);
-    pp_skip_space(&pp);
-    if (ok && pipeline[pp.pos])
-        ok = pp_error(&pp, pipeline[pp.pos] == ')' ? "unbalanced ')'" : "expected ',' or end of pipeline");
+    bool ok = pp_text(&pp, &tail, 0);       /* an empty pipeline does nothing */
     if (!ok) {
         pm->npasses = npasses;             /* nothing is added from a bad pipeline */
         return false;
@@ -453,6 +533,12 @@ static void dump_ir(ptoc_pm *pm, const char *when, const char *pass_name, bool f
     ptoc_strbuf_free(&sb);
 }
 
+static void ignore_diagnostic(void *user, const ptoc_diagnostic *d)
+{
+    (void)user;
+    (void)d;
+}
+
 static bool verify_after(ptoc_pm *pm, const char *pass_name, ptoc_op *op)
 {
     double start = now_seconds();
@@ -461,6 +547,30 @@ static bool verify_after(ptoc_pm *pm, const char *pass_name, ptoc_op *op)
     if (!ok)
         ptoc_emit_note(pm->ctx, op->loc, "the IR does not verify after pass '%s'", pass_name);
     return ok;
+}
+
+/* Whether `op` verifies, without a diagnostic or an error counted: a failed
+ * pass's IR may be broken, and custom printers may rely on valid IR. */
+static bool verifies_quietly(ptoc_context *ctx, ptoc_op *op)
+{
+    void *prev_user = NULL;
+    ptoc_diag_handler prev = ptoc_context_set_diag_handler(ctx, ignore_diagnostic, NULL, &prev_user);
+    size_t errors = ctx->error_count;
+    bool ok = ptoc_verify(op);
+    ctx->error_count = errors;
+    ptoc_context_set_diag_handler(ctx, prev, prev_user, NULL);
+    return ok;
+}
+
+/* --mlir-print-ir-after-failure: the IR as the failed pass left it, in the
+ * generic form when it does not verify (as MLIR falls back to it). */
+static void dump_after_failure(ptoc_pm *pm, const char *name, ptoc_op *op, ptoc_op *root)
+{
+    bool generic = pm->config.print_generic;
+    if (!generic && !verifies_quietly(pm->ctx, op))
+        pm->config.print_generic = true;
+    dump_ir(pm, "After", name, true, op, root);
+    pm->config.print_generic = generic;
 }
 
 static bool run_pass(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_arena *arena)
@@ -472,11 +582,14 @@ static bool run_pass(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_a
     bool ok = n->pass->run(op, arena, &n->opts);
     n->seconds += now_seconds() - start;
     n->runs++;
-    if (name_selected(pm->config.print_after, name))
+    bool dumped = name_selected(pm->config.print_after, name);
+    if (dumped)
         dump_ir(pm, "After", name, !ok, op, root);
-    if (!ok)
-        return false;
-    return !pm->config.verify_each || verify_after(pm, name, op);
+    if (ok && pm->config.verify_each)
+        ok = verify_after(pm, name, op);
+    if (!ok && pm->config.print_after_failure && !dumped)
+        dump_after_failure(pm, name, op, root);
+    return ok;
 }
 
 static bool run_list(ptoc_pm *pm, pm_node *list, ptoc_op *op, ptoc_op *root, ptoc_arena *arena);
@@ -492,8 +605,10 @@ static bool run_node(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_a
     }
     bool ok = true;
     for (size_t i = 0; ok && i < targets.n; i++)
-        ok = n->pass ? run_pass(pm, n, targets.ops[i], root, arena)
-                     : run_list(pm, n->children, targets.ops[i], root, arena);
+        if (n->pass)
+            ok = run_pass(pm, n, targets.ops[i], root, arena);
+        else if (!n->applies || n->applies(targets.ops[i]))
+            ok = run_list(pm, n->children, targets.ops[i], root, arena);
     op_list_free(&targets);
     return ok;
 }

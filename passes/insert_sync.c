@@ -10,8 +10,8 @@
  *           `pto.wait_flag[...]` before its consumer on another pipe;
  *           `pto.pipe_barrier <P>` before a consumer on the producer's pipe when
  *           the arch does not order that pipe itself (A2/A3: every pipe but S;
- *           A5 and cpu: every pipe but V; the arch is ptoc_pto_sync_arch: the
- *           module's pto.target_arch before the target it is verified for); `pto.barrier <PIPE_ALL>` where no
+ *           A5 and cpu: every pipe but V; the arch is ptoc_pto_target_arch, as
+ *           for every other rule); `pto.barrier <PIPE_ALL>` where no
  *           event id is free or no set/wait placement exists. Never fails.
  *           `{print=true}` prints the decisions to stdout (format below).
  * Method:
@@ -925,7 +925,7 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     sp.arena = arena;
     sp.tmp = ptoc_arena_create(ctx);
     sp.func = func;
-    sp.arch = ptoc_pto_sync_arch(func);
+    sp.arch = ptoc_pto_target_arch(func, NULL);
     insert_sync(&sp);
     if (print)
         print_decisions(&sp);

@@ -7,7 +7,8 @@
  *           on-chip #pto.address_space (an alloc_tile reused for unrelated
  *           contents may be split into copies, see Webs); no two buffers live at the same time
  *           overlap; offsets are aligned per space (ptoc_pto_space_alignment) and
- *           the plan fits ptoc_pto_space_capacity, else a diagnostic at the
+ *           the plan fits ptoc_pto_planned_capacity (the arch's figure, or
+ *           the context's pto-ub-size for UB), else a diagnostic at the
  *           function names the space, the bytes needed and those available, with
  *           a note at each buffer live at the worst program point.
  * Method:   (plan_memory_live.c and plan_memory_place.c hold the parts.)

@@ -40,3 +40,9 @@ llvm_config.with_environment("PATH", config.ptoc_tools_dir, append_path=True)
 config.environment["PTOC_SRC_ROOT"] = config.ptoc_src_root
 config.environment["PTOC_TOOLS_DIR"] = config.ptoc_tools_dir
 config.environment["PTOC_MLIR_OPT"] = config.mlir_opt
+
+# What ptoc takes for the host when no -mcpu is given (codegen/emit.c): ctest's
+# lit.no-avx512 runs the suite with PTOC_HOST_FEATURES=-avx512f.
+for var in ("PTOC_HOST_CPU", "PTOC_HOST_FEATURES"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]

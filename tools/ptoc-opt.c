@@ -9,6 +9,7 @@
  * they matched. -o writes the output atomically and only when everything
  * succeeded. Exit status: 0 success, 1 an error, 2 a bad command line.
  */
+#include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
 #include "tools/tool_util.h"
 
@@ -19,15 +20,15 @@
 #define MAX_PIPELINES 64
 
 typedef struct opt_options {
+    ptoc_tool_common common;           /* first: the shared flags apply to it */
     ptoc_context *ctx;                 /* to accept `--PASS` for a registered pass */
     const char *input;
     const char *output;
     const char *pipelines[MAX_PIPELINES];
     size_t npipelines;
-    const char *print_before, *print_after;
-    const char *arch;
     bool split_input, verify_diagnostics, generic, debuginfo, allow_unregistered;
-    bool verify_each, timing, list_passes, help, version;
+    bool verify_each, list_passes, help, version;
+    bool insert_sync;                  /* --enable-insert-sync */
     bool print_memplan;                /* pto-plan-memory prints its plan (stdout) */
 } opt_options;
 
@@ -45,11 +46,11 @@ SET_TRUE(verify_diagnostics)
 SET_TRUE(generic)
 SET_TRUE(debuginfo)
 SET_TRUE(allow_unregistered)
-SET_TRUE(timing)
 SET_TRUE(list_passes)
 SET_TRUE(help)
 SET_TRUE(version)
 SET_TRUE(print_memplan)
+SET_TRUE(insert_sync)
 
 static bool set_output(void *o, const char *value)
 {
@@ -82,42 +83,6 @@ static bool set_verify_each(void *o, const char *value)
     return true;
 }
 
-static bool set_print_before(void *o, const char *value)
-{
-    ((opt_options *)o)->print_before = value;
-    return true;
-}
-
-static bool set_print_after(void *o, const char *value)
-{
-    ((opt_options *)o)->print_after = value;
-    return true;
-}
-
-static bool set_print_after_all(void *o, const char *value)
-{
-    (void)value;
-    ((opt_options *)o)->print_after = "all";
-    return true;
-}
-
-static bool set_print_before_all(void *o, const char *value)
-{
-    (void)value;
-    ((opt_options *)o)->print_before = "all";
-    return true;
-}
-
-static bool set_arch(void *o, const char *value)
-{
-    if (!ptoc_tool_arch_valid(value)) {
-        ptoc_tool_error(PROG, "invalid --pto-arch value '%s' (expected " PTOC_TOOL_ARCH_LIST ")", value);
-        return false;
-    }
-    ((opt_options *)o)->arch = value;
-    return true;
-}
-
 static bool set_input(void *o, const char *arg)
 {
     opt_options *opts = o;
@@ -129,11 +94,13 @@ static bool set_input(void *o, const char *arg)
     return true;
 }
 
-/* `--dce` runs the pass "dce", as mlir-opt accepts a pass name as a flag. */
+/* `--dce` runs the pass "dce", as mlir-opt accepts a pass name as a flag; a
+ * named pipeline's name works the same way. */
 static bool pass_flag(void *o, const char *name)
 {
     opt_options *opts = o;
-    return ptoc_pass_lookup(opts->ctx, name) && add_pipeline(o, name);
+    bool known = ptoc_pass_lookup(opts->ctx, name) || ptoc_pipeline_lookup(opts->ctx, name);
+    return known && add_pipeline(o, name);
 }
 
 static const ptoc_tool_flag opt_flags[] = {
@@ -147,23 +114,15 @@ static const ptoc_tool_flag opt_flags[] = {
     {"p", PTOC_TOOL_VALUE, "PASSES", add_pipeline, "Run passes, e.g. -p dce,strip-debuginfo"},
     {"verify-each", PTOC_TOOL_OPTIONAL_VALUE, "0|1", set_verify_each,
      "Verify the IR after each pass (default 1)"},
-    {"print-ir-before", PTOC_TOOL_VALUE, "PASS|all", set_print_before,
-     "Print the IR to stderr before the named pass (or every pass)"},
-    {"print-ir-after", PTOC_TOOL_VALUE, "PASS|all", set_print_after,
-     "Print the IR to stderr after the named pass (or every pass)"},
-    {"print-ir-before-all", PTOC_TOOL_NO_VALUE, NULL, set_print_before_all, "Same as --print-ir-before=all"},
-    {"print-ir-after-all", PTOC_TOOL_NO_VALUE, NULL, set_print_after_all, "Same as --print-ir-after=all"},
-    {"mlir-print-ir-after-all", PTOC_TOOL_NO_VALUE, NULL, set_print_after_all, NULL},
-    {"pass-timing", PTOC_TOOL_NO_VALUE, NULL, set_timing, "Report the wall time of each pass on stderr"},
-    {"mlir-timing", PTOC_TOOL_NO_VALUE, NULL, set_timing, NULL},
+    PTOC_TOOL_COMMON_FLAGS,
+    {"enable-insert-sync", PTOC_TOOL_NO_VALUE, NULL, set_insert_sync,
+     "After the pipeline, run what ptoc runs at the --pto-level: planning where needed, then pto-insert-sync"},
     {"print-op-generic", PTOC_TOOL_NO_VALUE, NULL, set_generic, "Print every op in the generic form"},
     {"mlir-print-op-generic", PTOC_TOOL_NO_VALUE, NULL, set_generic, NULL},
     {"print-debuginfo", PTOC_TOOL_NO_VALUE, NULL, set_debuginfo, "Print loc(...) after each op"},
     {"mlir-print-debuginfo", PTOC_TOOL_NO_VALUE, NULL, set_debuginfo, NULL},
     {"allow-unregistered-dialect", PTOC_TOOL_NO_VALUE, NULL, set_allow_unregistered,
      "Accept ops of dialects ptoc does not know (generic form only)"},
-    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_arch,
-     "Target architecture (overrides the module's pto.target_arch)"},
     {"test-print-memplan", PTOC_TOOL_NO_VALUE, NULL, set_print_memplan,
      "pto-plan-memory prints each buffer's live range, offset and size to stdout "
      "(same as its option print=true)"},
@@ -217,20 +176,17 @@ static bool process_chunk(void *user, const char *text, size_t len, uint32_t fir
 
 static ptoc_pm *build_pass_manager(ptoc_context *ctx, const opt_options *opts)
 {
-    ptoc_pm_config config = {
-        .verify_each = opts->verify_each,
-        .print_before = opts->print_before,
-        .print_after = opts->print_after,
-        .print_generic = opts->generic,
-        .dump_out = stderr,
-        .timing_out = opts->timing ? stderr : NULL,
-    };
+    ptoc_pm_config config = ptoc_tool_pm_config(&opts->common, opts->verify_each);
+    config.print_generic = opts->generic;
     ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    for (size_t i = 0; i < opts->npipelines; i++) {
-        if (!ptoc_pm_parse(pm, opts->pipelines[i])) {
-            ptoc_pm_destroy(pm);
-            return NULL;
-        }
+    bool ok = true;
+    for (size_t i = 0; ok && i < opts->npipelines; i++)
+        ok = ptoc_pm_parse(pm, opts->pipelines[i]);
+    if (ok && opts->insert_sync)
+        ok = ptoc_pm_parse(pm, ptoc_level_pipeline(ptoc_pto_target_level(ctx), true));
+    if (!ok) {
+        ptoc_pm_destroy(pm);
+        return NULL;
     }
     return pm;
 }
@@ -288,14 +244,18 @@ static int list_passes(ptoc_context *ctx)
         printf("  %-24s %s%s%s%s\n", defs[i]->name, defs[i]->summary,
                defs[i]->anchor ? " (runs on " : "", defs[i]->anchor ? defs[i]->anchor : "",
                defs[i]->anchor ? ")" : "");
+    const ptoc_pipeline_def *const *pipes;
+    n = ptoc_pipeline_list(ctx, &pipes);
+    printf("\nPipelines (run like a pass; each stands for the passes it names):\n");
+    for (size_t i = 0; i < n; i++)
+        printf("  %-24s %s\n", pipes[i]->name, pipes[i]->summary);
     return PTOC_TOOL_EXIT_OK;
 }
 
 static void apply_context_options(ptoc_context *ctx, const opt_options *opts)
 {
     ptoc_context_allow_unregistered(ctx, opts->allow_unregistered);
-    if (opts->arch)
-        ptoc_context_set_option(ctx, "pto-arch", opts->arch);
+    ptoc_tool_apply_common(ctx, &opts->common);
     if (opts->print_memplan)
         ptoc_context_set_option(ctx, "pto-test-print-memplan", "true");
 }
@@ -320,7 +280,7 @@ int main(int argc, char **argv)
 {
     ptoc_context *ctx = ptoc_context_create(NULL);
     ptoc_register_all(ctx);
-    opt_options opts = {.ctx = ctx, .verify_each = true};
+    opt_options opts = {.common = {.prog = PROG}, .ctx = ctx, .verify_each = true};
     int status = ptoc_tool_parse_args(&opt_cli, argc, argv, &opts) ? dispatch(ctx, &opts)
                                                                     : PTOC_TOOL_EXIT_USAGE;
     ptoc_context_destroy(ctx);

@@ -1,21 +1,23 @@
 /* ptoc.c: the compiler driver.
  *
- *   ptoc k.pto                        -> k.o in the current directory
- *   ptoc k.pto -emit=llvm|asm|header  -> k.ll, k.s, k.h (-o FILE; -o - for stdout)
+ *   ptoc k.pto                             -> k.o in the current directory
+ *   ptoc k.pto -emit=llvm|asm|header|mlir  -> k.ll, k.s, k.h, the IR on stdout (-o FILE; -o - for stdout)
  *   ptoc k.pto --run --arg a.npy --arg b.bin:f32:16x16 --arg 3 --out DIR
  *
- * Every mode parses the kernel and verifies it for -target (given to the
- * dialects as the context option "pto-arch", which wins over the module's own
- * pto.target_arch). Code generation exists for -target=cpu only: for a2, a3
- * and a5 ptoc stops after verification with a note and exits 0 (so scripts can
- * use it as a checker), and --run is an error. --run is in ptoc_run.c.
- * Auto mode: a kernel with Level-1 tiles or address-less on-chip buffers first
- * goes through pto-bufferize, pto-plan-memory and pto-insert-tassign, unless
- * --pto-level=level3 (PTOAS's spelling: manual addresses, no planning), where an
- * address-less buffer is an error. level1 and level2 (the default) plan.
- * Then pto-insert-sync orders the pipes of every function that has no sync of
- * its own (--no-insert-sync turns it off; --enable-insert-sync, PTOAS's
- * opt-in spelling, is accepted and changes nothing).
+ * The arch whose rules apply (verifier, memory capacities, sync, the pipe
+ * simulator) is one rule, ptoc_pto_target_arch: --pto-arch or -target (given to
+ * the dialects as the context option "pto-arch"), else the module's
+ * pto.target_arch, else cpu. Code is generated for the cpu model whatever that
+ * arch is; only an explicit -target=a2|a3|a5 (a hardware target) stops after
+ * verification with a note and exits 0, so scripts can use ptoc as a checker,
+ * and --run is then an error. -target and --pto-arch must agree. --run is in
+ * ptoc_run.c.
+ * Before code generation ptoc runs the named pipeline ptoc_level_pipeline gives
+ * for --pto-level and the sync setting (ptoc-level2 by default: pto-bufferize,
+ * pto-plan-memory, pto-insert-tassign, which leave manual functions alone, then
+ * pto-insert-sync, which leaves functions with sync of their own alone);
+ * `ptoc-opt -p NAME` replays it, and -emit=mlir prints its result. At
+ * --pto-level=level3 an address-less buffer is a verifier error.
  * Exit status: 0 success, 1 an error diagnostic, 2 a bad command line.
  */
 #include "ptoc/codegen.h"
@@ -31,17 +33,17 @@
 
 #define PROG "ptoc"
 
-/* -emit kinds: the three of codegen.h and the C header. */
-enum { EMIT_DEFAULT = -1, EMIT_HEADER = PTOC_EMIT_OBJ + 1 };
+/* -emit kinds: the three of codegen.h, the C header and the IR after the passes. */
+enum { EMIT_DEFAULT = -1, EMIT_HEADER = PTOC_EMIT_OBJ + 1, EMIT_MLIR };
 
 typedef struct driver_options {
+    ptoc_tool_common common;   /* first: the shared flags apply to it */
     const char *input;
     const char *output;
-    const char *target;
-    int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind or EMIT_HEADER */
+    const char *target;        /* -target, NULL when not given */
+    int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind, EMIT_HEADER or EMIT_MLIR */
     ptoc_codegen_options cg;
     bool run;
-    bool manual_level;         /* --pto-level=level3: addresses are the author's */
     bool no_sync;              /* --no-insert-sync: leave pipe ordering to the author */
     ptoc_run_options ro;
     uint32_t args_cap;
@@ -80,13 +82,14 @@ static bool set_o3(void *o, const char *v) { (void)v; return set_opt(o, 3); }
 static bool set_emit(void *o, const char *value)
 {
     static const char *const names[] = {[PTOC_EMIT_LLVM] = "llvm", [PTOC_EMIT_ASM] = "asm",
-                                        [PTOC_EMIT_OBJ] = "obj", [EMIT_HEADER] = "header"};
+                                        [PTOC_EMIT_OBJ] = "obj", [EMIT_HEADER] = "header",
+                                        [EMIT_MLIR] = "mlir"};
     for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
         if (strcmp(value, names[i]) == 0) {
             ((driver_options *)o)->emit = i;
             return true;
         }
-    ptoc_tool_error(PROG, "invalid -emit value '%s' (expected llvm, asm, obj or header)", value);
+    ptoc_tool_error(PROG, "invalid -emit value '%s' (expected llvm, asm, obj, header or mlir)", value);
     return false;
 }
 
@@ -99,32 +102,6 @@ static bool set_mcpu(void *o, const char *value)
 static bool set_mattr(void *o, const char *value)
 {
     ((driver_options *)o)->cg.features = value;
-    return true;
-}
-
-/* A byte count with an optional K or M (KiB, MiB) suffix. */
-static bool parse_bytes(const char *text, uint64_t *out)
-{
-    char *end;
-    if (!isdigit((unsigned char)text[0]))
-        return false;
-    unsigned long long v = strtoull(text, &end, 10);
-    uint64_t scale = *end == 'k' || *end == 'K' ? 1u << 10 : *end == 'm' || *end == 'M' ? 1u << 20 : 1;
-    if (scale != 1)
-        end++;
-    if (*end || v == 0 || v > (UINT64_C(1) << 40) / scale)
-        return false;
-    *out = v * scale;
-    return true;
-}
-
-static bool set_ub_size(void *o, const char *value)
-{
-    if (!parse_bytes(value, &((driver_options *)o)->cg.capacity[PTOC_PTO_AS_VEC])) {
-        ptoc_tool_error(PROG, "invalid -ub-size value '%s' (expected a byte count such as 262144, 256K or 4M)",
-                        value);
-        return false;
-    }
     return true;
 }
 
@@ -203,18 +180,6 @@ static bool set_trace(void *o, const char *value)
     return true;
 }
 
-static bool set_level(void *o, const char *value)
-{
-    static const char *const levels[] = {"level1", "level2", "level3"};
-    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-        if (strcmp(value, levels[i]) == 0) {
-            ((driver_options *)o)->manual_level = i == 2;
-            return true;
-        }
-    ptoc_tool_error(PROG, "invalid --pto-level value '%s' (expected level1, level2 or level3)", value);
-    return false;
-}
-
 static bool set_help(void *o, const char *value)
 {
     (void)value;
@@ -255,18 +220,22 @@ static bool set_input(void *o, const char *arg)
 }
 
 static const ptoc_tool_flag driver_flags[] = {
-    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target, "Target architecture (default cpu; code generation: cpu)"},
+    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target,
+     "Target to compile for (default: cpu code, with the rules of the --pto-arch or the module's "
+     "pto.target_arch); a2, a3, a5: verify only, for now"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
     {"O1", PTOC_TOOL_NO_VALUE, NULL, set_o1, "Optimisation level 1"},
     {"O2", PTOC_TOOL_NO_VALUE, NULL, set_o2, "Optimisation level 2 (default)"},
     {"O3", PTOC_TOOL_NO_VALUE, NULL, set_o3, "Optimisation level 3"},
-    {"emit", PTOC_TOOL_VALUE, "llvm|asm|obj|header", set_emit, "What to write (default obj)"},
-    {"o", PTOC_TOOL_VALUE, "FILE", set_output, "Output file (default: the input's name with .ll/.s/.o/.h; - is stdout)"},
-    {"mcpu", PTOC_TOOL_VALUE, "NAME", set_mcpu, "CPU to compile for (default: this host's)"},
-    {"mattr", PTOC_TOOL_VALUE, "FEATURES", set_mattr, "CPU features, e.g. +avx2,-avx512f (default: this host's)"},
-    {"ub-size", PTOC_TOOL_VALUE, "BYTES", set_ub_size, "Simulated UB (vec) capacity, e.g. 4M (default: the arch's)"},
-    {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", set_level,
-     "level1/level2 (default): plan memory for buffers without addresses; level3: addresses are manual"},
+    {"emit", PTOC_TOOL_VALUE, "llvm|asm|obj|header|mlir", set_emit,
+     "What to write (default obj); mlir: the IR after the passes, on stdout unless -o"},
+    {"o", PTOC_TOOL_VALUE, "FILE", set_output,
+     "Output file (default: the input's name with .ll/.s/.o/.h; - is stdout)"},
+    {"mcpu", PTOC_TOOL_VALUE, "NAME", set_mcpu,
+     "CPU to compile for, with its own features (default: this host's; -mcpu=help lists them)"},
+    {"mattr", PTOC_TOOL_VALUE, "FEATURES", set_mattr,
+     "Features to add or remove from the CPU's, e.g. +avx2,-avx512f"},
+    PTOC_TOOL_COMMON_FLAGS,
     {"no-insert-sync", PTOC_TOOL_NO_VALUE, NULL, set_no_sync,
      "Do not insert set_flag/wait_flag/pipe_barrier (functions with sync of their own never get any)"},
     {"enable-insert-sync", PTOC_TOOL_NO_VALUE, NULL, set_sync, "PTOAS's spelling of the default: insert sync"},
@@ -287,7 +256,8 @@ static const ptoc_tool_flag driver_flags[] = {
 
 static const ptoc_tool_cli driver_cli = {
     .prog = PROG,
-    .usage = "FILE|- [-target=a2|a3|a5|cpu] [-O0..-O3] [-emit=llvm|asm|obj|header] [-o FILE]\n"
+    .usage = "FILE|- [-target=a2|a3|a5|cpu] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
+             "                 [-o FILE] [-mcpu=NAME] [-mattr=FEATURES]\n"
              "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
              "                         [--check-races] [--trace=FILE.json]",
     .overview = "compile a PTO kernel to native code, or run it (--run)",
@@ -313,7 +283,19 @@ static bool check_flag_combinations(const driver_options *o)
         ptoc_tool_error(PROG, "--check-races and --trace need --run");
         return false;
     }
+    if (o->target && o->common.arch &&
+        ptoc_pto_arch_from_name(o->target) != ptoc_pto_arch_from_name(o->common.arch)) {
+        ptoc_tool_error(PROG, "-target=%s contradicts --pto-arch=%s (give one, or the same arch twice)",
+                        o->target, o->common.arch);
+        return false;
+    }
     return true;
+}
+
+/* A hardware target named by -target: verify only, for now. */
+static bool hardware_target(const driver_options *o)
+{
+    return o->target && ptoc_pto_arch_from_name(o->target) != PTOC_PTO_ARCH_CPU;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -322,12 +304,12 @@ static const char *const emit_suffix[] = {[PTOC_EMIT_LLVM] = ".ll", [PTOC_EMIT_A
                                           [PTOC_EMIT_OBJ] = ".o", [EMIT_HEADER] = ".h"};
 
 /* The output path: -o, else the input's base name without its extension plus
- * the kind's suffix in the current directory (stdout for text read from stdin).
- * Malloc'd. */
+ * the kind's suffix in the current directory (stdout for text read from stdin,
+ * and for the IR, which is printed like ptoc-opt prints it). Malloc'd. */
 static char *output_path(const driver_options *o, int kind)
 {
-    const char *in = o->input ? o->input : "-";
-    const char *chosen = o->output ? o->output : strcmp(in, "-") == 0 ? "-" : NULL;
+    const char *in = o->input;
+    const char *chosen = o->output ? o->output : strcmp(in, "-") == 0 || kind == EMIT_MLIR ? "-" : NULL;
     if (chosen) {
         char *s = malloc(strlen(chosen) + 1);
         return s ? strcpy(s, chosen) : NULL;
@@ -415,91 +397,41 @@ static int emit_output(ptoc_op *module, const driver_options *o)
     return ok ? PTOC_TOOL_EXIT_OK : PTOC_TOOL_EXIT_ERROR;
 }
 
+/* The IR after the pipeline, as ptoc-opt prints it. */
+static int emit_mlir(ptoc_op *module, const driver_options *o)
+{
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, ptoc_op_context(module));
+    ptoc_print_op(&sb, module, NULL);
+    char *path = output_path(o, EMIT_MLIR);
+    bool ok = path && ptoc_tool_write_output(PROG, path, sb.data ? sb.data : "", sb.len);
+    free(path);
+    ptoc_strbuf_free(&sb);
+    return ok ? PTOC_TOOL_EXIT_OK : PTOC_TOOL_EXIT_ERROR;
+}
+
 /* ---------------------------------------------------------------- the pipeline */
 
-/* The passes of auto mode, in order; pto-bufferize is looked up by name so a
- * build without it still plans Level-2 kernels. */
-static const char *const auto_passes[] = {"pto-bufferize", "pto-plan-memory", "pto-insert-tassign"};
-
-static bool is_addressless_buffer(const ptoc_op *op)
-{
-    ptoc_pto_address_space space;
-    if (ptoc_op_is(op, "pto.alloc_tile")) {
-        ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-        return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
-    }
-    return (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) && op->nresults == 1 &&
-           ptoc_pto_memref_space(op->results[0].type, &space) && space != PTOC_PTO_AS_GM &&
-           !ptoc_op_attr(op, "pto.addr");
-}
-
-static bool has_level1_tile(const ptoc_op *op)
-{
-    for (uint32_t i = 0; i < op->nresults; i++)
-        if (ptoc_pto_tile(op->results[i].type))
-            return true;
-    for (uint32_t r = 0; r < op->nregions; r++)
-        for (ptoc_block *b = op->regions[r].first; b; b = b->next)
-            for (uint32_t i = 0; i < b->nargs; i++)
-                if (ptoc_pto_tile(b->args[i]->type))
-                    return true;
-    return false;
-}
-
-typedef struct auto_scan { bool manual, needed; } auto_scan;
-
-/* Finds what needs planning; at level3 reports each address-less buffer. */
-static ptoc_walk_result scan_op(ptoc_op *op, void *user)
-{
-    auto_scan *sc = user;
-    bool addressless = is_addressless_buffer(op);
-    if (addressless && sc->manual)
-        ptoc_op_emit_error(op, "has no address, but --pto-level=level3 requires manual addresses "
-                               "(use level1 or level2 to plan memory)");
-    sc->needed |= addressless || has_level1_tile(op);
-    return PTOC_WALK_ADVANCE;
-}
-
-static bool run_auto_mode(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
+/* The named pipeline for the level and the sync setting, with the shared
+ * flags' dumps and timing; the IR is verified after every pass. */
+static bool run_pipeline(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
     ptoc_context *ctx = ptoc_op_context(module);
-    auto_scan sc = {o->manual_level, false};
-    size_t errors = ptoc_context_error_count(ctx);
-    ptoc_walk_pre(module, scan_op, &sc);
-    if (ptoc_context_error_count(ctx) != errors)
-        return false;
-    if (!sc.needed || sc.manual)
-        return true;
-    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm_config config = ptoc_tool_pm_config(&o->common, true);
     ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    bool ok = true;
-    for (size_t i = 0; i < sizeof auto_passes / sizeof auto_passes[0] && ok; i++)
-        if (i > 0 || ptoc_pass_lookup(ctx, auto_passes[i]))
-            ok = ptoc_pm_add(pm, auto_passes[i]);
-    ok = ok && ptoc_pm_run(pm, module, arena);
-    ptoc_pm_destroy(pm);
-    return ok;
-}
-
-/* pto-insert-sync on every function without sync of its own (the pass skips
- * the others), after planning, since it needs every buffer's address. */
-static bool run_sync(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
-{
-    ptoc_context *ctx = ptoc_op_context(module);
-    if (o->no_sync || !ptoc_pass_lookup(ctx, "pto-insert-sync"))
-        return true;
-    ptoc_pm_config config = {.verify_each = true};
-    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    bool ok = ptoc_pm_add(pm, "pto-insert-sync") && ptoc_pm_run(pm, module, arena);
-    ptoc_pm_destroy(pm);
+    const char *name = ptoc_level_pipeline(ptoc_pto_target_level(ctx), !o->no_sync);
+    bool ok = ptoc_pm_parse(pm, name) && ptoc_pm_run(pm, module, arena);
+    ptoc_pm_destroy(pm);               /* writes the timing report */
     return ok;
 }
 
 static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
-    if (!run_auto_mode(module, arena, o) || !run_sync(module, arena, o))
+    if (!run_pipeline(module, arena, o))
         return PTOC_TOOL_EXIT_ERROR;
-    if (strcmp(o->target, "cpu") != 0) {
+    if (o->emit == EMIT_MLIR)
+        return emit_mlir(module, o);
+    if (hardware_target(o)) {
         if (o->run) {
             ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=cpu)", o->target);
             return PTOC_TOOL_EXIT_ERROR;
@@ -518,7 +450,7 @@ static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 
 static int compile(const driver_options *opts)
 {
-    const char *path = opts->input ? opts->input : "-";
+    const char *path = opts->input;
     const char *filename = strcmp(path, "-") == 0 ? "<stdin>" : path;
     size_t len = 0;
     char *text = ptoc_tool_read_input(PROG, path, &len);
@@ -526,7 +458,7 @@ static int compile(const driver_options *opts)
         return PTOC_TOOL_EXIT_ERROR;
     ptoc_context *ctx = ptoc_context_create(NULL);
     ptoc_register_all(ctx);
-    ptoc_context_set_option(ctx, "pto-arch", opts->target);
+    ptoc_tool_apply_common(ctx, &opts->common);
     ptoc_source_add(ctx, ptoc_ident_cstr(ctx, filename), text, len);
     ptoc_arena *arena = ptoc_arena_create(ctx);
     ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
@@ -538,21 +470,109 @@ static int compile(const driver_options *opts)
     return status;
 }
 
+/* ---------------------------------------------------------------- the machine */
+
+static void make_machine(void *opts)
+{
+    char *err = NULL;
+    ptoc_llvm_check_machine(opts, &err);
+    free(err);                         /* the real compile reports it again */
+}
+
+/* The quoted name in LLVM's "'NAME' is not a recognized ..." line at `at`. */
+static void quoted_name(const char *at, char *out, size_t size)
+{
+    const char *open = strchr(at, '\'');
+    const char *close = open ? strchr(open + 1, '\'') : NULL;
+    size_t n = close ? (size_t)(close - open - 1) : 0;
+    snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), close ? open + 1 : "");
+}
+
+/* What LLVM wrote while making the machine: its unknown-CPU or unknown-feature
+ * warning becomes one usage error naming where the name came from; anything
+ * else is passed on. */
+static int judge_machine_messages(const driver_options *o, const char *text)
+{
+    static const char cpu_msg[] = "is not a recognized processor";
+    static const char feature_msg[] = "is not a recognized feature";
+    const char *bad_cpu = strstr(text, cpu_msg), *bad_feature = strstr(text, feature_msg);
+    const char *bad = bad_cpu ? bad_cpu : bad_feature;
+    if (!bad) {
+        fputs(text, stderr);
+        return -1;
+    }
+    while (bad > text && bad[-1] != '\n')
+        bad--;
+    char name[128];
+    quoted_name(bad, name, sizeof name);
+    if (bad_cpu)
+        ptoc_tool_error(PROG, "unknown CPU '%s' (from %s; -mcpu=help lists the CPUs of this target)", name,
+                        o->cg.cpu ? "-mcpu" : "PTOC_HOST_CPU");
+    else
+        ptoc_tool_error(PROG, "unknown CPU feature '%s' (from %s; -mcpu=help lists the features)", name,
+                        o->cg.features && strstr(o->cg.features, name + (name[0] == '+' || name[0] == '-'))
+                            ? "-mattr" : "PTOC_HOST_FEATURES");
+    return PTOC_TOOL_EXIT_USAGE;
+}
+
+/* LLVM-C has no call that says whether a CPU or feature name is known: LLVM
+ * takes any name, warns on stderr when the target machine's subtarget is made
+ * ("'x' is not a recognized processor for this target (ignoring processor)",
+ * once per subtarget, so several times per compile) and goes on with a generic
+ * CPU, which would make a typo a silent slow build. So when -mcpu, -mattr or
+ * PTOC_HOST_* is given, the driver makes the machine once with stderr captured
+ * and judges LLVM's own words (codegen.h). -mcpu=help makes LLVM list the CPUs
+ * and features; that list goes to stdout. Returns -1 to go on, else the exit
+ * status. */
+static int check_machine(const driver_options *o)
+{
+    bool named = o->cg.cpu || o->cg.features || getenv("PTOC_HOST_CPU") || getenv("PTOC_HOST_FEATURES");
+    if (!named || hardware_target(o))
+        return -1;
+    char *text = ptoc_tool_capture_stderr(make_machine, (void *)&o->cg);
+    if (!text)
+        return -1;                     /* stderr cannot be captured: LLVM's warnings show */
+    int status = -1;
+    if (o->cg.cpu && strcmp(o->cg.cpu, "help") == 0) {
+        fputs(text, stdout);
+        status = PTOC_TOOL_EXIT_OK;
+    } else {
+        status = judge_machine_messages(o, text);
+    }
+    free(text);
+    return status;
+}
+
+static int dispatch(driver_options *opts)
+{
+    if (opts->help) {
+        ptoc_tool_print_help(&driver_cli, stdout);
+        return PTOC_TOOL_EXIT_OK;
+    }
+    if (opts->version) {
+        printf("ptoc version %s\n", ptoc_version());
+        return PTOC_TOOL_EXIT_OK;
+    }
+    int status = check_machine(opts);
+    if (status >= 0)
+        return status;
+    if (!opts->input) {
+        ptoc_tool_error(PROG, "no input file (give FILE, or - to read stdin)");
+        return PTOC_TOOL_EXIT_USAGE;
+    }
+    if (!opts->common.arch)
+        opts->common.arch = opts->target;   /* -target names the arch too */
+    if (opts->common.ub_size)               /* the planner reads it from the context */
+        opts->cg.capacity[PTOC_PTO_AS_VEC] = opts->common.ub_size;
+    return compile(opts);
+}
+
 int main(int argc, char **argv)
 {
-    driver_options opts = {.target = "cpu", .emit = EMIT_DEFAULT, .cg = ptoc_codegen_defaults()};
+    driver_options opts = {.common = {.prog = PROG}, .emit = EMIT_DEFAULT, .cg = ptoc_codegen_defaults()};
     int status = PTOC_TOOL_EXIT_USAGE;
-    if (ptoc_tool_parse_args(&driver_cli, argc, argv, &opts) && check_flag_combinations(&opts)) {
-        if (opts.help) {
-            ptoc_tool_print_help(&driver_cli, stdout);
-            status = PTOC_TOOL_EXIT_OK;
-        } else if (opts.version) {
-            printf("ptoc version %s\n", ptoc_version());
-            status = PTOC_TOOL_EXIT_OK;
-        } else {
-            status = compile(&opts);
-        }
-    }
+    if (ptoc_tool_parse_args(&driver_cli, argc, argv, &opts) && check_flag_combinations(&opts))
+        status = dispatch(&opts);
     free((void *)opts.ro.args);
     return status;
 }

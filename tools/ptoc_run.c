@@ -476,12 +476,11 @@ _Static_assert((int)PTOC_PTO_ARCH_A2 == PTOC_RT_ARCH_A2 && (int)PTOC_PTO_ARCH_A3
 _Static_assert((int)PTOC_PTO_PIPE_ALL == PTOC_RT_PIPE_ALL && (int)PTOC_PTO_PIPE_NUM == PTOC_RT_PIPE_COUNT,
                "the runtime numbers pipes as pto.h does");
 
-/* The arch whose sync rules the replay applies: the module's own
- * pto.target_arch (the hardware the kernel's sync was written for), else the
- * -target the kernel runs on (cpu, which follows A5). */
+/* The arch whose sync rules the replay applies: the one pto-insert-sync and the
+ * verifiers followed (ptoc_pto_target_arch). */
 static int32_t sync_arch(ptoc_op *module)
 {
-    ptoc_pto_arch arch = ptoc_pto_sync_arch(module);   /* as pto-insert-sync chose */
+    ptoc_pto_arch arch = ptoc_pto_target_arch(module, NULL);
     return arch == PTOC_PTO_ARCH_INVALID ? PTOC_RT_ARCH_CPU : (int32_t)arch;
 }
 

@@ -1,12 +1,16 @@
-/* tool_util.c: the command-line parser, input reading and atomic output shared by
- * ptoc-opt and ptoc. Tools may use POSIX (mkstemp, rename, unlink); the library
+/* tool_util.c: the command-line parser, input reading, atomic output and the
+ * flags shared by ptoc-opt and ptoc. Tools may use POSIX (mkstemp, rename, unlink); the library
  * may not, so this lives here and not in ir/.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "tools/tool_util.h"
 
+#include "ptoc/pto.h"
+
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,11 +209,146 @@ bool ptoc_tool_write_output(const char *prog, const char *path, const char *data
     return ok;
 }
 
+char *ptoc_tool_capture_stderr(void (*fn)(void *arg), void *arg)
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = tmp ? dup(STDERR_FILENO) : -1;
+    if (saved < 0 || dup2(fileno(tmp), STDERR_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        if (tmp)
+            fclose(tmp);
+        fn(arg);
+        return NULL;
+    }
+    fn(arg);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    rewind(tmp);
+    size_t len = 0;
+    char *text = read_stream(tmp, &len);
+    fclose(tmp);
+    return text;
+}
+
 bool ptoc_tool_arch_valid(const char *arch)
 {
-    static const char *const archs[] = {"a2", "a3", "a5", "cpu"};
-    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-        if (strcmp(arch, archs[i]) == 0)
-            return true;
-    return false;
+    return ptoc_pto_arch_from_name(arch) != PTOC_PTO_ARCH_INVALID;
+}
+
+/* ---------------------------------------------------------------- shared flags */
+
+bool ptoc_tool_set_arch(void *o, const char *value)
+{
+    ptoc_tool_common *c = o;
+    if (!ptoc_tool_arch_valid(value)) {
+        ptoc_tool_error(c->prog, "invalid --pto-arch value '%s' (expected " PTOC_TOOL_ARCH_LIST ")", value);
+        return false;
+    }
+    c->arch = value;
+    return true;
+}
+
+bool ptoc_tool_set_level(void *o, const char *value)
+{
+    ptoc_tool_common *c = o;
+    if (ptoc_pto_level_from_name(value) == PTOC_PTO_LEVEL_INVALID) {
+        ptoc_tool_error(c->prog, "invalid --pto-level value '%s' (expected level1, level2 or level3)", value);
+        return false;
+    }
+    c->level = value;
+    return true;
+}
+
+/* A byte count with an optional K or M (KiB, MiB) suffix, at most 1 TiB. */
+static bool parse_bytes(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]))
+        return false;
+    unsigned long long v = strtoull(text, &end, 10);
+    uint64_t scale = *end == 'k' || *end == 'K' ? 1u << 10 : *end == 'm' || *end == 'M' ? 1u << 20 : 1;
+    if (scale != 1)
+        end++;
+    if (*end || v == 0 || v > (UINT64_C(1) << 40) / scale)
+        return false;
+    *out = v * scale;
+    return true;
+}
+
+bool ptoc_tool_set_ub_size(void *o, const char *value)
+{
+    ptoc_tool_common *c = o;
+    if (!parse_bytes(value, &c->ub_size)) {
+        ptoc_tool_error(c->prog, "invalid -ub-size value '%s' (expected a byte count such as 262144, 256K or 4M)",
+                        value);
+        return false;
+    }
+    return true;
+}
+
+bool ptoc_tool_set_print_before(void *o, const char *value)
+{
+    ((ptoc_tool_common *)o)->print_before = value;
+    return true;
+}
+
+bool ptoc_tool_set_print_after(void *o, const char *value)
+{
+    ((ptoc_tool_common *)o)->print_after = value;
+    return true;
+}
+
+bool ptoc_tool_set_print_before_all(void *o, const char *value)
+{
+    (void)value;
+    return ptoc_tool_set_print_before(o, "all");
+}
+
+bool ptoc_tool_set_print_after_all(void *o, const char *value)
+{
+    (void)value;
+    return ptoc_tool_set_print_after(o, "all");
+}
+
+bool ptoc_tool_set_timing(void *o, const char *value)
+{
+    (void)value;
+    ((ptoc_tool_common *)o)->timing = true;
+    return true;
+}
+
+bool ptoc_tool_set_print_after_failure(void *o, const char *value)
+{
+    (void)value;
+    ((ptoc_tool_common *)o)->print_after_failure = true;
+    return true;
+}
+
+void ptoc_tool_apply_common(ptoc_context *ctx, const ptoc_tool_common *c)
+{
+    if (c->arch)
+        ptoc_context_set_option(ctx, "pto-arch", c->arch);
+    if (c->level)
+        ptoc_context_set_option(ctx, "pto-level", c->level);
+    if (c->ub_size) {
+        char bytes[32];
+        snprintf(bytes, sizeof bytes, "%" PRIu64, c->ub_size);
+        ptoc_context_set_option(ctx, "pto-ub-size", bytes);
+    }
+}
+
+ptoc_pm_config ptoc_tool_pm_config(const ptoc_tool_common *c, bool verify_each)
+{
+    ptoc_pm_config config = {
+        .verify_each = verify_each,
+        .print_before = c->print_before,
+        .print_after = c->print_after,
+        .print_after_failure = c->print_after_failure,
+        .dump_out = stderr,
+        .timing_out = c->timing ? stderr : NULL,
+    };
+    return config;
 }

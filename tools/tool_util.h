@@ -9,8 +9,11 @@
 #ifndef PTOC_TOOLS_TOOL_UTIL_H
 #define PTOC_TOOLS_TOOL_UTIL_H
 
+#include "ptoc/pass.h"
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum { PTOC_TOOL_EXIT_OK = 0, PTOC_TOOL_EXIT_ERROR = 1, PTOC_TOOL_EXIT_USAGE = 2 };
@@ -57,8 +60,69 @@ char *ptoc_tool_read_input(const char *prog, const char *path, size_t *len);
  * same directory and a rename, so a failure never leaves a partial file. */
 bool ptoc_tool_write_output(const char *prog, const char *path, const char *data, size_t len);
 
+/* Runs fn(arg) with the process's stderr (file descriptor 2, where LLVM writes
+ * its warnings) sent to a temporary file, and returns what was written there
+ * (malloc'd; "" when nothing). When stderr cannot be redirected, fn runs with it
+ * as it is and the result is NULL. */
+char *ptoc_tool_capture_stderr(void (*fn)(void *arg), void *arg);
+
 /* a2, a3, a5 or cpu: the architectures --pto-arch and -target accept. */
 bool ptoc_tool_arch_valid(const char *arch);
 #define PTOC_TOOL_ARCH_LIST "a2, a3, a5 or cpu"
+
+/* ---------------------------------------------------------------- shared flags */
+
+/* What both tools take for the dialects and the pass manager. Each tool's option
+ * struct starts with one, so the rows of PTOC_TOOL_COMMON_FLAGS apply to it. */
+typedef struct ptoc_tool_common {
+    const char *prog;          /* for messages: "ptoc" */
+    const char *arch;          /* --pto-arch: a2|a3|a5|cpu, NULL when not given */
+    const char *level;         /* --pto-level: level1|level2|level3, NULL: level2 */
+    uint64_t ub_size;          /* -ub-size in bytes, 0 when not given */
+    const char *print_before;  /* --print-ir-before: a pass name, "all" or NULL */
+    const char *print_after;
+    bool timing;               /* --pass-timing */
+    bool print_after_failure;  /* --mlir-print-ir-after-failure */
+} ptoc_tool_common;
+
+bool ptoc_tool_set_arch(void *o, const char *value);
+bool ptoc_tool_set_level(void *o, const char *value);
+bool ptoc_tool_set_ub_size(void *o, const char *value);
+bool ptoc_tool_set_print_before(void *o, const char *value);
+bool ptoc_tool_set_print_after(void *o, const char *value);
+bool ptoc_tool_set_print_before_all(void *o, const char *value);
+bool ptoc_tool_set_print_after_all(void *o, const char *value);
+bool ptoc_tool_set_timing(void *o, const char *value);
+bool ptoc_tool_set_print_after_failure(void *o, const char *value);
+
+#define PTOC_TOOL_COMMON_FLAGS                                                                         \
+    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", ptoc_tool_set_arch,                                  \
+     "Arch whose rules apply (verifier, memory, sync); wins over the module's pto.target_arch "        \
+     "(default: that attribute, else cpu)"},                                                           \
+    {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", ptoc_tool_set_level,                        \
+     "level1/level2 (default): plan memory for buffers without addresses; "                            \
+     "level3: every on-chip buffer needs an address"},                                                 \
+    {"ub-size", PTOC_TOOL_VALUE, "BYTES", ptoc_tool_set_ub_size,                                       \
+     "UB (vec) capacity for planning and simulation, e.g. 4M (default: the arch's)"},                 \
+    {"print-ir-before", PTOC_TOOL_VALUE, "PASS|all", ptoc_tool_set_print_before,                       \
+     "Print the IR to stderr before the named pass (or every pass)"},                                  \
+    {"print-ir-after", PTOC_TOOL_VALUE, "PASS|all", ptoc_tool_set_print_after,                         \
+     "Print the IR to stderr after the named pass (or every pass)"},                                   \
+    {"print-ir-before-all", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_print_before_all,                  \
+     "Same as --print-ir-before=all"},                                                                 \
+    {"print-ir-after-all", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_print_after_all,                    \
+     "Same as --print-ir-after=all"},                                                                  \
+    {"mlir-print-ir-after-all", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_print_after_all, NULL},       \
+    {"mlir-print-ir-after-failure", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_print_after_failure,      \
+     "Print the IR to stderr after a pass that fails (generic form if it does not verify)"},          \
+    {"pass-timing", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_timing,                                    \
+     "Report the wall time of each pass on stderr"},                                                   \
+    {"mlir-timing", PTOC_TOOL_NO_VALUE, NULL, ptoc_tool_set_timing, NULL}
+
+/* Gives the dialects what the shared flags say (context options "pto-arch",
+ * "pto-level", "pto-ub-size"). */
+void ptoc_tool_apply_common(ptoc_context *ctx, const ptoc_tool_common *c);
+/* A pass-manager configuration with the shared flags' dumps and timing (stderr). */
+ptoc_pm_config ptoc_tool_pm_config(const ptoc_tool_common *c, bool verify_each);
 
 #endif

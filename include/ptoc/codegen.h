@@ -36,8 +36,12 @@ typedef enum ptoc_emit_kind { PTOC_EMIT_LLVM, PTOC_EMIT_ASM, PTOC_EMIT_OBJ } pto
 typedef struct ptoc_codegen_options {
     const char *target;        /* "cpu" (the only one for now) */
     int opt_level;             /* 0..3 */
-    const char *cpu;           /* NULL: the host CPU's name */
-    const char *features;      /* NULL: the host CPU's features */
+    /* NULL: the host's CPU and its features (the environment variables
+     * PTOC_HOST_CPU and PTOC_HOST_FEATURES override what the host is). A CPU
+     * given here comes with its own features, never the host's; `features`
+     * ("+avx2,-fma") adds to or removes from those of the CPU chosen. */
+    const char *cpu;
+    const char *features;
     /* Simulated capacity of each address space in bytes (indexed by
      * ptoc_pto_address_space); 0 keeps the arch's figure (DESIGN §6). Benchmarks
      * raise UB to run tiles larger than the hardware has. */
@@ -65,6 +69,14 @@ void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
 /* Whether the cpu target lowers the op named `name` ("pto.tadd"): it has a
  * rule in codegen's tables. docs/ops.md's cpu column is checked against it. */
 bool ptoc_llvm_supports_op(const char *name);
+
+/* Makes (and drops) the target machine of `opts`; false with *err set when LLVM
+ * refuses. LLVM-C cannot say whether a CPU or feature name is known: LLVM
+ * accepts any, writes "'x' is not a recognized processor for this target
+ * (ignoring processor)" (or "... feature ...") to stderr while the machine is
+ * made and goes on with a generic CPU. A tool that wants unknown names to be
+ * errors calls this with stderr captured (ptoc does). */
+bool ptoc_llvm_check_machine(const ptoc_codegen_options *opts, char **err);
 
 /* Runs the new pass manager at the options' level with the target machine. */
 bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err);

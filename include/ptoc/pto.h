@@ -191,24 +191,48 @@ typedef enum ptoc_pto_arch {
     PTOC_PTO_ARCH_A2, PTOC_PTO_ARCH_A3, PTOC_PTO_ARCH_A5, PTOC_PTO_ARCH_CPU,
     PTOC_PTO_ARCH_INVALID,           /* the option or attribute names no known arch */
 } ptoc_pto_arch;
-#define PTOC_PTO_ARCH_DEFAULT PTOC_PTO_ARCH_A3
+#define PTOC_PTO_ARCH_DEFAULT PTOC_PTO_ARCH_CPU
 
-/* The arch `op` is verified for: the context option "pto-arch" wins, then the
- * string attribute `pto.target_arch` of the nearest enclosing builtin.module,
- * then PTOC_PTO_ARCH_DEFAULT (a3, as PTOAS). `spelling`, when not NULL, gets the
- * text that was read (for diagnostics about an invalid name). */
+/* The arch whose rules apply to `op`: its verifiers, memory capacities, sync
+ * insertion and the pipe simulator all follow it. The context option "pto-arch"
+ * wins (ptoc-opt/ptoc --pto-arch, ptoc -target), then the string attribute
+ * `pto.target_arch` of the nearest enclosing builtin.module, then
+ * PTOC_PTO_ARCH_DEFAULT: cpu, the target ptoc generates code for, whose rules
+ * accept the union of the hardware dtype sets (PTOAS defaults to a3).
+ * `spelling`, when not NULL, gets the text that was read (for diagnostics about
+ * an invalid name). */
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);   /* INVALID if unknown */
-/* The arch whose pipe rules sync follows (pto-insert-sync, the pipe simulator):
- * the nearest module's pto.target_arch, the hardware the kernel is written for,
- * whatever target it is verified or run for; else ptoc_pto_target_arch. */
-ptoc_pto_arch ptoc_pto_sync_arch(const ptoc_op *op);
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
 
 /* Capacity in bytes of an on-chip address space on `arch` (DESIGN §6; cpu uses
  * the A5 figures), 0 for GM/unknown spaces; and its alignment (32, 512 for L0). */
 uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space space);
 uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space);
+/* The capacity passes plan `space` with: ptoc_pto_space_capacity, except that
+ * the context option "pto-ub-size" (a decimal byte count: ptoc -ub-size,
+ * ptoc-opt --ub-size) replaces the vec (UB) figure, for experiments with tiles
+ * larger than a real UB. */
+uint64_t ptoc_pto_planned_capacity(ptoc_context *ctx, ptoc_pto_arch arch, ptoc_pto_address_space space);
+
+/* ---------------------------------------------------------------- level */
+
+/* PTOAS's --pto-level: level1 and level2 plan memory for buffers without an
+ * address; at level3 addresses are the author's, and an on-chip buffer without
+ * one is a verifier error at its op. */
+typedef enum ptoc_pto_level {
+    PTOC_PTO_LEVEL1 = 1, PTOC_PTO_LEVEL2, PTOC_PTO_LEVEL3,
+    PTOC_PTO_LEVEL_INVALID,
+} ptoc_pto_level;
+/* The context option "pto-level" ("level1", "level2", "level3"); level2 when
+ * unset; INVALID for another value. */
+ptoc_pto_level ptoc_pto_target_level(ptoc_context *ctx);
+ptoc_pto_level ptoc_pto_level_from_name(const char *name);    /* INVALID if unknown */
+/* An on-chip buffer the planner must place: a pto.alloc_tile without `addr`, or
+ * a memref.alloc/alloca in an on-chip space without a `pto.addr` attribute. */
+bool ptoc_pto_is_addressless_buffer(const ptoc_op *op);
+/* At level3, an error at `op` (and false) when it is an address-less buffer. */
+bool ptoc_pto_check_level_address(const ptoc_op *op);
 
 /* ---------------------------------------------------------------- element types per target */
 

@@ -29,8 +29,11 @@ void ptoc_register_scf_dialect(ptoc_context *ctx);
 void ptoc_register_memref_dialect(ptoc_context *ctx);
 void ptoc_register_pto_dialect(ptoc_context *ctx);
 void ptoc_register_all_dialects(ptoc_context *ctx);
-/* Every pass under passes/. */
+/* Every pass under passes/, and the named pipelines made of them. */
 void ptoc_register_all_passes(ptoc_context *ctx);
+/* The named pipeline the ptoc driver runs before code generation at PTO level
+ * `level` (1..3; NULL otherwise), with or without pto-insert-sync. */
+const char *ptoc_level_pipeline(unsigned level, bool insert_sync);
 /* Both of the above. */
 void ptoc_register_all(ptoc_context *ctx);
 

@@ -1,6 +1,7 @@
 /* test_pass.c: the pass registry and pass manager (ir/pass.c) on the unit
  * dialect: registration and lookup, pipeline parsing (short and nested forms,
- * options, each error), anchors, failure propagation, and the dce pass. */
+ * options, each error), anchors, failure propagation, named pipelines, and the
+ * dce pass. */
 #include "check.h"
 #include "unit_dialect.h"
 
@@ -41,10 +42,22 @@ static bool run_fail(ptoc_op *op, ptoc_arena *arena, const ptoc_pass_options *op
     return false;
 }
 
+/* Leaves IR that does not verify: a t.bad at the end of the root's first block. */
+static bool run_break(ptoc_op *op, ptoc_arena *arena, const ptoc_pass_options *opts)
+{
+    (void)opts;
+    ptoc_builder b;
+    ptoc_builder_init(&b, ptoc_op_context(op), arena);
+    ptoc_builder_set_end(&b, op->regions[0].first);
+    ptoc_builder_create(&b, "t.bad", 0, NULL, 0, NULL, 0, NULL, 0);
+    return true;
+}
+
 static const char *const count_options[] = {"n", NULL};
 static const ptoc_pass_def count_pass = {"count", "counts runs", NULL, run_count, count_options};
 static const ptoc_pass_def count_func_pass = {"count-func", "counts runs on t.func", "t.func", run_count, NULL};
 static const ptoc_pass_def fail_pass = {"fail", "always fails", NULL, run_fail, NULL};
+static const ptoc_pass_def break_pass = {"break", "breaks the IR", NULL, run_break, NULL};
 
 static ptoc_context *pass_context(void)
 {
@@ -53,6 +66,7 @@ static ptoc_context *pass_context(void)
     ptoc_pass_register(ctx, &count_pass);
     ptoc_pass_register(ctx, &count_func_pass);
     ptoc_pass_register(ctx, &fail_pass);
+    ptoc_pass_register(ctx, &break_pass);
     ptoc_context_set_diag_handler(ctx, capture, NULL, NULL);
     return ctx;
 }
@@ -127,10 +141,10 @@ static void test_registry(void)
     ptoc_register_all_passes(other);                /* the shipped passes, in order */
     size_t shipped = ptoc_pass_list(other, &defs);
     CHECK(shipped >= 2 && strcmp(defs[0]->name, "dce") == 0);
-    size_t n = ptoc_pass_list(ctx, &defs);          /* shipped + the three test passes */
-    CHECK(n == shipped + 3 && defs[n - 1] == &fail_pass);
+    size_t n = ptoc_pass_list(ctx, &defs);          /* shipped + the four test passes */
+    CHECK(n == shipped + 4 && defs[n - 1] == &break_pass);
     ptoc_pass_register(ctx, &count_pass);           /* again: no duplicate */
-    CHECK(ptoc_pass_list(ctx, &defs) == shipped + 3);
+    CHECK(ptoc_pass_list(ctx, &defs) == shipped + 4);
     ptoc_context_destroy(other);
     ptoc_context_destroy(ctx);
 }
@@ -195,6 +209,80 @@ static void test_anchors(void)
     ptoc_context_destroy(ctx);
 }
 
+/* Named pipelines: expansion in place, inside nests and other pipelines, a
+ * filtered nest, the empty pipeline, passes winning over pipelines, and errors. */
+static bool is_first_func(ptoc_op *op)
+{
+    return op->prev == NULL;
+}
+
+static const ptoc_pipeline_def twice = {"twice", "count twice", "count,count", NULL, NULL};
+static const ptoc_pipeline_def four = {"four", "twice twice", "twice, twice", NULL, NULL};
+static const ptoc_pipeline_def empty = {"empty", "nothing", " ", NULL, NULL};
+static const ptoc_pipeline_def first_only = {"first-only", "count on the first t.func", "count", "t.func",
+                                             is_first_func};
+static const ptoc_pipeline_def self = {"self", "names itself", "count,self", NULL, NULL};
+static const ptoc_pipeline_def broken = {"broken", "bad text", "count)", NULL, NULL};
+static const ptoc_pipeline_def shadowed = {"dce", "a pass has this name", "count", NULL, NULL};
+
+static void test_named_pipelines(void)
+{
+    ptoc_context *ctx = pass_context();
+    const ptoc_pipeline_def *rows[] = {&twice, &four, &empty, &first_only, &self, &broken, &shadowed};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        ptoc_pipeline_register(ctx, rows[i]);
+    const ptoc_pipeline_def *const *list;
+    size_t n = ptoc_pipeline_list(ctx, &list);
+    CHECK(n >= 7 && list[n - 1] == &shadowed && ptoc_pipeline_lookup(ctx, "twice") == &twice);
+    ptoc_pipeline_register(ctx, &twice);                     /* again: no duplicate */
+    CHECK(ptoc_pipeline_list(ctx, &list) == n);
+    CHECK(ptoc_pipeline_lookup(ctx, "ptoc-level2") != NULL); /* shipped with the passes */
+    CHECK(runs_of(ctx, "twice", 3) == 2);
+    CHECK(runs_of(ctx, "count,four", 1) == 5);
+    CHECK(runs_of(ctx, "t.func(twice)", 3) == 6);
+    CHECK(runs_of(ctx, "empty,count", 1) == 1);
+    CHECK(runs_of(ctx, "first-only", 3) == 1);
+    CHECK(runs_of(ctx, "dce", 1) == 0);                      /* the pass, not the pipeline */
+    CHECK(parse_fails_with(ctx, "twice{n=1}", "pipeline 'twice' takes no options"));
+    CHECK(parse_fails_with(ctx, "self", "pipeline 'self' nested too deeply (does it name itself?)"));
+    CHECK(parse_fails_with(ctx, "broken", "unbalanced ')' at column 6 of pass pipeline 'count)'"));
+    ptoc_context_destroy(ctx);
+}
+
+/* What print_after_failure dumps when `pipeline` runs on one function, read
+ * back from a temporary file (empty when nothing). */
+static void failure_dump(ptoc_context *ctx, const char *pipeline, char *out, size_t size)
+{
+    FILE *dump = tmpfile();
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_op *module = build_module(ctx, arena, 1);
+    ptoc_pm_config config = {.verify_each = true, .print_after_failure = true, .dump_out = dump};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    CHECK(ptoc_pm_parse(pm, pipeline));
+    ptoc_pm_run(pm, module, arena);
+    ptoc_pm_destroy(pm);
+    ptoc_arena_destroy(arena);
+    rewind(dump);
+    size_t n = fread(out, 1, size - 1, dump);
+    out[n] = '\0';
+    fclose(dump);
+}
+
+static void test_print_after_failure(void)
+{
+    ptoc_context *ctx = pass_context();
+    char out[4096];
+    failure_dump(ctx, "count,fail", out, sizeof out);
+    CHECK(strstr(out, "// -----// IR Dump After fail Failed //----- //\n") == out);
+    CHECK(!strstr(out, "After count"));
+    failure_dump(ctx, "count,break,count", out, sizeof out);      /* the verifier fails */
+    CHECK(strstr(out, "IR Dump After break Failed") == out + 11);
+    CHECK(strstr(out, "\"t.bad\"()") != NULL);
+    failure_dump(ctx, "count,count", out, sizeof out);            /* success: no dump */
+    CHECK(out[0] == '\0');
+    ptoc_context_destroy(ctx);
+}
+
 static void test_dce(void)
 {
     ptoc_context *ctx = pass_context();
@@ -219,6 +307,8 @@ int main(void)
     test_registry();
     test_parse_errors();
     test_anchors();
+    test_named_pipelines();
+    test_print_after_failure();
     test_dce();
     return CHECK_DONE();
 }

@@ -1,0 +1,303 @@
+/* inline.c: the "inline" pass, which replaces func.call ops by the bodies of
+ * the functions they call, as MLIR's inliner (without its simplification
+ * pipeline: run canonicalize after it for that).
+ *
+ * Requires: the callee is a func.func with a body, found by its flat symbol
+ *           name in the symbol table enclosing the call (func.call verifies).
+ * Produces: each such call is replaced by a copy of the callee's body, the
+ *           entry block's arguments mapped to the call's operands and the
+ *           call's results to what func.return returns (ops inside scf regions
+ *           are copied with their regions; the copies keep the callee's
+ *           locations, so diagnostics point at the code written). Calls
+ *           brought in by an inlined body are inlined in later rounds.
+ *           Recursion is respected as MLIR does: a function that calls itself
+ *           directly is never inlined, nor is a function into its own body, so
+ *           a cycle of calls stops growing once one of its functions has
+ *           become self-recursive (at most 16 rounds in any case).
+ *           A private function whose calls were inlined, and which nothing
+ *           references any more, is erased (MLIR's inliner erases dead
+ *           private callables; functions nobody called are symbol-dce's).
+ * Method:   rounds: collect the calls, inline those allowed, until a round
+ *           inlines nothing; copying uses a value map (old -> new values).
+ */
+#include "passes/passes.h"
+
+#include <string.h>
+
+#define MAX_ROUNDS 16
+
+/* ---------------------------------------------------------------- value map */
+
+typedef struct value_map {
+    ptoc_context *ctx;
+    const ptoc_value **keys;
+    ptoc_value **vals;
+    size_t cap, n;
+} value_map;
+
+static size_t slot(const value_map *m, const ptoc_value *key)
+{
+    uintptr_t x = (uintptr_t)key;
+    size_t i = (size_t)((x ^ (x >> 17)) * 0x9E3779B97F4A7C15u) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static void map_alloc(value_map *m, size_t cap)
+{
+    m->cap = cap;
+    m->n = 0;
+    m->keys = ptoc_alloc(m->ctx, cap * sizeof *m->keys);
+    m->vals = ptoc_alloc(m->ctx, cap * sizeof *m->vals);
+    memset(m->keys, 0, cap * sizeof *m->keys);
+}
+
+static void map_free(value_map *m)
+{
+    ptoc_free(m->ctx, m->keys, m->cap * sizeof *m->keys);
+    ptoc_free(m->ctx, m->vals, m->cap * sizeof *m->vals);
+}
+
+static void map_put(value_map *m, const ptoc_value *key, ptoc_value *val)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        value_map old = *m;
+        map_alloc(m, old.cap * 2);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.keys[i])
+                map_put(m, old.keys[i], old.vals[i]);
+        map_free(&old);
+    }
+    size_t i = slot(m, key);
+    m->n += !m->keys[i];
+    m->keys[i] = key;
+    m->vals[i] = val;
+}
+
+/* The copy of `v`, or `v` itself when it was defined outside what is copied. */
+static ptoc_value *map_get(const value_map *m, ptoc_value *v)
+{
+    size_t i = slot(m, v);
+    return m->keys[i] ? m->vals[i] : v;
+}
+
+/* ---------------------------------------------------------------- copying */
+
+static ptoc_op *clone_op(ptoc_builder *b, const ptoc_op *op, value_map *map);
+
+static void clone_block(ptoc_builder *outer, const ptoc_block *from, ptoc_block *to, value_map *map)
+{
+    for (uint32_t i = 0; i < from->nargs; i++)
+        map_put(map, from->args[i], ptoc_block_add_arg(to, outer->arena, from->args[i]->type, from->args[i]->loc));
+    ptoc_builder b = *outer;
+    ptoc_builder_set_end(&b, to);
+    for (const ptoc_op *op = from->first; op; op = op->next)
+        clone_op(&b, op, map);
+}
+
+/* A copy of `op` (with its regions) at the builder's point, its operands
+ * mapped; its results map to the copy's. */
+static ptoc_op *clone_op(ptoc_builder *b, const ptoc_op *op, value_map *map)
+{
+    ptoc_op_state st;
+    ptoc_state_init(&st, b->arena, op->def, op->loc);
+    for (uint32_t i = 0; i < op->noperands; i++)
+        ptoc_state_add_operand(&st, map_get(map, ptoc_op_operand(op, i)));
+    for (uint32_t i = 0; i < op->nresults; i++)
+        ptoc_state_add_result(&st, op->results[i].type);
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        ptoc_state_add_attr(&st, op->attrs[i].name, op->attrs[i].value);
+    for (uint32_t r = 0; r < op->nregions; r++) {
+        ptoc_region *region = ptoc_state_add_region(&st);   /* filled before the next add */
+        for (const ptoc_block *from = op->regions[r].first; from; from = from->next) {
+            ptoc_block *to = ptoc_block_create(b->arena);
+            clone_block(b, from, to, map);
+            ptoc_region_append(region, to);
+        }
+    }
+    ptoc_op *copy = ptoc_builder_insert(b, &st);
+    for (uint32_t i = 0; i < op->nresults; i++)
+        map_put(map, &op->results[i], &copy->results[i]);
+    return copy;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static const char *sym_name(const ptoc_op *op)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "sym_name");
+    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : NULL;
+}
+
+/* The func.func with a body a call names (flat reference), or NULL. */
+static ptoc_op *callee_of(const ptoc_op *call)
+{
+    ptoc_attr *ref = ptoc_op_attr(call, "callee");
+    if (!ref || ref->kind != PTOC_ATTR_SYMREF || ref->u.symref.nnested)
+        return NULL;
+    const ptoc_op *table = ptoc_op_parent(call);
+    while (table && !(table->def->flags & PTOC_OPF_SYMBOL_TABLE))
+        table = ptoc_op_parent(table);
+    if (!table || !table->nregions)
+        return NULL;
+    for (ptoc_op *op = table->regions[0].first ? table->regions[0].first->first : NULL; op; op = op->next) {
+        const char *name = sym_name(op);
+        if (name && strcmp(name, ref->u.symref.root->str) == 0)
+            return ptoc_op_is(op, "func.func") && op->nregions && op->regions[0].first ? op : NULL;
+    }
+    return NULL;
+}
+
+static ptoc_walk_result find_self_call(ptoc_op *op, void *user)
+{
+    return ptoc_op_is(op, "func.call") && callee_of(op) == user ? PTOC_WALK_INTERRUPT : PTOC_WALK_ADVANCE;
+}
+
+static bool is_ancestor(const ptoc_op *a, const ptoc_op *op)
+{
+    for (; op; op = ptoc_op_parent(op))
+        if (op == a)
+            return true;
+    return false;
+}
+
+/* MLIR's rules: never a self-recursive callee, never into the callee itself. */
+static bool may_inline(ptoc_op *call, ptoc_op *callee)
+{
+    return !is_ancestor(callee, call) && ptoc_walk_pre(callee, find_self_call, callee);
+}
+
+static void inline_call(ptoc_arena *arena, ptoc_op *call, ptoc_op *callee)
+{
+    ptoc_context *ctx = ptoc_op_context(call);
+    value_map map = {ctx, NULL, NULL, 0, 0};
+    map_alloc(&map, 64);
+    ptoc_block *body = callee->regions[0].first;
+    for (uint32_t i = 0; i < body->nargs && i < call->noperands; i++)
+        map_put(&map, body->args[i], ptoc_op_operand(call, i));
+    ptoc_builder b;
+    ptoc_builder_init(&b, ctx, arena);
+    ptoc_builder_set_before(&b, call);
+    ptoc_op *ret = ptoc_block_terminator(body);
+    for (const ptoc_op *op = body->first; op && op != ret; op = op->next)
+        clone_op(&b, op, &map);
+    for (uint32_t i = 0; ret && i < call->nresults && i < ret->noperands; i++)
+        ptoc_value_replace_all_uses(&call->results[i], map_get(&map, ptoc_op_operand(ret, i)));
+    map_free(&map);
+    ptoc_op_erase(call);
+}
+
+/* ---------------------------------------------------------------- the pass */
+
+typedef struct inliner {
+    ptoc_context *ctx;
+    ptoc_op **calls;
+    size_t n, cap;
+    ptoc_op **inlined;           /* callees with a call inlined, once each */
+    size_t ninlined, inlined_cap;
+} inliner;
+
+static void push(ptoc_context *ctx, ptoc_op ***arr, size_t *n, size_t *cap, ptoc_op *op)
+{
+    if (*n == *cap) {
+        size_t new_cap = *cap ? *cap * 2 : 32;
+        ptoc_op **grown = ptoc_alloc(ctx, new_cap * sizeof *grown);
+        if (*n)
+            memcpy(grown, *arr, *n * sizeof *grown);
+        if (*arr)
+            ptoc_free(ctx, *arr, *cap * sizeof *grown);
+        *arr = grown;
+        *cap = new_cap;
+    }
+    (*arr)[(*n)++] = op;
+}
+
+static ptoc_walk_result collect_call(ptoc_op *op, void *user)
+{
+    inliner *in = user;
+    if (ptoc_op_is(op, "func.call"))
+        push(in->ctx, &in->calls, &in->n, &in->cap, op);
+    return PTOC_WALK_ADVANCE;
+}
+
+static void note_inlined(inliner *in, ptoc_op *callee)
+{
+    for (size_t i = 0; i < in->ninlined; i++)
+        if (in->inlined[i] == callee)
+            return;
+    push(in->ctx, &in->inlined, &in->ninlined, &in->inlined_cap, callee);
+}
+
+/* One round over the calls there are now; true if one was inlined. Calls
+ * copied in by this round wait for the next. */
+static bool inline_round(inliner *in, ptoc_op *root, ptoc_arena *arena)
+{
+    in->n = 0;
+    ptoc_walk_pre(root, collect_call, in);
+    bool changed = false;
+    for (size_t i = 0; i < in->n; i++) {
+        ptoc_op *callee = callee_of(in->calls[i]);
+        if (callee && may_inline(in->calls[i], callee)) {
+            inline_call(arena, in->calls[i], callee);
+            note_inlined(in, callee);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+static bool references(const ptoc_attr *a, const char *name)
+{
+    if (a->kind == PTOC_ATTR_SYMREF)
+        return strcmp(a->u.symref.root->str, name) == 0;
+    for (uint32_t i = 0; a->kind == PTOC_ATTR_ARRAY && i < a->u.array.n; i++)
+        if (references(a->u.array.elems[i], name))
+            return true;
+    for (uint32_t i = 0; a->kind == PTOC_ATTR_DICT && i < a->u.dict.n; i++)
+        if (references(a->u.dict.entries[i].value, name))
+            return true;
+    return false;
+}
+
+static ptoc_walk_result find_reference(ptoc_op *op, void *user)
+{
+    const char *name = user;
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (references(op->attrs[i].value, name))
+            return PTOC_WALK_INTERRUPT;
+    return PTOC_WALK_ADVANCE;
+}
+
+static void erase_dead_callees(inliner *in, ptoc_op *root)
+{
+    for (size_t i = 0; i < in->ninlined; i++) {
+        ptoc_op *f = in->inlined[i];
+        ptoc_attr *vis = ptoc_op_attr(f, "sym_visibility");
+        bool is_private = vis && vis->kind == PTOC_ATTR_STRING && strcmp(vis->u.string->str, "private") == 0;
+        if (is_private && ptoc_walk_pre(root, find_reference, (void *)sym_name(f)))
+            ptoc_op_erase(f);
+    }
+}
+
+static bool run_inline(ptoc_op *root, ptoc_arena *arena, const ptoc_pass_options *opts)
+{
+    (void)opts;
+    inliner in = {ptoc_op_context(root), NULL, 0, 0, NULL, 0, 0};
+    for (int round = 0; round < MAX_ROUNDS && inline_round(&in, root, arena); round++)
+        ;
+    erase_dead_callees(&in, root);
+    if (in.calls)
+        ptoc_free(in.ctx, in.calls, in.cap * sizeof *in.calls);
+    if (in.inlined)
+        ptoc_free(in.ctx, in.inlined, in.inlined_cap * sizeof *in.inlined);
+    return true;
+}
+
+const ptoc_pass_def ptoc_inline_pass = {
+    .name = "inline",
+    .summary = "Replace func.call by a copy of the callee's body (not recursive calls); erase callees left unused",
+    .anchor = NULL,
+    .run = run_inline,
+    .option_names = NULL,
+};
