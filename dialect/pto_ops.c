@@ -93,7 +93,19 @@ static bool parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *
     return ptoc_parse_expect(p, "(") && parse_group_body(p, st, n) && ptoc_parse_expect(p, ")");
 }
 
-/* The Level-1 SSA form: `%a, %b {attrs} : T, U [-> R]`. */
+/* The operand types of the Level-1 form after its colon: `T, U` or, as the ISA
+ * pages write them, `(T, U)` (also `()`). */
+static bool parse_ssa_operand_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n)
+{
+    if (!ptoc_parse_optional(p, "("))
+        return ptoc_parse_type_list(p, types, n);
+    if (ptoc_parse_optional(p, ")"))
+        return true;
+    return ptoc_parse_type_list(p, types, n) && ptoc_parse_expect(p, ")");
+}
+
+/* The Level-1 SSA form: `%a, %b {attrs} [: T, U] [-> R]`, the operand types
+ * also `(T, U)`. */
 static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
@@ -102,9 +114,9 @@ static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
     ptoc_type **types = NULL;
     if (!ptoc_parse_operand_list(p, &refs, &n) || !ptoc_parse_optional_attr_dict(p, st))
         return false;
-    if (!ptoc_parse_optional_colon_type_list(p, &types, &ntypes) && ptoc_parser_failed(p))
+    if (ptoc_parse_optional(p, ":") && !parse_ssa_operand_types(p, &types, &ntypes))
         return false;
-    return ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
+    return !ptoc_parser_failed(p) && ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
            parse_arrow(p, st);
 }
 
@@ -538,37 +550,150 @@ static void print_partition_view(ptoc_printer *p, const ptoc_op *op)
     }
 }
 
-/* `pto.tassign %tile, %addr {attrs} : T -> R` (addr is i64) */
+/* pto.tassign in each spelling; with no result named, the tile's name stands
+ * for the assigned tile afterwards (the ISA binds the tile in place):
+ *   %r = pto.tassign %t, %addr {attrs} : T [, A] -> R     PTOAS (A i64 or index, default i64)
+ *   [%r =] pto.tassign %t, tile(0x1000) {attrs} [: T [-> R]]   the ISA pages (also @tile(...))
+ *   pto.tassign %t, %addr : T, A                          tassign.md's Level 1
+ *   pto.tassign ins(%t, %addr : T, A) {attrs}             tassign.md's DPS
+ * The address is operand 1, or the i64 attribute `addr` (ptoc_pto_buffer_addr). */
+typedef struct tassign_text {
+    ptoc_operand_ref tile, addr;
+    bool addr_operand;
+    ptoc_type *tile_type, *addr_type, *result_type;
+} tassign_text;
+
+/* `tile(N)` or `@tile(N)`: the address attribute. */
+static bool parse_tile_literal(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_loc loc = ptoc_parser_loc(p);
+    ptoc_ident *sym = NULL;
+    if (!ptoc_parse_optional(p, "tile") && !ptoc_parse_optional_symbol_name(p, &sym))
+        return ptoc_parser_failed(p) ? false
+                                     : ptoc_parser_error_at(p, loc, "expected the address: an i64 value, tile(N) "
+                                                                    "or @tile(N)");
+    if (sym && strcmp(sym->str, "tile") != 0)
+        return ptoc_parser_error_at(p, loc, "expected @tile(N), got @%s", sym->str);
+    int64_t addr;
+    if (!ptoc_parse_expect(p, "("))
+        return false;
+    loc = ptoc_parser_loc(p);
+    if (!ptoc_parse_integer(p, &addr) || !ptoc_parse_expect(p, ")"))
+        return false;
+    if (addr < 0)
+        return ptoc_parser_error_at(p, loc, "a tile address is a byte offset, not %lld", (long long)addr);
+    add_attr(p, st, "addr", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), addr));
+    return true;
+}
+
+/* `ins(%t, %addr : T, A)` */
+static bool parse_tassign_ins(ptoc_parser *p, tassign_text *tx)
+{
+    tx->addr_operand = true;
+    return ptoc_parse_expect(p, "(") && ptoc_parse_operand(p, &tx->tile) && ptoc_parse_expect(p, ",") &&
+           ptoc_parse_operand(p, &tx->addr) && ptoc_parse_expect(p, ":") && ptoc_parse_type(p, &tx->tile_type) &&
+           ptoc_parse_expect(p, ",") && ptoc_parse_type(p, &tx->addr_type) && ptoc_parse_expect(p, ")");
+}
+
+/* `%t, ADDR {attrs} [: T [, A] [-> R]]` */
+static bool parse_tassign_operands(ptoc_parser *p, ptoc_op_state *st, tassign_text *tx)
+{
+    if (!ptoc_parse_operand(p, &tx->tile) || !ptoc_parse_expect(p, ","))
+        return false;
+    tx->addr_operand = ptoc_parse_optional_operand(p, &tx->addr);
+    if (ptoc_parser_failed(p) || (!tx->addr_operand && !parse_tile_literal(p, st)) ||
+        !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    if (!ptoc_parse_optional(p, ":"))
+        return !ptoc_parser_failed(p);
+    if (!ptoc_parse_type(p, &tx->tile_type))
+        return false;
+    if (tx->addr_operand && ptoc_parse_optional(p, ",") && !ptoc_parse_type(p, &tx->addr_type))
+        return false;
+    return !ptoc_parse_optional(p, "->") ? !ptoc_parser_failed(p) : ptoc_parse_type(p, &tx->result_type);
+}
+
 static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st)
 {
-    ptoc_operand_ref tile, addr;
-    ptoc_type *t, *r;
+    tassign_text tx = {0};
+    bool dps = ptoc_parse_optional(p, "ins");
+    if (dps ? !parse_tassign_ins(p, &tx) || !ptoc_parse_optional_attr_dict(p, st)
+            : !parse_tassign_operands(p, st, &tx))
+        return false;
+    if (!tx.tile_type)
+        tx.tile_type = ptoc_parser_defined_type(p, &tx.tile);
+    if (!tx.tile_type)
+        return ptoc_parser_error_at(p, tx.tile.loc, "the type of '%%%s' is not known here: write it after a colon",
+                                    tx.tile.name->str);
     ptoc_value *v;
-    if (!ptoc_parse_operand(p, &tile) || !ptoc_parse_expect(p, ",") || !ptoc_parse_operand(p, &addr) ||
-        !ptoc_parse_optional_attr_dict(p, st) || !ptoc_parse_expect(p, ":") || !ptoc_parse_type(p, &t) ||
-        !ptoc_parse_expect(p, "->") || !ptoc_parse_type(p, &r) || !ptoc_parse_resolve(p, &tile, t, &v))
+    if (!ptoc_parse_resolve(p, &tx.tile, tx.tile_type, &v))
         return false;
     ptoc_state_add_operand(st, v);
-    if (!ptoc_parse_resolve(p, &addr, ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), &v))
+    ptoc_type *i64 = ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS);
+    if (tx.addr_operand && !ptoc_parse_resolve(p, &tx.addr, tx.addr_type ? tx.addr_type : i64, &v))
         return false;
-    ptoc_state_add_operand(st, v);
-    ptoc_state_add_result(st, r);
-    return true;
+    if (tx.addr_operand)
+        ptoc_state_add_operand(st, v);
+    ptoc_state_add_result(st, tx.result_type ? tx.result_type : tx.tile_type);
+    return st->nresults_expected > 0 || ptoc_parser_rebind_to_result(p, &tx.tile);
 }
 
 static void print_tassign(ptoc_printer *p, const ptoc_op *op)
 {
-    if (op->noperands != 2 || op->nresults != 1) {
-        print_ssa_form(p, op);
+    ptoc_pto_addr a = ptoc_pto_buffer_addr(op);
+    if (op->noperands < 1 || op->nresults != 1 || !a.given) {
+        print_ssa_form(p, op);              /* malformed: the verifier reports it */
         return;
     }
+    static const char *const elided[] = {"addr"};
     ptoc_print_str(p, " ");
-    ptoc_print_operands(p, op, 0, 2);
-    ptoc_print_attr_dict(p, op, NULL, 0);
+    ptoc_print_value(p, ptoc_op_operand(op, 0));
+    ptoc_print_str(p, ", ");
+    if (a.value)
+        ptoc_print_value(p, a.value);
+    else
+        ptoc_print_fmt(p, "tile(0x%llx)", (unsigned long long)a.offset);
+    ptoc_print_attr_dict(p, op, elided, a.value ? 0 : 1);
     ptoc_print_str(p, " : ");
     ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    if (a.value && a.value->type != ptoc_type_int(ptoc_printer_context(p), 64, PTOC_SIGNLESS)) {
+        ptoc_print_str(p, ", ");
+        ptoc_print_value_type(p, a.value);
+    }
     ptoc_print_str(p, " -> ");
     ptoc_print_type(p, op->results[0].type);
+}
+
+/* An arith.constant integer, as the address operands are in manual mode. */
+static bool int_constant(const ptoc_value *v, int64_t *out)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
+    if (!a || a->kind != PTOC_ATTR_INTEGER)
+        return false;
+    *out = a->u.integer.value;
+    return true;
+}
+
+ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
+{
+    ptoc_pto_addr a = {false, NULL, false, 0};
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (ptoc_op_is(op, "pto.alloc_tile") && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
+        a.value = ptoc_op_operand(op, 0);
+    } else if (ptoc_op_is(op, "pto.tassign") && op->noperands >= 2) {
+        a.value = ptoc_op_operand(op, 1);
+    } else if (ptoc_op_is(op, "pto.tassign")) {
+        ptoc_attr *attr = ptoc_op_attr(op, "addr");
+        a.given = a.known = attr && attr->kind == PTOC_ATTR_INTEGER;
+        a.offset = a.known ? attr->u.integer.value : 0;
+    }
+    if (a.value) {
+        a.given = true;
+        a.known = int_constant(a.value, &a.offset);
+    }
+    return a;
 }
 
 /* ---------------------------------------------------------------- sync forms */
@@ -862,7 +987,7 @@ static const pto_op_row pto_rows[] = {
     ANY("pointer_cast", P_NONE),
     ANY("declare_tile", P_NONE),
     ANY("declare_tile_memref", P_NONE),
-    CUSTOM("tassign", P_NONE, (2, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
+    CUSTOM("tassign", P_NONE, (1, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
     ANY("tget_scale_addr", P_S),
     /* data movement */
     CUSTOM("tload", P_MTE2, (1, 1), (1, 1), 0, parse_tload, print_tload, pto_verify_tload),
@@ -951,8 +1076,8 @@ static const pto_op_row pto_rows[] = {
     /* compare / select */
     DPSI("tcmp", P_V, (2, 2), (1, 1), pto_verify_tcmp),
     DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
-    DPS("tsel", P_V, (4, 4), (1, 1), pto_verify_tsel),
-    DPS("tsels", P_V, (4, 4), (1, 1), pto_verify_tsels),
+    DPS("tsel", P_V, (3, 4), (1, 1), pto_verify_tsel),
+    DPS("tsels", P_V, (3, 4), (1, 1), pto_verify_tsels),
     /* reductions */
     DPS("trowsum", P_V, (2, 2), (1, 1), S),
     DPS("trowmax", P_V, (2, 2), (1, 1), S),

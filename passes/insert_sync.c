@@ -17,9 +17,10 @@
  * Method:
  *   Accesses. A pipe op's DPS ins are reads and its outs writes (an out that is
  *     not written whole is also read, which changes nothing: a write already
- *     conflicts with everything). A tile's bytes are [addr, addr+rows*cols*elem)
- *     in its space; a tile or memref without a constant address covers its
- *     whole space. GM comes from partition_view -> make_tensor_view -> pointer
+ *     conflicts with everything); an in the op uses as scratch (tsel/tsels'
+ *     tmp, ptoc_pto_effects.scratch_ins) is a write. A tile's bytes are
+ *     [addr, addr+rows*cols*elem) in its space; a tile or memref without a
+ *     constant address covers its whole space. GM comes from partition_view -> make_tensor_view -> pointer
  *     argument (the root): the range is [lowest, highest+1) byte when offsets,
  *     sizes and strides are constants, else the whole root. Two GM accesses
  *     conflict only with the same root (different pointer arguments are assumed
@@ -302,12 +303,9 @@ static void gm_range(const ptoc_value *v, ptoc_type *elem, access *a)
 static bool tile_addr(const ptoc_value *v, int64_t *addr)
 {
     ptoc_op *d = ptoc_value_def(v);
-    const int64_t *seg;
-    if (d && ptoc_op_is(d, "pto.tassign"))
-        return d->noperands == 2 && const_int(ptoc_op_operand(d, 1), addr);
-    if (!d || !ptoc_op_is(d, "pto.alloc_tile") || segments(d, &seg) != 3 || seg[0] != 1 || d->noperands < 1)
-        return false;
-    return const_int(ptoc_op_operand(d, 0), addr);
+    ptoc_pto_addr a = d ? ptoc_pto_buffer_addr(d) : (ptoc_pto_addr){false, NULL, false, 0};
+    *addr = a.offset;
+    return a.known;
 }
 
 static bool memref_access(const ptoc_value *v, access *a)
@@ -374,11 +372,12 @@ static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
     }
     bool split = segments(op, &seg) != 0;
     uint32_t limit = split ? nins + nouts : op->noperands;
+    uint32_t scratch = ptoc_pto_op_effects(op)->scratch_ins;
     if (!split)
         nins = 0;                 /* no ins/outs split: every buffer operand may be written */
     for (uint32_t i = 0; i < op->noperands && i < limit; i++)
         if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
-            acc[*n].write = i >= nins;
+            acc[*n].write = i >= nins || (i < 32 && (scratch & (1u << i)));
             (*n)++;
         }
     return acc;

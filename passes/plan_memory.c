@@ -287,34 +287,22 @@ static void add_alloc(planner *pl, ptoc_op *op, const ptoc_value *v, uint32_t po
     VEC_PUSH(pl->tmp, pl->allocs, pl->nallocs, pl->allocs_cap, r);
 }
 
-/* alloc_tile's addr is its first operand when operandSegmentSizes says so. */
-static ptoc_value *alloc_tile_addr(const ptoc_op *op)
-{
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-    bool has = seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 ? seg->u.dense.values[0] == 1
-                                                                               : false;
-    return has && op->noperands > 0 ? ptoc_op_operand(op, 0) : NULL;
-}
-
 /* Records the buffer an op creates or pins, if any. */
 static void note_alloc(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
 {
     uint32_t space;
-    int64_t offset = 0;
     if (op->nresults != 1 || !memplan_buffer_space(op->results[0].type, &space))
         return;
     ptoc_value *res = &op->results[0];
-    if (kind == OP_ALLOC_TILE) {
-        ptoc_value *addr = alloc_tile_addr(op);
-        alloc_kind k = !addr ? ALLOC_PLANNED : constant_of(addr, &offset) ? ALLOC_FIXED : ALLOC_UNKNOWN;
-        add_alloc(pl, op, res, point, k, offset);
+    if (kind == OP_ALLOC_TILE || kind == OP_TASSIGN) {
+        ptoc_pto_addr addr = ptoc_pto_buffer_addr(op);
+        alloc_kind k = !addr.given ? ALLOC_PLANNED : addr.known ? ALLOC_FIXED : ALLOC_UNKNOWN;
+        if (kind == OP_ALLOC_TILE || addr.given)
+            add_alloc(pl, op, res, point, k, addr.offset);
     } else if (kind == OP_MEMREF_ALLOC) {
         ptoc_attr *addr = ptoc_op_attr(op, "pto.addr");
         bool fixed = addr && addr->kind == PTOC_ATTR_INTEGER;
         add_alloc(pl, op, res, point, fixed ? ALLOC_FIXED : ALLOC_PLANNED, fixed ? addr->u.integer.value : 0);
-    } else if (kind == OP_TASSIGN && op->noperands == 2) {
-        bool fixed = constant_of(ptoc_op_operand(op, 1), &offset);
-        add_alloc(pl, op, res, point, fixed ? ALLOC_FIXED : ALLOC_UNKNOWN, offset);
     }
 }
 
