@@ -36,6 +36,10 @@ bool pto_parse_enum_value_attr(ptoc_parser *p, ptoc_pto_enum_kind kind, bool all
 /* Prints `<PIPE_V>`, the stripped form used inside sync brackets. */
 void pto_print_enum_stripped(ptoc_printer *p, const ptoc_attr *a);
 
+/* pto_asm.c: PTO-AS statements (the assembly spelling of the DPS/SSA ops). */
+bool pto_parse_asm(ptoc_parser *p, ptoc_op_state *st);
+bool pto_print_asm(ptoc_printer *p, const ptoc_op *op);
+
 /* pto_verify.c: one verifier per op family (the op table points at them). */
 bool pto_verify_structure(const ptoc_op *op);      /* counts, segment sizes */
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */

@@ -25,6 +25,8 @@ typedef struct pto_op_row {
     bool (*parse)(ptoc_parser *p, ptoc_op_state *st);
     void (*print)(ptoc_printer *p, const ptoc_op *op);
     bool (*verify)(const ptoc_op *op);
+    bool (*parse_asm)(ptoc_parser *p, ptoc_op_state *st);      /* PTO-AS statement, or NULL */
+    bool (*print_asm)(ptoc_printer *p, const ptoc_op *op);
 } pto_op_row;
 
 static const char *const segment_attr_name = "operandSegmentSizes";
@@ -664,6 +666,14 @@ static void print_tassign(ptoc_printer *p, const ptoc_op *op)
     ptoc_print_type(p, op->results[0].type);
 }
 
+/* PTO-AS: `tassign %t, tile(0x1000)` and the rest, as above without `pto.`. */
+static bool print_tassign_asm(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_str(p, "tassign");
+    print_tassign(p, op);
+    return true;
+}
+
 /* An arith.constant integer, as the address operands are in manual mode. */
 static bool int_constant(const ptoc_value *v, int64_t *out)
 {
@@ -953,19 +963,26 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* DPS(name, pipe, (min ins, max ins), (min outs, max outs), verify) */
 #define RANGE(lo, hi) (lo), (hi)
-#define ROW(name, form, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify) \
-    {{"pto." name, form, pipe, ilo, ihi, olo, ohi}, flags, parse, print, verify}
+#define ROW(name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm) \
+    {{"pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify, parse_asm, print_asm}
 /* Expands the RANGE pairs before ROW counts its arguments. */
 #define ROW_(...) ROW(__VA_ARGS__)
-#define DPS(name, pipe, ins, outs, verify) \
-    ROW_(name, PTOC_PTO_FORM_DPS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
-#define DPSI(name, pipe, ins, outs, verify) \
-    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
+/* DPS ops also have the Level-1 form and a PTO-AS statement (pto_asm.c). */
+#define DPS(name, pipe, ins, outs, verify)                                                             \
+    ROW_(name, PTOC_PTO_FORM_DPS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
+         pto_parse_asm, pto_print_asm)
+#define DPSI(name, pipe, ins, outs, verify)                                                                     \
+    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
+         pto_parse_asm, pto_print_asm)
 /* An op whose PTOAS syntax is not DPS and that ptoc reads in the DPS/SSA forms
  * and the generic form only, for now. */
 #define ANY(name, pipe) DPS(name, pipe, (0, VAR), (0, VAR), pto_verify_structure)
 #define CUSTOM(name, pipe, ins, outs, flags, parse, print, verify) \
-    ROW_(name, PTOC_PTO_FORM_CUSTOM, pipe, RANGE ins, RANGE outs, flags, parse, print, verify)
+    ROW_(name, PTOC_PTO_FORM_CUSTOM, false, pipe, RANGE ins, RANGE outs, flags, parse, print, verify, NULL, NULL)
+/* A custom form that also reads the Level-1 form (tload, tstore). */
+#define CUSTOM_L1(name, pipe, ins, outs, parse, print, verify)                                              \
+    ROW_(name, PTOC_PTO_FORM_CUSTOM, true, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, pto_parse_asm, \
+         pto_print_asm)
 
 #define S pto_verify_structure
 static const pto_op_row pto_rows[] = {
@@ -987,12 +1004,13 @@ static const pto_op_row pto_rows[] = {
     ANY("pointer_cast", P_NONE),
     ANY("declare_tile", P_NONE),
     ANY("declare_tile_memref", P_NONE),
-    CUSTOM("tassign", P_NONE, (1, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
+    ROW_("tassign", PTOC_PTO_FORM_CUSTOM, false, P_NONE, RANGE(1, 2), RANGE(1, 1), 0, parse_tassign, print_tassign,
+         pto_verify_tassign, parse_tassign, print_tassign_asm),
     ANY("tget_scale_addr", P_S),
     /* data movement */
-    CUSTOM("tload", P_MTE2, (1, 1), (1, 1), 0, parse_tload, print_tload, pto_verify_tload),
+    CUSTOM_L1("tload", P_MTE2, (1, 1), (1, 1), parse_tload, print_tload, pto_verify_tload),
     DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
-    CUSTOM("tstore", P_MTE3, (1, 2), (1, 1), 0, parse_tstore, print_tstore, pto_verify_tstore),
+    CUSTOM_L1("tstore", P_MTE3, (1, 2), (1, 1), parse_tstore, print_tstore, pto_verify_tstore),
     DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
     DPS("tmov", P_V, (1, 2), (1, 1), S),
     DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
@@ -1212,7 +1230,8 @@ static void fill_op_defs(void)
         pto_row_effects[i] = pto_effects_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
-            .verify = r->verify, .data = r, .summary = NULL,
+            .verify = r->verify, .data = r, .summary = NULL, .parse_asm = r->parse_asm,
+            .print_asm = r->print_asm,
         };
     }
 }

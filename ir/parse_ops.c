@@ -612,9 +612,8 @@ static const ptoc_op_def *custom_form(ptoc_parser *p, const char *name, size_t l
         return stmt;
     }
     if (stmt)
-        ptoc_parser_error(p, "custom op '%.*s' is unknown; '%s' is written so as an assembly statement%s%s",
-                          (int)len, name, stmt->name, p->asm_hint ? ", which needs " : "",
-                          p->asm_hint ? p->asm_hint : "");
+        ptoc_parser_error(p, "custom op '%.*s' is unknown; it is the assembly statement of '%s'%s%s", (int)len,
+                          name, stmt->name, p->asm_hint ? ", which needs " : "", p->asm_hint ? p->asm_hint : "");
     else
         ptoc_parser_error(p, "custom op '%.*s' is unknown", (int)len, name);
     return NULL;

@@ -350,6 +350,22 @@ bool ptoc_parse_string(ptoc_parser *p, ptoc_ident **out)
     return p->failed ? false : ptoc_parser_expected(p, "string literal");
 }
 
+bool ptoc_parse_optional_hash_key(ptoc_parser *p, ptoc_ident **key)
+{
+    if (!ptoc_parser_is(p, TOK_HASH_ID))
+        return false;
+    const char *name = ptoc_parser_tok_text(p) + 1;
+    size_t len = p->tok.len - 1, after = p->tok.start + p->tok.len;
+    while (after < p->lx.len && (p->lx.buf[after] == ' ' || p->lx.buf[after] == '\t'))
+        after++;
+    if (!ptoc_lex_is_bare_id(name, len) || memchr(name, '.', len) || after >= p->lx.len ||
+        p->lx.buf[after] != '=')
+        return false;
+    *key = ptoc_ident_get(p->ctx, name, len);
+    ptoc_parser_advance(p);
+    return ptoc_parse_expect(p, "=");
+}
+
 bool ptoc_parse_optional_symbol_name(ptoc_parser *p, ptoc_ident **out)
 {
     return ptoc_parser_is(p, TOK_AT_ID) && ptoc_parse_symbol_name(p, out);

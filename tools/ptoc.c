@@ -41,6 +41,7 @@ typedef struct driver_options {
     int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind or EMIT_HEADER */
     ptoc_codegen_options cg;
     bool run;
+    ptoc_tool_lang lang;       /* -x, else by the input's name */
     bool manual_level;         /* --pto-level=level3: addresses are the author's */
     bool no_sync;              /* --no-insert-sync: leave pipe ordering to the author */
     ptoc_run_options ro;
@@ -215,6 +216,14 @@ static bool set_level(void *o, const char *value)
     return false;
 }
 
+static bool set_lang(void *o, const char *value)
+{
+    if (ptoc_tool_lang_from_name(value, &((driver_options *)o)->lang))
+        return true;
+    ptoc_tool_error(PROG, "invalid -x value '%s' (expected " PTOC_TOOL_LANG_LIST ")", value);
+    return false;
+}
+
 static bool set_help(void *o, const char *value)
 {
     (void)value;
@@ -256,6 +265,8 @@ static bool set_input(void *o, const char *arg)
 
 static const ptoc_tool_flag driver_flags[] = {
     {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target, "Target architecture (default cpu; code generation: cpu)"},
+    {"x", PTOC_TOOL_VALUE, "mlir|pto-as", set_lang,
+     "Read the input as MLIR text or as PTO-AS (default: PTO-AS for a .ptoas file, else MLIR)"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
     {"O1", PTOC_TOOL_NO_VALUE, NULL, set_o1, "Optimisation level 1"},
     {"O2", PTOC_TOOL_NO_VALUE, NULL, set_o2, "Optimisation level 2 (default)"},
@@ -529,7 +540,8 @@ static int compile(const driver_options *opts)
     ptoc_context_set_option(ctx, "pto-arch", opts->target);
     ptoc_source_add(ctx, ptoc_ident_cstr(ctx, filename), text, len);
     ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
+    ptoc_parse_options popts = ptoc_tool_parse_options(path, opts->lang, 1);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, &popts);
     bool ok = module && ptoc_verify(module) && ptoc_context_error_count(ctx) == 0;
     int status = ok ? process(module, arena, opts) : PTOC_TOOL_EXIT_ERROR;
     ptoc_arena_destroy(arena);

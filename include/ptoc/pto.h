@@ -225,6 +225,7 @@ typedef struct ptoc_pto_op_info {
     ptoc_pto_op_form form;
     int pipe;                   /* ptoc_pto_pipe; PTOC_PTO_PIPE_NONE when none */
     uint8_t min_ins, max_ins, min_outs, max_outs;   /* max 255: variadic */
+    bool level1;                /* also read in the Level-1 SSA form (and as a PTO-AS statement) */
 } ptoc_pto_op_info;
 #define PTOC_PTO_VARIADIC 255
 

@@ -93,6 +93,10 @@ bool ptoc_parse_optional_string(ptoc_parser *p, ptoc_ident **out);
 /* `@name` */
 bool ptoc_parse_symbol_name(ptoc_parser *p, ptoc_ident **out);
 bool ptoc_parse_optional_symbol_name(ptoc_parser *p, ptoc_ident **out);
+/* An assembly attribute's `#key=` (a `#name` without a dot, then `=`): consumes
+ * both and gives the key; false, consuming nothing, when the next tokens are not
+ * that (a `#dialect.attr` or an alias stays for ptoc_parse_attr). */
+bool ptoc_parse_optional_hash_key(ptoc_parser *p, ptoc_ident **key);
 /* A number as written, for hooks that give its spelling a meaning (an assembly
  * immediate: a hex integer is a bit pattern): an integer (decimal or hex) or a
  * float literal, with an optional leading `-`. False when the next token is
