@@ -373,12 +373,23 @@ static bool use_kills(const ptoc_op *op, const ptoc_value *v)
            whole_buffer && ptoc_pto_op_effects(op)->writes_valid;
 }
 
+/* An in the op writes as scratch before it reads it (tsel/tsels' tmp): its old
+ * contents are dead there, as after a kill, when the value is a whole buffer. */
+static bool scratch_kills(const ptoc_op *op, uint32_t i, const ptoc_value *v)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    bool whole_buffer = !def || def->nregions > 0 || ptoc_op_is(def, "pto.alloc_tile");
+    return i < 32 && (ptoc_pto_op_effects(op)->scratch_ins & (1u << i)) && ptoc_pto_tile_buf(v->type) &&
+           whole_buffer && !is_dps_out(op, i);
+}
+
 static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t kind, uint32_t point)
 {
     ptoc_value *v = ptoc_op_operand(op, i);
     bool touches = kind != OP_PASS && op->nregions == 0, out = touches && is_dps_out(op, i);
+    bool scratch = touches && scratch_kills(op, i, v);
     use_rec u = {op, i, node(pl, v), point, pl->cur_arm, pl->cur_scope, pl->cur_region, NO_SET,
-                 touches, touches && !out, out && use_kills(op, v)};
+                 touches, touches && !out && !scratch, (out && use_kills(op, v)) || scratch};
     VEC_PUSH(pl->tmp, pl->uses, pl->nuses, pl->uses_cap, u);
 }
 
