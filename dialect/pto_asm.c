@@ -294,8 +294,8 @@ static bool resolve_immediates(ptoc_parser *p, asm_stmt *s, ptoc_type *const *ty
 /* ---------------------------------------------------------------- Level 1 */
 
 /* Which written types are the operands' and which the results' (header). */
-static bool split_level1_types(ptoc_parser *p, const asm_stmt *s, uint32_t nres, ptoc_type ***optypes,
-                               uint32_t *nopt, ptoc_type ***res)
+static bool split_level1_types(ptoc_parser *p, const asm_stmt *s, uint32_t nres, ptoc_loc loc,
+                               ptoc_type ***optypes, uint32_t *nopt, ptoc_type ***res)
 {
     *optypes = s->types;
     *nopt = s->ntypes;
@@ -313,7 +313,7 @@ static bool split_level1_types(ptoc_parser *p, const asm_stmt *s, uint32_t nres,
     } else if (s->ntypes == s->nops && s->nops > 0 && nres == 1) {
         *res = s->types;
     } else {
-        return ptoc_parser_error_at(p, s->ntypes ? s->types_loc : ptoc_parser_loc(p),
+        return ptoc_parser_error_at(p, s->ntypes ? s->types_loc : loc,
                                     "a PTO-AS statement with results needs their types: `: T` (the result), "
                                     "the operands' types, or `: operand types -> result types`");
     }
@@ -326,7 +326,7 @@ static bool build_level1(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
 {
     uint32_t nres = st->nresults_expected, nopt = 0;
     ptoc_type **optypes = NULL, **res = NULL;
-    if (!split_level1_types(p, s, nres, &optypes, &nopt, &res) || !resolve_values(p, s, optypes, nopt) ||
+    if (!split_level1_types(p, s, nres, st->loc, &optypes, &nopt, &res) || !resolve_values(p, s, optypes, nopt) ||
         !resolve_immediates(p, s, optypes, nopt, default_elem(st, s, res[0], 0)))
         return false;
     for (uint32_t i = 0; i < s->nops; i++)
@@ -338,27 +338,19 @@ static bool build_level1(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
 
 /* ---------------------------------------------------------------- DPS */
 
-/* Same type, or tiles of one description (PTO-AS's !pto.tile names the tile
- * whatever its storage). */
-static bool same_tile_type(const ptoc_type *a, const ptoc_type *b)
-{
-    const ptoc_pto_tile_desc *x = ptoc_pto_tile_like(a), *y = ptoc_pto_tile_like(b);
-    return a == b || (x && y && memcmp(x, y, sizeof *x) == 0);
-}
-
 /* How many outs a DPS statement of this op has, and where they are. */
 static bool dps_outs(ptoc_parser *p, const ptoc_op_state *st, const asm_stmt *s, uint32_t *nouts,
                      uint32_t *first_out)
 {
     const ptoc_pto_op_info *info = info_of(st);
     if (info->min_outs != info->max_outs)
-        return ptoc_parser_error(p, "'%s' takes %u to %u outs, which a PTO-AS statement cannot tell apart: write "
-                                 "it in the DPS form, `%s ins(...) outs(...)`", info->name, info->min_outs,
-                                 info->max_outs, info->name);
+        return ptoc_parser_error_at(p, st->loc, "'%s' takes %u to %u outs, which a PTO-AS statement cannot tell "
+                                    "apart: write it in the DPS form, `%s ins(...) outs(...)`", info->name,
+                                    info->min_outs, info->max_outs, info->name);
     *nouts = info->max_outs;
     if (s->nops < *nouts)
-        return ptoc_parser_error(p, "'%s' writes %u destinations, so its statement starts with them", info->name,
-                                 *nouts);
+        return ptoc_parser_error_at(p, st->loc, "'%s' writes %u destinations, so its statement starts with them",
+                                    info->name, *nouts);
     *first_out = strcmp(info->name, "pto.tstore") == 0 ? s->nops - *nouts : 0;
     return true;
 }
@@ -370,7 +362,7 @@ static bool check_destinations(ptoc_parser *p, const asm_stmt *s, uint32_t first
         const asm_operand *o = &s->ops[i];
         if (o->immediate)
             return ptoc_parser_error_at(p, o->number.loc, "a destination must be an SSA value, not an immediate");
-        if (want && !same_tile_type(o->value->type, want)) {
+        if (want && !pto_same_tile(o->value->type, want)) {
             ptoc_strbuf a, b;
             ptoc_strbuf_init(&a, pctx(p));
             ptoc_strbuf_init(&b, pctx(p));

@@ -22,6 +22,9 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
 void pto_print_type(ptoc_printer *p, const ptoc_type *t);
 /* Bytes of one element of a tile dtype (1 for i1/i8 ..., 0 when unknown). */
 uint32_t pto_elem_bytes(const ptoc_type *elem);
+/* The same type, or a tile and a tile_buf of one description (PTO-AS's
+ * !pto.tile names a tile whatever its storage). */
+bool pto_same_tile(const ptoc_type *a, const ptoc_type *b);
 
 /* pto_attrs.c */
 ptoc_attr *pto_parse_attr(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);

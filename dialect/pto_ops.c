@@ -615,15 +615,22 @@ static bool parse_tassign_operands(ptoc_parser *p, ptoc_op_state *st, tassign_te
     return !ptoc_parse_optional(p, "->") ? !ptoc_parser_failed(p) : ptoc_parse_type(p, &tx->result_type);
 }
 
-static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st)
+/* `assembly`: a written !pto.tile also names a defined tile_buf of its
+ * description, as in every PTO-AS statement (pto_asm.c). */
+static bool parse_tassign_form(ptoc_parser *p, ptoc_op_state *st, bool assembly)
 {
     tassign_text tx = {0};
     bool dps = ptoc_parse_optional(p, "ins");
     if (dps ? !parse_tassign_ins(p, &tx) || !ptoc_parse_optional_attr_dict(p, st)
             : !parse_tassign_operands(p, st, &tx))
         return false;
+    ptoc_type *defined = ptoc_parser_defined_type(p, &tx.tile);
+    if (assembly && defined && tx.tile_type && pto_same_tile(defined, tx.tile_type))
+        tx.tile_type = defined;
+    if (assembly && defined && tx.result_type && pto_same_tile(defined, tx.result_type))
+        tx.result_type = defined;
     if (!tx.tile_type)
-        tx.tile_type = ptoc_parser_defined_type(p, &tx.tile);
+        tx.tile_type = defined;
     if (!tx.tile_type)
         return ptoc_parser_error_at(p, tx.tile.loc, "the type of '%%%s' is not known here: write it after a colon",
                                     tx.tile.name->str);
@@ -639,6 +646,9 @@ static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st)
     ptoc_state_add_result(st, tx.result_type ? tx.result_type : tx.tile_type);
     return st->nresults_expected > 0 || ptoc_parser_rebind_to_result(p, &tx.tile);
 }
+
+static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st) { return parse_tassign_form(p, st, false); }
+static bool parse_tassign_asm(ptoc_parser *p, ptoc_op_state *st) { return parse_tassign_form(p, st, true); }
 
 static void print_tassign(ptoc_printer *p, const ptoc_op *op)
 {
@@ -1005,7 +1015,7 @@ static const pto_op_row pto_rows[] = {
     ANY("declare_tile", P_NONE),
     ANY("declare_tile_memref", P_NONE),
     ROW_("tassign", PTOC_PTO_FORM_CUSTOM, false, P_NONE, RANGE(1, 2), RANGE(1, 1), 0, parse_tassign, print_tassign,
-         pto_verify_tassign, parse_tassign, print_tassign_asm),
+         pto_verify_tassign, parse_tassign_asm, print_tassign_asm),
     ANY("tget_scale_addr", P_S),
     /* data movement */
     CUSTOM_L1("tload", P_MTE2, (1, 1), (1, 1), parse_tload, print_tload, pto_verify_tload),

@@ -477,6 +477,12 @@ static ptoc_type *parse_tile(ptoc_parser *p, ptoc_pto_type_kind kind, bool enclo
     return ptoc_pto_tile_type(ptoc_parser_context(p), kind, &d);
 }
 
+bool pto_same_tile(const ptoc_type *a, const ptoc_type *b)
+{
+    const ptoc_pto_tile_desc *x = ptoc_pto_tile_like(a), *y = ptoc_pto_tile_like(b);
+    return a == b || (x && y && memcmp(x, y, sizeof *x) == 0);
+}
+
 /* ---------------------------------------------------------------- other types */
 
 static ptoc_type *parse_ptr(ptoc_parser *p, bool enclosed)
