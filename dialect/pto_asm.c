@@ -85,7 +85,7 @@ static asm_operand *next_operand(ptoc_parser *p, asm_stmt *s)
 {
     if (s->nops == s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 4;
-        asm_operand *grown = PTOC_NEW_ARRAY(ptoc_parser_arena(p), asm_operand, cap);
+        asm_operand *grown = PTOC_NEW_ARRAY(ptoc_parser_scratch(p), asm_operand, cap);
         if (s->nops)
             memcpy(grown, s->ops, s->nops * sizeof *grown);
         s->ops = grown;
@@ -167,7 +167,7 @@ static bool parse_types(ptoc_parser *p, asm_stmt *s)
             return true;
         return ptoc_parse_type_list(p, &s->results, &s->nresults) && ptoc_parse_expect(p, ")");
     }
-    s->results = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, 1);
+    s->results = PTOC_NEW_ARRAY(ptoc_parser_scratch(p), ptoc_type *, 1);
     s->nresults = 1;
     return ptoc_parse_type(p, &s->results[0]);
 }

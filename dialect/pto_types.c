@@ -441,7 +441,9 @@ static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_ti
     ptoc_ident *first;
     if (ptoc_parse_optional_type(p, &d->elem))
         return parse_tile_positional_form(p, d);
-    if (!ptoc_parser_failed(p) && !ptoc_parse_optional_keyword(p, &first)) {
+    if (ptoc_parser_failed(p))
+        return false;
+    if (!ptoc_parse_optional_keyword(p, &first)) {
         if (ptoc_parser_failed(p))
             return false;
         if (kind == PTOC_PTO_TYPE_TILE_BUF)

@@ -781,12 +781,15 @@ static bool check_scratch_tile(const ptoc_op *op, const ptoc_pto_tile_desc *tmp,
 }
 
 /* The tiles of tsel/tsels in either form: names for 4 ins plus dst, the tmp
- * slot left NULL (and t[tmp] too) when there are 3 ins. */
+ * slot left NULL (and t[tmp] too) when there are 3 ins. A result-less Level-1
+ * form counts its out among the ins: the missing dst is reported. */
 static bool select_tiles(const ptoc_op *op, uint32_t nins, const char *const names4[5],
                          const ptoc_pto_tile_desc *t[5], ptoc_pto_arch *arch)
 {
     const select_form *f = select_form_of(op);
     const char *names[5];
+    if (nins > 4)
+        nins = 4;
     for (uint32_t i = 0, k = 0; i < 5; i++)
         if (nins == 4 || i != f->tmp)
             names[k++] = names4[i];

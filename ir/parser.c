@@ -191,6 +191,7 @@ bool ptoc_parser_raw_body(ptoc_parser *p, const char *prefix, size_t plen, ptoc_
 
 ptoc_context *ptoc_parser_context(ptoc_parser *p) { return p->ctx; }
 ptoc_arena *ptoc_parser_arena(ptoc_parser *p) { return p->arena; }
+ptoc_arena *ptoc_parser_scratch(ptoc_parser *p) { return p->scratch; }
 ptoc_loc ptoc_parser_hook_loc(ptoc_parser *p) { return p->hook_loc; }
 
 bool ptoc_parser_failed(ptoc_parser *p) { return p->failed; }

@@ -62,6 +62,8 @@ void ptoc_print_attr_to(ptoc_strbuf *out, const ptoc_attr *a);
 
 ptoc_context *ptoc_parser_context(ptoc_parser *p);
 ptoc_arena *ptoc_parser_arena(ptoc_parser *p);
+/* Memory that lives as long as the parse (a hook's working lists), not the IR. */
+ptoc_arena *ptoc_parser_scratch(ptoc_parser *p);
 ptoc_loc ptoc_parser_loc(ptoc_parser *p);               /* location of the next token */
 bool ptoc_parser_failed(ptoc_parser *p);
 /* In a dialect's parse_type/parse_attr hook: where the `!dialect...` or
