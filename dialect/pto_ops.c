@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dialect/pto_internal.h"
+#include "ptoc/ptoc.h"
 
 typedef struct pto_op_row {
     ptoc_pto_op_info info;          /* first: ptoc_op_def.data points here */
@@ -684,17 +685,6 @@ static bool print_tassign_asm(ptoc_printer *p, const ptoc_op *op)
     return true;
 }
 
-/* An arith.constant integer, as the address operands are in manual mode. */
-static bool int_constant(const ptoc_value *v, int64_t *out)
-{
-    ptoc_op *def = ptoc_value_def(v);
-    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
-    if (!a || a->kind != PTOC_ATTR_INTEGER)
-        return false;
-    *out = a->u.integer.value;
-    return true;
-}
-
 ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
 {
     ptoc_pto_addr a = {false, NULL, false, 0};
@@ -711,7 +701,7 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
     }
     if (a.value) {
         a.given = true;
-        a.known = int_constant(a.value, &a.offset);
+        a.known = ptoc_arith_int_constant(a.value, &a.offset);   /* as manual mode writes it */
     }
     return a;
 }

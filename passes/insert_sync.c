@@ -79,6 +79,7 @@
  */
 #include "passes/passes.h"
 #include "ptoc/pto.h"
+#include "ptoc/ptoc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,16 +153,6 @@ static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t si
         memcpy(p, old, size * n);
     *cap = c;
     return p;
-}
-
-static bool const_int(const ptoc_value *v, int64_t *out)
-{
-    ptoc_op *d = ptoc_value_def(v);
-    ptoc_attr *a = d && ptoc_op_is(d, "arith.constant") ? ptoc_op_attr(d, "value") : NULL;
-    if (!a || a->kind != PTOC_ATTR_INTEGER)
-        return false;
-    *out = a->u.integer.value;
-    return true;
 }
 
 /* operandSegmentSizes, or 0 when absent. */
@@ -270,7 +261,7 @@ static const ptoc_value *gm_root(const ptoc_value *v)
 static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *out)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!const_int(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 || out[i] > PTOC_MAX_DIM)
+        if (!ptoc_arith_int_constant(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 || out[i] > PTOC_MAX_DIM)
             return false;
     return true;
 }

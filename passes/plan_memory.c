@@ -86,6 +86,7 @@
  * listed by start point, then by position in the source.
  */
 #include "passes/plan_memory.h"
+#include "ptoc/ptoc.h"
 
 static const struct { const char *name; uint32_t kind; } op_kinds[] = {
     {"pto.alloc_tile", OP_ALLOC_TILE}, {"memref.alloc", OP_MEMREF_ALLOC}, {"memref.alloca", OP_MEMREF_ALLOC},
@@ -148,17 +149,6 @@ static bool buffer_bytes(const ptoc_op *op, const ptoc_type *t, uint64_t *bytes)
         n *= (uint64_t)t->u.shaped.shape[i];
     }
     *bytes = n;
-    return true;
-}
-
-/* The integer an arith.constant gives `v`, if it is one. */
-static bool constant_of(const ptoc_value *v, int64_t *out)
-{
-    ptoc_op *def = ptoc_value_def(v);
-    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
-    if (!a || a->kind != PTOC_ATTR_INTEGER)
-        return false;
-    *out = a->u.integer.value;
     return true;
 }
 
@@ -424,9 +414,9 @@ static void record_handovers(planner *pl, ptoc_op *op, uint32_t point, uint32_t 
 static bool runs_once(const ptoc_op *op)
 {
     int64_t lb, ub, step;
-    return op->noperands >= 3 && constant_of(ptoc_op_operand(op, 0), &lb) &&
-           constant_of(ptoc_op_operand(op, 1), &ub) && constant_of(ptoc_op_operand(op, 2), &step) && step > 0 &&
-           lb < ub;
+    return op->noperands >= 3 && ptoc_arith_int_constant(ptoc_op_operand(op, 0), &lb) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 1), &ub) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 2), &step) && step > 0 && lb < ub;
 }
 
 static void open_scope(planner *pl, const ptoc_op *op, uint32_t kind, uint32_t point)

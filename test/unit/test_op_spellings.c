@@ -65,6 +65,18 @@ static void types(ptoc_strbuf *sb, uint32_t n)
         ptoc_strbuf_printf(sb, "%s" TILE, i ? ", " : "");
 }
 
+/* ` ins(%a1 : T)`: a DPS group of n operands from `from`, nothing when n is 0. */
+static void group(ptoc_strbuf *sb, const char *keyword, uint32_t from, uint32_t n)
+{
+    if (!n)
+        return;
+    ptoc_strbuf_printf(sb, " %s(", keyword);
+    operands(sb, from, n);
+    ptoc_strbuf_puts(sb, " : ");
+    types(sb, n);
+    ptoc_strbuf_puts(sb, ")");
+}
+
 static void results(ptoc_strbuf *sb, uint32_t nres)
 {
     if (nres == 1)
@@ -148,20 +160,8 @@ static void check_dps(ptoc_context *ctx, const ptoc_pto_op_info *info, uint32_t 
     ptoc_strbuf_init(&dps, ctx);
     ptoc_strbuf_init(&as, ctx);
     ptoc_strbuf_printf(&dps, "%s", info->name);
-    if (nin) {
-        ptoc_strbuf_puts(&dps, " ins(");
-        operands(&dps, first_in, nin);
-        ptoc_strbuf_puts(&dps, " : ");
-        types(&dps, nin);
-        ptoc_strbuf_puts(&dps, ")");
-    }
-    if (nout) {
-        ptoc_strbuf_puts(&dps, " outs(");
-        operands(&dps, first_out, nout);
-        ptoc_strbuf_puts(&dps, " : ");
-        types(&dps, nout);
-        ptoc_strbuf_puts(&dps, ")");
-    }
+    group(&dps, "ins", first_in, nin);
+    group(&dps, "outs", first_out, nout);
     ptoc_strbuf_printf(&as, "%s ", info->name + strlen("pto."));
     operands(&as, 0, nin + nout);
     char *a = generic_of(ctx, ptoc_strbuf_cstr(&dps), nin + nout, false);
