@@ -20,8 +20,9 @@
  * the f16 nearest to 0.1. tcmp/tcmps iterate over src's valid region and write
  * whole mask bytes 0 .. ceil(vcols/8)-1 of each valid row, with bits at or past
  * vcols zero; nothing else of the mask is written. tsel/tsels iterate over dst's
- * valid region; `tmp` is unused on cpu, so both forms give the same bytes. Selection moves raw element bits, so
- * NaN payloads and f16/bf16 values pass through unchanged.
+ * valid region; `tmp` is unused on cpu, so both forms give the same bytes.
+ * Selection moves raw element bits, so NaN payloads and f16/bf16 values pass
+ * through unchanged.
  *
  * Speed: one mask byte governs 8 consecutive elements, so the tsel/tsels row
  * loop handles one byte per iteration as an 8-lane vector select (splat the

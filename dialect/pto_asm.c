@@ -283,8 +283,8 @@ static bool resolve_immediates(ptoc_parser *p, asm_stmt *s, ptoc_type *const *ty
         if (!o->immediate)
             continue;
         if (!t || !(ptoc_type_is_int_or_index(t) || ptoc_type_is_float(t)))
-            return ptoc_parser_error_at(p, o->number.loc, "this immediate has no integer, index or float type: write the "
-                                        "statement's operand types");
+            return ptoc_parser_error_at(p, o->number.loc, "this immediate has no integer, index or float type: "
+                                        "write the statement's operand types");
         if (!(o->value = make_immediate(p, &o->number, t)))
             return false;
     }
@@ -389,7 +389,8 @@ static bool build_dps(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
                                     "destination's type, or one type per operand (no '->')");
     ptoc_type *const *optypes = one_type ? NULL : s->types;
     uint32_t nopt = one_type ? 0 : s->ntypes;
-    if (!resolve_values(p, s, optypes, nopt) || !check_destinations(p, s, first_out, nouts, one_type ? s->types[0] : NULL))
+    ptoc_type *want = one_type ? s->types[0] : NULL;
+    if (!resolve_values(p, s, optypes, nopt) || !check_destinations(p, s, first_out, nouts, want))
         return false;
     uint32_t first_src = first_out == 0 ? nouts : 0;
     const ptoc_type *dst = nouts ? s->ops[first_out].value->type : NULL;

@@ -20,12 +20,13 @@
  *     conflicts with everything); an in the op uses as scratch (tsel/tsels'
  *     tmp, ptoc_pto_effects.scratch_ins) is a write. A tile's bytes are
  *     [addr, addr+rows*cols*elem) in its space; a tile or memref without a
- *     constant address covers its whole space. GM comes from partition_view -> make_tensor_view -> pointer
- *     argument (the root): the range is [lowest, highest+1) byte when offsets,
- *     sizes and strides are constants, else the whole root. Two GM accesses
- *     conflict only with the same root (different pointer arguments are assumed
- *     not to alias: that is the kernel ABI we document) or an unknown root.
- *     A pipe op we cannot describe touches everything. Conflict = same space,
+ *     constant address covers its whole space. GM comes from partition_view ->
+ *     make_tensor_view -> pointer argument (the root): the range is [lowest,
+ *     highest+1) byte when offsets, sizes and strides are constants, else the
+ *     whole root. Two GM accesses conflict only with the same root (different
+ *     pointer arguments are assumed not to alias: that is the kernel ABI we
+ *     document) or an unknown root. A pipe op we cannot describe touches
+ *     everything. Conflict = same space,
  *     overlapping bytes, one write: physical overlap, never buffer identity.
  *   Analysis: a forward abstract interpretation of the structured program.
  *     The state is a list of access entries (op, access, pipe, stamp) with,
@@ -261,7 +262,8 @@ static const ptoc_value *gm_root(const ptoc_value *v)
 static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *out)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!ptoc_arith_int_constant(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 || out[i] > PTOC_MAX_DIM)
+        if (!ptoc_arith_int_constant(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 ||
+            out[i] > PTOC_MAX_DIM)
             return false;
     return true;
 }
