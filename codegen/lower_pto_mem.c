@@ -258,6 +258,17 @@ static LLVMValueRef valid_dim(cg *g, const ptoc_value *operand, int64_t valid, i
     return cg_i64(g, valid != PTOC_DYNAMIC ? valid : physical);
 }
 
+/* The address ptoc_pto_buffer_addr gives `op`'s buffer as an i64, or NULL (no
+ * address given: *given false, nothing emitted; an error: *given true). */
+static LLVMValueRef buffer_addr(cg *g, ptoc_op *op, bool *given)
+{
+    ptoc_pto_addr a = ptoc_pto_buffer_addr(op);
+    *given = a.given;
+    if (!a.given)
+        return NULL;
+    return a.value ? cg_get(g, a.value) : cg_i64(g, a.offset);
+}
+
 /* `pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] : T` */
 static bool lower_alloc_tile(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -268,20 +279,23 @@ static bool lower_alloc_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++)
         if (seg->u.dense.values[k] == 1)
             given[k] = ptoc_op_operand(op, next++);
-    LLVMValueRef offset = given[0] ? cg_get(g, given[0]) : NULL;
-    if (given[0] && !offset)
+    bool placed;
+    LLVMValueRef offset = buffer_addr(g, op, &placed);
+    if (placed && !offset)
         return false;
     LLVMValueRef vrows = valid_dim(g, given[1], d->valid_rows, d->rows);
     LLVMValueRef vcols = valid_dim(g, given[2], d->valid_cols, d->cols);
     return vrows && vcols && make_tile(g, &op->results[0], offset, vrows, vcols, op->loc);
 }
 
-/* `pto.tassign %tile, %addr : T -> T`: the same tile (valid shape kept) at addr. */
+/* `pto.tassign %tile, %addr : T -> T` (or `tile(N)`): the same tile (valid
+ * shape kept) at the address. */
 static bool lower_tassign(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     cg_tile t;
-    LLVMValueRef addr = cg_get(g, ptoc_op_operand(op, 1));
+    bool given;
+    LLVMValueRef addr = buffer_addr(g, op, &given);
     return addr && cg_op_in(g, op, 0, &t) &&
            make_tile(g, &op->results[0], addr, t.vrows, t.vcols, op->loc);
 }

@@ -10,8 +10,8 @@
  *   tcmp  ins(src0, src1 {cmpMode}) outs(mask)   bit = src0[i,j] CMP src1[i,j]
  *   tcmps ins(src, rhs {cmpMode}) outs(mask)      bit = src[i,j] CMP rhs, where rhs
  *         is a scalar or, in the tile form, rhs[0,0] (as A2/A3 and A5 do)
- *   tsel  ins(mask, src0, src1, tmp) outs(dst)     dst = bit ? src0 : src1
- *   tsels ins(mask, src, tmp, scalar) outs(dst)    dst = bit ? src : scalar
+ *   tsel  ins(mask, src0, src1[, tmp]) outs(dst)   dst = bit ? src0 : src1
+ *   tsels ins(mask, src[, tmp], scalar) outs(dst)  dst = bit ? src : scalar
  *
  * cmpMode defaults to eq (as PTOAS). Float compares are ordered except ne,
  * which is unordered (C's !=); unsigned dtypes compare unsigned. A scalar
@@ -20,8 +20,9 @@
  * the f16 nearest to 0.1. tcmp/tcmps iterate over src's valid region and write
  * whole mask bytes 0 .. ceil(vcols/8)-1 of each valid row, with bits at or past
  * vcols zero; nothing else of the mask is written. tsel/tsels iterate over dst's
- * valid region; `tmp` is unused on cpu. Selection moves raw element bits, so
- * NaN payloads and f16/bf16 values pass through unchanged.
+ * valid region; `tmp` is unused on cpu, so both forms give the same bytes.
+ * Selection moves raw element bits, so NaN payloads and f16/bf16 values pass
+ * through unchanged.
  *
  * Speed: one mask byte governs 8 consecutive elements, so the tsel/tsels row
  * loop handles one byte per iteration as an 8-lane vector select (splat the
@@ -281,8 +282,12 @@ static bool sel_operands(cg *g, ptoc_op *op, bool scalar, sel_args *s)
     if (!cg_op_in(g, op, 0, &s->mask) || !cg_op_in(g, op, 1, &s->src0) || !cg_op_out(g, op, 1, &s->dst))
         return false;
     s->bits = LLVMIntTypeInContext(g->llctx, s->dst.esize * 8);
+    uint32_t nins, nouts;
+    if (scalar && !ptoc_pto_dps_split(op, &nins, &nouts))
+        return false;
     if (scalar) {
-        LLVMValueRef slot = cg_op_scalar_slot(g, op, 3, s->dst.elem);
+        /* the last in: ins(mask, src, [tmp,] scalar) */
+        LLVMValueRef slot = cg_op_scalar_slot(g, op, nins - 1, s->dst.elem);
         if (!slot)
             return false;
         s->fill = LLVMBuildLoad2(g->b, s->bits, slot, "fill");

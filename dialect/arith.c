@@ -863,6 +863,16 @@ static const ptoc_dialect arith_dialect = {
     .print_attr = arith_print_attr,
 };
 
+bool ptoc_arith_int_constant(const ptoc_value *v, int64_t *out)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
+    if (!a || a->kind != PTOC_ATTR_INTEGER)
+        return false;
+    *out = a->u.integer.value;
+    return true;
+}
+
 void ptoc_register_arith_dialect(ptoc_context *ctx)
 {
     ptoc_context_register_dialect(ctx, &arith_dialect);

@@ -4,7 +4,7 @@
  * One row per op that has something to say; every other op gets the
  * conservative answer (no in-place, outs not written whole). pto_ops.c looks
  * each op's row up once, when the dialect is first registered
- * (ptoc_pto_op_effects). Two facts so far:
+ * (ptoc_pto_op_effects). Three facts so far:
  *  - inplace_ins: the ISA allows the out to be exactly in i (dst == src, same
  *    bytes). True of the elementwise ops, which read an element before writing
  *    it; not of tcmp/tcmps, tsel/tsels, thistogram or the transfers, which
@@ -14,6 +14,10 @@
  *    region is the whole tile. Not tcmp/tcmps (a mask row gets the bytes the
  *    source's valid columns need, the rest keep their contents), thistogram
  *    (rows of dst follow the source's valid rows) nor tsetval (one element).
+ *  - scratch_ins: ins the op writes as scratch, so sync orders them as writes:
+ *    the tmp of tsel (in 3) and tsels (in 2) in their 4-in forms, which A2/A3
+ *    fill for set_cmpmask (ptoc_pto_select_scratch). In the 3-in form of
+ *    tsels in 2 is the scalar, no buffer, so the bit changes nothing there.
  */
 #include "dialect/pto_internal.h"
 
@@ -50,11 +54,11 @@ static const struct {
     {"pto.tcolexpandexpdif", {IN(0) | IN(1), true}},
     {"pto.tcmp", {0, false}},       /* a mask: only the bytes the source's valid columns need */
     {"pto.tcmps", {0, false}},
-    {"pto.tsel", {0, true}},
-    {"pto.tsels", {0, true}},
+    {"pto.tsel", {0, true, IN(3)}},
+    {"pto.tsels", {0, true, IN(2)}},
 };
 
-static const ptoc_pto_effects no_effects = {0, false};
+static const ptoc_pto_effects no_effects = {0, false, 0};
 
 const ptoc_pto_effects *pto_effects_lookup(const char *name)
 {

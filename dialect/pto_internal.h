@@ -24,6 +24,9 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
 void pto_print_type(ptoc_printer *p, const ptoc_type *t);
 /* Bytes of one element of a tile dtype (1 for i1/i8 ..., 0 when unknown). */
 uint32_t pto_elem_bytes(const ptoc_type *elem);
+/* The same type, or a tile and a tile_buf of one description (PTO-AS's
+ * !pto.tile names a tile whatever its storage). */
+bool pto_same_tile(const ptoc_type *a, const ptoc_type *b);
 
 /* pto_attrs.c */
 ptoc_attr *pto_parse_attr(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
@@ -37,6 +40,10 @@ bool pto_parse_enum_value_attr(ptoc_parser *p, ptoc_pto_enum_kind kind, bool all
                                ptoc_attr **out);
 /* Prints `<PIPE_V>`, the stripped form used inside sync brackets. */
 void pto_print_enum_stripped(ptoc_printer *p, const ptoc_attr *a);
+
+/* pto_asm.c: PTO-AS statements (the assembly spelling of the DPS/SSA ops). */
+bool pto_parse_asm(ptoc_parser *p, ptoc_op_state *st);
+bool pto_print_asm(ptoc_printer *p, const ptoc_op *op);
 
 /* pto_verify.c: one verifier per op family (the op table points at them). */
 bool pto_verify_structure(const ptoc_op *op);      /* counts, segment sizes */

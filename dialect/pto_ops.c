@@ -19,6 +19,7 @@
 
 #include "dialect/pto_dtypes.h"
 #include "dialect/pto_internal.h"
+#include "ptoc/ptoc.h"
 
 typedef struct pto_op_row {
     ptoc_pto_op_info info;          /* first: ptoc_op_def.data points here */
@@ -26,6 +27,8 @@ typedef struct pto_op_row {
     bool (*parse)(ptoc_parser *p, ptoc_op_state *st);
     void (*print)(ptoc_printer *p, const ptoc_op *op);
     bool (*verify)(const ptoc_op *op);
+    bool (*parse_asm)(ptoc_parser *p, ptoc_op_state *st);      /* PTO-AS statement, or NULL */
+    bool (*print_asm)(ptoc_printer *p, const ptoc_op *op);
 } pto_op_row;
 
 static const char *const segment_attr_name = "operandSegmentSizes";
@@ -94,7 +97,19 @@ static bool parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *
     return ptoc_parse_expect(p, "(") && parse_group_body(p, st, n) && ptoc_parse_expect(p, ")");
 }
 
-/* The Level-1 SSA form: `%a, %b {attrs} : T, U [-> R]`. */
+/* The operand types of the Level-1 form after its colon: `T, U` or, as the ISA
+ * pages write them, `(T, U)` (also `()`). */
+static bool parse_ssa_operand_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n)
+{
+    if (!ptoc_parse_optional(p, "("))
+        return ptoc_parse_type_list(p, types, n);
+    if (ptoc_parse_optional(p, ")"))
+        return true;
+    return ptoc_parse_type_list(p, types, n) && ptoc_parse_expect(p, ")");
+}
+
+/* The Level-1 SSA form: `%a, %b {attrs} [: T, U] [-> R]`, the operand types
+ * also `(T, U)`. */
 static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
@@ -103,9 +118,9 @@ static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
     ptoc_type **types = NULL;
     if (!ptoc_parse_operand_list(p, &refs, &n) || !ptoc_parse_optional_attr_dict(p, st))
         return false;
-    if (!ptoc_parse_optional_colon_type_list(p, &types, &ntypes) && ptoc_parser_failed(p))
+    if (ptoc_parse_optional(p, ":") && !parse_ssa_operand_types(p, &types, &ntypes))
         return false;
-    return ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
+    return !ptoc_parser_failed(p) && ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
            parse_arrow(p, st);
 }
 
@@ -539,37 +554,157 @@ static void print_partition_view(ptoc_printer *p, const ptoc_op *op)
     }
 }
 
-/* `pto.tassign %tile, %addr {attrs} : T -> R` (addr is i64) */
-static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st)
-{
+/* pto.tassign in each spelling; with no result named, the tile's name stands
+ * for the assigned tile afterwards (the ISA binds the tile in place):
+ *   %r = pto.tassign %t, %addr {attrs} : T [, A] -> R     PTOAS (A i64 or index, default i64)
+ *   [%r =] pto.tassign %t, tile(0x1000) {attrs} [: T [-> R]]   the ISA pages (also @tile(...))
+ *   pto.tassign %t, %addr : T, A                          tassign.md's Level 1
+ *   pto.tassign ins(%t, %addr : T, A) {attrs}             tassign.md's DPS
+ * The address is operand 1, or the i64 attribute `addr` (ptoc_pto_buffer_addr). */
+typedef struct tassign_text {
     ptoc_operand_ref tile, addr;
-    ptoc_type *t, *r;
-    ptoc_value *v;
-    if (!ptoc_parse_operand(p, &tile) || !ptoc_parse_expect(p, ",") || !ptoc_parse_operand(p, &addr) ||
-        !ptoc_parse_optional_attr_dict(p, st) || !ptoc_parse_expect(p, ":") || !ptoc_parse_type(p, &t) ||
-        !ptoc_parse_expect(p, "->") || !ptoc_parse_type(p, &r) || !ptoc_parse_resolve(p, &tile, t, &v))
+    bool addr_operand;
+    ptoc_type *tile_type, *addr_type, *result_type;
+} tassign_text;
+
+/* `tile(N)` or `@tile(N)`: the address attribute. */
+static bool parse_tile_literal(ptoc_parser *p, ptoc_op_state *st)
+{
+    ptoc_loc loc = ptoc_parser_loc(p);
+    ptoc_ident *sym = NULL;
+    if (!ptoc_parse_optional(p, "tile") && !ptoc_parse_optional_symbol_name(p, &sym))
+        return ptoc_parser_failed(p) ? false
+                                     : ptoc_parser_error_at(p, loc, "expected the address: an i64 value, tile(N) "
+                                                                    "or @tile(N)");
+    if (sym && strcmp(sym->str, "tile") != 0)
+        return ptoc_parser_error_at(p, loc, "expected @tile(N), got @%s", sym->str);
+    int64_t addr;
+    if (!ptoc_parse_expect(p, "("))
         return false;
-    ptoc_state_add_operand(st, v);
-    if (!ptoc_parse_resolve(p, &addr, ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), &v))
+    loc = ptoc_parser_loc(p);
+    if (!ptoc_parse_integer(p, &addr) || !ptoc_parse_expect(p, ")"))
         return false;
-    ptoc_state_add_operand(st, v);
-    ptoc_state_add_result(st, r);
+    if (addr < 0)
+        return ptoc_parser_error_at(p, loc, "a tile address is a byte offset, not %lld", (long long)addr);
+    add_attr(p, st, "addr", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), addr));
     return true;
 }
 
+/* `ins(%t, %addr : T, A)` */
+static bool parse_tassign_ins(ptoc_parser *p, tassign_text *tx)
+{
+    tx->addr_operand = true;
+    return ptoc_parse_expect(p, "(") && ptoc_parse_operand(p, &tx->tile) && ptoc_parse_expect(p, ",") &&
+           ptoc_parse_operand(p, &tx->addr) && ptoc_parse_expect(p, ":") && ptoc_parse_type(p, &tx->tile_type) &&
+           ptoc_parse_expect(p, ",") && ptoc_parse_type(p, &tx->addr_type) && ptoc_parse_expect(p, ")");
+}
+
+/* `%t, ADDR {attrs} [: T [, A] [-> R]]` */
+static bool parse_tassign_operands(ptoc_parser *p, ptoc_op_state *st, tassign_text *tx)
+{
+    if (!ptoc_parse_operand(p, &tx->tile) || !ptoc_parse_expect(p, ","))
+        return false;
+    tx->addr_operand = ptoc_parse_optional_operand(p, &tx->addr);
+    if (ptoc_parser_failed(p) || (!tx->addr_operand && !parse_tile_literal(p, st)) ||
+        !ptoc_parse_optional_attr_dict(p, st))
+        return false;
+    if (!ptoc_parse_optional(p, ":"))
+        return !ptoc_parser_failed(p);
+    if (!ptoc_parse_type(p, &tx->tile_type))
+        return false;
+    if (tx->addr_operand && ptoc_parse_optional(p, ",") && !ptoc_parse_type(p, &tx->addr_type))
+        return false;
+    return !ptoc_parse_optional(p, "->") ? !ptoc_parser_failed(p) : ptoc_parse_type(p, &tx->result_type);
+}
+
+/* `assembly`: a written !pto.tile also names a defined tile_buf of its
+ * description, as in every PTO-AS statement (pto_asm.c). */
+static bool parse_tassign_form(ptoc_parser *p, ptoc_op_state *st, bool assembly)
+{
+    tassign_text tx = {0};
+    bool dps = ptoc_parse_optional(p, "ins");
+    if (dps ? !parse_tassign_ins(p, &tx) || !ptoc_parse_optional_attr_dict(p, st)
+            : !parse_tassign_operands(p, st, &tx))
+        return false;
+    ptoc_type *defined = ptoc_parser_defined_type(p, &tx.tile);
+    if (assembly && defined && tx.tile_type && pto_same_tile(defined, tx.tile_type))
+        tx.tile_type = defined;
+    if (assembly && defined && tx.result_type && pto_same_tile(defined, tx.result_type))
+        tx.result_type = defined;
+    if (!tx.tile_type)
+        tx.tile_type = defined;
+    if (!tx.tile_type)
+        return ptoc_parser_error_at(p, tx.tile.loc, "the type of '%%%s' is not known here: write it after a colon",
+                                    tx.tile.name->str);
+    ptoc_value *v;
+    if (!ptoc_parse_resolve(p, &tx.tile, tx.tile_type, &v))
+        return false;
+    ptoc_state_add_operand(st, v);
+    ptoc_type *i64 = ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS);
+    if (tx.addr_operand && !ptoc_parse_resolve(p, &tx.addr, tx.addr_type ? tx.addr_type : i64, &v))
+        return false;
+    if (tx.addr_operand)
+        ptoc_state_add_operand(st, v);
+    ptoc_state_add_result(st, tx.result_type ? tx.result_type : tx.tile_type);
+    return st->nresults_expected > 0 || ptoc_parser_rebind_to_result(p, &tx.tile);
+}
+
+static bool parse_tassign(ptoc_parser *p, ptoc_op_state *st) { return parse_tassign_form(p, st, false); }
+static bool parse_tassign_asm(ptoc_parser *p, ptoc_op_state *st) { return parse_tassign_form(p, st, true); }
+
 static void print_tassign(ptoc_printer *p, const ptoc_op *op)
 {
-    if (op->noperands != 2 || op->nresults != 1) {
-        print_ssa_form(p, op);
+    ptoc_pto_addr a = ptoc_pto_buffer_addr(op);
+    if (op->noperands < 1 || op->nresults != 1 || !a.given) {
+        print_ssa_form(p, op);              /* malformed: the verifier reports it */
         return;
     }
+    static const char *const elided[] = {"addr"};
     ptoc_print_str(p, " ");
-    ptoc_print_operands(p, op, 0, 2);
-    ptoc_print_attr_dict(p, op, NULL, 0);
+    ptoc_print_value(p, ptoc_op_operand(op, 0));
+    ptoc_print_str(p, ", ");
+    if (a.value)
+        ptoc_print_value(p, a.value);
+    else
+        ptoc_print_fmt(p, "tile(0x%llx)", (unsigned long long)a.offset);
+    ptoc_print_attr_dict(p, op, elided, a.value ? 0 : 1);
     ptoc_print_str(p, " : ");
     ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    if (a.value && a.value->type != ptoc_type_int(ptoc_printer_context(p), 64, PTOC_SIGNLESS)) {
+        ptoc_print_str(p, ", ");
+        ptoc_print_value_type(p, a.value);
+    }
     ptoc_print_str(p, " -> ");
     ptoc_print_type(p, op->results[0].type);
+}
+
+/* PTO-AS: `tassign %t, tile(0x1000)` and the rest, as above without `pto.`. */
+static bool print_tassign_asm(ptoc_printer *p, const ptoc_op *op)
+{
+    ptoc_print_str(p, "tassign");
+    print_tassign(p, op);
+    return true;
+}
+
+ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
+{
+    ptoc_pto_addr a = {false, NULL, false, 0};
+    uint32_t nseg;
+    const int64_t *seg = op_segments(op, &nseg);
+    if (ptoc_op_is(op, "pto.alloc_tile") && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
+        a.value = ptoc_op_operand(op, 0);
+    } else if (ptoc_op_is(op, "pto.tassign") && op->noperands >= 2) {
+        a.value = ptoc_op_operand(op, 1);
+    } else if (ptoc_op_is(op, "pto.tassign")) {
+        ptoc_attr *attr = ptoc_op_attr(op, "addr");
+        a.given = a.known = attr && attr->kind == PTOC_ATTR_INTEGER;
+        a.offset = a.known ? attr->u.integer.value : 0;
+    }
+    if (a.value) {
+        a.given = true;
+        a.known = ptoc_arith_int_constant(a.value, &a.offset);   /* as manual mode writes it */
+    }
+    return a;
 }
 
 /* ---------------------------------------------------------------- sync forms */
@@ -829,19 +964,26 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* DPS(name, pipe, (min ins, max ins), (min outs, max outs), verify) */
 #define RANGE(lo, hi) (lo), (hi)
-#define ROW(name, form, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify) \
-    {{"pto." name, form, pipe, ilo, ihi, olo, ohi}, flags, parse, print, verify}
+#define ROW(name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm) \
+    {{"pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify, parse_asm, print_asm}
 /* Expands the RANGE pairs before ROW counts its arguments. */
 #define ROW_(...) ROW(__VA_ARGS__)
-#define DPS(name, pipe, ins, outs, verify) \
-    ROW_(name, PTOC_PTO_FORM_DPS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
-#define DPSI(name, pipe, ins, outs, verify) \
-    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify)
+/* DPS ops also have the Level-1 form and a PTO-AS statement (pto_asm.c). */
+#define DPS(name, pipe, ins, outs, verify)                                                             \
+    ROW_(name, PTOC_PTO_FORM_DPS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
+         pto_parse_asm, pto_print_asm)
+#define DPSI(name, pipe, ins, outs, verify)                                                                     \
+    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
+         pto_parse_asm, pto_print_asm)
 /* An op whose PTOAS syntax is not DPS and that ptoc reads in the DPS/SSA forms
  * and the generic form only, for now. */
 #define ANY(name, pipe) DPS(name, pipe, (0, VAR), (0, VAR), pto_verify_structure)
 #define CUSTOM(name, pipe, ins, outs, flags, parse, print, verify) \
-    ROW_(name, PTOC_PTO_FORM_CUSTOM, pipe, RANGE ins, RANGE outs, flags, parse, print, verify)
+    ROW_(name, PTOC_PTO_FORM_CUSTOM, false, pipe, RANGE ins, RANGE outs, flags, parse, print, verify, NULL, NULL)
+/* A custom form that also reads the Level-1 form (tload, tstore). */
+#define CUSTOM_L1(name, pipe, ins, outs, parse, print, verify)                                              \
+    ROW_(name, PTOC_PTO_FORM_CUSTOM, true, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, pto_parse_asm, \
+         pto_print_asm)
 
 #define S pto_verify_structure
 static const pto_op_row pto_rows[] = {
@@ -863,12 +1005,13 @@ static const pto_op_row pto_rows[] = {
     ANY("pointer_cast", P_NONE),
     ANY("declare_tile", P_NONE),
     ANY("declare_tile_memref", P_NONE),
-    CUSTOM("tassign", P_NONE, (2, 2), (1, 1), 0, parse_tassign, print_tassign, pto_verify_tassign),
+    ROW_("tassign", PTOC_PTO_FORM_CUSTOM, false, P_NONE, RANGE(1, 2), RANGE(1, 1), 0, parse_tassign, print_tassign,
+         pto_verify_tassign, parse_tassign_asm, print_tassign_asm),
     DPS("tget_scale_addr", P_S, (1, 1), (1, 1), pto_verify_tget_scale_addr),
     /* data movement */
-    CUSTOM("tload", P_MTE2, (1, 1), (1, 1), 0, parse_tload, print_tload, pto_verify_tload),
+    CUSTOM_L1("tload", P_MTE2, (1, 1), (1, 1), parse_tload, print_tload, pto_verify_tload),
     DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
-    CUSTOM("tstore", P_MTE3, (1, 2), (1, 1), 0, parse_tstore, print_tstore, pto_verify_tstore),
+    CUSTOM_L1("tstore", P_MTE3, (1, 2), (1, 1), parse_tstore, print_tstore, pto_verify_tstore),
     DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
     DPS("tmov", P_V, (1, 2), (1, 1), S),
     DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
@@ -952,8 +1095,8 @@ static const pto_op_row pto_rows[] = {
     /* compare / select */
     DPSI("tcmp", P_V, (2, 2), (1, 1), pto_verify_tcmp),
     DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
-    DPS("tsel", P_V, (4, 4), (1, 1), pto_verify_tsel),
-    DPS("tsels", P_V, (4, 4), (1, 1), pto_verify_tsels),
+    DPS("tsel", P_V, (3, 4), (1, 1), pto_verify_tsel),
+    DPS("tsels", P_V, (3, 4), (1, 1), pto_verify_tsels),
     /* reductions */
     DPS("trowsum", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("trowmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
@@ -1091,7 +1234,8 @@ static void fill_op_defs(void)
         pto_row_dtypes[i] = pto_dtype_rows_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
-            .verify = r->verify, .data = r, .summary = NULL,
+            .verify = r->verify, .data = r, .summary = NULL, .parse_asm = r->parse_asm,
+            .print_asm = r->print_asm,
         };
     }
 }

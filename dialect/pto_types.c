@@ -11,7 +11,9 @@
  *                          blayout=row_major, slayout=none_box, fractal=512, pad=0[, compact=0]>
  *             (every key, in this order; v_row/v_col `?` or -1 = dynamic)
  *   pto-isa   !pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>
- *             (loc, dtype, rows, cols, blayout, slayout, fractal (None = 512), pad)
+ *             (loc, dtype, rows, cols, blayout, slayout, fractal (None = 512), pad;
+ *             `loc=L,` may be left out (vec), as the fields after cols, from
+ *             the end: !pto.tile<f32, 16, 16>, as PTO-AS writes it)
  *
  * All of them build the same interned type. The printer writes the compact form,
  * leaving out keys equal to their defaults (as PTOAS prints); !pto.tile also
@@ -345,21 +347,39 @@ static bool parse_tile_key_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
     return !ptoc_parser_failed(p);
 }
 
-/* After `loc=L,`: dtype, rows, cols, blayout, slayout, fractal, pad (pto-isa docs). */
+/* blayout, slayout, fractal (None = the default), pad of the positional form,
+ * each optional from the end: `RowMajor, NoneBox` leaves fractal and pad at
+ * their defaults. */
+static bool parse_positional_layout(ptoc_parser *p, ptoc_pto_tile_desc *d)
+{
+    if (!ptoc_parse_optional(p, ","))
+        return !ptoc_parser_failed(p);
+    if (!parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout))
+        return false;
+    if (!ptoc_parse_optional(p, ","))
+        return !ptoc_parser_failed(p);
+    if (!parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout))
+        return false;
+    if (!ptoc_parse_optional(p, ","))
+        return !ptoc_parser_failed(p);
+    if (!ptoc_parse_optional(p, "None") && !parse_u32(p, "fractal", &d->fractal))
+        return false;
+    if (!ptoc_parse_optional(p, ","))
+        return !ptoc_parser_failed(p);
+    return parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
+}
+
+/* After `loc=L,` (or with no loc: vec), the element type already read:
+ * rows, cols[, blayout, slayout, fractal, pad] (the pto-isa docs). */
 static bool parse_tile_positional_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
     int64_t rows, cols;
-    if (!ptoc_parse_type(p, &d->elem) || !ptoc_parse_expect(p, ",") ||
-        !ptoc_parse_integer(p, &rows) || !ptoc_parse_expect(p, ",") ||
-        !ptoc_parse_integer(p, &cols) || !ptoc_parse_expect(p, ",") ||
-        !parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout) || !ptoc_parse_expect(p, ",") ||
-        !parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout) || !ptoc_parse_expect(p, ","))
+    if (!ptoc_parse_expect(p, ",") || !ptoc_parse_integer(p, &rows) || !ptoc_parse_expect(p, ",") ||
+        !ptoc_parse_integer(p, &cols))
         return false;
     d->rows = d->valid_rows = rows;
     d->cols = d->valid_cols = cols;
-    if (!ptoc_parse_optional(p, "None") && !parse_u32(p, "fractal", &d->fractal))
-        return false;
-    return ptoc_parse_expect(p, ",") && parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
+    return parse_positional_layout(p, d);
 }
 
 typedef enum compact_key { CK_VALID, CK_BLAYOUT, CK_SLAYOUT, CK_FRACTAL, CK_PAD, CK_COMPACT, CK_COUNT } compact_key;
@@ -413,12 +433,17 @@ static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
     return !ptoc_parser_failed(p);
 }
 
-/* Picks the grammar by the first word: `loc` (key or positional form), a loc name
- * (compact form), or nothing but dims (compact form of !pto.tile, loc vec). */
+/* Picks the grammar by the first word: an element type (positional form, loc
+ * vec), `loc` (key or positional form), a loc name (compact form), or nothing
+ * but dims (compact form of !pto.tile, loc vec). */
 static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_tile_desc *d)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
     ptoc_ident *first;
+    if (ptoc_parse_optional_type(p, &d->elem))
+        return parse_tile_positional_form(p, d);
+    if (ptoc_parser_failed(p))
+        return false;
     if (!ptoc_parse_optional_keyword(p, &first)) {
         if (ptoc_parser_failed(p))
             return false;
@@ -429,7 +454,9 @@ static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_ti
     if (strcmp(first->str, "loc") == 0) {
         if (!ptoc_parse_expect(p, "=") || !parse_loc_word(p, &d->loc) || !ptoc_parse_expect(p, ","))
             return false;
-        return ptoc_parser_peek(p, "dtype") ? parse_tile_key_form(p, d) : parse_tile_positional_form(p, d);
+        if (ptoc_parser_peek(p, "dtype"))
+            return parse_tile_key_form(p, d);
+        return ptoc_parse_type(p, &d->elem) && parse_tile_positional_form(p, d);
     }
     if (!lookup_enum_word(PTOC_PTO_ENUM_ADDRESS_SPACE, first->str, &d->loc))
         return ptoc_parser_error_at(p, loc, "unknown loc: %s", first->str);
@@ -451,6 +478,12 @@ static ptoc_type *parse_tile(ptoc_parser *p, ptoc_pto_type_kind kind, bool enclo
         return NULL;
     }
     return ptoc_pto_tile_type(ptoc_parser_context(p), kind, &d);
+}
+
+bool pto_same_tile(const ptoc_type *a, const ptoc_type *b)
+{
+    const ptoc_pto_tile_desc *x = ptoc_pto_tile_like(a), *y = ptoc_pto_tile_like(b);
+    return a == b || (x && y && memcmp(x, y, sizeof *x) == 0);
 }
 
 /* ---------------------------------------------------------------- other types */

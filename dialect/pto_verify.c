@@ -648,15 +648,128 @@ static bool check_mask(const ptoc_op *op, const char *name, const ptoc_pto_tile_
     return true;
 }
 
+/* The scratch tile of tsel/tsels (the `tmp` in). A2/A3 select through
+ * set_cmpmask, which reads 128 bits from UB: tsel first copies each mask row's
+ * address there (as u32 words), tsels its scalar (in the source's dtype). A5
+ * selects with predicate registers and never reads tmp; neither does cpu. The
+ * ISA pages write both ops without tmp, so ptoc takes 3 ins as well as 4. */
+typedef struct select_form {
+    const char *name;
+    uint32_t tmp;               /* tmp's position among the 4 ins (0-based) */
+    const char *ins4;           /* the 4-in spelling, for the diagnostic */
+    const char *why;
+} select_form;
+
+static const select_form select_forms[] = {
+    {"pto.tsel", 3, "ins(%mask, %src0, %src1, %tmp : ...)",
+     "A2/A3 copy each mask row's address there as u32 words for set_cmpmask"},
+    {"pto.tsels", 2, "ins(%mask, %src, %tmp, %scalar : ...)",
+     "A2/A3 keep the scalar there, in the source's dtype, for set_cmpmask"},
+};
+
+static const select_form *select_form_of(const ptoc_op *op)
+{
+    for (size_t i = 0; i < sizeof select_forms / sizeof select_forms[0]; i++)
+        if (ptoc_op_is(op, select_forms[i].name))
+            return &select_forms[i];
+    return NULL;
+}
+
+/* set_cmpmask reads 128 bits; a tile row is at least 32 bytes. */
+#define SELECT_SCRATCH_BYTES 32
+
+ptoc_type *ptoc_pto_select_scratch(const ptoc_op *op, uint32_t *tmp_index)
+{
+    const select_form *f = select_form_of(op);
+    if (!f || !arch_is_a2a3(ptoc_pto_target_arch(op, NULL)) || op->noperands < 2)
+        return NULL;
+    if (tmp_index)
+        *tmp_index = f->tmp;
+    ptoc_context *ctx = ptoc_op_context(op);
+    const ptoc_type *src = ptoc_op_operand(op, 1)->type;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(src);
+    ptoc_type *elem = ptoc_op_is(op, "pto.tsel") ? ptoc_type_int(ctx, 32, PTOC_UNSIGNED)
+                      : d ? d->elem : src->kind == PTOC_TYPE_MEMREF ? src->u.shaped.elem : NULL;
+    uint32_t bytes = elem ? pto_elem_bytes(elem) : 0;
+    if (bytes == 0 || bytes > SELECT_SCRATCH_BYTES)
+        return NULL;
+    ptoc_pto_tile_desc t = ptoc_pto_tile_desc_init(elem, 1, SELECT_SCRATCH_BYTES / bytes);
+    return ptoc_pto_tile_type(ctx, PTOC_PTO_TYPE_TILE_BUF, &t);
+}
+
+/* Whether the author placed `v`'s buffer: an address on its alloc_tile, a
+ * tassign, a memref's pto.addr, a function argument (the caller's buffer), or
+ * a loop-carried value whose init is one of those. */
+static bool placed_by_author(const ptoc_value *v, uint32_t depth)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    if (def)
+        return ptoc_pto_buffer_addr(def).given || ptoc_op_attr(def, "pto.addr") != NULL;
+    ptoc_op *owner = ptoc_block_parent_op(v->owner.block);
+    if (owner && ptoc_op_is(owner, "func.func"))
+        return true;
+    bool iter_arg = owner && ptoc_op_is(owner, "scf.for") && v->index > 0 && 2 + v->index < owner->noperands;
+    return iter_arg && depth < 64 && placed_by_author(ptoc_op_operand(owner, 2 + v->index), depth + 1);
+}
+
+/* Without tmp, on an arch that needs one: pto-bufferize supplies it in auto
+ * mode; in manual mode the author must. */
+static bool check_scratch_supplied(const ptoc_op *op, const select_form *f, uint32_t nins, ptoc_pto_arch arch)
+{
+    ptoc_type *scratch = nins == 3 ? ptoc_pto_select_scratch(op, NULL) : NULL;
+    bool level1 = !ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0;
+    if (!scratch || level1 || nins >= op->noperands || !placed_by_author(ptoc_op_operand(op, nins), 0))
+        return true;
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, ptoc_op_context(op));
+    append_type(&sb, scratch);
+    ptoc_op_emit_error(op, "needs a scratch tile on %s (%s), and its buffers are placed by hand, so the compiler "
+                       "supplies none: pass it as %%tmp in `%s`, a vec tile of %d bytes such as %s",
+                       ptoc_pto_arch_name(arch), f->why, f->ins4, SELECT_SCRATCH_BYTES, ptoc_strbuf_cstr(&sb));
+    ptoc_strbuf_free(&sb);
+    return false;
+}
+
+/* With tmp, on A2/A3: a UB tile that holds what set_cmpmask reads. */
+static bool check_scratch_tile(const ptoc_op *op, const ptoc_pto_tile_desc *tmp, ptoc_pto_arch arch)
+{
+    uint64_t bytes = (uint64_t)tmp->rows * (uint64_t)tmp->cols * pto_elem_bytes(tmp->elem);
+    if (!arch_is_a2a3(arch) || (tmp->loc == PTOC_PTO_AS_VEC && bytes >= 16))
+        return true;
+    ptoc_op_emit_error(op, "tmp must be a vec tile of at least 16 bytes on %s (set_cmpmask reads 128 bits "
+                       "from it), got %llu bytes in %s", ptoc_pto_arch_name(arch), (unsigned long long)bytes,
+                       ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, tmp->loc));
+    return false;
+}
+
+/* The tiles of tsel/tsels in either form, at their 4-in positions plus dst:
+ * the tmp slot is NULL (and t[tmp] too) when there are 3 ins, and so is
+ * tsels' scalar. A result-less Level-1 form counts its out among the ins: the
+ * missing dst is reported. */
+static bool select_tiles(const ptoc_op *op, uint32_t nins, const ptoc_pto_tile_desc *t[5], ptoc_pto_arch *arch)
+{
+    const select_form *f = select_form_of(op);
+    if (nins > 4)
+        nins = 4;
+    uint32_t scalars = ptoc_op_is(op, "pto.tsels") ? 1u << (nins - 1) : 0;   /* its scalar is the last in */
+    const ptoc_pto_tile_desc *got[5] = {NULL};
+    if (!op_arch(op, arch) || !get_tiles(op, scalars, nins, 1, got))
+        return false;
+    for (uint32_t i = 0, k = 0; i < 5; i++)
+        t[i] = nins == 4 || i != f->tmp ? got[k++] : NULL;
+    return check_scratch_supplied(op, f, nins, *arch) && (!t[f->tmp] || check_scratch_tile(op, t[f->tmp], *arch));
+}
+
 bool pto_verify_tsel(const ptoc_op *op)
 {
     const ptoc_pto_tile_desc *t[5];
     ptoc_pto_arch arch;
-    if (!pto_verify_structure(op))
+    uint32_t nins, nouts;
+    if (!pto_verify_structure(op) || !ptoc_pto_dps_split(op, &nins, &nouts))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, 0, 4, 1, t))
+    if (!select_tiles(op, nins, t, &arch))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
     return check_row_major(op, "dst", dst, false) && check_row_major(op, "src0", t[1], false) &&
@@ -669,11 +782,13 @@ bool pto_verify_tsels(const ptoc_op *op)
 {
     const ptoc_pto_tile_desc *t[5];
     ptoc_pto_arch arch;
-    if (!pto_verify_structure(op) || !check_scalar(op, "scalar", dps_in(op, 3), false))
+    uint32_t nins, nouts;
+    if (!pto_verify_structure(op) || !ptoc_pto_dps_split(op, &nins, &nouts) ||
+        !check_scalar(op, "scalar", dps_in(op, nins - 1), false))
         return false;
     if (has_memref_operand(op))
         return true;
-    if (!op_arch(op, &arch) || !get_tiles(op, 1u << 3, 4, 1, t))
+    if (!select_tiles(op, nins, t, &arch))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
     return check_row_major(op, "dst", dst, false) && check_row_major(op, "src", t[1], false) &&
@@ -1158,13 +1273,24 @@ bool pto_verify_tassign(const ptoc_op *op)
 {
     if (!pto_verify_structure(op))
         return false;
-    const ptoc_type *tile = ptoc_op_operand(op, 0)->type, *addr = ptoc_op_operand(op, 1)->type;
+    const ptoc_type *tile = ptoc_op_operand(op, 0)->type;
     if (!ptoc_pto_tile_buf(tile) && tile->kind != PTOC_TYPE_MEMREF) {
         ptoc_op_emit_error(op, "operand must be a !pto.tile_buf or memref");
         return false;
     }
-    if (!ptoc_type_is_int(addr) || ptoc_type_bitwidth(addr) != 64) {
-        ptoc_op_emit_error(op, "address must be i64");
+    ptoc_attr *attr = ptoc_op_attr(op, "addr");
+    if (op->noperands == 2) {
+        const ptoc_type *addr = ptoc_op_operand(op, 1)->type;
+        if (attr) {
+            ptoc_op_emit_error(op, "has both an address operand and an 'addr' attribute");
+            return false;
+        }
+        if (addr->kind != PTOC_TYPE_INDEX && !(ptoc_type_is_int(addr) && ptoc_type_bitwidth(addr) == 64)) {
+            ptoc_op_emit_error(op, "address must be i64 or index");
+            return false;
+        }
+    } else if (!attr || attr->kind != PTOC_ATTR_INTEGER || attr->u.integer.value < 0) {
+        ptoc_op_emit_error(op, "needs an address: an i64 operand or a non-negative integer attribute 'addr'");
         return false;
     }
     if (op->results[0].type != tile) {

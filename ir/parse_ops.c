@@ -2,6 +2,10 @@
  *
  * An op is `[results =] (custom-name ... | "generic.name"(...) ...) [loc(...)]`.
  * Custom forms go to the op def's parse hook; the generic form is parsed here.
+ * In assembly input (ptoc_parse_options.assembly) a name found nowhere else is
+ * tried as an op of the assembly dialect, read by its def's parse_asm hook.
+ * A custom form may also change a value in place: the value's name then
+ * stands for the new op's result (ptoc_parser_rebind_to_result).
  *
  * SSA names live in isolated scopes (one for the top level and one per region of
  * an op whose def is ISOLATED), each a hash map from name to entry. A name
@@ -203,7 +207,9 @@ bool ptoc_parse_optional_operand(ptoc_parser *p, ptoc_operand_ref *out)
     out->loc = ptoc_parser_loc(p);
     out->number = 0;
     ptoc_parser_advance(p);
-    if (ptoc_parser_is(p, TOK_HASH_ID)) {
+    /* `%x#1` is one name; a `#...` after a blank belongs to what follows (an
+     * assembly statement's `#key=value`). */
+    if (ptoc_parser_is(p, TOK_HASH_ID) && p->tok.start == p->prev_end) {
         const char *s = ptoc_parser_tok_text(p) + 1;
         uint64_t n = 0;
         for (size_t i = 0; i + 1 < p->tok.len; i++) {
@@ -250,6 +256,12 @@ bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n
     *out = refs;
     *n = count;
     return !p->failed;
+}
+
+ptoc_type *ptoc_parser_defined_type(ptoc_parser *p, const ptoc_operand_ref *ref)
+{
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    return e && e->state == SSA_DEFINED && ref->number < e->n ? e->first[ref->number].type : NULL;
 }
 
 bool ptoc_parse_resolve_list(ptoc_parser *p, const ptoc_operand_ref *refs, uint32_t n,
@@ -570,20 +582,89 @@ static const ptoc_op_def *custom_def(ptoc_parser *p, const char *name, size_t le
     return def;
 }
 
+/* The op an assembly statement `name` stands for: asm_dialect.name, if that op
+ * has an assembly form. */
+static const ptoc_op_def *asm_def(ptoc_parser *p, const char *name, size_t len)
+{
+    if (!p->asm_dialect)
+        return NULL;
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, p->ctx);
+    ptoc_strbuf_printf(&sb, "%s.%.*s", p->asm_dialect, (int)len, name);
+    const ptoc_op_def *def = ptoc_context_op_def(p->ctx, sb.data, sb.len);
+    ptoc_strbuf_free(&sb);
+    return def && def->parse_asm ? def : NULL;
+}
+
+/* The def of a custom op name and the hook that reads its form: the op's own
+ * custom form, else (assembly input) its assembly statement. */
+static const ptoc_op_def *custom_form(ptoc_parser *p, const char *name, size_t len,
+                                      bool (**parse)(ptoc_parser *, ptoc_op_state *))
+{
+    const ptoc_op_def *def = custom_def(p, name, len);
+    if (def && def->parse) {
+        *parse = def->parse;
+        return def;
+    }
+    const ptoc_op_def *stmt = def ? NULL : asm_def(p, name, len);
+    if (stmt && p->assembly) {
+        *parse = stmt->parse_asm;
+        return stmt;
+    }
+    if (stmt)
+        ptoc_parser_error(p, "custom op '%.*s' is unknown; it is the assembly statement of '%s'%s%s", (int)len,
+                          name, stmt->name, p->asm_hint ? ", which needs " : "", p->asm_hint ? p->asm_hint : "");
+    else
+        ptoc_parser_error(p, "custom op '%.*s' is unknown", (int)len, name);
+    return NULL;
+}
+
 static bool parse_custom_op(ptoc_parser *p, ptoc_op_state *st, ptoc_loc loc, uint32_t nresults)
 {
-    const char *name = ptoc_parser_tok_text(p);
-    size_t len = p->tok.len;
-    const ptoc_op_def *def = custom_def(p, name, len);
-    if (!def || !def->parse)
-        return ptoc_parser_error(p, "custom op '%.*s' is unknown", (int)len, name);
+    bool (*parse)(ptoc_parser *, ptoc_op_state *) = NULL;
+    const ptoc_op_def *def = custom_form(p, ptoc_parser_tok_text(p), p->tok.len, &parse);
+    if (!def)
+        return false;
     ptoc_parser_advance(p);
     ptoc_state_init(st, p->arena, def, loc);
     st->nresults_expected = nresults;
     p->cur_def = def;
-    if (def->parse(p, st))
+    if (parse(p, st))
         return !p->failed;
     return p->failed ? false : ptoc_parser_error_at(p, loc, "failed to parse '%s'", def->name);
+}
+
+bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref)
+{
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    if (p->failed)
+        return false;
+    if (!e || e->state != SSA_DEFINED || ref->number >= e->n || e->n != 1)
+        return ptoc_parser_error_at(p, ref->loc, "'%%%s' must be defined before it is changed in place",
+                                    ref->name->str);
+    if (ptoc_value_block(e->first) != p->block)
+        return ptoc_parser_error_at(p, ref->loc, "'%%%s' is changed in place here, so this op must be in the block "
+                                    "that defines it (name the result to use it elsewhere)", ref->name->str);
+    p->rebind = ref->name;
+    return true;
+}
+
+ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st)
+{
+    ptoc_op *op = ptoc_op_create(p->arena, st);
+    ptoc_block_append(p->block, op);
+    return op;
+}
+
+/* After ptoc_parser_rebind_to_result: the name now stands for op's result. */
+static void apply_rebind(ptoc_parser *p, ptoc_op *op)
+{
+    ptoc_ssa_entry *e = ptoc_pmap_get(&p->scope->names, p->rebind);
+    p->rebind = NULL;
+    if (e && op->nresults == 1) {
+        e->first = &op->results[0];
+        e->def_loc = op->loc;
+    }
 }
 
 static bool bind_results(ptoc_parser *p, ptoc_op *op, const result_name *names, uint32_t nnames)
@@ -625,5 +706,7 @@ bool ptoc_parse_operation(ptoc_parser *p)
     ptoc_block_append(p->block, op);
     if (alias)
         ptoc_parser_add_fixup(p, &op->loc, alias, alias_use);
+    if (p->rebind)
+        apply_rebind(p, op);
     return bind_results(p, op, names, nnames);
 }

@@ -191,6 +191,7 @@ bool ptoc_parser_raw_body(ptoc_parser *p, const char *prefix, size_t plen, ptoc_
 
 ptoc_context *ptoc_parser_context(ptoc_parser *p) { return p->ctx; }
 ptoc_arena *ptoc_parser_arena(ptoc_parser *p) { return p->arena; }
+ptoc_arena *ptoc_parser_scratch(ptoc_parser *p) { return p->scratch; }
 ptoc_loc ptoc_parser_hook_loc(ptoc_parser *p) { return p->hook_loc; }
 
 bool ptoc_parser_failed(ptoc_parser *p) { return p->failed; }
@@ -303,6 +304,36 @@ bool ptoc_parse_float(ptoc_parser *p, double *out)
     return !p->failed;
 }
 
+bool ptoc_parse_optional_number(ptoc_parser *p, ptoc_number *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->failed)
+        return false;
+    out->loc = ptoc_parser_loc(p);
+    out->negative = p->tok.kind == TOK_MINUS;
+    if (out->negative) {
+        ptoc_parser_advance(p);
+        if (!ptoc_parser_is(p, TOK_INTEGER) && !ptoc_parser_is(p, TOK_FLOAT))
+            return p->failed ? false : ptoc_parser_expected(p, "number after '-'");
+    } else if (p->tok.kind != TOK_INTEGER && p->tok.kind != TOK_FLOAT) {
+        return false;
+    }
+    if (p->tok.kind == TOK_FLOAT) {
+        out->is_float = true;
+        p->text.len = 0;
+        ptoc_strbuf_append(&p->text, ptoc_parser_tok_text(p), p->tok.len);
+        out->fp = strtod(ptoc_strbuf_cstr(&p->text), NULL);
+        if (out->negative)
+            out->fp = -out->fp;
+    } else {
+        out->is_hex = p->tok.len > 2 && ptoc_parser_tok_text(p)[1] == 'x';
+        if (!ptoc_parser_int_value(p, &out->magnitude))
+            return false;
+    }
+    ptoc_parser_advance(p);
+    return !p->failed;
+}
+
 bool ptoc_parse_optional_string(ptoc_parser *p, ptoc_ident **out)
 {
     if (!ptoc_parser_is(p, TOK_STRING))
@@ -318,6 +349,27 @@ bool ptoc_parse_string(ptoc_parser *p, ptoc_ident **out)
     if (ptoc_parse_optional_string(p, out))
         return true;
     return p->failed ? false : ptoc_parser_expected(p, "string literal");
+}
+
+bool ptoc_parse_optional_hash_key(ptoc_parser *p, ptoc_ident **key)
+{
+    if (!ptoc_parser_is(p, TOK_HASH_ID))
+        return false;
+    const char *name = ptoc_parser_tok_text(p) + 1;
+    size_t len = p->tok.len - 1, after = p->tok.start + p->tok.len;
+    while (after < p->lx.len && (p->lx.buf[after] == ' ' || p->lx.buf[after] == '\t'))
+        after++;
+    if (!ptoc_lex_is_bare_id(name, len) || memchr(name, '.', len) || after >= p->lx.len ||
+        p->lx.buf[after] != '=')
+        return false;
+    *key = ptoc_ident_get(p->ctx, name, len);
+    ptoc_parser_advance(p);
+    return ptoc_parse_expect(p, "=");
+}
+
+bool ptoc_parse_optional_symbol_name(ptoc_parser *p, ptoc_ident **out)
+{
+    return ptoc_parser_is(p, TOK_AT_ID) && ptoc_parse_symbol_name(p, out);
 }
 
 bool ptoc_parse_symbol_name(ptoc_parser *p, ptoc_ident **out)
@@ -469,6 +521,11 @@ static void parser_init(ptoc_parser *p, ptoc_context *ctx, ptoc_arena *arena, co
     ptoc_pmap_init(&p->loc_aliases, ctx);
     ptoc_pmap_init(&p->blocks, ctx);
     p->default_dialect = "";
+    if (opts) {
+        p->asm_dialect = opts->asm_dialect;
+        p->assembly = opts->assembly && opts->asm_dialect;
+        p->asm_hint = opts->asm_hint;
+    }
     ptoc_lex_init(&p->lx, text, len, opts ? opts->first_line : 1);
     p->tok = ptoc_lex_next(&p->lx);
     if (p->tok.kind == TOK_ERROR)

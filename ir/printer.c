@@ -1,7 +1,8 @@
 /* printer.c: writes ops, types and attributes in MLIR 19's textual form.
  *
- * Ops print in their custom form (name, then the def's print hook) or in the
- * generic form `%0 = "d.op"(%a) ({...}) {attrs} : (T) -> U`, which upstream
+ * Ops print in their custom form (name, then the def's print hook), as an
+ * assembly statement when asked to and the def's print_asm hook has one, or in
+ * the generic form `%0 = "d.op"(%a) ({...}) {attrs} : (T) -> U`, which upstream
  * mlir-opt --allow-unregistered-dialect reads back. Value names follow MLIR's
  * SSANameState: before printing, each region is numbered (block arguments
  * %argN, op results %N, one number per op, `%N#i` for its i-th result) and each
@@ -721,7 +722,10 @@ static void print_op(ptoc_printer *p, const ptoc_op *op)
         put(p, " = ");
     }
     bool custom = !p->opts.generic && op->def && op->def->print && !(op->def->flags & PTOC_OPF_UNREGISTERED);
-    if (custom) {
+    bool assembly = custom && p->opts.assembly && op->def->print_asm;
+    if (assembly && op->def->print_asm(p, op)) {
+        /* printed as an assembly statement */
+    } else if (custom) {
         print_custom_name(p, op);
         op->def->print(p, op);
     } else {

@@ -126,6 +126,11 @@ struct ptoc_parser {
     ptoc_pmap blocks;         /* ^name -> region serial number + 1 */
     uintptr_t region_serial;
 
+    const char *asm_dialect;      /* ptoc_parse_options: assembly statements */
+    bool assembly;
+    const char *asm_hint;
+    ptoc_ident *rebind;           /* ptoc_parser_rebind_to_result: name to rebind, or NULL */
+
     const ptoc_op_def *cur_def;   /* the op whose custom/generic body is being parsed */
     const char *default_dialect;  /* for op names without a dot; "" if none */
     ptoc_block *block;            /* where parsed ops go */

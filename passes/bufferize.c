@@ -15,6 +15,9 @@
  *           iter_arg means the loop carries that buffer (pto-plan-memory aliases them).
  *           Where pto-plan-memory's aliasing would otherwise be unsound, a copy
  *           `pto.tmov ins(%src) outs(%dst)` is inserted (see "control flow").
+ *           A tsel/tsels written without its tmp (3 ins), Level 1 or 2, gets an
+ *           address-less scratch buffer as tmp where the arch's select needs
+ *           one (A2/A3: ptoc_pto_select_scratch).
  * Method:   retype first (types only, no new ops), then visit the pto ops in
  *           program order (pre-order, so every operand is already a buffer). An op's
  *           row in `rules` says over which operands it may write in place and from
@@ -645,6 +648,33 @@ static ptoc_walk_result fix_control_flow(ptoc_op *op, void *user)
     return ok ? PTOC_WALK_ADVANCE : PTOC_WALK_INTERRUPT;
 }
 
+/* ---------------------------------------------------------------- select scratch */
+
+/* tsel/tsels written without tmp, on an arch whose select needs one
+ * (ptoc_pto_select_scratch): a fresh address-less buffer, placed by the planner
+ * like any other, goes in as tmp. */
+static ptoc_walk_result supply_scratch(ptoc_op *op, void *user)
+{
+    bz *st = user;
+    uint32_t nins, nouts, at;
+    ptoc_type *scratch = ptoc_pto_select_scratch(op, &at);
+    if (!scratch || !ptoc_op_attr(op, "operandSegmentSizes") || !ptoc_pto_dps_split(op, &nins, &nouts) ||
+        nins != 3)
+        return PTOC_WALK_ADVANCE;
+    ptoc_builder b;
+    ptoc_builder_init(&b, st->ctx, st->arena);
+    ptoc_builder_set_before(&b, op);
+    b.loc = op->loc;
+    ptoc_value *none[2] = {NULL, NULL};
+    ptoc_value *tmp = alloc_buffer(st, &b, scratch, none);
+    ptoc_value **operands = PTOC_NEW_ARRAY(st->arena, ptoc_value *, op->noperands + 1);
+    for (uint32_t i = 0, k = 0; i <= op->noperands; i++)
+        operands[i] = i == at ? tmp : ptoc_op_operand(op, k++);
+    ptoc_op_set_operands(op, st->arena, op->noperands + 1, operands);
+    set_dps_segments(st, op, nins + 1, nouts);
+    return PTOC_WALK_ADVANCE;
+}
+
 static bool run_bufferize(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
@@ -656,6 +686,8 @@ static bool run_bufferize(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_opti
                                                  : bufferize_tile_op(&st, st.ops[i]);
     if (ok)
         ok = ptoc_walk_pre(func, fix_control_flow, &st);
+    if (ok)
+        ptoc_walk_pre(func, supply_scratch, &st);
     if (st.ops)
         ptoc_free(st.ctx, st.ops, st.cap * sizeof *st.ops);
     return ok;

@@ -17,14 +17,16 @@
  * Method:
  *   Accesses. A pipe op's DPS ins are reads and its outs writes (an out that is
  *     not written whole is also read, which changes nothing: a write already
- *     conflicts with everything). A tile's bytes are [addr, addr+rows*cols*elem)
- *     in its space; a tile or memref without a constant address covers its
- *     whole space. GM comes from partition_view -> make_tensor_view -> pointer
- *     argument (the root): the range is [lowest, highest+1) byte when offsets,
- *     sizes and strides are constants, else the whole root. Two GM accesses
- *     conflict only with the same root (different pointer arguments are assumed
- *     not to alias: that is the kernel ABI we document) or an unknown root.
- *     A pipe op we cannot describe touches everything. Conflict = same space,
+ *     conflicts with everything); an in the op uses as scratch (tsel/tsels'
+ *     tmp, ptoc_pto_effects.scratch_ins) is a write. A tile's bytes are
+ *     [addr, addr+rows*cols*elem) in its space; a tile or memref without a
+ *     constant address covers its whole space. GM comes from partition_view ->
+ *     make_tensor_view -> pointer argument (the root): the range is [lowest,
+ *     highest+1) byte when offsets, sizes and strides are constants, else the
+ *     whole root. Two GM accesses conflict only with the same root (different
+ *     pointer arguments are assumed not to alias: that is the kernel ABI we
+ *     document) or an unknown root. A pipe op we cannot describe touches
+ *     everything. Conflict = same space,
  *     overlapping bytes, one write: physical overlap, never buffer identity.
  *   Analysis: a forward abstract interpretation of the structured program.
  *     The state is a list of access entries (op, access, pipe, stamp) with,
@@ -78,6 +80,7 @@
  */
 #include "passes/passes.h"
 #include "ptoc/pto.h"
+#include "ptoc/ptoc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,16 +154,6 @@ static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t si
         memcpy(p, old, size * n);
     *cap = c;
     return p;
-}
-
-static bool const_int(const ptoc_value *v, int64_t *out)
-{
-    ptoc_op *d = ptoc_value_def(v);
-    ptoc_attr *a = d && ptoc_op_is(d, "arith.constant") ? ptoc_op_attr(d, "value") : NULL;
-    if (!a || a->kind != PTOC_ATTR_INTEGER)
-        return false;
-    *out = a->u.integer.value;
-    return true;
 }
 
 /* operandSegmentSizes, or 0 when absent. */
@@ -269,7 +262,8 @@ static const ptoc_value *gm_root(const ptoc_value *v)
 static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *out)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (!const_int(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 || out[i] > PTOC_MAX_DIM)
+        if (!ptoc_arith_int_constant(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 ||
+            out[i] > PTOC_MAX_DIM)
             return false;
     return true;
 }
@@ -302,12 +296,9 @@ static void gm_range(const ptoc_value *v, ptoc_type *elem, access *a)
 static bool tile_addr(const ptoc_value *v, int64_t *addr)
 {
     ptoc_op *d = ptoc_value_def(v);
-    const int64_t *seg;
-    if (d && ptoc_op_is(d, "pto.tassign"))
-        return d->noperands == 2 && const_int(ptoc_op_operand(d, 1), addr);
-    if (!d || !ptoc_op_is(d, "pto.alloc_tile") || segments(d, &seg) != 3 || seg[0] != 1 || d->noperands < 1)
-        return false;
-    return const_int(ptoc_op_operand(d, 0), addr);
+    ptoc_pto_addr a = d ? ptoc_pto_buffer_addr(d) : (ptoc_pto_addr){false, NULL, false, 0};
+    *addr = a.offset;
+    return a.known;
 }
 
 static bool memref_access(const ptoc_value *v, access *a)
@@ -374,11 +365,12 @@ static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
     }
     bool split = segments(op, &seg) != 0;
     uint32_t limit = split ? nins + nouts : op->noperands;
+    uint32_t scratch = ptoc_pto_op_effects(op)->scratch_ins;
     if (!split)
         nins = 0;                 /* no ins/outs split: every buffer operand may be written */
     for (uint32_t i = 0; i < op->noperands && i < limit; i++)
         if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
-            acc[*n].write = i >= nins;
+            acc[*n].write = i >= nins || (i < 32 && (scratch & (1u << i)));
             (*n)++;
         }
     return acc;

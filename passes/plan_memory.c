@@ -87,6 +87,7 @@
  * listed by start point, then by position in the source.
  */
 #include "passes/plan_memory.h"
+#include "ptoc/ptoc.h"
 
 static const struct { const char *name; uint32_t kind; } op_kinds[] = {
     {"pto.alloc_tile", OP_ALLOC_TILE}, {"memref.alloc", OP_MEMREF_ALLOC}, {"memref.alloca", OP_MEMREF_ALLOC},
@@ -149,17 +150,6 @@ static bool buffer_bytes(const ptoc_op *op, const ptoc_type *t, uint64_t *bytes)
         n *= (uint64_t)t->u.shaped.shape[i];
     }
     *bytes = n;
-    return true;
-}
-
-/* The integer an arith.constant gives `v`, if it is one. */
-static bool constant_of(const ptoc_value *v, int64_t *out)
-{
-    ptoc_op *def = ptoc_value_def(v);
-    ptoc_attr *a = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
-    if (!a || a->kind != PTOC_ATTR_INTEGER)
-        return false;
-    *out = a->u.integer.value;
     return true;
 }
 
@@ -288,34 +278,22 @@ static void add_alloc(planner *pl, ptoc_op *op, const ptoc_value *v, uint32_t po
     VEC_PUSH(pl->tmp, pl->allocs, pl->nallocs, pl->allocs_cap, r);
 }
 
-/* alloc_tile's addr is its first operand when operandSegmentSizes says so. */
-static ptoc_value *alloc_tile_addr(const ptoc_op *op)
-{
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-    bool has = seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 ? seg->u.dense.values[0] == 1
-                                                                               : false;
-    return has && op->noperands > 0 ? ptoc_op_operand(op, 0) : NULL;
-}
-
 /* Records the buffer an op creates or pins, if any. */
 static void note_alloc(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
 {
     uint32_t space;
-    int64_t offset = 0;
     if (op->nresults != 1 || !memplan_buffer_space(op->results[0].type, &space))
         return;
     ptoc_value *res = &op->results[0];
-    if (kind == OP_ALLOC_TILE) {
-        ptoc_value *addr = alloc_tile_addr(op);
-        alloc_kind k = !addr ? ALLOC_PLANNED : constant_of(addr, &offset) ? ALLOC_FIXED : ALLOC_UNKNOWN;
-        add_alloc(pl, op, res, point, k, offset);
+    if (kind == OP_ALLOC_TILE || kind == OP_TASSIGN) {
+        ptoc_pto_addr addr = ptoc_pto_buffer_addr(op);
+        alloc_kind k = !addr.given ? ALLOC_PLANNED : addr.known ? ALLOC_FIXED : ALLOC_UNKNOWN;
+        if (kind == OP_ALLOC_TILE || addr.given)
+            add_alloc(pl, op, res, point, k, addr.offset);
     } else if (kind == OP_MEMREF_ALLOC) {
         ptoc_attr *addr = ptoc_op_attr(op, "pto.addr");
         bool fixed = addr && addr->kind == PTOC_ATTR_INTEGER;
         add_alloc(pl, op, res, point, fixed ? ALLOC_FIXED : ALLOC_PLANNED, fixed ? addr->u.integer.value : 0);
-    } else if (kind == OP_TASSIGN && op->noperands == 2) {
-        bool fixed = constant_of(ptoc_op_operand(op, 1), &offset);
-        add_alloc(pl, op, res, point, fixed ? ALLOC_FIXED : ALLOC_UNKNOWN, offset);
     }
 }
 
@@ -386,12 +364,23 @@ static bool use_kills(const ptoc_op *op, const ptoc_value *v)
            whole_buffer && ptoc_pto_op_effects(op)->writes_valid;
 }
 
+/* An in the op writes as scratch before it reads it (tsel/tsels' tmp): its old
+ * contents are dead there, as after a kill, when the value is a whole buffer. */
+static bool scratch_kills(const ptoc_op *op, uint32_t i, const ptoc_value *v)
+{
+    ptoc_op *def = ptoc_value_def(v);
+    bool whole_buffer = !def || def->nregions > 0 || ptoc_op_is(def, "pto.alloc_tile");
+    return i < 32 && (ptoc_pto_op_effects(op)->scratch_ins & (1u << i)) && ptoc_pto_tile_buf(v->type) &&
+           whole_buffer && !is_dps_out(op, i);
+}
+
 static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t kind, uint32_t point)
 {
     ptoc_value *v = ptoc_op_operand(op, i);
     bool touches = kind != OP_PASS && op->nregions == 0, out = touches && is_dps_out(op, i);
+    bool scratch = touches && scratch_kills(op, i, v);
     use_rec u = {op, i, node(pl, v), point, pl->cur_arm, pl->cur_scope, pl->cur_region, NO_SET,
-                 touches, touches && !out, out && use_kills(op, v)};
+                 touches, touches && !out && !scratch, (out && use_kills(op, v)) || scratch};
     VEC_PUSH(pl->tmp, pl->uses, pl->nuses, pl->uses_cap, u);
 }
 
@@ -426,9 +415,9 @@ static void record_handovers(planner *pl, ptoc_op *op, uint32_t point, uint32_t 
 static bool runs_once(const ptoc_op *op)
 {
     int64_t lb, ub, step;
-    return op->noperands >= 3 && constant_of(ptoc_op_operand(op, 0), &lb) &&
-           constant_of(ptoc_op_operand(op, 1), &ub) && constant_of(ptoc_op_operand(op, 2), &step) && step > 0 &&
-           lb < ub;
+    return op->noperands >= 3 && ptoc_arith_int_constant(ptoc_op_operand(op, 0), &lb) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 1), &ub) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 2), &step) && step > 0 && lb < ub;
 }
 
 static void open_scope(planner *pl, const ptoc_op *op, uint32_t kind, uint32_t point)

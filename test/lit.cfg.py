@@ -15,7 +15,7 @@ from lit.llvm import llvm_config  # noqa: E402 (set by initialize)
 
 config.name = "ptoc"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".pto", ".test"]
+config.suffixes = [".mlir", ".pto", ".ptoas", ".test"]
 # Inputs/ holds files other tests read; unit/ is run by ctest directly.
 config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "README.md", "exempt.txt"]

@@ -7,7 +7,8 @@
  * --verify-diagnostics the diagnostics are matched against the file's
  * `expected-*` comments instead of printed, and the exit status says whether
  * they matched. -o writes the output atomically and only when everything
- * succeeded. Exit status: 0 success, 1 an error, 2 a bad command line.
+ * succeeded. A .ptoas file (or -x pto-as) is read as PTO-AS; --print-pto-as
+ * prints PTO-AS. Exit status: 0 success, 1 an error, 2 a bad command line.
  */
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
@@ -26,7 +27,8 @@ typedef struct opt_options {
     const char *output;
     const char *pipelines[MAX_PIPELINES];
     size_t npipelines;
-    bool split_input, verify_diagnostics, generic, debuginfo, allow_unregistered;
+    ptoc_tool_lang lang;               /* -x, else by the input's name */
+    bool split_input, verify_diagnostics, generic, debuginfo, allow_unregistered, print_pto_as;
     bool verify_each, list_passes, help, version;
     bool insert_sync;                  /* --enable-insert-sync */
     bool print_memplan;                /* pto-plan-memory prints its plan (stdout) */
@@ -51,6 +53,15 @@ SET_TRUE(help)
 SET_TRUE(version)
 SET_TRUE(print_memplan)
 SET_TRUE(insert_sync)
+SET_TRUE(print_pto_as)
+
+static bool set_lang(void *o, const char *value)
+{
+    if (ptoc_tool_lang_from_name(value, &((opt_options *)o)->lang))
+        return true;
+    ptoc_tool_error(PROG, "invalid -x value '%s' (expected " PTOC_TOOL_LANG_LIST ")", value);
+    return false;
+}
 
 static bool set_output(void *o, const char *value)
 {
@@ -119,6 +130,10 @@ static const ptoc_tool_flag opt_flags[] = {
      "After the pipeline, run what ptoc runs at the --pto-level: planning where needed, then pto-insert-sync"},
     {"print-op-generic", PTOC_TOOL_NO_VALUE, NULL, set_generic, "Print every op in the generic form"},
     {"mlir-print-op-generic", PTOC_TOOL_NO_VALUE, NULL, set_generic, NULL},
+    {"x", PTOC_TOOL_VALUE, "mlir|pto-as", set_lang,
+     "Read the input as MLIR text or as PTO-AS (default: PTO-AS for a .ptoas file, else MLIR)"},
+    {"print-pto-as", PTOC_TOOL_NO_VALUE, NULL, set_print_pto_as,
+     "Print pto ops that have one in their PTO-AS form (read it back with -x pto-as)"},
     {"print-debuginfo", PTOC_TOOL_NO_VALUE, NULL, set_debuginfo, "Print loc(...) after each op"},
     {"mlir-print-debuginfo", PTOC_TOOL_NO_VALUE, NULL, set_debuginfo, NULL},
     {"allow-unregistered-dialect", PTOC_TOOL_NO_VALUE, NULL, set_allow_unregistered,
@@ -162,11 +177,11 @@ static bool process_chunk(void *user, const char *text, size_t len, uint32_t fir
     if (job->nchunks++ > 0)
         ptoc_strbuf_puts(&job->out, "\n// -----\n");
     ptoc_arena *arena = ptoc_arena_create(job->ctx);
-    ptoc_parse_options popts = {first_line, 0};
+    ptoc_parse_options popts = ptoc_tool_parse_options(job->filename, job->opts->lang, first_line);
     ptoc_op *module = ptoc_parse(job->ctx, arena, text, len, job->filename, &popts);
     bool ok = module && ptoc_verify(module) && ptoc_pm_run(job->pm, module, arena);
     if (ok) {
-        ptoc_print_options print = {job->opts->generic, job->opts->debuginfo};
+        ptoc_print_options print = {job->opts->generic, job->opts->debuginfo, job->opts->print_pto_as};
         ptoc_print_op(&job->out, module, &print);
     }
     ptoc_arena_destroy(arena);

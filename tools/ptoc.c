@@ -44,6 +44,7 @@ typedef struct driver_options {
     int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind, EMIT_HEADER or EMIT_MLIR */
     ptoc_codegen_options cg;
     bool run;
+    ptoc_tool_lang lang;       /* -x, else by the input's name */
     bool no_sync;              /* --no-insert-sync: leave pipe ordering to the author */
     ptoc_run_options ro;
     uint32_t args_cap;
@@ -180,6 +181,14 @@ static bool set_trace(void *o, const char *value)
     return true;
 }
 
+static bool set_lang(void *o, const char *value)
+{
+    if (ptoc_tool_lang_from_name(value, &((driver_options *)o)->lang))
+        return true;
+    ptoc_tool_error(PROG, "invalid -x value '%s' (expected " PTOC_TOOL_LANG_LIST ")", value);
+    return false;
+}
+
 static bool set_help(void *o, const char *value)
 {
     (void)value;
@@ -223,6 +232,8 @@ static const ptoc_tool_flag driver_flags[] = {
     {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target,
      "Target to compile for (default: cpu code, with the rules of the --pto-arch or the module's "
      "pto.target_arch); a2, a3, a5: verify only, for now"},
+    {"x", PTOC_TOOL_VALUE, "mlir|pto-as", set_lang,
+     "Read the input as MLIR text or as PTO-AS (default: PTO-AS for a .ptoas file, else MLIR)"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
     {"O1", PTOC_TOOL_NO_VALUE, NULL, set_o1, "Optimisation level 1"},
     {"O2", PTOC_TOOL_NO_VALUE, NULL, set_o2, "Optimisation level 2 (default)"},
@@ -461,7 +472,8 @@ static int compile(const driver_options *opts)
     ptoc_tool_apply_common(ctx, &opts->common);
     ptoc_source_add(ctx, ptoc_ident_cstr(ctx, filename), text, len);
     ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, NULL);
+    ptoc_parse_options popts = ptoc_tool_parse_options(path, opts->lang, 1);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, len, filename, &popts);
     bool ok = module && ptoc_verify(module) && ptoc_context_error_count(ctx) == 0;
     int status = ok ? process(module, arena, opts) : PTOC_TOOL_EXIT_ERROR;
     ptoc_arena_destroy(arena);

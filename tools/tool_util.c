@@ -352,3 +352,35 @@ ptoc_pm_config ptoc_tool_pm_config(const ptoc_tool_common *c, bool verify_each)
     };
     return config;
 }
+
+/* ---------------------------------------------------------------- input languages */
+
+bool ptoc_tool_lang_from_name(const char *name, ptoc_tool_lang *out)
+{
+    if (strcmp(name, "mlir") == 0)
+        *out = PTOC_TOOL_LANG_MLIR;
+    else if (strcmp(name, "pto-as") == 0)
+        *out = PTOC_TOOL_LANG_PTO_AS;
+    else
+        return false;
+    return true;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+ptoc_parse_options ptoc_tool_parse_options(const char *path, ptoc_tool_lang lang, uint32_t first_line)
+{
+    bool pto_as = lang == PTOC_TOOL_LANG_PTO_AS ||
+                  (lang == PTOC_TOOL_LANG_BY_NAME && path && has_suffix(path, PTOC_TOOL_PTO_AS_EXT));
+    ptoc_parse_options o = {
+        .first_line = first_line,
+        .asm_dialect = "pto",
+        .assembly = pto_as,
+        .asm_hint = "PTO-AS input (a " PTOC_TOOL_PTO_AS_EXT " file, or -x pto-as)",
+    };
+    return o;
+}

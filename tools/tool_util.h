@@ -1,6 +1,8 @@
 /* tool_util.h: what ptoc-opt and ptoc share: a table-driven command-line parser,
  * reading an input file or stdin, and atomic output files.
  *
+ * Also the input languages (MLIR text, PTO-AS) and the parse options for them.
+ *
  * Conventions of both tools: every flag may be written with one or two dashes;
  * a flag with a value takes it as `--flag=value` or `--flag value`; `--` ends the
  * flags; exit status 0 on success, 1 on an error diagnostic, 2 on a bad command
@@ -10,6 +12,7 @@
 #define PTOC_TOOLS_TOOL_UTIL_H
 
 #include "ptoc/pass.h"
+#include "ptoc/syntax.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -65,6 +68,17 @@ bool ptoc_tool_write_output(const char *prog, const char *path, const char *data
  * (malloc'd; "" when nothing). When stderr cannot be redirected, fn runs with it
  * as it is and the result is NULL. */
 char *ptoc_tool_capture_stderr(void (*fn)(void *arg), void *arg);
+/* The languages both tools read: MLIR's textual form (.pto, .mlir and every
+ * other name) and PTO-AS, the ISA's assembly spelling (docs/syntax.md), chosen
+ * by the extension .ptoas or by `-x pto-as`. */
+typedef enum ptoc_tool_lang { PTOC_TOOL_LANG_BY_NAME, PTOC_TOOL_LANG_MLIR, PTOC_TOOL_LANG_PTO_AS } ptoc_tool_lang;
+/* The `-x` value: "mlir" or "pto-as"; false if it is neither. */
+bool ptoc_tool_lang_from_name(const char *name, ptoc_tool_lang *out);
+#define PTOC_TOOL_LANG_LIST "mlir or pto-as"
+#define PTOC_TOOL_PTO_AS_EXT ".ptoas"
+/* How to parse input `path` ("-" is stdin) read as `lang` (BY_NAME: PTO-AS for
+ * a .ptoas name, else MLIR), its first line being `first_line`. */
+ptoc_parse_options ptoc_tool_parse_options(const char *path, ptoc_tool_lang lang, uint32_t first_line);
 
 /* a2, a3, a5 or cpu: the architectures --pto-arch and -target accept. */
 bool ptoc_tool_arch_valid(const char *arch);

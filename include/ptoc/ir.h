@@ -311,6 +311,14 @@ struct ptoc_op_def {
      * not starting with a digit); the printer makes it unique with `_N`. Writing
      * nothing, or a NULL hook, means plain numbers (%0, %1). */
     void (*result_name)(const ptoc_op *op, ptoc_strbuf *name);
+    /* Assembly statement (ptoc_parse_options.assembly): called after the bare
+     * name (the op's name without its dialect prefix), like `parse`. NULL: the
+     * op has none. */
+    bool (*parse_asm)(ptoc_parser *p, ptoc_op_state *state);
+    /* Prints the op as an assembly statement from its bare name on (the results
+     * and ` = ` are already printed), or returns false having printed nothing
+     * when this op has no assembly form; the printer then uses the usual one. */
+    bool (*print_asm)(ptoc_printer *p, const ptoc_op *op);
 };
 
 struct ptoc_dialect {

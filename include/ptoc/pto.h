@@ -291,6 +291,7 @@ typedef struct ptoc_pto_op_info {
     ptoc_pto_op_form form;
     int pipe;                   /* ptoc_pto_pipe; PTOC_PTO_PIPE_NONE when none */
     uint8_t min_ins, max_ins, min_outs, max_outs;   /* max 255: variadic */
+    bool level1;                /* also read in the Level-1 SSA form (and as a PTO-AS statement) */
 } ptoc_pto_op_info;
 #define PTOC_PTO_VARIADIC 255
 
@@ -306,8 +307,27 @@ bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);
 typedef struct ptoc_pto_effects {
     uint32_t inplace_ins;       /* bit i: the ISA allows the out to be exactly in i (dst == src) */
     bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
+    uint32_t scratch_ins;       /* bit i: in i is scratch the op writes (on some arch) before reading it */
 } ptoc_pto_effects;
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
+/* Where an op places the buffer it defines; every pass and backend reads
+ * addresses through this: alloc_tile's `addr` operand, pto.tassign's address
+ * operand (PTOAS's `%r = pto.tassign %t, %addr`) or its i64 attribute `addr`
+ * (the ISA's `pto.tassign %t, tile(0x1000)`). */
+typedef struct ptoc_pto_addr {
+    bool given;                 /* the op places its buffer (false: no address, or another op) */
+    ptoc_value *value;          /* the address operand; NULL when it is the attribute */
+    bool known;                 /* known at compile time (the attribute, or an arith.constant) */
+    int64_t offset;             /* then: the byte offset in the tile's address space */
+} ptoc_pto_addr;
+ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op);
+/* The scratch tile a pto.tsel/tsels needs, on the arch it is verified for, when
+ * it is written without its tmp operand: a !pto.tile_buf of 32 bytes in vec on
+ * A2/A3 (u32 words for tsel, the source's dtype for tsels), NULL on A5 and cpu,
+ * which need none, and for other ops. `*tmp_index` (when not NULL) gets tmp's
+ * place among the four ins: tsel ins(mask, src0, src1, tmp), tsels ins(mask,
+ * src, tmp, scalar). pto-bufferize supplies the tile. */
+ptoc_type *ptoc_pto_select_scratch(const ptoc_op *op, uint32_t *tmp_index);
 /* The table, in order: row i of ptoc_pto_op_count() rows (docs/ops.md lists them). */
 size_t ptoc_pto_op_count(void);
 const ptoc_pto_op_info *ptoc_pto_op_info_at(size_t i);

@@ -29,6 +29,9 @@ void ptoc_register_scf_dialect(ptoc_context *ctx);
 void ptoc_register_memref_dialect(ptoc_context *ctx);
 void ptoc_register_pto_dialect(ptoc_context *ctx);
 void ptoc_register_all_dialects(ptoc_context *ctx);
+/* The value of an integer or index `arith.constant`, for the passes and dialects
+ * that read constant operands (addresses, loop bounds); false for any other value. */
+bool ptoc_arith_int_constant(const ptoc_value *v, int64_t *out);
 /* Every pass under passes/, and the named pipelines made of them. */
 void ptoc_register_all_passes(ptoc_context *ctx);
 /* The named pipeline the ptoc driver runs before code generation at PTO level

@@ -24,6 +24,14 @@ extern "C" {
 typedef struct ptoc_parse_options {
     uint32_t first_line;      /* line number of the buffer's first line (split files); 0 = 1 */
     uint32_t max_depth;       /* nesting limit for regions/types/attributes; 0 = 256 */
+    /* Assembly statements (PTO-AS for the pto dialect): an op name that is not
+     * found as written (nor as builtin.NAME or in the default dialect) names the
+     * op `asm_dialect`.NAME, whose parse_asm hook reads the statement, when
+     * `assembly` is set. When it is not, such a name is an error that ends with
+     * `asm_hint` (how to read the file as assembly), if given. */
+    const char *asm_dialect;
+    bool assembly;
+    const char *asm_hint;
 } ptoc_parse_options;
 
 /* Parses `text` (`len` bytes, not necessarily NUL-terminated) named `filename`.
@@ -42,6 +50,7 @@ bool ptoc_split_input(const char *text, size_t len, ptoc_chunk_fn fn, void *user
 typedef struct ptoc_print_options {
     bool generic;             /* "op.name"(...) form for every op */
     bool debuginfo;           /* print loc(...) after each op */
+    bool assembly;            /* ops with a print_asm hook as assembly statements */
 } ptoc_print_options;
 
 /* Appends the text of `op` (a module or any op) to `out`, with a final newline. */
@@ -53,6 +62,8 @@ void ptoc_print_attr_to(ptoc_strbuf *out, const ptoc_attr *a);
 
 ptoc_context *ptoc_parser_context(ptoc_parser *p);
 ptoc_arena *ptoc_parser_arena(ptoc_parser *p);
+/* Memory that lives as long as the parse (a hook's working lists), not the IR. */
+ptoc_arena *ptoc_parser_scratch(ptoc_parser *p);
 ptoc_loc ptoc_parser_loc(ptoc_parser *p);               /* location of the next token */
 bool ptoc_parser_failed(ptoc_parser *p);
 /* In a dialect's parse_type/parse_attr hook: where the `!dialect...` or
@@ -83,6 +94,24 @@ bool ptoc_parse_string(ptoc_parser *p, ptoc_ident **out);
 bool ptoc_parse_optional_string(ptoc_parser *p, ptoc_ident **out);
 /* `@name` */
 bool ptoc_parse_symbol_name(ptoc_parser *p, ptoc_ident **out);
+bool ptoc_parse_optional_symbol_name(ptoc_parser *p, ptoc_ident **out);
+/* An assembly attribute's `#key=` (a `#name` without a dot, then `=`): consumes
+ * both and gives the key; false, consuming nothing, when the next tokens are not
+ * that (a `#dialect.attr` or an alias stays for ptoc_parse_attr). */
+bool ptoc_parse_optional_hash_key(ptoc_parser *p, ptoc_ident **key);
+/* A number as written, for hooks that give its spelling a meaning (an assembly
+ * immediate: a hex integer is a bit pattern): an integer (decimal or hex) or a
+ * float literal, with an optional leading `-`. False when the next token is
+ * neither (nothing consumed), or on error (a literal beyond 64 bits). */
+typedef struct ptoc_number {
+    bool is_float;            /* a float literal: value in `fp` */
+    bool is_hex;              /* an integer written 0x...: */
+    bool negative;            /* a leading `-` */
+    uint64_t magnitude;       /* the integer's digits, without the sign */
+    double fp;                /* the float's value, sign included */
+    ptoc_loc loc;
+} ptoc_number;
+bool ptoc_parse_optional_number(ptoc_parser *p, ptoc_number *out);
 
 bool ptoc_parse_type(ptoc_parser *p, ptoc_type **out);
 bool ptoc_parse_optional_type(ptoc_parser *p, ptoc_type **out);
@@ -119,11 +148,24 @@ bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n
 /* Resolves one reference at type `t`: an earlier definition must have that type
  * (error otherwise); a not-yet-defined name becomes a forward reference. */
 bool ptoc_parse_resolve(ptoc_parser *p, const ptoc_operand_ref *ref, ptoc_type *t, ptoc_value **out);
+/* The type of the value `ref` names when it is already defined, else NULL
+ * (not defined yet, or no such result number): for forms whose operands take
+ * their types from their definitions. Reports nothing. */
+ptoc_type *ptoc_parser_defined_type(ptoc_parser *p, const ptoc_operand_ref *ref);
 /* Resolves `n` refs against `ntypes` types (error if the counts differ) and adds
  * them to state's operands. `where` names the list in the count error. */
 bool ptoc_parse_resolve_list(ptoc_parser *p, const ptoc_operand_ref *refs, uint32_t n,
                              ptoc_type *const *types, uint32_t ntypes, ptoc_loc where,
                              ptoc_op_state *st);
+
+/* For a custom form that changes a value in place (`pto.tassign %t, ...` with
+ * no result named): once the op being parsed is created, `ref`'s name stands
+ * for its first result, so later uses read the new value. The value must be
+ * defined in the block the op goes in (an error otherwise). */
+bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref);
+/* Creates `st` as an op of its own just before the op being parsed (in the
+ * same block), e.g. an arith.constant for an assembly immediate. */
+ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st);
 
 /* ADDED (syntax helper): an optional `loc(...)`, as after a function argument's
  * type. Returns true when one was parsed; *loc is then its first file:line:col

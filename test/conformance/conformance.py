@@ -20,8 +20,11 @@ ptoc reads back what upstream prints (which adds default properties such as
 overflowFlags that ptoc's printers leave out).
 
 `self` needs no upstream tool and checks ptoc against itself: printing is
-idempotent (the custom form parses back to the same custom form), and the
-generic form parses back to the same custom form. No file is exempt.
+idempotent (the custom form parses back to the same custom form), the generic
+form parses back to the same custom form, and so does the PTO-AS form
+(`--print-pto-as`, read back with `-x pto-as`). No file is exempt.
+
+.ptoas files (PTO-AS) are tests too: each chunk is first read with -x pto-as.
 
 A chunk ptoc-opt itself rejects fails the test unless its file's RUN line
 expects failure (`not ptoc-opt`).
@@ -54,7 +57,7 @@ def test_files(root, exempt):
         subdirs[:] = sorted(d for d in subdirs if d not in SKIP_DIRS)
         for name in sorted(names):
             path = os.path.join(top, name)
-            if name.endswith((".mlir", ".pto")) and os.path.relpath(path, root) not in exempt:
+            if name.endswith((".mlir", ".pto", ".ptoas")) and os.path.relpath(path, root) not in exempt:
                 yield path
 
 
@@ -95,9 +98,9 @@ def diff_of(want, got, got_name):
                                            "ptoc-opt", got_name, lineterm=""))
 
 
-def check_upstream(tools, where, chunk, flags, custom):
+def check_upstream(tools, where, chunk, flags, lang, custom):
     ptoc_opt, mlir_opt = tools
-    generic = run([ptoc_opt, "--print-op-generic", "--allow-unregistered-dialect", "-"] + flags, chunk)
+    generic = run([ptoc_opt, "--print-op-generic", "--allow-unregistered-dialect", "-"] + flags + lang, chunk)
     if generic.returncode != 0:
         return "%s: ptoc-opt --print-op-generic fails:\n%s" % (where, generic.stderr.decode())
     upstream = run([mlir_opt, "--allow-unregistered-dialect", "--mlir-print-op-generic", "-"],
@@ -115,13 +118,28 @@ def check_upstream(tools, where, chunk, flags, custom):
     return None
 
 
-def check_self(tools, where, chunk, flags, custom):
+def check_pto_as(ptoc_opt, where, flags, custom):
+    """--print-pto-as of the custom form reads back (-x pto-as) to the same IR."""
+    asm = run([ptoc_opt, "--print-pto-as", "--allow-unregistered-dialect", "-"] + flags, custom.stdout.decode())
+    back = run([ptoc_opt, "-x", "pto-as", "--allow-unregistered-dialect", "-"] + flags, asm.stdout.decode())
+    if asm.returncode != 0 or back.returncode != 0 or back.stdout != custom.stdout:
+        return "%s: the PTO-AS form does not parse back to the same IR:\n%s%s%s\n--- the PTO-AS form:\n%s" % (
+            where, asm.stderr.decode(), back.stderr.decode(),
+            diff_of(custom.stdout, back.stdout, "ptoc-opt -x pto-as(ptoc-opt --print-pto-as)"),
+            asm.stdout.decode())
+    return None
+
+
+def check_self(tools, where, chunk, flags, lang, custom):
     ptoc_opt = tools[0]
     again = run([ptoc_opt, "--allow-unregistered-dialect", "-"] + flags, custom.stdout.decode())
     if again.returncode != 0 or again.stdout != custom.stdout:
         return "%s: printing is not idempotent:\n%s%s" % (
             where, again.stderr.decode(), diff_of(custom.stdout, again.stdout, "ptoc-opt(ptoc-opt)"))
-    generic = run([ptoc_opt, "--print-op-generic", "--allow-unregistered-dialect", "-"] + flags, chunk)
+    problem = check_pto_as(ptoc_opt, where, flags, custom)
+    if problem:
+        return problem
+    generic = run([ptoc_opt, "--print-op-generic", "--allow-unregistered-dialect", "-"] + flags + lang, chunk)
     back = run([ptoc_opt, "--allow-unregistered-dialect", "-"] + flags, generic.stdout.decode())
     if generic.returncode != 0 or back.returncode != 0 or back.stdout != custom.stdout:
         return "%s: the generic form does not parse back to the same IR:\n%s%s%s" % (
@@ -132,11 +150,12 @@ def check_self(tools, where, chunk, flags, custom):
 
 def check_chunk(mode, tools, path, line, chunk, flags, may_fail):
     where = "%s (chunk at line %d)" % (path, line)
-    custom = run([tools[0], "--allow-unregistered-dialect", "-"] + flags, chunk)
+    lang = ["-x", "pto-as"] if path.endswith(".ptoas") else []
+    custom = run([tools[0], "--allow-unregistered-dialect", "-"] + flags + lang, chunk)
     if custom.returncode != 0:
         return None if may_fail else "%s: ptoc-opt rejects it:\n%s" % (where, custom.stderr.decode())
     check = check_upstream if mode == "upstream" else check_self
-    return check(tools, where, chunk, flags, custom)
+    return check(tools, where, chunk, flags, lang, custom)
 
 
 def main():

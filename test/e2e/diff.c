@@ -296,38 +296,48 @@ static int mask_tile(e2e_program *p, ref_dtype m, const shape_class *k)
 
 typedef enum select_kind { SEL_TCMP_TSEL, SEL_TCMPS_TSELS, SEL_TCMPS_TILE_TSEL } select_kind;
 
+/* with_tmp: tsel/tsels in PTOAS's 4-in form (with the tmp tile), else in the
+ * ISA pages' 3-in form. */
 static void build_select(e2e_case *c, select_kind kind, ref_cmp mode, ref_dtype t, ref_dtype m,
-                         const shape_class *k)
+                         const shape_class *k, bool with_tmp)
 {
     e2e_program *p = &c->prog;
     int a = full_tile(p, t, k), b = full_tile(p, t, k), mask = mask_tile(p, m, k);
-    int d = full_tile(p, t, k), tmp = full_tile(p, t, k);
+    int d = full_tile(p, t, k), tmp = with_tmp ? full_tile(p, t, k) : -1;
     program_load_tile(p, a);
     if (kind != SEL_TCMPS_TSELS)
         program_load_tile(p, b);
-    program_load_tile(p, tmp);      /* scratch, but a Level-1 operand needs a definition */
+    if (with_tmp)
+        program_load_tile(p, tmp);  /* scratch, but a Level-1 operand needs a definition */
+    int nsel = with_tmp ? 4 : 3;
     e2e_step *cmp;
     if (kind == SEL_TCMPS_TSELS) {
         int s0 = program_scalar(p, t), s1 = program_scalar(p, t);
         e2e_operand cin[2] = {tile_operand(a), scalar_operand(s0)};
         cmp = program_op(p, E2E_TCMPS, mask, 2, cin);
         e2e_operand sin[4] = {tile_operand(mask), tile_operand(a), tile_operand(tmp), scalar_operand(s1)};
-        program_op(p, E2E_TSELS, d, 4, sin);
+        if (!with_tmp)
+            sin[2] = sin[3];
+        program_op(p, E2E_TSELS, d, nsel, sin);
     } else {
         e2e_operand cin[2] = {tile_operand(a), tile_operand(b)};
         cmp = program_op(p, kind == SEL_TCMP_TSEL ? E2E_TCMP : E2E_TCMPS_TILE, mask, 2, cin);
         e2e_operand sin[4] = {tile_operand(mask), tile_operand(kind == SEL_TCMP_TSEL ? a : b),
                               tile_operand(kind == SEL_TCMP_TSEL ? b : a), tile_operand(tmp)};
-        program_op(p, E2E_TSEL, d, 4, sin);
+        program_op(p, E2E_TSEL, d, nsel, sin);
     }
     cmp->cmp = mode;
     program_store_tile(p, mask);
     program_store_tile(p, d);
 }
 
+/* A compare, then a select of its mask, per kind, compare mode, dtype and
+ * class; the select is written with tmp (4 ins) or without (3 ins, "/3" in the
+ * statistics) in alternate cases, so each kind and dtype runs both forms. */
 static void family_select(e2e_suite *s)
 {
-    static const char *const kind_names[] = {"tcmp+tsel", "tcmps+tsels", "tcmps(tile)+tsel"};
+    static const char *const kind_names[2][3] = {{"tcmp+tsel/3", "tcmps+tsels/3", "tcmps(tile)+tsel/3"},
+                                                 {"tcmp+tsel", "tcmps+tsels", "tcmps(tile)+tsel"}};
     static const char *const short_names[] = {"tcmp_tsel", "tcmps_tsels", "tcmpst_tsel"};
     static const char *const mode_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
     /* tsel/tsels take row_major outer layouts: the five classes, Zn and Zz */
@@ -347,13 +357,15 @@ static void family_select(e2e_suite *s)
                                 (kind != SEL_TCMPS_TILE_TSEL && mode == (ki + di + 3) % 6);
                     if (!keep)
                         continue;
+                    /* half the cases write tsel/tsels without tmp (the ISA pages' form) */
+                    bool with_tmp = ((ki + di) / 2 + mode) % 2 == 0;
                     shape_class k = class_of(ki, t);
                     char name[64];
-                    snprintf(name, sizeof name, "%s_%s_%s_%s", short_names[kind], mode_names[mode],
-                             ref_dtype_name(t), k.name);
-                    e2e_case *c = new_case(cases, &n, kind_names[kind], t, &k, name);
+                    snprintf(name, sizeof name, "%s%s_%s_%s_%s", short_names[kind], with_tmp ? "" : "3",
+                             mode_names[mode], ref_dtype_name(t), k.name);
+                    e2e_case *c = new_case(cases, &n, kind_names[with_tmp][kind], t, &k, name);
                     c->fill = scalars_from_input;
-                    build_select(c, (select_kind)kind, (ref_cmp)mode, t, mask_dtypes[ki], &k);
+                    build_select(c, (select_kind)kind, (ref_cmp)mode, t, mask_dtypes[ki], &k, with_tmp);
                 }
         char module[64];
         snprintf(module, sizeof module, "select_%s", ref_dtype_name(t));

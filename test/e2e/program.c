@@ -552,7 +552,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case E2E_TCMPS: ref_tcmps(s->cmp, d, IN(0), SC(1)); break;
     case E2E_TCMPS_TILE: ref_tcmps_tile(s->cmp, d, IN(0), IN(1)); break;
     case E2E_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
-    case E2E_TSELS: ref_tsels(d, IN(0), IN(1), SC(3)); break;
+    case E2E_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case E2E_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case E2E_OPCODE_COUNT: break;
     }

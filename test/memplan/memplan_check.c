@@ -360,13 +360,19 @@ static void run_if(checker *c, ptoc_op *op)
 }
 
 /* A DPS pto op (tload too, whose form is custom) reads its tile ins and writes
- * its tile outs; any other op with tile operands is taken to read them. */
+ * its tile outs, and the ins it uses as scratch (ptoc_pto_effects.scratch_ins:
+ * tsel/tsels' tmp), whose old contents it never reads; any other op with tile
+ * operands is taken to read them. */
 static void run_op(checker *c, ptoc_op *op)
 {
     uint32_t nins = op->noperands, nouts = 0;
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
+    uint32_t scratch = info ? ptoc_pto_op_effects(op)->scratch_ins : 0;
     if (!info || !ptoc_pto_dps_split(op, &nins, &nouts))
         nins = op->noperands, nouts = 0;
+    for (uint32_t i = 0; i < nins && i < op->noperands && i < 32; i++)
+        if (is_tile_buf(op->operands[i].value) && (scratch & (1u << i)))
+            note_write(c, op->operands[i].value);
     for (uint32_t i = 0; i < op->noperands; i++)
         if (is_tile_buf(op->operands[i].value) && !(i >= nins && i < nins + nouts))
             note_read(c, op->operands[i].value);

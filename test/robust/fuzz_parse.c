@@ -3,12 +3,14 @@
  *   fuzz_parse [--seed S] [--iterations N] [--seconds T] [--save-dir D] DIR...
  *
  * It enforces the two promises of the textual language on every .mlir/.pto file
- * under DIR (Inputs/ folders skipped), one `// -----` chunk at a time:
+ * under DIR (Inputs/ folders skipped), and every .ptoas file read as PTO-AS,
+ * one `// -----` chunk at a time:
  *   - bad input gives at least one error diagnostic, every error diagnostic has a
  *     location (file and line), and nothing crashes (run it under ASan+UBSan);
  *   - IR that parses and verifies prints to text that parses and verifies again
  *     and prints identically (custom form P1 == P2), and its generic form G1
- *     parses back to the same custom form (P3 == P1).
+ *     and its PTO-AS form A1 (read as PTO-AS) parse back to the same custom
+ *     form P1.
  * First each corpus chunk is checked as is; then mutants of the chunks (made with
  * a seeded xorshift generator, so a run is reproducible) are checked until
  * --iterations or --seconds runs out. Each input is written to
@@ -70,6 +72,7 @@ typedef struct chunk {
     char *text;
     size_t len;
     uint32_t first_line;
+    bool assembly;            /* a .ptoas file: read as PTO-AS (mutants too) */
 } chunk;
 
 typedef struct corpus {
@@ -106,7 +109,7 @@ static void collect_files(corpus *c, const char *dir)
             continue;
         if (S_ISDIR(st.st_mode)) {
             collect_files(c, path);
-        } else if (has_suffix(path, ".mlir") || has_suffix(path, ".pto")) {
+        } else if (has_suffix(path, ".mlir") || has_suffix(path, ".pto") || has_suffix(path, ".ptoas")) {
             if (c->nfiles == c->files_cap) {
                 c->files_cap = c->files_cap ? c->files_cap * 2 : 64;
                 c->files = realloc(c->files, c->files_cap * sizeof *c->files);
@@ -151,6 +154,7 @@ static bool add_chunk(void *user, const char *text, size_t len, uint32_t first_l
     k->text[len] = '\0';
     k->len = len;
     k->first_line = first_line;
+    k->assembly = has_suffix(s->file, ".ptoas");
     return true;
 }
 
@@ -180,11 +184,12 @@ typedef struct checker {
     char reason[512];
 } checker;
 
-/* Parses and verifies `text`; NULL (diagnostics counted) if either fails. */
+/* Parses (as PTO-AS when `assembly`) and verifies `text`; NULL (diagnostics
+ * counted) if either fails. */
 static ptoc_op *parse_verified(ptoc_context *ctx, const char *text, size_t len,
-                               const char *name, uint32_t first_line)
+                               const char *name, uint32_t first_line, bool assembly)
 {
-    ptoc_parse_options opts = {first_line, 0};
+    ptoc_parse_options opts = {.first_line = first_line, .asm_dialect = "pto", .assembly = assembly};
     ptoc_arena *arena = ptoc_arena_create(ctx);
     ptoc_op *module;
     ptoc_source_add(ctx, ptoc_ident_cstr(ctx, name), text, len);
@@ -194,56 +199,57 @@ static ptoc_op *parse_verified(ptoc_context *ctx, const char *text, size_t len,
     return module;
 }
 
-static void print_to(ptoc_strbuf *sb, const ptoc_op *op, bool generic)
+static void print_to(ptoc_strbuf *sb, const ptoc_op *op, bool generic, bool assembly)
 {
-    ptoc_print_options opts = {generic, false};
+    ptoc_print_options opts = {generic, false, assembly};
     sb->len = 0;
     ptoc_print_op(sb, op, &opts);
 }
 
-/* Checks the round-trip promises on verified `module`. False with k->reason set. */
+/* `text` (read as PTO-AS when `assembly`) parses, verifies and prints as `want`
+ * in the custom form; else k->reason says which print (`what`) failed. */
+static bool reads_back(checker *k, ptoc_context *ctx, const ptoc_strbuf *text, bool assembly,
+                       const ptoc_strbuf *want, ptoc_strbuf *got, const char *what)
+{
+    ptoc_op *again = parse_verified(ctx, text->data, text->len, "<printed>", 1, assembly);
+    if (!again) {
+        snprintf(k->reason, sizeof k->reason, "the %s print does not parse and verify", what);
+        return false;
+    }
+    print_to(got, again, false, false);
+    if (want->len == got->len && !memcmp(want->data, got->data, want->len))
+        return true;
+    snprintf(k->reason, sizeof k->reason, "the %s print does not read back to the same IR", what);
+    return false;
+}
+
+/* Checks the round-trip promises on verified `module`: the custom print P1
+ * reads back to P1 (idempotent), and so do the PTO-AS and the generic prints.
+ * False with k->reason set. */
 static bool check_round_trip(checker *k, ptoc_context *ctx, const ptoc_op *module,
                              diag_count *dc)
 {
-    ptoc_strbuf p1, p2, g1;
-    ptoc_op *again;
-    bool ok = false;
+    ptoc_strbuf p1, p2, g1, a1;
     ptoc_strbuf_init(&p1, NULL);
     ptoc_strbuf_init(&p2, NULL);
     ptoc_strbuf_init(&g1, NULL);
-    print_to(&p1, module, false);
-    print_to(&g1, module, true);
-    again = parse_verified(ctx, p1.data, p1.len, "<printed>", 1);
-    if (!again) {
-        snprintf(k->reason, sizeof k->reason, "the custom print does not parse and verify");
-        goto done;
-    }
-    print_to(&p2, again, false);
-    if (p1.len != p2.len || memcmp(p1.data, p2.data, p1.len)) {
-        snprintf(k->reason, sizeof k->reason, "printing is not idempotent (P1 != P2)");
-        goto done;
-    }
-    again = parse_verified(ctx, g1.data, g1.len, "<generic>", 1);
-    if (!again) {
-        snprintf(k->reason, sizeof k->reason, "the generic print does not parse and verify");
-        goto done;
-    }
-    print_to(&p2, again, false);
-    if (p1.len != p2.len || memcmp(p1.data, p2.data, p1.len)) {
-        snprintf(k->reason, sizeof k->reason, "the generic form does not round-trip (P3 != P1)");
-        goto done;
-    }
-    ok = true;
-done:
+    ptoc_strbuf_init(&a1, NULL);
+    print_to(&p1, module, false, false);
+    print_to(&g1, module, true, false);
+    print_to(&a1, module, false, true);
+    bool ok = reads_back(k, ctx, &p1, false, &p1, &p2, "custom") &&
+              reads_back(k, ctx, &a1, true, &p1, &p2, "PTO-AS") &&
+              reads_back(k, ctx, &g1, false, &p1, &p2, "generic");
     if (!ok) {
-        fprintf(stderr, "--- P1\n%.*s--- G1\n%.*s--- P2/P3\n%.*s", (int)p1.len,
-                p1.data ? p1.data : "", (int)g1.len, g1.data ? g1.data : "", (int)p2.len,
-                p2.data ? p2.data : "");
+        fprintf(stderr, "--- P1\n%.*s--- G1\n%.*s--- A1\n%.*s--- read back\n%.*s", (int)p1.len,
+                p1.data ? p1.data : "", (int)g1.len, g1.data ? g1.data : "", (int)a1.len,
+                a1.data ? a1.data : "", (int)p2.len, p2.data ? p2.data : "");
     }
     (void)dc;
     ptoc_strbuf_free(&p1);
     ptoc_strbuf_free(&p2);
     ptoc_strbuf_free(&g1);
+    ptoc_strbuf_free(&a1);
     return ok;
 }
 
@@ -261,7 +267,7 @@ static bool explicit_locations(const char *text, size_t len)
 
 /* Runs one input through every check; false with k->reason set on failure. */
 static bool check_input(checker *k, const char *text, size_t len, const char *name,
-                        uint32_t first_line)
+                        uint32_t first_line, bool assembly)
 {
     ptoc_context *ctx = ptoc_context_create(NULL);
     diag_count dc = {0, 0, {0}};
@@ -270,7 +276,7 @@ static bool check_input(checker *k, const char *text, size_t len, const char *na
     ptoc_register_all(ctx);
     ptoc_context_allow_unregistered(ctx, true);
     ptoc_context_set_diag_handler(ctx, count_diag, &dc, NULL);
-    module = parse_verified(ctx, text, len, name, first_line);
+    module = parse_verified(ctx, text, len, name, first_line, assembly);
     if (!module) {
         k->rejected++;
         if (dc.errors == 0) {
@@ -302,13 +308,13 @@ static void write_file(const char *path, const char *text, size_t len)
 
 /* Saves, runs and records one input. */
 static void run_input(checker *k, const char *text, size_t len, const char *origin,
-                      uint32_t first_line)
+                      uint32_t first_line, bool assembly)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/fuzz-last-input.mlir", k->save_dir);
     write_file(path, text, len);
     k->reason[0] = '\0';
-    if (check_input(k, text, len, "fuzz.mlir", first_line)) {
+    if (check_input(k, text, len, "fuzz.mlir", first_line, assembly)) {
         k->passed++;
         return;
     }
@@ -342,6 +348,7 @@ static const char *const dictionary[] = {
     "index", "memref<", "tensor<", "vector<", "dense<", "array<i32: ", "#map = ", "!alias = ",
     "@f", "@", "func.func ", "scf.yield", "func.return", "builtin.module", "module {",
     "attributes ", "\"t.op\"() : () -> ()", "<{", "}>", "#", "!", "%", "...", "\\", "\"\\",
+    "#cmp=gt", "tadd ", "tsels ", "tile(0x100)", "0x3F800000", "-1.5", " : !pto.tile<f32, 16, 16>",
 };
 
 static void mutate_truncate(buf *b) { b->len = b->len ? rng_below(b->len) : 0; }
@@ -512,7 +519,7 @@ int main(int argc, char **argv)
     for (i = 0; i < c.nchunks; i++) {
         char origin[4200];
         snprintf(origin, sizeof origin, "%s:%u", c.chunks[i].file, (unsigned)c.chunks[i].first_line);
-        run_input(&k, c.chunks[i].text, c.chunks[i].len, origin, c.chunks[i].first_line);
+        run_input(&k, c.chunks[i].text, c.chunks[i].len, origin, c.chunks[i].first_line, c.chunks[i].assembly);
     }
     corpus_failed = k.failed;
     printf("corpus: %zu files, %zu chunks, %lu passed, %lu failed\n", c.nfiles, c.nchunks,
@@ -525,7 +532,7 @@ int main(int argc, char **argv)
         mutate(&mutant, &c);
         snprintf(origin, sizeof origin, "mutant %lu of %s:%u", i, base->file,
                  (unsigned)base->first_line);
-        run_input(&k, mutant.data ? mutant.data : "", mutant.len, origin, base->first_line);
+        run_input(&k, mutant.data ? mutant.data : "", mutant.len, origin, base->first_line, base->assembly);
     }
     printf("mutants: %lu run in %.1fs (%lu rejected with diagnostics)\n", i,
            now_seconds() - start, k.rejected);

@@ -9,8 +9,12 @@ little-endian elements, which struct handles.
   npy.py header FILE DESCR FORTRAN SHAPE write a .npy with this header and zeros
 
 DTYPE is a numpy code (f4, i4, u2 ...); SHAPE is like 16x16; PATTERN is
-`iota` (0, 1, 2 ...), `iota*K` or a constant number.
+`iota` (0, 1, 2 ...), `iota*K`, a constant number, or `random:SEED`: values
+from Python's seeded Mersenne Twister (the same on every host and version),
+integers over the dtype's whole range, floats uniform in [-100, 100) rounded
+to the dtype (f2 to half precision by struct itself).
 """
+import random
 import struct
 import sys
 
@@ -29,7 +33,20 @@ def count(shape):
     return n
 
 
+def random_values(seed, n, code):
+    rng = random.Random(seed)
+    if code in "efd":
+        return [rng.uniform(-100, 100) for _ in range(n)]
+    if code == "?":
+        return [rng.randrange(2) for _ in range(n)]
+    bits = struct.calcsize(code) * 8
+    lo, hi = (0, (1 << bits) - 1) if code in "BHIQ" else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    return [rng.randint(lo, hi) for _ in range(n)]
+
+
 def values(pattern, n, code):
+    if pattern.startswith("random:"):
+        return random_values(int(pattern[7:]), n, code)
     if pattern.startswith("iota"):
         k = float(pattern[5:]) if pattern.startswith("iota*") else 1
         vals = [i * k for i in range(n)]
