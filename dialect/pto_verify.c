@@ -17,14 +17,24 @@
 
 static const char *const arch_names[] = {"a2", "a3", "a5", "cpu"};
 
+/* The names an arch goes by, case-insensitively. `a2a3` (PTOAS's name for the
+ * shared A2/A3 rules, which the Qwen3 samples write) is a3: the two have the
+ * same rules everywhere ptoc checks them. PTOAS reads every name but a5 as
+ * A2/A3; ptoc rejects names it does not know instead. */
+static const struct { const char *name; ptoc_pto_arch arch; } arch_spellings[] = {
+    {"a2", PTOC_PTO_ARCH_A2}, {"a3", PTOC_PTO_ARCH_A3}, {"a2a3", PTOC_PTO_ARCH_A3},
+    {"a5", PTOC_PTO_ARCH_A5}, {"cpu", PTOC_PTO_ARCH_CPU},
+};
+
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
 {
-    for (int a = 0; a < 4; a++) {
+    for (size_t a = 0; a < sizeof arch_spellings / sizeof arch_spellings[0]; a++) {
+        const char *want = arch_spellings[a].name;
         size_t i = 0;
-        while (name[i] && arch_names[a][i] && tolower((unsigned char)name[i]) == arch_names[a][i])
+        while (name[i] && want[i] && tolower((unsigned char)name[i]) == want[i])
             i++;
-        if (!name[i] && !arch_names[a][i])
-            return (ptoc_pto_arch)a;
+        if (!name[i] && !want[i])
+            return arch_spellings[a].arch;
     }
     return PTOC_PTO_ARCH_INVALID;
 }
@@ -79,7 +89,7 @@ static bool op_arch(const ptoc_op *op, ptoc_pto_arch *arch)
     *arch = ptoc_pto_target_arch(op, &spelling);
     if (*arch != PTOC_PTO_ARCH_INVALID)
         return true;
-    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected a2, a3, a5 or cpu)", spelling);
+    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected a2, a3, a2a3, a5 or cpu)", spelling);
     return false;
 }
 

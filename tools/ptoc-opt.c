@@ -162,7 +162,7 @@ static const ptoc_tool_flag opt_flags[] = {
     {"mlir-print-debuginfo", PTOC_TOOL_NO_VALUE, NULL, set_debuginfo, NULL},
     {"allow-unregistered-dialect", PTOC_TOOL_NO_VALUE, NULL, set_allow_unregistered,
      "Accept ops of dialects ptoc does not know (generic form only)"},
-    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_arch,
+    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", set_arch,
      "Target architecture (overrides the module's pto.target_arch)"},
     {"test-print-memplan", PTOC_TOOL_NO_VALUE, NULL, set_print_memplan,
      "pto-plan-memory prints each buffer's live range, offset and size to stdout "

@@ -255,7 +255,7 @@ static bool set_input(void *o, const char *arg)
 }
 
 static const ptoc_tool_flag driver_flags[] = {
-    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target, "Target architecture (default cpu; code generation: cpu)"},
+    {"target", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", set_target, "Target architecture (default cpu; code generation: cpu)"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
     {"O1", PTOC_TOOL_NO_VALUE, NULL, set_o1, "Optimisation level 1"},
     {"O2", PTOC_TOOL_NO_VALUE, NULL, set_o2, "Optimisation level 2 (default)"},
@@ -287,7 +287,7 @@ static const ptoc_tool_flag driver_flags[] = {
 
 static const ptoc_tool_cli driver_cli = {
     .prog = PROG,
-    .usage = "FILE|- [-target=a2|a3|a5|cpu] [-O0..-O3] [-emit=llvm|asm|obj|header] [-o FILE]\n"
+    .usage = "FILE|- [-target=a2|a3|a2a3|a5|cpu] [-O0..-O3] [-emit=llvm|asm|obj|header] [-o FILE]\n"
              "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
              "                         [--check-races] [--trace=FILE.json]",
     .overview = "compile a PTO kernel to native code, or run it (--run)",
@@ -499,7 +499,7 @@ static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
     if (!run_auto_mode(module, arena, o) || !run_sync(module, arena, o))
         return PTOC_TOOL_EXIT_ERROR;
-    if (strcmp(o->target, "cpu") != 0) {
+    if (ptoc_pto_arch_from_name(o->target) != PTOC_PTO_ARCH_CPU) {
         if (o->run) {
             ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=cpu)", o->target);
             return PTOC_TOOL_EXIT_ERROR;

@@ -6,6 +6,8 @@
 
 #include "tools/tool_util.h"
 
+#include "ptoc/pto.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -207,9 +209,5 @@ bool ptoc_tool_write_output(const char *prog, const char *path, const char *data
 
 bool ptoc_tool_arch_valid(const char *arch)
 {
-    static const char *const archs[] = {"a2", "a3", "a5", "cpu"};
-    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-        if (strcmp(arch, archs[i]) == 0)
-            return true;
-    return false;
+    return ptoc_pto_arch_from_name(arch) != PTOC_PTO_ARCH_INVALID;
 }

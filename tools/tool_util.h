@@ -57,8 +57,9 @@ char *ptoc_tool_read_input(const char *prog, const char *path, size_t *len);
  * same directory and a rename, so a failure never leaves a partial file. */
 bool ptoc_tool_write_output(const char *prog, const char *path, const char *data, size_t len);
 
-/* a2, a3, a5 or cpu: the architectures --pto-arch and -target accept. */
+/* The architectures --pto-arch and -target accept (ptoc_pto_arch_from_name:
+ * a2, a3, a2a3, a5 or cpu, in any case). */
 bool ptoc_tool_arch_valid(const char *arch);
-#define PTOC_TOOL_ARCH_LIST "a2, a3, a5 or cpu"
+#define PTOC_TOOL_ARCH_LIST "a2, a3, a2a3, a5 or cpu"
 
 #endif

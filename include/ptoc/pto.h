@@ -198,7 +198,8 @@ typedef enum ptoc_pto_arch {
  * then PTOC_PTO_ARCH_DEFAULT (a3, as PTOAS). `spelling`, when not NULL, gets the
  * text that was read (for diagnostics about an invalid name). */
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
-ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);   /* INVALID if unknown */
+/* a2, a3, a2a3 (= a3), a5 or cpu, in any case; INVALID for anything else. */
+ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
 /* The arch whose pipe rules sync follows (pto-insert-sync, the pipe simulator):
  * the nearest module's pto.target_arch, the hardware the kernel is written for,
  * whatever target it is verified or run for; else ptoc_pto_target_arch. */
