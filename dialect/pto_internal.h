@@ -22,6 +22,12 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
 void pto_print_type(ptoc_printer *p, const ptoc_type *t);
 /* Bytes of one element of a tile dtype (1 for i1/i8 ..., 0 when unknown). */
 uint32_t pto_elem_bytes(const ptoc_type *elem);
+/* A type where a pto op's syntax expects one: any type, or PTOAS's custom-type
+ * fallback, the bare body of the pto type `kind` without `!pto.mnemonic`
+ * (`<loc=vec, dtype=f32, ...>` is a tile_buf in a DPS type list, `<f32>` a
+ * pointer in addptr's). The list form reads `T, T, ...` (at least one). */
+bool pto_parse_type_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type **out);
+bool pto_parse_type_list_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type ***out, uint32_t *n);
 
 /* pto_attrs.c */
 ptoc_attr *pto_parse_attr(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);

@@ -68,7 +68,8 @@ static bool parse_arrow(ptoc_parser *p, ptoc_op_state *st)
 }
 
 /* `%a, %b [{attrs}] : T, U` up to, not including, the closing paren; resolved
- * into the state. `*n` gets the operand count. */
+ * into the state. `*n` gets the operand count. A type may be PTOAS's bare
+ * `<loc=..., dtype=...>`, a tile_buf. */
 static bool parse_group_body(ptoc_parser *p, ptoc_op_state *st, uint32_t *n)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
@@ -79,7 +80,7 @@ static bool parse_group_body(ptoc_parser *p, ptoc_op_state *st, uint32_t *n)
         return false;
     if (*n > 0 && !ptoc_parse_expect(p, ":"))
         return false;
-    if (*n > 0 && !ptoc_parse_type_list(p, &types, &ntypes))
+    if (*n > 0 && !pto_parse_type_list_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &types, &ntypes))
         return false;
     return ptoc_parse_resolve_list(p, refs, *n, types, ntypes, loc, st);
 }
@@ -306,7 +307,7 @@ static bool parse_tstore(ptoc_parser *p, ptoc_op_state *st)
     if (!ptoc_parse_expect(p, "ins") || !ptoc_parse_expect(p, "(") || !ptoc_parse_operand(p, &refs[0]))
         return false;
     if (ptoc_parse_optional(p, ":")) {                   /* %t : T[, %q : i64] */
-        if (!ptoc_parse_type(p, &types[ntypes++]))
+        if (!pto_parse_type_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &types[ntypes++]))
             return false;
         if (ptoc_parse_optional(p, ",")) {
             if (!ptoc_parse_operand(p, &refs[nins++]) || !ptoc_parse_expect(p, ":") ||
@@ -320,7 +321,7 @@ static bool parse_tstore(ptoc_parser *p, ptoc_op_state *st)
             if (!ptoc_parse_operand(p, &refs[nins++]))
                 return false;
         }
-        if (!ptoc_parse_expect(p, ":") || !ptoc_parse_type_list(p, &list, &ntypes))
+        if (!ptoc_parse_expect(p, ":") || !pto_parse_type_list_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &list, &ntypes))
             return false;
         if (ntypes > 2)
             return ptoc_parser_error_at(p, loc, "tstore takes at most two ins (the tile and a pre-quant scalar)");

@@ -9,7 +9,8 @@
  *             for !pto.tile, where it defaults to vec: !pto.tile<32x32xf32>)
  *   key form  !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16,
  *                          blayout=row_major, slayout=none_box, fractal=512, pad=0[, compact=0]>
- *             (every key, in this order; v_row/v_col `?` or -1 = dynamic)
+ *             (loc first, then every other key once, in any order; v_row/v_col
+ *             `?` or -1 = dynamic)
  *   pto-isa   !pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>
  *             (loc, dtype, rows, cols, blayout, slayout, fractal (None = 512), pad)
  *
@@ -307,11 +308,6 @@ static bool parse_u32_or_enum(ptoc_parser *p, ptoc_pto_enum_kind kind, const cha
     return !ptoc_parser_failed(p) && parse_enum_word(p, kind, what, out);
 }
 
-static bool parse_key(ptoc_parser *p, const char *key)
-{
-    return ptoc_parse_expect(p, key) && ptoc_parse_expect(p, "=");
-}
-
 static bool parse_loc_word(ptoc_parser *p, uint32_t *loc)
 {
     return parse_enum_word(p, PTOC_PTO_ENUM_ADDRESS_SPACE, "loc", loc);
@@ -319,28 +315,63 @@ static bool parse_loc_word(ptoc_parser *p, uint32_t *loc)
 
 /* ---------------------------------------------------------------- tile grammars */
 
-/* After `loc=L,`: dtype=T, rows=N, cols=N, v_row=V, v_col=V, blayout=K, slayout=K,
- * fractal=N, pad=N[, compact=N]. */
+/* The keys of the key form after `loc=L,`. PTOAS reads them only in this order;
+ * ptoc takes them in any order, since each names itself (PTOAS's own MatMul
+ * sample writes blayout before v_row). All but compact are required. */
+typedef enum tile_key { TK_DTYPE, TK_ROWS, TK_COLS, TK_V_ROW, TK_V_COL, TK_BLAYOUT, TK_SLAYOUT, TK_FRACTAL,
+                        TK_PAD, TK_COMPACT, TK_COUNT } tile_key;
+static const char *const tile_key_names[TK_COUNT] = {"dtype", "rows", "cols", "v_row", "v_col", "blayout",
+                                                     "slayout", "fractal", "pad", "compact"};
+
+static int tile_key_of(const char *word)
+{
+    for (int k = 0; k < TK_COUNT; k++)
+        if (strcmp(tile_key_names[k], word) == 0)
+            return k;
+    return -1;
+}
+
+static bool parse_tile_key_value(ptoc_parser *p, tile_key key, ptoc_pto_tile_desc *d)
+{
+    switch (key) {
+    case TK_DTYPE: return ptoc_parse_type(p, &d->elem);
+    case TK_ROWS: return ptoc_parse_integer(p, &d->rows);
+    case TK_COLS: return ptoc_parse_integer(p, &d->cols);
+    case TK_V_ROW: return parse_dim_value(p, &d->valid_rows, "v_row");
+    case TK_V_COL: return parse_dim_value(p, &d->valid_cols, "v_col");
+    case TK_BLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout);
+    case TK_SLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout);
+    case TK_FRACTAL: return parse_u32(p, "fractal", &d->fractal);
+    case TK_PAD: return parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
+    case TK_COMPACT: return parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
+    case TK_COUNT: break;
+    }
+    ptoc_unreachable("bad tile key");
+    return false;
+}
+
+/* After `loc=L,`: `key=value` pairs, each key once. */
 static bool parse_tile_key_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
-    int64_t rows, cols;
-    if (!parse_key(p, "dtype") || !ptoc_parse_type(p, &d->elem) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "rows") || !ptoc_parse_integer(p, &rows) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "cols") || !ptoc_parse_integer(p, &cols) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "v_row") || !parse_dim_value(p, &d->valid_rows, "v_row") || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "v_col") || !parse_dim_value(p, &d->valid_cols, "v_col") || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "blayout") || !parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout) ||
-        !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "slayout") || !parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout) ||
-        !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "fractal") || !parse_u32(p, "fractal", &d->fractal) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "pad") || !parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad))
-        return false;
-    d->rows = rows;
-    d->cols = cols;
-    if (ptoc_parse_optional(p, ","))
-        return parse_key(p, "compact") &&
-               parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
+    ptoc_loc loc = ptoc_parser_loc(p);
+    bool seen[TK_COUNT] = {false};
+    do {
+        ptoc_loc kloc = ptoc_parser_loc(p);
+        ptoc_ident *name;
+        if (!ptoc_parse_keyword(p, &name, "tile_buf key"))
+            return false;
+        int key = tile_key_of(name->str);
+        if (key < 0)
+            return ptoc_parser_error_at(p, kloc, "unknown key in tile_buf key form: %s", name->str);
+        if (seen[key])
+            return ptoc_parser_error_at(p, kloc, "duplicate %s in tile_buf key form", name->str);
+        seen[key] = true;
+        if (!ptoc_parse_expect(p, "=") || !parse_tile_key_value(p, (tile_key)key, d))
+            return false;
+    } while (ptoc_parse_optional(p, ","));
+    for (int k = 0; k < TK_COMPACT; k++)
+        if (!seen[k])
+            return ptoc_parser_error_at(p, loc, "tile_buf key form needs '%s'", tile_key_names[k]);
     return !ptoc_parser_failed(p);
 }
 
@@ -412,6 +443,16 @@ static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
     return !ptoc_parser_failed(p);
 }
 
+/* Is the next token a key of the key form (`dtype`, `rows` ...)? The positional
+ * form has a type there instead. */
+static bool peek_tile_key(ptoc_parser *p)
+{
+    for (int k = 0; k < TK_COUNT; k++)
+        if (ptoc_parser_peek(p, tile_key_names[k]))
+            return true;
+    return false;
+}
+
 /* Picks the grammar by the first word: `loc` (key or positional form), a loc name
  * (compact form), or nothing but dims (compact form of !pto.tile, loc vec). */
 static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_tile_desc *d)
@@ -428,7 +469,7 @@ static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_ti
     if (strcmp(first->str, "loc") == 0) {
         if (!ptoc_parse_expect(p, "=") || !parse_loc_word(p, &d->loc) || !ptoc_parse_expect(p, ","))
             return false;
-        return ptoc_parser_peek(p, "dtype") ? parse_tile_key_form(p, d) : parse_tile_positional_form(p, d);
+        return peek_tile_key(p) ? parse_tile_key_form(p, d) : parse_tile_positional_form(p, d);
     }
     if (!lookup_enum_word(PTOC_PTO_ENUM_ADDRESS_SPACE, first->str, &d->loc))
         return ptoc_parser_error_at(p, loc, "unknown loc: %s", first->str);
@@ -573,6 +614,42 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
     }
     ptoc_parser_error_at(p, ptoc_parser_hook_loc(p), "unknown pto type '%s'", mnemonic->str);
     return NULL;
+}
+
+/* ---------------------------------------------------------------- types in op type lists */
+
+bool pto_parse_type_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type **out)
+{
+    if (!ptoc_parser_peek(p, "<"))
+        return ptoc_parse_type(p, out);
+    const char *mnemonic = NULL;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0] && !mnemonic; i++)
+        if (type_names[i].kind == kind)
+            mnemonic = type_names[i].mnemonic;
+    if (!mnemonic)
+        ptoc_unreachable("pto type kind without a mnemonic");
+    *out = pto_parse_type(p, ptoc_ident_cstr(ptoc_parser_context(p), mnemonic), false);
+    return *out != NULL;
+}
+
+bool pto_parse_type_list_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type ***out, uint32_t *n)
+{
+    uint32_t cap = 4;
+    ptoc_type **types = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap);
+    *n = 0;
+    do {
+        if (*n == cap) {
+            ptoc_type **grown = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap * 2);
+            memcpy(grown, types, sizeof *types * cap);
+            types = grown;
+            cap *= 2;
+        }
+        if (!pto_parse_type_or_bare(p, kind, &types[*n]))
+            return false;
+        (*n)++;
+    } while (ptoc_parse_optional(p, ","));
+    *out = types;
+    return true;
 }
 
 /* ---------------------------------------------------------------- printing */
