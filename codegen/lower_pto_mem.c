@@ -52,6 +52,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
+#include "ptoc/syntax.h"
 
 #define RANK PTOC_PTO_MAX_VIEW_RANK
 
@@ -699,6 +700,18 @@ static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *vi
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
+    if (x->v.elem != x->t.desc.elem) {
+        ptoc_strbuf from, to;
+        ptoc_strbuf_init(&from, g->ctx);
+        ptoc_strbuf_init(&to, g->ctx);
+        ptoc_print_type_to(&from, x->t.desc.elem);
+        ptoc_print_type_to(&to, x->v.elem);
+        ptoc_op_emit_error(op, "converting %s to %s (a store from acc) is not supported by the cpu target yet",
+                           ptoc_strbuf_cstr(&from), ptoc_strbuf_cstr(&to));
+        ptoc_strbuf_free(&from);
+        ptoc_strbuf_free(&to);
+        return false;
+    }
     refine_valid_shape(&x->t);
     x->et = bits_type(g, x->t.esize);
     x->contiguous_rows = x->t.desc.blayout == PTOC_PTO_BL_ROW_MAJOR && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
