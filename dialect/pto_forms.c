@@ -97,7 +97,7 @@ bool pto_parse_key_block(ptoc_parser *p, ptoc_op_state *st, const pto_form_key *
             k++;
         for (uint32_t skip = next; skip < k && k < n; skip++)
             if (!keys[skip].optional)
-                return ptoc_parser_error_at(p, loc, "expected '%s'", keys[skip].key);
+                return ptoc_parser_error_at(p, loc, "expected '%s' before '%s'", keys[skip].key, name->str);
         if (k == n && next < n)
             return ptoc_parser_error_at(p, loc, "expected '%s', got '%s'", keys[next].key, name->str);
         if (k == n)
@@ -179,9 +179,12 @@ bool pto_check_keys(const ptoc_op *op, const pto_form_key *keys, uint32_t n)
         ptoc_attr *a = ptoc_op_attr(op, keys[k].attr);
         if (!a && keys[k].optional)
             continue;
-        if (!a || !key_attr_ok(a, keys[k].value)) {
-            ptoc_op_emit_error(op, "%s attribute '%s' must be %s", a ? "the" : "requires the", keys[k].attr,
-                               kinds[keys[k].value]);
+        if (!a) {
+            ptoc_op_emit_error(op, "requires attribute '%s' (%s)", keys[k].attr, kinds[keys[k].value]);
+            return false;
+        }
+        if (!key_attr_ok(a, keys[k].value)) {
+            ptoc_op_emit_error(op, "attribute '%s' must be %s", keys[k].attr, kinds[keys[k].value]);
             return false;
         }
     }
@@ -503,8 +506,12 @@ void pto_print_subset(ptoc_printer *p, const ptoc_op *op)
     ptoc_print_value(p, ptoc_op_operand(op, 0));
     ptoc_print_str(p, "[");
     ptoc_print_operands(p, op, 1, op->noperands - 1);
-    ptoc_print_str(p, "] sizes ");
-    ptoc_print_attr_no_type(p, sizes);
+    ptoc_print_str(p, "] sizes [");
+    for (uint32_t i = 0; sizes->kind == PTOC_ATTR_ARRAY && i < sizes->u.array.n; i++) {
+        ptoc_print_str(p, i ? ", " : "");
+        ptoc_print_attr_no_type(p, sizes->u.array.elems[i]);       /* `32`, as PTOAS prints I64ArrayAttr */
+    }
+    ptoc_print_str(p, "]");
     ptoc_print_attr_dict(p, op, elided, 1);
     ptoc_print_str(p, " : ");
     ptoc_print_value_type(p, ptoc_op_operand(op, 0));
@@ -727,14 +734,15 @@ bool pto_parse_tmov(ptoc_parser *p, ptoc_op_state *st)
     if (!ptoc_parse_expect(p, "ins") || !ptoc_parse_expect(p, "(") ||
         !pto_parse_typed_operand(p, st, PTOC_PTO_TYPE_TILE_BUF))
         return false;
-    for (int slot = 2; slot < 4 && ptoc_parse_optional(p, ","); slot++) {
+    while (ptoc_parse_optional(p, ",")) {
+        ptoc_loc loc = ptoc_parser_loc(p);
         if (!pto_parse_typed_operand(p, &extra, PTOC_PTO_TYPE_TILE_BUF))
             return false;
-        bool scalar = ptoc_type_is_int(extra.operands[extra.noperands - 1]->type);
-        if (scalar)
-            slot = 3;
-        else if (slot == 3)
-            return ptoc_parser_error(p, "tmov takes the fp tile before the pre-quant scalar");
+        int slot = ptoc_type_is_int(extra.operands[extra.noperands - 1]->type) ? 3 : 2;
+        if (seg[slot])
+            return ptoc_parser_error_at(p, loc, "tmov takes one %s", slot == 3 ? "pre-quant scalar" : "fp tile");
+        if (seg[3])
+            return ptoc_parser_error_at(p, loc, "tmov takes the fp tile before the pre-quant scalar");
         seg[slot] = 1;
     }
     uint32_t nouts;

@@ -151,34 +151,32 @@ static bool check_kernel_kind(const ptoc_op *op, const frontend_role *role)
     return false;
 }
 
-/* The frontend init op of the function holding `op`, or NULL. */
-typedef struct find_init { const ptoc_op *skip, *found; } find_init;
-
+/* The first frontend init op of the function holding `op`, or NULL. */
 static ptoc_walk_result find_frontend_init(ptoc_op *op, void *user)
 {
-    find_init *f = user;
-    if (op != f->skip && is_frontend_init(op) && !f->found)
-        f->found = op;
+    const ptoc_op **found = user;
+    if (is_frontend_init(op) && !*found)
+        *found = op;
     return PTOC_WALK_ADVANCE;
 }
 
-static const ptoc_op *function_init(const ptoc_op *op, const ptoc_op *skip)
+static const ptoc_op *function_init(const ptoc_op *op)
 {
     ptoc_op *func = enclosing(op, "func.func");
-    find_init f = {skip, NULL};
+    const ptoc_op *found = NULL;
     if (func)
-        ptoc_walk_pre(func, find_frontend_init, &f);
-    return f.found;
+        ptoc_walk_pre(func, find_frontend_init, &found);
+    return found;
 }
 
 bool pto_verify_frontend_init(const ptoc_op *op)
 {
     if (!check_shape(op) || !check_kernel_kind(op, frontend_role_of(op)))
         return false;
-    const ptoc_op *other = function_init(op, op);
-    if (other) {
+    const ptoc_op *first = function_init(op);
+    if (first != op) {
         ptoc_op_emit_error(op, "a function takes one pto.aic_initialize_pipe or pto.aiv_initialize_pipe");
-        note_op(other, "the other one is here");
+        note_op(first, "the first one is here");
         return false;
     }
     int64_t dir = int_attr_or(op, "dir_mask", 0), slot = int_attr_or(op, "slot_size", 0);
@@ -190,12 +188,12 @@ bool pto_verify_frontend_init(const ptoc_op *op)
         ptoc_op_emit_error(op, "slot_size must be positive, got %lld", (long long)slot);
         return false;
     }
-    uint32_t first = op->noperands - 2;
-    if (first == 1 && !check_type(op, "gm_slot_buffer", ptoc_op_operand(op, 0)->type,
-                                  ptoc_pto_ptr_elem(ptoc_op_operand(op, 0)->type) != NULL, "a !pto.ptr"))
+    uint32_t bufs = op->noperands - 2;           /* after the optional slot buffer */
+    if (bufs == 1 && !check_type(op, "gm_slot_buffer", ptoc_op_operand(op, 0)->type,
+                                 ptoc_pto_ptr_elem(ptoc_op_operand(op, 0)->type) != NULL, "a !pto.ptr"))
         return false;
-    for (uint32_t i = first; i < op->noperands; i++)
-        if (!check_type(op, i == first ? "c2v_consumer_buf" : "v2c_consumer_buf", ptoc_op_operand(op, i)->type,
+    for (uint32_t i = bufs; i < op->noperands; i++)
+        if (!check_type(op, i == bufs ? "c2v_consumer_buf" : "v2c_consumer_buf", ptoc_op_operand(op, i)->type,
                         is_i32(ptoc_op_operand(op, i)->type), "i32"))
             return false;
     return pto_verify_pipe_peers(op);
@@ -207,7 +205,7 @@ static bool check_frontend_data(const ptoc_op *op)
     const frontend_role *role = frontend_role_of(op);
     if (!check_shape(op) || !check_kernel_kind(op, role) || !check_split(op))
         return false;
-    const ptoc_op *init = function_init(op, NULL);
+    const ptoc_op *init = function_init(op);
     if (!init || !dominates(init, op)) {
         ptoc_op_emit_error(op, "needs a pto.%s_initialize_pipe before it in its function",
                            strcmp(role->kernel, "cube") == 0 ? "aic" : "aiv");
@@ -267,28 +265,28 @@ bool pto_verify_frontend_free(const ptoc_op *op)
 
 /* ---------------------------------------------------------------- reserved buffers */
 
-typedef struct count_ops { const char *name; const ptoc_op *self, *other; uint32_t n; const char *str_key, *str_val; } count_ops;
+/* The first op named `name` (with string attribute `key` = `value`, when key
+ * is given) under a root. */
+typedef struct find_named { const char *name, *key, *value; const ptoc_op *found; } find_named;
 
-static ptoc_walk_result count_named(ptoc_op *op, void *user)
+static ptoc_walk_result find_first_named(ptoc_op *op, void *user)
 {
-    count_ops *c = user;
-    if (!ptoc_op_is(op, c->name) || (c->str_key && strcmp(string_attr(op, c->str_key), c->str_val) != 0))
-        return PTOC_WALK_ADVANCE;
-    c->n++;
-    if (op != c->self && !c->other)
-        c->other = op;
+    find_named *f = user;
+    if (!f->found && ptoc_op_is(op, f->name) && (!f->key || strcmp(string_attr(op, f->key), f->value) == 0))
+        f->found = op;
     return PTOC_WALK_ADVANCE;
 }
 
-/* The only `name` op in its function: an error (with a note at the other) if not. */
+/* The first op of its name in its function; a later one is an error, with a
+ * note at the first. */
 static bool only_one_per_function(const ptoc_op *op, const ptoc_op *func)
 {
-    count_ops c = {op->name->str, op, NULL, 0, NULL, NULL};
-    ptoc_walk_pre((ptoc_op *)func, count_named, &c);
-    if (c.n <= 1)
+    find_named f = {op->name->str, NULL, NULL, NULL};
+    ptoc_walk_pre((ptoc_op *)func, find_first_named, &f);
+    if (f.found == op)
         return true;
     ptoc_op_emit_error(op, "a function takes at most one %s", op->name->str);
-    note_op(c.other, "the other one is here");
+    note_op(f.found, "the first one is here");
     return false;
 }
 
@@ -345,10 +343,9 @@ static const ptoc_op *module_function(const ptoc_op *op, const char *name)
 /* The reserve_buffer named `name` in `func`, or NULL. */
 static const ptoc_op *find_reserve(const ptoc_op *func, const char *name)
 {
-    count_ops c = {"pto.reserve_buffer", NULL, NULL, 0, "name", name};
-    if (func)
-        ptoc_walk_pre((ptoc_op *)func, count_named, &c);
-    return c.other;
+    find_named f = {"pto.reserve_buffer", "name", name, NULL};
+    ptoc_walk_pre((ptoc_op *)func, find_first_named, &f);
+    return f.found;
 }
 
 bool pto_verify_import_reserved_buffer(const ptoc_op *op)

@@ -114,7 +114,7 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error@+1 {{'arith.constant' op value must be an integer, float or boolean attribute}}
+  // expected-error@+1 {{'arith.constant' op value must be an integer, float or boolean attribute, or dense<...> of a vector or tensor type}}
   %0 = "arith.constant"() {value = "text"} : () -> i64
   return
 }
