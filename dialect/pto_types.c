@@ -144,9 +144,25 @@ static bool is_onchip_space(uint32_t loc)
     return loc != PTOC_PTO_AS_ZERO && loc != PTOC_PTO_AS_GM;
 }
 
-/* The first tile rule `tb` breaks, as a message (in `buf` when formatted), or NULL. */
-static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size_t size)
+/* Why a none_box tile's rows (row_major) or columns (col_major) must fill
+ * whole 32-byte blocks: a note after the error, in `buf`. PTOAS does not check
+ * this, so kernels written for it can break the rule. */
+static const char *block_rule_note(const ptoc_pto_tile_desc *tb, uint32_t bits, char *buf, size_t size)
 {
+    bool rows = tb->blayout == PTOC_PTO_BL_ROW_MAJOR;
+    snprintf(buf, size, "a %s none_box tile stores each %s contiguously, and the hardware moves whole 32-byte "
+             "blocks, so pto-isa's Tile refuses this layout: give the tile a multiple of %u %s",
+             rows ? "row_major" : "col_major", rows ? "row" : "column", 256 / (bits < 256 ? bits : 256),
+             rows ? "cols" : "rows");
+    return buf;
+}
+
+/* The first tile rule `tb` breaks, as a message (in `buf` when formatted), or
+ * NULL; `*note` gets the reason behind it when there is more to say. */
+static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size_t size, const char **note,
+                                   char *note_buf, size_t note_size)
+{
+    *note = NULL;
     uint32_t bits = (ptoc_type_is_int(tb->elem) || ptoc_type_is_float(tb->elem)) ? ptoc_type_bitwidth(tb->elem) : 0;
     const char *why = NULL;
     if (bits == 0) {
@@ -180,21 +196,25 @@ static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size
         snprintf(buf, size, "row_major none_box tile needs rows of a multiple of 32 bytes, got %lld cols of %u bits",
                  (long long)tb->cols, bits);
         why = buf;
+        *note = block_rule_note(tb, bits, note_buf, note_size);
     } else if (tb->slayout == PTOC_PTO_SL_NONE_BOX && tb->blayout == PTOC_PTO_BL_COL_MAJOR &&
                (tb->rows * bits) % 256 != 0) {
         snprintf(buf, size, "col_major none_box tile needs columns of a multiple of 32 bytes, got %lld rows of %u bits",
                  (long long)tb->rows, bits);
         why = buf;
+        *note = block_rule_note(tb, bits, note_buf, note_size);
     }
     return why;
 }
 
 bool ptoc_pto_tile_check(ptoc_context *ctx, ptoc_loc loc, const ptoc_pto_tile_desc *tb)
 {
-    char buf[200];
-    const char *why = tile_rule_break(tb, buf, sizeof buf);
+    char buf[200], note_buf[240];
+    const char *note, *why = tile_rule_break(tb, buf, sizeof buf, &note, note_buf, sizeof note_buf);
     if (why)
         ptoc_emit_error(ctx, loc, "%s", why);
+    if (why && note)
+        ptoc_emit_note(ctx, loc, "%s", note);
     return why == NULL;
 }
 
@@ -484,10 +504,12 @@ static ptoc_type *parse_tile(ptoc_parser *p, ptoc_pto_type_kind kind, bool enclo
         return NULL;
     if (!parse_tile_body(p, kind, &d) || !close_params(p, enclosed))
         return NULL;
-    char buf[200];
-    const char *why = tile_rule_break(&d, buf, sizeof buf);
+    char buf[200], note_buf[240];
+    const char *note, *why = tile_rule_break(&d, buf, sizeof buf, &note, note_buf, sizeof note_buf);
     if (why) {
         ptoc_parser_error_at(p, loc, "%s", why);
+        if (note)
+            ptoc_emit_note(ptoc_parser_context(p), loc, "%s", note);
         return NULL;
     }
     return ptoc_pto_tile_type(ptoc_parser_context(p), kind, &d);

@@ -372,13 +372,14 @@ static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
         acc[(*n)++] = (access){SPACE_ANY, NULL, 0, WHOLE, true};
         return acc;
     }
-    bool split = segments(op, &seg) != 0;
-    uint32_t limit = split ? nins + nouts : op->noperands;
-    if (!split)
+    if (!segments(op, &seg)) {
         nins = 0;                 /* no ins/outs split: every buffer operand may be written */
-    for (uint32_t i = 0; i < op->noperands && i < limit; i++)
+        nouts = op->noperands;
+    }
+    /* Operands after the outs (tload's clause operands, tmov's fp tile) are read. */
+    for (uint32_t i = 0; i < op->noperands; i++)
         if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
-            acc[*n].write = i >= nins;
+            acc[*n].write = i >= nins && i < nins + nouts;
             (*n)++;
         }
     return acc;
