@@ -258,15 +258,32 @@ void pto_print_result(ptoc_printer *p, const ptoc_op *op)
     }
 }
 
+void pto_print_operands_then_type(ptoc_printer *p, const ptoc_op *op, uint32_t n)
+{
+    ptoc_print_str(p, " ");
+    ptoc_print_operands(p, op, 0, n);
+    ptoc_print_attr_dict(p, op, NULL, 0);
+    ptoc_print_str(p, " : ");
+    ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+}
+
+/* Resolves `n` references, all at type `t`, into the state. */
+static bool resolve_all(ptoc_parser *p, ptoc_op_state *st, const ptoc_operand_ref *refs, uint32_t n, ptoc_type *t)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ptoc_value *v;
+        if (!ptoc_parse_resolve(p, &refs[i], t, &v))
+            return false;
+        ptoc_state_add_operand(st, v);
+    }
+    return true;
+}
+
 /* An index operand (`%i`) resolved at index type. */
 static bool parse_index_operand(ptoc_parser *p, ptoc_op_state *st)
 {
     ptoc_operand_ref ref;
-    ptoc_value *v;
-    if (!ptoc_parse_operand(p, &ref) || !ptoc_parse_resolve(p, &ref, ptoc_type_index(pctx(p)), &v))
-        return false;
-    ptoc_state_add_operand(st, v);
-    return true;
+    return ptoc_parse_operand(p, &ref) && resolve_all(p, st, &ref, 1, ptoc_type_index(pctx(p)));
 }
 
 /* Resolves `ref` at `t`, adds it, and moves it to operand position `at` (the
@@ -402,16 +419,13 @@ void pto_print_get_tensor_view_dim(ptoc_printer *p, const ptoc_op *op)
 static bool parse_optional_valid_pair(ptoc_parser *p, ptoc_op_state *st, bool comma_first, int64_t *present)
 {
     ptoc_operand_ref row;
-    ptoc_value *v;
     *present = 0;
     if (comma_first && !ptoc_parse_optional(p, ","))
         return !ptoc_parser_failed(p);
     if (comma_first ? !ptoc_parse_operand(p, &row) : !ptoc_parse_optional_operand(p, &row))
         return !ptoc_parser_failed(p);
-    if (!ptoc_parse_resolve(p, &row, ptoc_type_index(pctx(p)), &v))
-        return false;
-    ptoc_state_add_operand(st, v);
-    if (!ptoc_parse_expect(p, ",") || !parse_index_operand(p, st))
+    if (!resolve_all(p, st, &row, 1, ptoc_type_index(pctx(p))) || !ptoc_parse_expect(p, ",") ||
+        !parse_index_operand(p, st))
         return false;
     *present = 1;
     return true;
@@ -469,14 +483,9 @@ bool pto_parse_subset(ptoc_parser *p, ptoc_op_state *st)
     uint32_t n;
     ptoc_loc loc;
     if (!ptoc_parse_operand(p, &src) || !ptoc_parse_expect(p, "[") || !ptoc_parse_operand_list(p, &offs, &n) ||
-        !ptoc_parse_expect(p, "]") || !ptoc_parse_expect(p, "sizes"))
+        !ptoc_parse_expect(p, "]") || !ptoc_parse_expect(p, "sizes") ||
+        !resolve_all(p, st, offs, n, ptoc_type_index(pctx(p))))
         return false;
-    for (uint32_t i = 0; i < n; i++) {
-        ptoc_value *v;
-        if (!ptoc_parse_resolve(p, &offs[i], ptoc_type_index(pctx(p)), &v))
-            return false;
-        ptoc_state_add_operand(st, v);
-    }
     ptoc_attr *sizes;
     loc = ptoc_parser_loc(p);
     if (!ptoc_parse_attr(p, &sizes))
@@ -530,15 +539,10 @@ bool pto_parse_set_validshape(ptoc_parser *p, ptoc_op_state *st)
 
 void pto_print_set_validshape(ptoc_printer *p, const ptoc_op *op)
 {
-    if (op->noperands != 3) {
+    if (op->noperands != 3)
         pto_print_dps(p, op);
-        return;
-    }
-    ptoc_print_str(p, " ");
-    ptoc_print_operands(p, op, 0, 3);
-    ptoc_print_attr_dict(p, op, NULL, 0);
-    ptoc_print_str(p, " : ");
-    ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    else
+        pto_print_operands_then_type(p, op, 3);
 }
 
 /* pointer_cast: `(%a0, ...) [%r, %c] {attrs} : M`, segments (addrs, valid_row, valid_col); addrs are i64. */
@@ -548,14 +552,9 @@ bool pto_parse_pointer_cast(ptoc_parser *p, ptoc_op_state *st)
     uint32_t n;
     int64_t valid;
     ptoc_type *t, *i64 = ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS);
-    if (!ptoc_parse_expect(p, "(") || !ptoc_parse_operand_list(p, &addrs, &n) || !ptoc_parse_expect(p, ")"))
+    if (!ptoc_parse_expect(p, "(") || !ptoc_parse_operand_list(p, &addrs, &n) || !ptoc_parse_expect(p, ")") ||
+        !resolve_all(p, st, addrs, n, i64))
         return false;
-    for (uint32_t i = 0; i < n; i++) {
-        ptoc_value *v;
-        if (!ptoc_parse_resolve(p, &addrs[i], i64, &v))
-            return false;
-        ptoc_state_add_operand(st, v);
-    }
     if (!parse_optional_valid_pair(p, st, false, &valid) || !ptoc_parse_optional_attr_dict(p, st) ||
         !ptoc_parse_expect(p, ":") || !ptoc_parse_type(p, &t))
         return false;

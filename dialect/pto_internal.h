@@ -76,6 +76,8 @@ bool pto_parse_paren_operands(ptoc_parser *p, ptoc_op_state *st, uint32_t *n);
 void pto_print_paren_operands(ptoc_printer *p, const ptoc_op *op, uint32_t from, uint32_t n);
 /* A pto type without `!pto.mnemonic` (`<f32>`), as PTOAS prints an unqualified `type($x)`. */
 void pto_print_type_bare(ptoc_printer *p, const ptoc_type *t);
+/* ` %a, %b {attrs} : T` for the first n operands, T the first one's type. */
+void pto_print_operands_then_type(ptoc_printer *p, const ptoc_op *op, uint32_t n);
 /* `{attrs} -> T` (the op's one result) and ` -> T`. */
 bool pto_parse_attrs_result(ptoc_parser *p, ptoc_op_state *st);
 void pto_print_result(ptoc_printer *p, const ptoc_op *op);
@@ -181,6 +183,8 @@ bool pto_verify_async_transfer(const ptoc_op *op); /* tput_async tget_async */
 bool pto_verify_async_event(const ptoc_op *op);    /* wait_async_event test_async_event */
 
 /* pto_verify_handles.c: pointers, handles on tiles, event-id arrays, tgather, tmov. */
+/* `NAME must be WANT, got T` on the op unless `ok`; returns ok. */
+bool pto_check_type(const ptoc_op *op, const char *name, const ptoc_type *t, bool ok, const char *want);
 bool pto_verify_addptr(const ptoc_op *op);
 bool pto_verify_scalar_access(const ptoc_op *op);  /* load_scalar store_scalar */
 bool pto_verify_get_tensor_view_dim(const ptoc_op *op);

@@ -563,11 +563,7 @@ static void print_tassign(ptoc_printer *p, const ptoc_op *op)
         print_ssa_form(p, op);
         return;
     }
-    ptoc_print_str(p, " ");
-    ptoc_print_operands(p, op, 0, 2);
-    ptoc_print_attr_dict(p, op, NULL, 0);
-    ptoc_print_str(p, " : ");
-    ptoc_print_value_type(p, ptoc_op_operand(op, 0));
+    pto_print_operands_then_type(p, op, 2);
     ptoc_print_str(p, " -> ");
     ptoc_print_type(p, op->results[0].type);
 }

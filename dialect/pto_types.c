@@ -335,21 +335,24 @@ static bool parse_loc_word(ptoc_parser *p, uint32_t *loc)
 
 /* ---------------------------------------------------------------- tile grammars */
 
-/* The keys of the key form after `loc=L,`. PTOAS reads them only in this order;
- * ptoc takes them in any order, since each names itself (PTOAS's own MatMul
- * sample writes blayout before v_row). All but compact are required. */
-typedef enum tile_key { TK_DTYPE, TK_ROWS, TK_COLS, TK_V_ROW, TK_V_COL, TK_BLAYOUT, TK_SLAYOUT, TK_FRACTAL,
-                        TK_PAD, TK_COMPACT, TK_COUNT } tile_key;
-static const char *const tile_key_names[TK_COUNT] = {"dtype", "rows", "cols", "v_row", "v_col", "blayout",
-                                                     "slayout", "fractal", "pad", "compact"};
-
-static int tile_key_of(const char *word)
-{
-    for (int k = 0; k < TK_COUNT; k++)
-        if (strcmp(tile_key_names[k], word) == 0)
-            return k;
-    return -1;
-}
+/* The keys of the two keyed grammars. The key form (after `loc=L,`) takes
+ * dtype..pad, all required, and compact; PTOAS reads them only in this order,
+ * ptoc in any, since each names itself (PTOAS's own MatMul sample writes
+ * blayout before v_row). The compact form (after `RxCxT`) takes valid and the
+ * layout keys, all optional. Neither repeats a key. */
+typedef enum tile_key { TK_DTYPE, TK_ROWS, TK_COLS, TK_V_ROW, TK_V_COL, TK_VALID, TK_BLAYOUT, TK_SLAYOUT,
+                        TK_FRACTAL, TK_PAD, TK_COMPACT, TK_COUNT } tile_key;
+enum { KEY_FORM = 1, COMPACT_FORM = 2, REQUIRED = 4 };
+static const struct { const char *name; uint8_t forms; } tile_keys[TK_COUNT] = {
+    [TK_DTYPE] = {"dtype", KEY_FORM | REQUIRED},     [TK_ROWS] = {"rows", KEY_FORM | REQUIRED},
+    [TK_COLS] = {"cols", KEY_FORM | REQUIRED},       [TK_V_ROW] = {"v_row", KEY_FORM | REQUIRED},
+    [TK_V_COL] = {"v_col", KEY_FORM | REQUIRED},     [TK_VALID] = {"valid", COMPACT_FORM},
+    [TK_BLAYOUT] = {"blayout", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_SLAYOUT] = {"slayout", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_FRACTAL] = {"fractal", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_PAD] = {"pad", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_COMPACT] = {"compact", KEY_FORM | COMPACT_FORM},
+};
 
 static bool parse_tile_key_value(ptoc_parser *p, tile_key key, ptoc_pto_tile_desc *d)
 {
@@ -359,6 +362,7 @@ static bool parse_tile_key_value(ptoc_parser *p, tile_key key, ptoc_pto_tile_des
     case TK_COLS: return ptoc_parse_integer(p, &d->cols);
     case TK_V_ROW: return parse_dim_value(p, &d->valid_rows, "v_row");
     case TK_V_COL: return parse_dim_value(p, &d->valid_cols, "v_col");
+    case TK_VALID: return parse_2d_valid(p, &d->valid_rows, &d->valid_cols);
     case TK_BLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout);
     case TK_SLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout);
     case TK_FRACTAL: return parse_u32(p, "fractal", &d->fractal);
@@ -370,28 +374,37 @@ static bool parse_tile_key_value(ptoc_parser *p, tile_key key, ptoc_pto_tile_des
     return false;
 }
 
+/* One `key=value` of grammar `form` (named `grammar` in errors). */
+static bool parse_tile_pair(ptoc_parser *p, ptoc_pto_tile_desc *d, int form, const char *grammar, bool *seen)
+{
+    ptoc_loc kloc = ptoc_parser_loc(p);
+    ptoc_ident *name;
+    if (!ptoc_parse_keyword(p, &name, form == KEY_FORM ? "tile_buf key" : "tile key"))
+        return false;
+    int key = -1;
+    for (int k = 0; k < TK_COUNT; k++)
+        if ((tile_keys[k].forms & form) && strcmp(tile_keys[k].name, name->str) == 0)
+            key = k;
+    if (key < 0)
+        return ptoc_parser_error_at(p, kloc, "unknown key in %s: %s", grammar, name->str);
+    if (seen[key])
+        return ptoc_parser_error_at(p, kloc, "duplicate %s in %s", name->str, grammar);
+    seen[key] = true;
+    return ptoc_parse_expect(p, "=") && parse_tile_key_value(p, (tile_key)key, d);
+}
+
 /* After `loc=L,`: `key=value` pairs, each key once. */
 static bool parse_tile_key_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
     bool seen[TK_COUNT] = {false};
     do {
-        ptoc_loc kloc = ptoc_parser_loc(p);
-        ptoc_ident *name;
-        if (!ptoc_parse_keyword(p, &name, "tile_buf key"))
-            return false;
-        int key = tile_key_of(name->str);
-        if (key < 0)
-            return ptoc_parser_error_at(p, kloc, "unknown key in tile_buf key form: %s", name->str);
-        if (seen[key])
-            return ptoc_parser_error_at(p, kloc, "duplicate %s in tile_buf key form", name->str);
-        seen[key] = true;
-        if (!ptoc_parse_expect(p, "=") || !parse_tile_key_value(p, (tile_key)key, d))
+        if (!parse_tile_pair(p, d, KEY_FORM, "tile_buf key form", seen))
             return false;
     } while (ptoc_parse_optional(p, ","));
-    for (int k = 0; k < TK_COMPACT; k++)
-        if (!seen[k])
-            return ptoc_parser_error_at(p, loc, "tile_buf key form needs '%s'", tile_key_names[k]);
+    for (int k = 0; k < TK_COUNT; k++)
+        if ((tile_keys[k].forms & REQUIRED) && !seen[k])
+            return ptoc_parser_error_at(p, loc, "tile_buf key form needs '%s'", tile_keys[k].name);
     return !ptoc_parser_failed(p);
 }
 
@@ -412,24 +425,6 @@ static bool parse_tile_positional_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
     return ptoc_parse_expect(p, ",") && parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
 }
 
-typedef enum compact_key { CK_VALID, CK_BLAYOUT, CK_SLAYOUT, CK_FRACTAL, CK_PAD, CK_COMPACT, CK_COUNT } compact_key;
-static const char *const compact_key_names[CK_COUNT] = {"valid", "blayout", "slayout", "fractal", "pad", "compact"};
-
-static bool parse_compact_value(ptoc_parser *p, compact_key key, ptoc_pto_tile_desc *d)
-{
-    switch (key) {
-    case CK_VALID: return parse_2d_valid(p, &d->valid_rows, &d->valid_cols);
-    case CK_BLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout);
-    case CK_SLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout);
-    case CK_FRACTAL: return parse_u32(p, "fractal", &d->fractal);
-    case CK_PAD: return parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
-    case CK_COMPACT: return parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
-    case CK_COUNT: break;
-    }
-    ptoc_unreachable("bad compact key");
-    return false;
-}
-
 /* `RxCxT` then `, key=value` pairs in any order, none repeated. */
 static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
@@ -442,24 +437,10 @@ static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
         return ptoc_parser_error_at(p, loc, "tile shape must have exactly two dims, got %u", rank);
     d->rows = d->valid_rows = shape[0];
     d->cols = d->valid_cols = shape[1];
-    bool seen[CK_COUNT] = {false};
-    while (ptoc_parse_optional(p, ",")) {
-        ptoc_loc kloc = ptoc_parser_loc(p);
-        ptoc_ident *name;
-        if (!ptoc_parse_keyword(p, &name, "tile key") || !ptoc_parse_expect(p, "="))
+    bool seen[TK_COUNT] = {false};
+    while (ptoc_parse_optional(p, ","))
+        if (!parse_tile_pair(p, d, COMPACT_FORM, "tile compact syntax", seen))
             return false;
-        int key = -1;
-        for (int k = 0; k < CK_COUNT; k++)
-            if (strcmp(compact_key_names[k], name->str) == 0)
-                key = k;
-        if (key < 0)
-            return ptoc_parser_error_at(p, kloc, "unknown key in tile compact syntax: %s", name->str);
-        if (seen[key])
-            return ptoc_parser_error_at(p, kloc, "duplicate %s in tile compact syntax", name->str);
-        seen[key] = true;
-        if (!parse_compact_value(p, (compact_key)key, d))
-            return false;
-    }
     return !ptoc_parser_failed(p);
 }
 
@@ -468,7 +449,7 @@ static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 static bool peek_tile_key(ptoc_parser *p)
 {
     for (int k = 0; k < TK_COUNT; k++)
-        if (ptoc_parser_peek(p, tile_key_names[k]))
+        if ((tile_keys[k].forms & KEY_FORM) && ptoc_parser_peek(p, tile_keys[k].name))
             return true;
     return false;
 }

@@ -13,8 +13,10 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static bool fail_type(const ptoc_op *op, const char *name, const ptoc_type *t, const char *want)
+bool pto_check_type(const ptoc_op *op, const char *name, const ptoc_type *t, bool ok, const char *want)
 {
+    if (ok)
+        return true;
     ptoc_strbuf sb;
     ptoc_strbuf_init(&sb, ptoc_op_context(op));
     ptoc_print_type_to(&sb, t);
@@ -23,9 +25,9 @@ static bool fail_type(const ptoc_op *op, const char *name, const ptoc_type *t, c
     return false;
 }
 
-static bool expect_type(const ptoc_op *op, const char *name, const ptoc_type *t, bool ok, const char *want)
+static bool fail_type(const ptoc_op *op, const char *name, const ptoc_type *t, const char *want)
 {
-    return ok || fail_type(op, name, t, want);
+    return pto_check_type(op, name, t, false, want);
 }
 
 static bool is_index(const ptoc_type *t) { return t->kind == PTOC_TYPE_INDEX; }
@@ -34,7 +36,7 @@ static bool is_index(const ptoc_type *t) { return t->kind == PTOC_TYPE_INDEX; }
 static bool expect_indexes(const ptoc_op *op, const char *name, uint32_t from, uint32_t n)
 {
     for (uint32_t i = from; i < from + n && i < op->noperands; i++)
-        if (!expect_type(op, name, ptoc_op_operand(op, i)->type, is_index(ptoc_op_operand(op, i)->type), "index"))
+        if (!pto_check_type(op, name, ptoc_op_operand(op, i)->type, is_index(ptoc_op_operand(op, i)->type), "index"))
             return false;
     return true;
 }
@@ -73,9 +75,9 @@ bool pto_verify_addptr(const ptoc_op *op)
     if (!pto_verify_structure(op))
         return false;
     const ptoc_type *ptr = ptoc_op_operand(op, 0)->type;
-    return expect_type(op, "the pointer", ptr, ptoc_pto_ptr_elem(ptr) != NULL, "a !pto.ptr") &&
+    return pto_check_type(op, "the pointer", ptr, ptoc_pto_ptr_elem(ptr) != NULL, "a !pto.ptr") &&
            expect_indexes(op, "the offset", 1, 1) &&
-           expect_type(op, "the result", op->results[0].type, op->results[0].type == ptr,
+           pto_check_type(op, "the result", op->results[0].type, op->results[0].type == ptr,
                        "the pointer's type");
 }
 
@@ -90,12 +92,12 @@ bool pto_verify_scalar_access(const ptoc_op *op)
     ptoc_pto_address_space as;
     if (!elem && ptr->kind == PTOC_TYPE_MEMREF && ptoc_pto_memref_space(ptr, &as) && as == PTOC_PTO_AS_GM)
         elem = ptr->u.shaped.elem;
-    if (!expect_type(op, "the pointer", ptr, elem != NULL, "a !pto.ptr or a GM memref") ||
+    if (!pto_check_type(op, "the pointer", ptr, elem != NULL, "a !pto.ptr or a GM memref") ||
         !expect_indexes(op, "the offset", 1, 1))
         return false;
     bool load = ptoc_op_is(op, "pto.load_scalar");
     const ptoc_type *value = load ? op->results[0].type : ptoc_op_operand(op, 2)->type;
-    return expect_type(op, load ? "the result" : "the stored value", value, value == elem,
+    return pto_check_type(op, load ? "the result" : "the stored value", value, value == elem,
                        "the pointer's element type");
 }
 
@@ -104,10 +106,10 @@ bool pto_verify_get_tensor_view_dim(const ptoc_op *op)
     if (!pto_verify_structure(op))
         return false;
     const ptoc_type *tv = ptoc_op_operand(op, 0)->type;
-    return expect_type(op, "the view", tv, ptoc_pto_tensor_view(tv) || tv->kind == PTOC_TYPE_MEMREF,
+    return pto_check_type(op, "the view", tv, ptoc_pto_tensor_view(tv) || tv->kind == PTOC_TYPE_MEMREF,
                        "a !pto.tensor_view or memref") &&
            expect_indexes(op, "the dimension", 1, 1) &&
-           expect_type(op, "the result", op->results[0].type, is_index(op->results[0].type), "index");
+           pto_check_type(op, "the result", op->results[0].type, is_index(op->results[0].type), "index");
 }
 
 /* ---------------------------------------------------------------- handles on tiles */
@@ -148,10 +150,10 @@ bool pto_verify_bind_tile(const ptoc_op *op)
         ptoc_op_emit_error(op, "takes one source memref, got %u", first);
         return false;
     }
-    return expect_type(op, "the source", ptoc_op_operand(op, 0)->type,
+    return pto_check_type(op, "the source", ptoc_op_operand(op, 0)->type,
                        ptoc_op_operand(op, 0)->type->kind == PTOC_TYPE_MEMREF, "a memref") &&
            expect_indexes(op, "valid_row and valid_col", 1, valid ? 2 : 0) &&
-           expect_type(op, "the result", op->results[0].type, op->results[0].type->kind == PTOC_TYPE_MEMREF,
+           pto_check_type(op, "the result", op->results[0].type, op->results[0].type->kind == PTOC_TYPE_MEMREF,
                        "a memref");
 }
 
@@ -163,11 +165,11 @@ bool pto_verify_pointer_cast(const ptoc_op *op)
         return false;
     for (uint32_t i = 0; i < first; i++) {
         const ptoc_type *t = ptoc_op_operand(op, i)->type;
-        if (!expect_type(op, "an address", t, ptoc_type_is_int(t) && ptoc_type_bitwidth(t) == 64, "i64"))
+        if (!pto_check_type(op, "an address", t, ptoc_type_is_int(t) && ptoc_type_bitwidth(t) == 64, "i64"))
             return false;
     }
     return expect_indexes(op, "valid_row and valid_col", first, valid ? 2 : 0) &&
-           expect_type(op, "the result", op->results[0].type, op->results[0].type->kind == PTOC_TYPE_MEMREF,
+           pto_check_type(op, "the result", op->results[0].type, op->results[0].type->kind == PTOC_TYPE_MEMREF,
                        "a memref");
 }
 
@@ -177,11 +179,11 @@ bool pto_verify_declare(const ptoc_op *op)
         return false;
     const ptoc_type *t = op->results[0].type;
     if (ptoc_op_is(op, "pto.declare_eventid_array"))
-        return expect_type(op, "the result", t, ptoc_pto_type_is(t, PTOC_PTO_TYPE_EVENTID_ARRAY),
+        return pto_check_type(op, "the result", t, ptoc_pto_type_is(t, PTOC_PTO_TYPE_EVENTID_ARRAY),
                            "a !pto.eventid_array");
     if (ptoc_op_is(op, "pto.declare_tile_memref"))
-        return expect_type(op, "the result", t, t->kind == PTOC_TYPE_MEMREF, "a memref");
-    return expect_type(op, "the result", t, ptoc_pto_tile_like(t) || t->kind == PTOC_TYPE_MEMREF, "a tile");
+        return pto_check_type(op, "the result", t, t->kind == PTOC_TYPE_MEMREF, "a memref");
+    return pto_check_type(op, "the result", t, ptoc_pto_tile_like(t) || t->kind == PTOC_TYPE_MEMREF, "a tile");
 }
 
 /* A tile handle set_validshape may update: made in this function (alloc_tile,
@@ -205,7 +207,7 @@ bool pto_verify_set_validshape(const ptoc_op *op)
         ptoc_op_emit_error(op, "takes a !pto.tile_buf: a memref source is only PTOAS's internal lowered form");
         return false;
     }
-    if (!expect_type(op, "the source", src->type, d != NULL, "a !pto.tile_buf"))
+    if (!pto_check_type(op, "the source", src->type, d != NULL, "a !pto.tile_buf"))
         return false;
     if (d->valid_rows != PTOC_DYNAMIC || d->valid_cols != PTOC_DYNAMIC)
         return fail_type(op, "the source", src->type, "a tile_buf with a dynamic valid shape (valid=?x?)");
@@ -339,9 +341,9 @@ bool pto_verify_eventid_access(const ptoc_op *op)
         return false;
     const ptoc_type *a = ptoc_op_operand(op, 0)->type;
     bool get = ptoc_op_is(op, "pto.eventid_array_get");
-    return expect_type(op, "the array", a, ptoc_pto_type_is(a, PTOC_PTO_TYPE_EVENTID_ARRAY), "a !pto.eventid_array") &&
+    return pto_check_type(op, "the array", a, ptoc_pto_type_is(a, PTOC_PTO_TYPE_EVENTID_ARRAY), "a !pto.eventid_array") &&
            expect_indexes(op, get ? "the index" : "the index and the value", 1, op->noperands - 1) &&
-           (!get || expect_type(op, "the result", op->results[0].type, is_index(op->results[0].type), "index"));
+           (!get || pto_check_type(op, "the result", op->results[0].type, is_index(op->results[0].type), "index"));
 }
 
 /* ---------------------------------------------------------------- element types */

@@ -85,18 +85,6 @@ static void note_op(const ptoc_op *op, const char *what)
     ptoc_emit_note(ptoc_op_context(op), op->loc, "%s", what);
 }
 
-static bool check_type(const ptoc_op *op, const char *name, const ptoc_type *t, bool ok, const char *want)
-{
-    if (ok)
-        return true;
-    ptoc_strbuf sb;
-    ptoc_strbuf_init(&sb, ptoc_op_context(op));
-    ptoc_print_type_to(&sb, t);
-    ptoc_op_emit_error(op, "%s must be %s, got %s", name, want, ptoc_strbuf_cstr(&sb));
-    ptoc_strbuf_free(&sb);
-    return false;
-}
-
 static bool is_i32(const ptoc_type *t) { return ptoc_type_is_int(t) && ptoc_type_bitwidth(t) == 32; }
 
 /* The checks every push/pop op starts with: counts and its key block. */
@@ -189,11 +177,11 @@ bool pto_verify_frontend_init(const ptoc_op *op)
         return false;
     }
     uint32_t bufs = op->noperands - 2;           /* after the optional slot buffer */
-    if (bufs == 1 && !check_type(op, "gm_slot_buffer", ptoc_op_operand(op, 0)->type,
+    if (bufs == 1 && !pto_check_type(op, "gm_slot_buffer", ptoc_op_operand(op, 0)->type,
                                  ptoc_pto_ptr_elem(ptoc_op_operand(op, 0)->type) != NULL, "a !pto.ptr"))
         return false;
     for (uint32_t i = bufs; i < op->noperands; i++)
-        if (!check_type(op, i == bufs ? "c2v_consumer_buf" : "v2c_consumer_buf", ptoc_op_operand(op, i)->type,
+        if (!pto_check_type(op, i == bufs ? "c2v_consumer_buf" : "v2c_consumer_buf", ptoc_op_operand(op, i)->type,
                         is_i32(ptoc_op_operand(op, i)->type), "i32"))
             return false;
     return pto_verify_pipe_peers(op);
@@ -224,7 +212,7 @@ static bool check_frontend_data(const ptoc_op *op)
 bool pto_verify_frontend_push(const ptoc_op *op)
 {
     return check_frontend_data(op) &&
-           check_type(op, "the pushed tile", ptoc_op_operand(op, 0)->type,
+           pto_check_type(op, "the pushed tile", ptoc_op_operand(op, 0)->type,
                       ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type) ||
                           ptoc_op_operand(op, 0)->type->kind == PTOC_TYPE_MEMREF,
                       "a tile");
@@ -242,12 +230,12 @@ bool pto_verify_frontend_pop(const ptoc_op *op)
     }
     const ptoc_type *t = op->results[0].type;
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(t);
-    if (!check_type(op, "the popped tile", t, d || t->kind == PTOC_TYPE_MEMREF, "a tile"))
+    if (!pto_check_type(op, "the popped tile", t, d || t->kind == PTOC_TYPE_MEMREF, "a tile"))
         return false;
     if (op->noperands == 0)
         return true;
     for (uint32_t i = 0; i < 2; i++)
-        if (!check_type(op, i ? "valid_col" : "valid_row", ptoc_op_operand(op, i)->type,
+        if (!pto_check_type(op, i ? "valid_col" : "valid_row", ptoc_op_operand(op, i)->type,
                         ptoc_op_operand(op, i)->type->kind == PTOC_TYPE_INDEX, "index"))
             return false;
     if (!d || d->valid_rows != PTOC_DYNAMIC || d->valid_cols != PTOC_DYNAMIC) {
@@ -326,7 +314,7 @@ bool pto_verify_reserve_buffer(const ptoc_op *op)
         ptoc_op_emit_error(op, "base must not be negative, got %lld", (long long)base);
         return false;
     }
-    return check_type(op, "the result", op->results[0].type, is_i32(op->results[0].type), "i32");
+    return pto_check_type(op, "the result", op->results[0].type, is_i32(op->results[0].type), "i32");
 }
 
 /* The func.func named `name` in the module holding `op`, or NULL. */
@@ -364,7 +352,7 @@ bool pto_verify_import_reserved_buffer(const ptoc_op *op)
         ptoc_emit_note(ptoc_op_context(op), peer_func->loc, "@%s is here", peer);
         return false;
     }
-    return check_type(op, "the result", op->results[0].type, is_i32(op->results[0].type), "i32");
+    return pto_check_type(op, "the result", op->results[0].type, is_i32(op->results[0].type), "i32");
 }
 
 /* ---------------------------------------------------------------- internal pipes */
@@ -393,7 +381,7 @@ bool pto_verify_pipe_init(const ptoc_op *op)
         ptoc_op_emit_error(op, "%s", why);
         return false;
     }
-    return check_type(op, "the result", op->results[0].type, ptoc_pto_type_is(op->results[0].type, PTOC_PTO_TYPE_PIPE),
+    return pto_check_type(op, "the result", op->results[0].type, ptoc_pto_type_is(op->results[0].type, PTOC_PTO_TYPE_PIPE),
                       "!pto.pipe") &&
            pto_verify_pipe_peers(op);
 }
@@ -432,7 +420,7 @@ bool pto_verify_pipe_data(const ptoc_op *op)
     }
     const ptoc_value *pipe = ptoc_op_operand(op, op->noperands - 1);
     const ptoc_op *def = ptoc_value_def(pipe);
-    if (!check_type(op, "the pipe handle", pipe->type, ptoc_pto_type_is(pipe->type, PTOC_PTO_TYPE_PIPE), "!pto.pipe"))
+    if (!pto_check_type(op, "the pipe handle", pipe->type, ptoc_pto_type_is(pipe->type, PTOC_PTO_TYPE_PIPE), "!pto.pipe"))
         return false;
     if (!def || !(ptoc_op_is(def, "pto.initialize_l2l_pipe") || ptoc_op_is(def, "pto.initialize_l2g2l_pipe"))) {
         ptoc_op_emit_error(op, "the pipe handle must come from pto.initialize_l2l_pipe or pto.initialize_l2g2l_pipe");
@@ -445,7 +433,7 @@ bool pto_verify_pipe_data(const ptoc_op *op)
     bool ok = tile_space(ptoc_op_operand(op, 0)->type, &space) &&
               (push ? space == PTOC_PTO_AS_ACC || space == PTOC_PTO_AS_VEC
                     : space == PTOC_PTO_AS_VEC || space == PTOC_PTO_AS_MAT);
-    return check_type(op, push ? "the pushed tile" : "the popped tile", ptoc_op_operand(op, 0)->type, ok,
+    return pto_check_type(op, push ? "the pushed tile" : "the popped tile", ptoc_op_operand(op, 0)->type, ok,
                       push ? "a tile in acc or vec" : "a tile in vec or mat");
 }
 
@@ -740,7 +728,7 @@ static bool check_flat_gm(const ptoc_op *op, const char *name, const ptoc_type *
             why = "of a static shape";
         else if (i + 1 < rank && shape[i] != 1)
             why = "flat: a static, contiguous, in effect 1-D GM buffer (every dim but the last 1)";
-    return check_type(op, name, t, why == NULL, why ? why : "");
+    return pto_check_type(op, name, t, why == NULL, why ? why : "");
 }
 
 bool pto_verify_async_transfer(const ptoc_op *op)
@@ -759,9 +747,9 @@ bool pto_verify_async_transfer(const ptoc_op *op)
         return false;
     }
     const ptoc_type *session = ptoc_op_operand(op, 2)->type, *r = op->results[0].type;
-    return check_type(op, "the session", session, ptoc_pto_type_is(session, PTOC_PTO_TYPE_ASYNC_SESSION),
+    return pto_check_type(op, "the session", session, ptoc_pto_type_is(session, PTOC_PTO_TYPE_ASYNC_SESSION),
                       "!pto.async_session") &&
-           check_type(op, "the result", r, ptoc_pto_type_is(r, PTOC_PTO_TYPE_ASYNC_EVENT), "!pto.async_event");
+           pto_check_type(op, "the result", r, ptoc_pto_type_is(r, PTOC_PTO_TYPE_ASYNC_EVENT), "!pto.async_event");
 }
 
 bool pto_verify_async_event(const ptoc_op *op)
@@ -769,9 +757,9 @@ bool pto_verify_async_event(const ptoc_op *op)
     if (!pto_verify_structure(op))
         return false;
     const ptoc_type *e = ptoc_op_operand(op, 0)->type, *s = ptoc_op_operand(op, 1)->type, *r = op->results[0].type;
-    return check_type(op, "the event", e, ptoc_pto_type_is(e, PTOC_PTO_TYPE_ASYNC_EVENT), "!pto.async_event") &&
-           check_type(op, "the session", s, ptoc_pto_type_is(s, PTOC_PTO_TYPE_ASYNC_SESSION), "!pto.async_session") &&
-           check_type(op, "the result", r, ptoc_type_is_int(r) && ptoc_type_bitwidth(r) == 1, "i1");
+    return pto_check_type(op, "the event", e, ptoc_pto_type_is(e, PTOC_PTO_TYPE_ASYNC_EVENT), "!pto.async_event") &&
+           pto_check_type(op, "the session", s, ptoc_pto_type_is(s, PTOC_PTO_TYPE_ASYNC_SESSION), "!pto.async_session") &&
+           pto_check_type(op, "the result", r, ptoc_type_is_int(r) && ptoc_type_bitwidth(r) == 1, "i1");
 }
 
 /* An optional integer attribute within [lo, hi]. */
@@ -805,18 +793,18 @@ bool pto_verify_build_async_session(const ptoc_op *op)
         if (scratch->u.shaped.rank == 0 || scratch->u.shaped.rank > 2)
             bytes = 0;
     }
-    if (!check_type(op, "scratch", scratch, as == PTOC_PTO_AS_VEC && bytes >= 8,
+    if (!pto_check_type(op, "scratch", scratch, as == PTOC_PTO_AS_VEC && bytes >= 8,
                     "a static rank-1 or rank-2 tile_buf or memref in vec of at least 8 bytes"))
         return false;
     ptoc_type *elem = ptoc_pto_ptr_elem(ws);
     if (!elem && ws->kind == PTOC_TYPE_MEMREF && ptoc_pto_memref_space(ws, &as) && as == PTOC_PTO_AS_GM)
         elem = ws->u.shaped.elem;
-    if (!check_type(op, "workspace", ws, elem && ptoc_type_is_int(elem) && ptoc_type_bitwidth(elem) == 8,
+    if (!pto_check_type(op, "workspace", ws, elem && ptoc_type_is_int(elem) && ptoc_type_bitwidth(elem) == 8,
                     "a !pto.ptr or GM memref of 8-bit integers"))
         return false;
     return check_range(op, "sync_id", 0, 7) && check_range(op, "block_bytes", 1, INT64_MAX) &&
            check_range(op, "comm_block_offset", 0, INT64_MAX) && check_range(op, "queue_num", 1, INT32_MAX) &&
            check_range(op, "channel_group_idx", 0, UINT32_MAX) &&
-           check_type(op, "the result", op->results[0].type,
+           pto_check_type(op, "the result", op->results[0].type,
                       ptoc_pto_type_is(op->results[0].type, PTOC_PTO_TYPE_ASYNC_SESSION), "!pto.async_session");
 }
