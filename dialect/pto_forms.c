@@ -7,9 +7,10 @@
  * Each form reads exactly what PTOAS's parser reads (its ODS assemblyFormat or
  * custom parser) and prints what PTOAS prints, and the op keeps PTOAS's
  * operands, attribute names and operandSegmentSizes, so the generic form is
- * the one PTOAS writes too. Two exceptions keep ptoc's DPS layout (ins ++ outs,
- * two segments) because its passes read it: tgather (PTOAS stores src, dst,
- * cdst, indices, tmp, kValue) and the passes' own plain tmov copies.
+ * the one PTOAS writes too. tgather alone keeps ptoc's DPS layout (ins ++ outs,
+ * two segments; PTOAS stores src, dst, cdst, indices, tmp, kValue), which the
+ * passes read. tmov keeps PTOAS's operands (src, dst, fp, preQuantScalar); the
+ * passes' own copies are the same with two segments of one.
  *
  *   %q = pto.addptr %p, %off : <f32> -> <f32>
  *   %v = pto.load_scalar %p[%off] : !pto.ptr<f32> -> f32
@@ -83,9 +84,10 @@ static bool parse_key_value(ptoc_parser *p, pto_key_value kind, ptoc_attr **out)
 bool pto_parse_key_block(ptoc_parser *p, ptoc_op_state *st, const pto_form_key *keys, uint32_t n)
 {
     uint32_t next = 0;
+    ptoc_loc close;
     if (!ptoc_parse_expect(p, "{"))
         return false;
-    for (bool first = true; !ptoc_parse_optional(p, "}"); first = false) {
+    for (bool first = true; close = ptoc_parser_loc(p), !ptoc_parse_optional(p, "}"); first = false) {
         if (ptoc_parser_failed(p) || (!first && !ptoc_parse_expect(p, ",")))
             return false;
         ptoc_loc loc = ptoc_parser_loc(p);
@@ -110,7 +112,7 @@ bool pto_parse_key_block(ptoc_parser *p, ptoc_op_state *st, const pto_form_key *
     }
     for (; next < n; next++)
         if (!keys[next].optional)
-            return ptoc_parser_error(p, "expected '%s' before '}'", keys[next].key);
+            return ptoc_parser_error_at(p, close, "expected '%s' before '}'", keys[next].key);
     return true;
 }
 
@@ -317,15 +319,17 @@ bool pto_parse_addptr(ptoc_parser *p, ptoc_op_state *st)
 
 void pto_print_addptr(ptoc_printer *p, const ptoc_op *op)
 {
+    if (op->noperands != 2 || op->nresults != 1) {
+        pto_print_dps(p, op);
+        return;
+    }
     ptoc_print_str(p, " ");
-    ptoc_print_operands(p, op, 0, op->noperands);
+    ptoc_print_operands(p, op, 0, 2);
     ptoc_print_attr_dict(p, op, NULL, 0);
     ptoc_print_str(p, " : ");
-    if (op->noperands > 0)
-        pto_print_type_bare(p, ptoc_op_operand(op, 0)->type);
+    pto_print_type_bare(p, ptoc_op_operand(op, 0)->type);
     ptoc_print_str(p, " -> ");
-    if (op->nresults == 1)
-        pto_print_type_bare(p, op->results[0].type);
+    pto_print_type_bare(p, op->results[0].type);
 }
 
 /* `%p[%off] {attrs} : P` then load_scalar's `-> T`, store_scalar's `, T`. */
@@ -759,7 +763,7 @@ void pto_print_tmov(ptoc_printer *p, const ptoc_op *op)
 {
     uint32_t nseg;
     const int64_t *seg = pto_op_segments(op, &nseg);
-    bool plain = nseg == 2 && seg[0] == 1 && seg[1] == 1;
+    bool plain = nseg == 2 && seg[0] == 1 && seg[1] == 1 && op->noperands == 2;
     if (!seg || !(plain || nseg == 4) || seg[0] != 1 || seg[1] != 1 ||
         (!plain && 2 + (uint64_t)seg[2] + (uint64_t)seg[3] != op->noperands)) {
         pto_print_dps(p, op);
