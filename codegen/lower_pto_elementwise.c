@@ -257,9 +257,12 @@ static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     cg_tile src, dst;
-    uint32_t nins = 0, nouts = 0;
-    if (ptoc_pto_dps_split(op, &nins, &nouts) && nins != 1) {
-        ptoc_op_emit_error(op, "with %u inputs is not supported by the cpu target (only the vec-to-vec copy)", nins);
+    /* src and dst (Level 1: src and the result); an fp tile or a pre-quant
+     * scalar comes after them. */
+    uint32_t plain = op->nresults ? 1 : 2;
+    if (op->noperands > plain) {
+        ptoc_op_emit_error(op, "with an fp tile or a pre-quant scalar is not supported by the cpu target (only the "
+                               "plain copy)");
         return false;
     }
     if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst) || !check_same_elem(op, &src, &dst))

@@ -57,6 +57,7 @@
 
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
+#include "ptoc/syntax.h"
 
 #define RANK PTOC_PTO_MAX_VIEW_RANK
 
@@ -886,6 +887,18 @@ static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *vi
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
+    if (x->v.elem != x->t.desc.elem) {
+        ptoc_strbuf from, to;
+        ptoc_strbuf_init(&from, g->ctx);
+        ptoc_strbuf_init(&to, g->ctx);
+        ptoc_print_type_to(&from, x->t.desc.elem);
+        ptoc_print_type_to(&to, x->v.elem);
+        ptoc_op_emit_error(op, "converting %s to %s (a store from acc) is not supported by the cpu target yet",
+                           ptoc_strbuf_cstr(&from), ptoc_strbuf_cstr(&to));
+        ptoc_strbuf_free(&from);
+        ptoc_strbuf_free(&to);
+        return false;
+    }
     refine_valid_shape(&x->t);
     x->et = bits_type(g, x->t.esize);
     uint32_t line_layout = x->map->by_columns ? PTOC_PTO_BL_COL_MAJOR : PTOC_PTO_BL_ROW_MAJOR;

@@ -333,6 +333,23 @@ static ptoc_type *bool_like(ptoc_context *ctx, const ptoc_type *t)
 
 /* ---------------------------------------------------------------- arith.constant */
 
+/* The type a constant's value has, NULL for kinds a constant cannot hold: an
+ * integer, float or bool, or an elements attribute of vector or tensor type
+ * (`dense<[1, 2]> : vector<2xi16>`, kept as text with its type). */
+static const ptoc_type *constant_value_type(ptoc_context *ctx, const ptoc_attr *value)
+{
+    switch (value->kind) {
+    case PTOC_ATTR_INTEGER: return value->u.integer.type;
+    case PTOC_ATTR_FLOAT: return value->u.fp.type;
+    case PTOC_ATTR_BOOL: return ptoc_type_int(ctx, 1, PTOC_SIGNLESS);
+    case PTOC_ATTR_OPAQUE: {
+        const ptoc_type *t = value->u.opaque.type;
+        return t && (t->kind == PTOC_TYPE_VECTOR || t->kind == PTOC_TYPE_TENSOR) ? t : NULL;
+    }
+    default: return NULL;
+    }
+}
+
 static bool constant_parse(ptoc_parser *p, ptoc_op_state *st)
 {
     ptoc_attr *value;
@@ -342,15 +359,11 @@ static bool constant_parse(ptoc_parser *p, ptoc_op_state *st)
     loc = ptoc_parser_loc(p);
     if (!ptoc_parse_attr(p, &value))
         return false;
-    switch (value->kind) {
-    case PTOC_ATTR_INTEGER: ptoc_state_add_result(st, value->u.integer.type); break;
-    case PTOC_ATTR_FLOAT: ptoc_state_add_result(st, value->u.fp.type); break;
-    case PTOC_ATTR_BOOL:
-        ptoc_state_add_result(st, ptoc_type_int(ptoc_parser_context(p), 1, PTOC_SIGNLESS));
-        break;
-    default:
-        return ptoc_parser_error_at(p, loc, "expected an integer, float or boolean constant");
-    }
+    const ptoc_type *t = constant_value_type(ptoc_parser_context(p), value);
+    if (!t)
+        return ptoc_parser_error_at(p, loc, "expected an integer, float or boolean constant, or dense<...> "
+                                            "of a vector or tensor type");
+    ptoc_state_add_result(st, (ptoc_type *)t);
     ptoc_upstream_add_attr(p, st, "value", value);
     return true;
 }
@@ -376,23 +389,12 @@ static void constant_result_name(const ptoc_op *op, ptoc_strbuf *name)
                                           t->u.integer.width == 1)) {
         bool v = value->kind == PTOC_ATTR_BOOL ? value->u.boolean : value->u.integer.value != 0;
         ptoc_strbuf_puts(name, v ? "true" : "false");
-    } else if (value->kind == PTOC_ATTR_FLOAT) {
+    } else if (value->kind == PTOC_ATTR_FLOAT || value->kind == PTOC_ATTR_OPAQUE) {
         ptoc_strbuf_puts(name, "cst");
     } else if (value->kind == PTOC_ATTR_INTEGER) {
         ptoc_strbuf_printf(name, "c%lld", (long long)value->u.integer.value);
         if (t->kind != PTOC_TYPE_INDEX)
             ptoc_strbuf_printf(name, "_%s", ptoc_upstream_type_text(t).text);
-    }
-}
-
-/* The type a constant's value has, NULL for kinds a constant cannot hold. */
-static const ptoc_type *constant_value_type(ptoc_context *ctx, const ptoc_attr *value)
-{
-    switch (value->kind) {
-    case PTOC_ATTR_INTEGER: return value->u.integer.type;
-    case PTOC_ATTR_FLOAT: return value->u.fp.type;
-    case PTOC_ATTR_BOOL: return ptoc_type_int(ctx, 1, PTOC_SIGNLESS);
-    default: return NULL;
     }
 }
 
@@ -407,7 +409,8 @@ static bool constant_verify(const ptoc_op *op)
     }
     const ptoc_type *vt = constant_value_type(ptoc_op_context(op), value);
     if (!vt) {
-        ptoc_op_emit_error(op, "value must be an integer, float or boolean attribute");
+        ptoc_op_emit_error(op, "value must be an integer, float or boolean attribute, or dense<...> of a vector "
+                               "or tensor type");
         return false;
     }
     if (vt != op->results[0].type) {

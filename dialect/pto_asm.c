@@ -338,6 +338,14 @@ static bool build_level1(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
 
 /* ---------------------------------------------------------------- DPS */
 
+/* The segment count of an op's DPS form: 2 (ins, outs), but tload's clause
+ * operands and tmov's fp tile and pre-quant scalar (PTOAS's operand order) have
+ * segments of their own after them. */
+static uint32_t own_segments(const char *name)
+{
+    return strcmp(name, "pto.tload") == 0 ? 6 : strcmp(name, "pto.tmov") == 0 ? 4 : 2;
+}
+
 /* How many outs a DPS statement of this op has, and where they are. */
 static bool dps_outs(ptoc_parser *p, const ptoc_op_state *st, const asm_stmt *s, uint32_t *nouts,
                      uint32_t *first_out)
@@ -401,9 +409,10 @@ static bool build_dps(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
             ptoc_state_add_operand(st, s->ops[i].value);
     for (uint32_t i = first_out; i < first_out + nouts; i++)
         ptoc_state_add_operand(st, s->ops[i].value);
-    /* tload keeps its clause segments, empty here, as its own form does. */
+    /* tload and tmov keep the segments of their optional operands, empty here, as
+     * their own forms do. */
     int64_t seg[6] = {s->nops - nouts, nouts, 0, 0, 0, 0};
-    uint32_t nseg = strcmp(st->def->name, "pto.tload") == 0 ? 6 : 2;
+    uint32_t nseg = own_segments(st->def->name);
     ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
     ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), segment_attr), ptoc_attr_dense(pctx(p), i32, nseg, seg));
     return true;
@@ -429,11 +438,12 @@ static const int64_t *segments_of(const ptoc_op *op, uint32_t *n)
 }
 
 /* A DPS op the statement reads back as itself: the op's fixed out count, every
- * operand an in or an out (tload: no clause operands), no results. */
+ * operand an in or an out (tload, tmov: no operands in their extra segments), no
+ * results. */
 static bool dps_printable(const ptoc_op *op, const int64_t *seg, uint32_t nseg)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
-    uint32_t want_segments = ptoc_op_is(op, "pto.tload") ? 6 : 2;
+    uint32_t want_segments = own_segments(op->def->name);
     if (!info || op->nresults || nseg != want_segments || seg[0] < 0 || seg[1] != info->max_outs ||
         info->min_outs != info->max_outs || (uint64_t)seg[0] + (uint64_t)seg[1] != op->noperands)
         return false;

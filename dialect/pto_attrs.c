@@ -258,7 +258,9 @@ static const struct {
     [KEY_COMPACT] = {"compact", PTOC_PTO_ENUM_COMPACT_MODE},
 };
 
-/* A config value: an integer, a bare value keyword, or the enum attribute. */
+/* A config value: an integer (the layouts, pad and compact also as an integer
+ * attribute, `1 : i32`, which PTOAS's parser reads), a bare value keyword, or
+ * the enum attribute. */
 static bool parse_config_value(ptoc_parser *p, config_key key, uint32_t *out)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
@@ -267,8 +269,13 @@ static bool parse_config_value(ptoc_parser *p, config_key key, uint32_t *out)
         if (n < 0 || n > UINT32_MAX)
             return ptoc_parser_error_at(p, loc, "tile_buf_config %s out of range: %lld",
                                         config_keys[key].name, (long long)n);
+        ptoc_type *t;
+        ptoc_loc tloc = ptoc_parser_loc(p);
+        if (config_keys[key].enum_kind >= 0 && ptoc_parse_optional(p, ":") &&
+            ptoc_parse_type(p, &t) && !ptoc_type_is_int(t))
+            return ptoc_parser_error_at(p, tloc, "tile_buf_config %s takes an integer type", config_keys[key].name);
         *out = (uint32_t)n;
-        return true;
+        return !ptoc_parser_failed(p);
     }
     if (ptoc_parser_failed(p))
         return false;

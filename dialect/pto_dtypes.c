@@ -263,25 +263,30 @@ static void append_when(ptoc_strbuf *sb, const char *when)
 
 static void append_type(ptoc_strbuf *sb, const ptoc_type *t) { ptoc_print_type_to(sb, t); }
 
-static bool check_set_row(const ptoc_op *op, const ptoc_pto_dtype_rule *r, const ptoc_type *elem,
-                          ptoc_pto_arch arch)
+bool pto_check_dtype_set(const ptoc_op *op, const char *role, const char *when, const ptoc_type *elem, uint32_t set,
+                         ptoc_pto_arch arch)
 {
-    uint32_t set = ptoc_pto_dtype_rule_set(r, arch);
     if (ptoc_pto_dtype_class(elem) & set)
         return true;
     ptoc_strbuf sb;
     ptoc_strbuf_init(&sb, ptoc_op_context(op));
     append_type(&sb, elem);
     ptoc_strbuf_printf(&sb, " is not supported on %s", ptoc_pto_arch_name(arch));
-    append_when(&sb, r->when);
+    append_when(&sb, when);
     ptoc_strbuf_puts(&sb, set ? " (expected one of" : " (the hardware implements none");
     for (unsigned i = 0; i < PTOC_PTO_DT_COUNT; i++)
         if (set & (1u << i))
             ptoc_strbuf_printf(&sb, " %s", class_names[i]);
     ptoc_strbuf_puts(&sb, ")");
-    ptoc_op_emit_error(op, "%s element type %s", r->role, ptoc_strbuf_cstr(&sb));
+    ptoc_op_emit_error(op, "%s element type %s", role, ptoc_strbuf_cstr(&sb));
     ptoc_strbuf_free(&sb);
     return false;
+}
+
+static bool check_set_row(const ptoc_op *op, const ptoc_pto_dtype_rule *r, const ptoc_type *elem,
+                          ptoc_pto_arch arch)
+{
+    return pto_check_dtype_set(op, r->role, r->when, elem, ptoc_pto_dtype_rule_set(r, arch), arch);
 }
 
 static bool check_same_row(const ptoc_op *op, const ptoc_pto_dtype_rule *r, const ptoc_type *elem)

@@ -60,6 +60,12 @@ const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op);
  * hand on `arch` (roles that are absent or not tiles are skipped) and reports
  * the first row broken. False after an error. */
 bool pto_check_dtype_rules(const ptoc_op *op, ptoc_pto_arch arch);
+/* One set check with the table's diagnostic: "ROLE element type T is not
+ * supported on ARCH[ when ...] (expected one of ...)"; `when` is a condition
+ * string of the table's grammar ("" for none). For the rules the table cannot
+ * state yet (a store from acc, which depends on a pre-quant operand). */
+bool pto_check_dtype_set(const ptoc_op *op, const char *role, const char *when, const ptoc_type *elem, uint32_t set,
+                         ptoc_pto_arch arch);
 /* True when the table says `op` has no implementation on `arch` (every set
  * row of the op is empty there). */
 bool pto_op_unimplemented_on(const ptoc_op *op, ptoc_pto_arch arch);

@@ -37,19 +37,19 @@ static const char *const segment_attr_name = "operandSegmentSizes";
 
 static ptoc_context *pctx(ptoc_parser *p) { return ptoc_parser_context(p); }
 
-static void add_attr(ptoc_parser *p, ptoc_op_state *st, const char *name, ptoc_attr *a)
+void pto_add_attr(ptoc_parser *p, ptoc_op_state *st, const char *name, ptoc_attr *a)
 {
     ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), name), a);
 }
 
-static void add_segments(ptoc_parser *p, ptoc_op_state *st, uint32_t n, const int64_t *sizes)
+void pto_add_segments(ptoc_parser *p, ptoc_op_state *st, uint32_t n, const int64_t *sizes)
 {
     ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
-    add_attr(p, st, segment_attr_name, ptoc_attr_dense(pctx(p), i32, n, sizes));
+    pto_add_attr(p, st, segment_attr_name, ptoc_attr_dense(pctx(p), i32, n, sizes));
 }
 
 /* The segment sizes of an op, or NULL (n = 0) when it has none. */
-static const int64_t *op_segments(const ptoc_op *op, uint32_t *n)
+const int64_t *pto_op_segments(const ptoc_op *op, uint32_t *n)
 {
     ptoc_attr *a = ptoc_op_attr(op, segment_attr_name);
     if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY) {
@@ -66,13 +66,14 @@ static const pto_op_row *row_of(const ptoc_op *op)
 }
 
 /* An optional `-> T` (the toolkit's optional parsers answer false when absent). */
-static bool parse_arrow(ptoc_parser *p, ptoc_op_state *st)
+bool pto_parse_arrow(ptoc_parser *p, ptoc_op_state *st)
 {
     return ptoc_parse_optional_arrow_types(p, st) || !ptoc_parser_failed(p);
 }
 
 /* `%a, %b [{attrs}] : T, U` up to, not including, the closing paren; resolved
- * into the state. `*n` gets the operand count. */
+ * into the state. `*n` gets the operand count. A type may be PTOAS's bare
+ * `<loc=..., dtype=...>`, a tile_buf. */
 static bool parse_group_body(ptoc_parser *p, ptoc_op_state *st, uint32_t *n)
 {
     ptoc_loc loc = ptoc_parser_loc(p);
@@ -83,13 +84,13 @@ static bool parse_group_body(ptoc_parser *p, ptoc_op_state *st, uint32_t *n)
         return false;
     if (*n > 0 && !ptoc_parse_expect(p, ":"))
         return false;
-    if (*n > 0 && !ptoc_parse_type_list(p, &types, &ntypes))
+    if (*n > 0 && !pto_parse_type_list_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &types, &ntypes))
         return false;
     return ptoc_parse_resolve_list(p, refs, *n, types, ntypes, loc, st);
 }
 
 /* `ins(...)` or `outs(...)` when the keyword is there; n = 0 otherwise. */
-static bool parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *keyword, uint32_t *n)
+bool pto_parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *keyword, uint32_t *n)
 {
     *n = 0;
     if (!ptoc_parse_optional(p, keyword))
@@ -121,25 +122,25 @@ static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
     if (ptoc_parse_optional(p, ":") && !parse_ssa_operand_types(p, &types, &ntypes))
         return false;
     return !ptoc_parser_failed(p) && ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
-           parse_arrow(p, st);
+           pto_parse_arrow(p, st);
 }
 
 /* ---------------------------------------------------------------- DPS form */
 
-static bool parse_dps(ptoc_parser *p, ptoc_op_state *st)
+bool pto_parse_dps(ptoc_parser *p, ptoc_op_state *st)
 {
     if (!ptoc_parser_peek(p, "ins") && !ptoc_parser_peek(p, "outs"))
         return parse_ssa_form(p, st);
     uint32_t nins, nouts;
-    if (!parse_optional_group(p, st, "ins", &nins) || !parse_optional_group(p, st, "outs", &nouts) ||
-        !ptoc_parse_optional_attr_dict(p, st) || !parse_arrow(p, st))
+    if (!pto_parse_optional_group(p, st, "ins", &nins) || !pto_parse_optional_group(p, st, "outs", &nouts) ||
+        !ptoc_parse_optional_attr_dict(p, st) || !pto_parse_arrow(p, st))
         return false;
     int64_t seg[2] = {nins, nouts};
-    add_segments(p, st, 2, seg);
+    pto_add_segments(p, st, 2, seg);
     return true;
 }
 
-static void print_group(ptoc_printer *p, const ptoc_op *op, const char *keyword, uint32_t from, uint32_t n,
+void pto_print_group(ptoc_printer *p, const ptoc_op *op, const char *keyword, uint32_t from, uint32_t n,
                         bool attrs_inside)
 {
     ptoc_print_fmt(p, " %s(", keyword);
@@ -165,10 +166,10 @@ static void print_ssa_form(ptoc_printer *p, const ptoc_op *op)
     ptoc_print_arrow_result_types(p, op);
 }
 
-static void print_dps(ptoc_printer *p, const ptoc_op *op)
+void pto_print_dps(ptoc_printer *p, const ptoc_op *op)
 {
     uint32_t nseg, nins, nouts;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (!seg || nseg < 2 || seg[0] < 0 || seg[1] < 0 || (uint64_t)seg[0] + (uint64_t)seg[1] > op->noperands) {
         print_ssa_form(p, op);
         return;
@@ -177,9 +178,9 @@ static void print_dps(ptoc_printer *p, const ptoc_op *op)
     nouts = (uint32_t)seg[1];
     bool inside = row_of(op) && row_of(op)->info.form == PTOC_PTO_FORM_DPS_ATTR_INS && nins > 0;
     if (nins > 0)
-        print_group(p, op, "ins", 0, nins, inside);
+        pto_print_group(p, op, "ins", 0, nins, inside);
     if (nouts > 0)
-        print_group(p, op, "outs", nins, nouts, false);
+        pto_print_group(p, op, "outs", nins, nouts, false);
     if (!inside)
         ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
     ptoc_print_arrow_result_types(p, op);
@@ -188,7 +189,7 @@ static void print_dps(ptoc_printer *p, const ptoc_op *op)
 bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts)
 {
     uint32_t nseg;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (seg && nseg >= 2) {
         *nins = (uint32_t)seg[0];
         *nouts = (uint32_t)seg[1];
@@ -222,13 +223,13 @@ static bool parse_tload_clause(ptoc_parser *p, ptoc_op_state *st, tload_clause c
     if (c == TL_PAD_MODE) {
         if (!pto_parse_enum_value_attr(p, PTOC_PTO_ENUM_PADMODE, true, &a))
             return false;
-        add_attr(p, st, "pad_mode", a);
+        pto_add_attr(p, st, "pad_mode", a);
         return true;
     }
     if (c == TL_INIT_OUT) {
         if (!ptoc_parse_attr(p, &a))
             return false;
-        add_attr(p, st, "init_out_buffer", a);
+        pto_add_attr(p, st, "init_out_buffer", a);
         return true;
     }
     ptoc_operand_ref ref;
@@ -250,7 +251,7 @@ static bool parse_tload(ptoc_parser *p, ptoc_op_state *st)
         return parse_ssa_form(p, st);
     uint32_t nins, nouts;
     int64_t seg[6] = {0};
-    if (!parse_optional_group(p, st, "ins", &nins) || !parse_optional_group(p, st, "outs", &nouts) ||
+    if (!pto_parse_optional_group(p, st, "ins", &nins) || !pto_parse_optional_group(p, st, "outs", &nouts) ||
         !ptoc_parse_optional_attr_dict(p, st))
         return false;
     seg[0] = nins;
@@ -272,23 +273,23 @@ static bool parse_tload(ptoc_parser *p, ptoc_op_state *st)
         if (!parse_tload_clause(p, st, (tload_clause)c, seg))
             return false;
     }
-    if (ptoc_parser_failed(p) || !parse_arrow(p, st))
+    if (ptoc_parser_failed(p) || !pto_parse_arrow(p, st))
         return false;
-    add_segments(p, st, 6, seg);
+    pto_add_segments(p, st, 6, seg);
     return true;
 }
 
 static void print_tload(ptoc_printer *p, const ptoc_op *op)
 {
     uint32_t nseg;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (!seg || nseg != 6 || seg[0] != 1 || seg[1] != 1) {
-        print_dps(p, op);
+        pto_print_dps(p, op);
         return;
     }
     static const char *const elided[] = {"operandSegmentSizes", "pad_mode", "init_out_buffer"};
-    print_group(p, op, "ins", 0, 1, false);
-    print_group(p, op, "outs", 1, 1, false);
+    pto_print_group(p, op, "ins", 0, 1, false);
+    pto_print_group(p, op, "outs", 1, 1, false);
     ptoc_print_attr_dict(p, op, elided, 3);
     uint32_t next = 2;
     for (int c = 0; c < TL_COUNT; c++) {
@@ -322,7 +323,7 @@ static bool parse_tstore(ptoc_parser *p, ptoc_op_state *st)
     if (!ptoc_parse_expect(p, "ins") || !ptoc_parse_expect(p, "(") || !ptoc_parse_operand(p, &refs[0]))
         return false;
     if (ptoc_parse_optional(p, ":")) {                   /* %t : T[, %q : i64] */
-        if (!ptoc_parse_type(p, &types[ntypes++]))
+        if (!pto_parse_type_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &types[ntypes++]))
             return false;
         if (ptoc_parse_optional(p, ",")) {
             if (!ptoc_parse_operand(p, &refs[nins++]) || !ptoc_parse_expect(p, ":") ||
@@ -336,27 +337,27 @@ static bool parse_tstore(ptoc_parser *p, ptoc_op_state *st)
             if (!ptoc_parse_operand(p, &refs[nins++]))
                 return false;
         }
-        if (!ptoc_parse_expect(p, ":") || !ptoc_parse_type_list(p, &list, &ntypes))
+        if (!ptoc_parse_expect(p, ":") || !pto_parse_type_list_or_bare(p, PTOC_PTO_TYPE_TILE_BUF, &list, &ntypes))
             return false;
         if (ntypes > 2)
             return ptoc_parser_error_at(p, loc, "tstore takes at most two ins (the tile and a pre-quant scalar)");
         memcpy(types, list, sizeof(ptoc_type *) * ntypes);
     }
     if (!ptoc_parse_expect(p, ")") || !ptoc_parse_resolve_list(p, refs, nins, types, ntypes, loc, st) ||
-        !parse_optional_group(p, st, "outs", &nouts) || !ptoc_parse_optional_attr_dict(p, st) ||
-        !parse_arrow(p, st))
+        !pto_parse_optional_group(p, st, "outs", &nouts) || !ptoc_parse_optional_attr_dict(p, st) ||
+        !pto_parse_arrow(p, st))
         return false;
     int64_t seg[2] = {nins, nouts};
-    add_segments(p, st, 2, seg);
+    pto_add_segments(p, st, 2, seg);
     return true;
 }
 
 static void print_tstore(ptoc_printer *p, const ptoc_op *op)
 {
     uint32_t nseg;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (!seg || nseg != 2 || seg[0] != 2 || seg[1] != 1 || op->noperands != 3) {
-        print_dps(p, op);
+        pto_print_dps(p, op);
         return;
     }
     ptoc_print_str(p, " ins(");
@@ -368,7 +369,7 @@ static void print_tstore(ptoc_printer *p, const ptoc_op *op)
         ptoc_print_value_type(p, ptoc_op_operand(op, i));
     }
     ptoc_print_str(p, ")");
-    print_group(p, op, "outs", 2, 1, false);
+    pto_print_group(p, op, "outs", 2, 1, false);
     ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
     ptoc_print_arrow_result_types(p, op);
 }
@@ -404,14 +405,14 @@ static bool parse_alloc_tile(ptoc_parser *p, ptoc_op_state *st)
             ptoc_state_add_operand(st, v);
     }
     ptoc_state_add_result(st, t);
-    add_segments(p, st, 3, seg);
+    pto_add_segments(p, st, 3, seg);
     return true;
 }
 
 static void print_alloc_tile(ptoc_printer *p, const ptoc_op *op)
 {
     uint32_t nseg, next = 0;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     for (uint32_t k = 0; seg && nseg == 3 && k < 3; k++) {
         if (seg[k] != 1 || next >= op->noperands)
             continue;
@@ -497,7 +498,7 @@ static bool parse_make_tensor_view(ptoc_parser *p, ptoc_op_state *st)
     ptoc_state_add_operand(st, v);
     move_last_operand_first(st);
     ptoc_state_add_result(st, t);
-    add_segments(p, st, 3, seg);
+    pto_add_segments(p, st, 3, seg);
     return true;
 }
 
@@ -515,14 +516,14 @@ static bool parse_partition_view(ptoc_parser *p, ptoc_op_state *st)
     ptoc_state_add_operand(st, v);
     move_last_operand_first(st);
     ptoc_state_add_result(st, to);
-    add_segments(p, st, 3, seg);
+    pto_add_segments(p, st, 3, seg);
     return true;
 }
 
 static void print_two_lists(ptoc_printer *p, const ptoc_op *op, const char *first, const char *second)
 {
     uint32_t nseg;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (!seg || nseg != 3 || op->noperands < 1 || (uint64_t)seg[1] + (uint64_t)seg[2] + 1 != op->noperands) {
         print_ssa_form(p, op);              /* malformed: the verifier reports it */
         return;
@@ -586,7 +587,7 @@ static bool parse_tile_literal(ptoc_parser *p, ptoc_op_state *st)
         return false;
     if (addr < 0)
         return ptoc_parser_error_at(p, loc, "a tile address is a byte offset, not %lld", (long long)addr);
-    add_attr(p, st, "addr", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), addr));
+    pto_add_attr(p, st, "addr", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 64, PTOC_SIGNLESS), addr));
     return true;
 }
 
@@ -690,7 +691,7 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
 {
     ptoc_pto_addr a = {false, NULL, false, 0};
     uint32_t nseg;
-    const int64_t *seg = op_segments(op, &nseg);
+    const int64_t *seg = pto_op_segments(op, &nseg);
     if (ptoc_op_is(op, "pto.alloc_tile") && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
         a.value = ptoc_op_operand(op, 0);
     } else if (ptoc_op_is(op, "pto.tassign") && op->noperands >= 2) {
@@ -734,7 +735,7 @@ static bool parse_slot(ptoc_parser *p, ptoc_op_state *st, const sync_slot *s)
     ptoc_attr *a;
     if (!pto_parse_enum_value_attr(p, s->kind, false, &a))
         return false;
-    add_attr(p, st, s->attr, a);
+    pto_add_attr(p, st, s->attr, a);
     return true;
 }
 
@@ -831,7 +832,7 @@ static bool parse_buf(ptoc_parser *p, ptoc_op_state *st)
         return false;
     if (id < INT32_MIN || id > INT32_MAX)
         return ptoc_parser_error_at(p, loc, "buf_id out of range for i32: %lld", (long long)id);
-    add_attr(p, st, "buf_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
+    pto_add_attr(p, st, "buf_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
     return ptoc_parse_optional_attr_dict(p, st);
 }
 
@@ -866,7 +867,7 @@ static bool parse_cross_sync(ptoc_parser *p, ptoc_op_state *st)
     } else if (id < INT32_MIN || id > INT32_MAX) {
         return ptoc_parser_error_at(p, loc, "event id out of range for i32: %lld", (long long)id);
     } else {
-        add_attr(p, st, "event_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
+        pto_add_attr(p, st, "event_id", ptoc_attr_int(pctx(p), ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS), id));
     }
     return ptoc_parse_optional_attr_dict(p, st);
 }
@@ -928,7 +929,7 @@ static bool parse_print_op(ptoc_parser *p, ptoc_op_state *st)
         !ptoc_parse_type(p, &t) || !ptoc_parse_expect(p, ")") || !ptoc_parse_resolve(p, &ref, t, &v))
         return false;
     ptoc_state_add_operand(st, v);
-    add_attr(p, st, "format", ptoc_attr_string(pctx(p), fmt->str, fmt->len));
+    pto_add_attr(p, st, "format", ptoc_attr_string(pctx(p), fmt->str, fmt->len));
     return ptoc_parse_optional_attr_dict(p, st);
 }
 
@@ -969,12 +970,12 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 /* Expands the RANGE pairs before ROW counts its arguments. */
 #define ROW_(...) ROW(__VA_ARGS__)
 /* DPS ops also have the Level-1 form and a PTO-AS statement (pto_asm.c). */
-#define DPS(name, pipe, ins, outs, verify)                                                             \
-    ROW_(name, PTOC_PTO_FORM_DPS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
+#define DPS(name, pipe, ins, outs, verify)                                                                     \
+    ROW_(name, PTOC_PTO_FORM_DPS, true, pipe, RANGE ins, RANGE outs, 0, pto_parse_dps, pto_print_dps, verify, \
          pto_parse_asm, pto_print_asm)
-#define DPSI(name, pipe, ins, outs, verify)                                                                     \
-    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, true, pipe, RANGE ins, RANGE outs, 0, parse_dps, print_dps, verify, \
-         pto_parse_asm, pto_print_asm)
+#define DPSI(name, pipe, ins, outs, verify)                                                                  \
+    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, true, pipe, RANGE ins, RANGE outs, 0, pto_parse_dps, pto_print_dps, \
+         verify, pto_parse_asm, pto_print_asm)
 /* An op whose PTOAS syntax is not DPS and that ptoc reads in the DPS/SSA forms
  * and the generic form only, for now. */
 #define ANY(name, pipe) DPS(name, pipe, (0, VAR), (0, VAR), pto_verify_structure)
@@ -984,27 +985,41 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 #define CUSTOM_L1(name, pipe, ins, outs, parse, print, verify)                                              \
     ROW_(name, PTOC_PTO_FORM_CUSTOM, true, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, pto_parse_asm, \
          pto_print_asm)
+/* A DPS op (ins ++ outs, two segments) with a form of its own (tgather), and
+ * no Level-1 or PTO-AS spelling. */
+#define DPSX(name, pipe, ins, outs, parse, print, verify) \
+    ROW_(name, PTOC_PTO_FORM_DPS, false, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, NULL, NULL)
+/* PTOAS-syntax forms (pto_forms.c, pto_forms_pipe.c): CUSTOM counts are
+ * operands and results. */
+#define PURE PTOC_OPF_PURE
 
 #define S pto_verify_structure
 static const pto_op_row pto_rows[] = {
     /* view / handle */
-    ANY("addptr", P_NONE),
-    ANY("load_scalar", P_NONE),
-    ANY("store_scalar", P_NONE),
+    CUSTOM("addptr", P_NONE, (2, 2), (1, 1), PURE, pto_parse_addptr, pto_print_addptr, pto_verify_addptr),
+    CUSTOM("load_scalar", P_NONE, (2, 2), (1, 1), 0, pto_parse_load_scalar, pto_print_load_scalar,
+           pto_verify_scalar_access),
+    CUSTOM("store_scalar", P_NONE, (3, 3), (0, 0), 0, pto_parse_store_scalar, pto_print_store_scalar,
+           pto_verify_scalar_access),
     CUSTOM("make_tensor_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_make_tensor_view,
            print_make_tensor_view, pto_verify_make_tensor_view),
     CUSTOM("partition_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_partition_view,
            print_partition_view, pto_verify_partition_view),
-    ANY("get_tensor_view_dim", P_NONE),
+    CUSTOM("get_tensor_view_dim", P_NONE, (2, 2), (1, 1), PURE, pto_parse_get_tensor_view_dim,
+           pto_print_get_tensor_view_dim, pto_verify_get_tensor_view_dim),
     CUSTOM("alloc_tile", P_NONE, (0, 3), (1, 1), 0, parse_alloc_tile, print_alloc_tile, pto_verify_alloc_tile),
-    ANY("bind_tile", P_NONE),
-    ANY("subset", P_NONE),
-    ANY("set_validshape", P_NONE),
+    CUSTOM("bind_tile", P_NONE, (1, 3), (1, 1), PURE, pto_parse_bind_tile, pto_print_bind_tile,
+           pto_verify_bind_tile),
+    CUSTOM("subset", P_NONE, (1, VAR), (1, 1), PURE, pto_parse_subset, pto_print_subset, pto_verify_subset),
+    CUSTOM("set_validshape", P_NONE, (3, 3), (0, 0), 0, pto_parse_set_validshape, pto_print_set_validshape,
+           pto_verify_set_validshape),
     ANY("bitcast", P_NONE),
     ANY("treshape", P_S),
-    ANY("pointer_cast", P_NONE),
-    ANY("declare_tile", P_NONE),
-    ANY("declare_tile_memref", P_NONE),
+    CUSTOM("pointer_cast", P_NONE, (0, VAR), (1, 1), PURE, pto_parse_pointer_cast, pto_print_pointer_cast,
+           pto_verify_pointer_cast),
+    CUSTOM("declare_tile", P_NONE, (0, 0), (1, 1), PURE, pto_parse_declare, pto_print_declare, pto_verify_declare),
+    CUSTOM("declare_tile_memref", P_NONE, (0, 0), (1, 1), PURE, pto_parse_declare, pto_print_declare,
+           pto_verify_declare),
     ROW_("tassign", PTOC_PTO_FORM_CUSTOM, false, P_NONE, RANGE(1, 2), RANGE(1, 1), 0, parse_tassign, print_tassign,
          pto_verify_tassign, parse_tassign_asm, print_tassign_asm),
     DPS("tget_scale_addr", P_S, (1, 1), (1, 1), pto_verify_tget_scale_addr),
@@ -1013,7 +1028,11 @@ static const pto_op_row pto_rows[] = {
     DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
     CUSTOM_L1("tstore", P_MTE3, (1, 2), (1, 1), parse_tstore, print_tstore, pto_verify_tstore),
     DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
-    DPS("tmov", P_V, (1, 2), (1, 1), S),
+    /* tmov keeps PTOAS's operands (src, dst, fp, preQuantScalar) and its Level-1 form. */
+    /* tmov's counts are those of its DPS, Level-1 and PTO-AS forms (one in, one
+     * out); PTOAS's form adds an fp tile or pre-quant scalar in segments of their
+     * own, and the verifier checks those shapes itself. */
+    CUSTOM_L1("tmov", P_V, (1, 1), (1, 1), pto_parse_tmov, pto_print_tmov, pto_verify_tmov),
     DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
     DPS("textract", P_MTE1, (3, 3), (1, 1), pto_verify_textract),
     DPS("tinsert", P_MTE1, (3, 3), (1, 1), pto_verify_tinsert),
@@ -1097,13 +1116,14 @@ static const pto_op_row pto_rows[] = {
     DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
     DPS("tsel", P_V, (3, 4), (1, 1), pto_verify_tsel),
     DPS("tsels", P_V, (3, 4), (1, 1), pto_verify_tsels),
-    /* reductions */
-    DPS("trowsum", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowprod", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowargmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowargmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
+    /* reductions; the row ones take their tmp or not (the ISA's form has none:
+     * the compiler provides the scratch where a target needs it) */
+    DPS("trowsum", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowmax", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowmin", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowprod", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowargmax", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
+    DPS("trowargmin", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("tcolsum", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("tcolmax", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
     DPS("tcolmin", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
@@ -1132,7 +1152,7 @@ static const pto_op_row pto_rows[] = {
     DPS("thistogram", P_V, (2, 2), (1, 1), pto_verify_thistogram),
     DPS("tsort32", P_V, (1, 3), (1, 2), pto_verify_tile_dtypes),
     DPS("tmrgsort", P_V, (1, VAR), (1, VAR), S),
-    DPS("tgather", P_V, (1, 3), (1, 2), S),
+    DPSX("tgather", P_V, (1, 3), (1, 2), pto_parse_tgather, pto_print_tgather, pto_verify_tgather),
     DPS("tgatherb", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("tscatter", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
     DPS("mgather", P_MTE2, (2, 2), (1, 1), pto_verify_tile_dtypes),
@@ -1156,35 +1176,51 @@ static const pto_op_row pto_rows[] = {
     DPS("tsync", P_NONE, (0, VAR), (0, 0), S),
     CUSTOM("get_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
     CUSTOM("rls_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
-    ANY("declare_eventid_array", P_NONE),
-    ANY("eventid_array_get", P_NONE),
-    ANY("eventid_array_set", P_NONE),
+    CUSTOM("declare_eventid_array", P_NONE, (0, 0), (1, 1), 0, pto_parse_declare, pto_print_declare,
+           pto_verify_declare),
+    CUSTOM("eventid_array_get", P_NONE, (2, 2), (1, 1), 0, pto_parse_eventid_array_get, pto_print_eventid_access,
+           pto_verify_eventid_access),
+    CUSTOM("eventid_array_set", P_NONE, (3, 3), (0, 0), 0, pto_parse_eventid_array_set, pto_print_eventid_access,
+           pto_verify_eventid_access),
     /* inter-core sync */
     CUSTOM("sync.set", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
     CUSTOM("sync.wait", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
     ANY("set_ffts", P_NONE),
     /* push / pop */
-    ANY("aic_initialize_pipe", P_NONE),
-    ANY("aiv_initialize_pipe", P_NONE),
-    ANY("tpush_to_aiv", P_NONE),
-    ANY("tpush_to_aic", P_NONE),
-    ANY("tpop_from_aic", P_NONE),
-    ANY("tpop_from_aiv", P_NONE),
-    ANY("tfree_from_aic", P_NONE),
-    ANY("tfree_from_aiv", P_NONE),
-    ANY("initialize_l2g2l_pipe", P_NONE),
-    ANY("initialize_l2l_pipe", P_NONE),
-    ANY("tpush", P_NONE),
-    ANY("tpop", P_NONE),
-    ANY("tfree", P_NONE),
-    ANY("reserve_buffer", P_NONE),
-    ANY("import_reserved_buffer", P_NONE),
+    CUSTOM("aic_initialize_pipe", P_NONE, (2, 3), (0, 0), 0, pto_parse_frontend_init, pto_print_frontend_init,
+           pto_verify_frontend_init),
+    CUSTOM("aiv_initialize_pipe", P_NONE, (2, 3), (0, 0), 0, pto_parse_frontend_init, pto_print_frontend_init,
+           pto_verify_frontend_init),
+    CUSTOM("tpush_to_aiv", P_NONE, (1, 1), (0, 0), 0, pto_parse_frontend_push, pto_print_frontend_push,
+           pto_verify_frontend_push),
+    CUSTOM("tpush_to_aic", P_NONE, (1, 1), (0, 0), 0, pto_parse_frontend_push, pto_print_frontend_push,
+           pto_verify_frontend_push),
+    CUSTOM("tpop_from_aic", P_NONE, (0, 2), (1, 1), 0, pto_parse_frontend_pop, pto_print_frontend_pop,
+           pto_verify_frontend_pop),
+    CUSTOM("tpop_from_aiv", P_NONE, (0, 2), (1, 1), 0, pto_parse_frontend_pop, pto_print_frontend_pop,
+           pto_verify_frontend_pop),
+    CUSTOM("tfree_from_aic", P_NONE, (0, 0), (0, 0), 0, pto_parse_split_only, pto_print_split_only,
+           pto_verify_frontend_free),
+    CUSTOM("tfree_from_aiv", P_NONE, (0, 0), (0, 0), 0, pto_parse_split_only, pto_print_split_only,
+           pto_verify_frontend_free),
+    CUSTOM("initialize_l2g2l_pipe", P_NONE, (2, 3), (1, 1), 0, pto_parse_l2g2l_pipe, pto_print_l2g2l_pipe,
+           pto_verify_pipe_init),
+    CUSTOM("initialize_l2l_pipe", P_NONE, (1, 2), (1, 1), 0, pto_parse_l2l_pipe, pto_print_l2l_pipe,
+           pto_verify_pipe_init),
+    CUSTOM("tpush", P_NONE, (2, 2), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
+    CUSTOM("tpop", P_NONE, (2, 2), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
+    CUSTOM("tfree", P_NONE, (1, 1), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
+    CUSTOM("reserve_buffer", P_NONE, (0, 0), (1, 1), 0, pto_parse_reserve_buffer, pto_print_reserve_buffer,
+           pto_verify_reserve_buffer),
+    CUSTOM("import_reserved_buffer", P_NONE, (0, 0), (1, 1), 0, pto_parse_import_reserved_buffer,
+           pto_print_import_reserved_buffer, pto_verify_import_reserved_buffer),
     /* async DMA */
-    ANY("build_async_session", P_NONE),
-    ANY("tput_async", P_NONE),
-    ANY("tget_async", P_NONE),
-    ANY("wait_async_event", P_NONE),
-    ANY("test_async_event", P_NONE),
+    CUSTOM("build_async_session", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async,
+           pto_verify_build_async_session),
+    CUSTOM("tput_async", P_NONE, (3, 3), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_transfer),
+    CUSTOM("tget_async", P_NONE, (3, 3), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_transfer),
+    CUSTOM("wait_async_event", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_event),
+    CUSTOM("test_async_event", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_event),
     /* runtime queries */
     CUSTOM("get_block_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
     CUSTOM("get_subblock_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
@@ -1201,6 +1237,7 @@ static const pto_op_row pto_rows[] = {
     ANY("trap", P_NONE),
 };
 #undef S
+#undef PURE
 
 #define PTO_NOPS (sizeof pto_rows / sizeof pto_rows[0])
 

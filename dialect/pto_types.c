@@ -9,7 +9,8 @@
  *             for !pto.tile, where it defaults to vec: !pto.tile<32x32xf32>)
  *   key form  !pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16,
  *                          blayout=row_major, slayout=none_box, fractal=512, pad=0[, compact=0]>
- *             (every key, in this order; v_row/v_col `?` or -1 = dynamic)
+ *             (loc first, then every other key once, in any order; v_row/v_col
+ *             `?` or -1 = dynamic)
  *   pto-isa   !pto.tile<loc=vec, f32, 16, 16, RowMajor, NoneBox, None, Zero>
  *             (loc, dtype, rows, cols, blayout, slayout, fractal (None = 512), pad;
  *             `loc=L,` may be left out (vec), as the fields after cols, from
@@ -146,9 +147,25 @@ static bool is_onchip_space(uint32_t loc)
     return loc != PTOC_PTO_AS_ZERO && loc != PTOC_PTO_AS_GM;
 }
 
-/* The first tile rule `tb` breaks, as a message (in `buf` when formatted), or NULL. */
-static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size_t size)
+/* Why a none_box tile's rows (row_major) or columns (col_major) must fill
+ * whole 32-byte blocks: a note after the error, in `buf`. PTOAS does not check
+ * this, so kernels written for it can break the rule. */
+static const char *block_rule_note(const ptoc_pto_tile_desc *tb, uint32_t bits, char *buf, size_t size)
 {
+    bool rows = tb->blayout == PTOC_PTO_BL_ROW_MAJOR;
+    snprintf(buf, size, "a %s none_box tile stores each %s contiguously, and the hardware moves whole 32-byte "
+             "blocks, so pto-isa's Tile refuses this layout: give the tile a multiple of %u %s",
+             rows ? "row_major" : "col_major", rows ? "row" : "column", 256 / (bits < 256 ? bits : 256),
+             rows ? "cols" : "rows");
+    return buf;
+}
+
+/* The first tile rule `tb` breaks, as a message (in `buf` when formatted), or
+ * NULL; `*note` gets the reason behind it when there is more to say. */
+static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size_t size, const char **note,
+                                   char *note_buf, size_t note_size)
+{
+    *note = NULL;
     uint32_t bits = (ptoc_type_is_int(tb->elem) || ptoc_type_is_float(tb->elem)) ? ptoc_type_bitwidth(tb->elem) : 0;
     const char *why = NULL;
     if (bits == 0) {
@@ -182,21 +199,25 @@ static const char *tile_rule_break(const ptoc_pto_tile_desc *tb, char *buf, size
         snprintf(buf, size, "row_major none_box tile needs rows of a multiple of 32 bytes, got %lld cols of %u bits",
                  (long long)tb->cols, bits);
         why = buf;
+        *note = block_rule_note(tb, bits, note_buf, note_size);
     } else if (tb->slayout == PTOC_PTO_SL_NONE_BOX && tb->blayout == PTOC_PTO_BL_COL_MAJOR &&
                (tb->rows * bits) % 256 != 0) {
         snprintf(buf, size, "col_major none_box tile needs columns of a multiple of 32 bytes, got %lld rows of %u bits",
                  (long long)tb->rows, bits);
         why = buf;
+        *note = block_rule_note(tb, bits, note_buf, note_size);
     }
     return why;
 }
 
 bool ptoc_pto_tile_check(ptoc_context *ctx, ptoc_loc loc, const ptoc_pto_tile_desc *tb)
 {
-    char buf[200];
-    const char *why = tile_rule_break(tb, buf, sizeof buf);
+    char buf[200], note_buf[240];
+    const char *note, *why = tile_rule_break(tb, buf, sizeof buf, &note, note_buf, sizeof note_buf);
     if (why)
         ptoc_emit_error(ctx, loc, "%s", why);
+    if (why && note)
+        ptoc_emit_note(ctx, loc, "%s", note);
     return why == NULL;
 }
 
@@ -310,11 +331,6 @@ static bool parse_u32_or_enum(ptoc_parser *p, ptoc_pto_enum_kind kind, const cha
     return !ptoc_parser_failed(p) && parse_enum_word(p, kind, what, out);
 }
 
-static bool parse_key(ptoc_parser *p, const char *key)
-{
-    return ptoc_parse_expect(p, key) && ptoc_parse_expect(p, "=");
-}
-
 static bool parse_loc_word(ptoc_parser *p, uint32_t *loc)
 {
     return parse_enum_word(p, PTOC_PTO_ENUM_ADDRESS_SPACE, "loc", loc);
@@ -322,28 +338,76 @@ static bool parse_loc_word(ptoc_parser *p, uint32_t *loc)
 
 /* ---------------------------------------------------------------- tile grammars */
 
-/* After `loc=L,`: dtype=T, rows=N, cols=N, v_row=V, v_col=V, blayout=K, slayout=K,
- * fractal=N, pad=N[, compact=N]. */
+/* The keys of the two keyed grammars. The key form (after `loc=L,`) takes
+ * dtype..pad, all required, and compact; PTOAS reads them only in this order,
+ * ptoc in any, since each names itself (PTOAS's own MatMul sample writes
+ * blayout before v_row). The compact form (after `RxCxT`) takes valid and the
+ * layout keys, all optional. Neither repeats a key. */
+typedef enum tile_key { TK_DTYPE, TK_ROWS, TK_COLS, TK_V_ROW, TK_V_COL, TK_VALID, TK_BLAYOUT, TK_SLAYOUT,
+                        TK_FRACTAL, TK_PAD, TK_COMPACT, TK_COUNT } tile_key;
+enum { KEY_FORM = 1, COMPACT_FORM = 2, REQUIRED = 4 };
+static const struct { const char *name; uint8_t forms; } tile_keys[TK_COUNT] = {
+    [TK_DTYPE] = {"dtype", KEY_FORM | REQUIRED},     [TK_ROWS] = {"rows", KEY_FORM | REQUIRED},
+    [TK_COLS] = {"cols", KEY_FORM | REQUIRED},       [TK_V_ROW] = {"v_row", KEY_FORM | REQUIRED},
+    [TK_V_COL] = {"v_col", KEY_FORM | REQUIRED},     [TK_VALID] = {"valid", COMPACT_FORM},
+    [TK_BLAYOUT] = {"blayout", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_SLAYOUT] = {"slayout", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_FRACTAL] = {"fractal", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_PAD] = {"pad", KEY_FORM | REQUIRED | COMPACT_FORM},
+    [TK_COMPACT] = {"compact", KEY_FORM | COMPACT_FORM},
+};
+
+static bool parse_tile_key_value(ptoc_parser *p, tile_key key, ptoc_pto_tile_desc *d)
+{
+    switch (key) {
+    case TK_DTYPE: return ptoc_parse_type(p, &d->elem);
+    case TK_ROWS: return ptoc_parse_integer(p, &d->rows);
+    case TK_COLS: return ptoc_parse_integer(p, &d->cols);
+    case TK_V_ROW: return parse_dim_value(p, &d->valid_rows, "v_row");
+    case TK_V_COL: return parse_dim_value(p, &d->valid_cols, "v_col");
+    case TK_VALID: return parse_2d_valid(p, &d->valid_rows, &d->valid_cols);
+    case TK_BLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout);
+    case TK_SLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout);
+    case TK_FRACTAL: return parse_u32(p, "fractal", &d->fractal);
+    case TK_PAD: return parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
+    case TK_COMPACT: return parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
+    case TK_COUNT: break;
+    }
+    ptoc_unreachable("bad tile key");
+    return false;
+}
+
+/* One `key=value` of grammar `form` (named `grammar` in errors). */
+static bool parse_tile_pair(ptoc_parser *p, ptoc_pto_tile_desc *d, int form, const char *grammar, bool *seen)
+{
+    ptoc_loc kloc = ptoc_parser_loc(p);
+    ptoc_ident *name;
+    if (!ptoc_parse_keyword(p, &name, form == KEY_FORM ? "tile_buf key" : "tile key"))
+        return false;
+    int key = -1;
+    for (int k = 0; k < TK_COUNT; k++)
+        if ((tile_keys[k].forms & form) && strcmp(tile_keys[k].name, name->str) == 0)
+            key = k;
+    if (key < 0)
+        return ptoc_parser_error_at(p, kloc, "unknown key in %s: %s", grammar, name->str);
+    if (seen[key])
+        return ptoc_parser_error_at(p, kloc, "duplicate %s in %s", name->str, grammar);
+    seen[key] = true;
+    return ptoc_parse_expect(p, "=") && parse_tile_key_value(p, (tile_key)key, d);
+}
+
+/* After `loc=L,`: `key=value` pairs, each key once. */
 static bool parse_tile_key_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
-    int64_t rows, cols;
-    if (!parse_key(p, "dtype") || !ptoc_parse_type(p, &d->elem) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "rows") || !ptoc_parse_integer(p, &rows) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "cols") || !ptoc_parse_integer(p, &cols) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "v_row") || !parse_dim_value(p, &d->valid_rows, "v_row") || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "v_col") || !parse_dim_value(p, &d->valid_cols, "v_col") || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "blayout") || !parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout) ||
-        !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "slayout") || !parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout) ||
-        !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "fractal") || !parse_u32(p, "fractal", &d->fractal) || !ptoc_parse_expect(p, ",") ||
-        !parse_key(p, "pad") || !parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad))
-        return false;
-    d->rows = rows;
-    d->cols = cols;
-    if (ptoc_parse_optional(p, ","))
-        return parse_key(p, "compact") &&
-               parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
+    ptoc_loc loc = ptoc_parser_loc(p);
+    bool seen[TK_COUNT] = {false};
+    do {
+        if (!parse_tile_pair(p, d, KEY_FORM, "tile_buf key form", seen))
+            return false;
+    } while (ptoc_parse_optional(p, ","));
+    for (int k = 0; k < TK_COUNT; k++)
+        if ((tile_keys[k].forms & REQUIRED) && !seen[k])
+            return ptoc_parser_error_at(p, loc, "tile_buf key form needs '%s'", tile_keys[k].name);
     return !ptoc_parser_failed(p);
 }
 
@@ -382,24 +446,6 @@ static bool parse_tile_positional_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
     return parse_positional_layout(p, d);
 }
 
-typedef enum compact_key { CK_VALID, CK_BLAYOUT, CK_SLAYOUT, CK_FRACTAL, CK_PAD, CK_COMPACT, CK_COUNT } compact_key;
-static const char *const compact_key_names[CK_COUNT] = {"valid", "blayout", "slayout", "fractal", "pad", "compact"};
-
-static bool parse_compact_value(ptoc_parser *p, compact_key key, ptoc_pto_tile_desc *d)
-{
-    switch (key) {
-    case CK_VALID: return parse_2d_valid(p, &d->valid_rows, &d->valid_cols);
-    case CK_BLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_BLAYOUT, "blayout", &d->blayout);
-    case CK_SLAYOUT: return parse_enum_word(p, PTOC_PTO_ENUM_SLAYOUT, "slayout", &d->slayout);
-    case CK_FRACTAL: return parse_u32(p, "fractal", &d->fractal);
-    case CK_PAD: return parse_u32_or_enum(p, PTOC_PTO_ENUM_PAD_VALUE, "pad", &d->pad);
-    case CK_COMPACT: return parse_u32_or_enum(p, PTOC_PTO_ENUM_COMPACT_MODE, "compact", &d->compact);
-    case CK_COUNT: break;
-    }
-    ptoc_unreachable("bad compact key");
-    return false;
-}
-
 /* `RxCxT` then `, key=value` pairs in any order, none repeated. */
 static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
 {
@@ -412,25 +458,21 @@ static bool parse_tile_compact_form(ptoc_parser *p, ptoc_pto_tile_desc *d)
         return ptoc_parser_error_at(p, loc, "tile shape must have exactly two dims, got %u", rank);
     d->rows = d->valid_rows = shape[0];
     d->cols = d->valid_cols = shape[1];
-    bool seen[CK_COUNT] = {false};
-    while (ptoc_parse_optional(p, ",")) {
-        ptoc_loc kloc = ptoc_parser_loc(p);
-        ptoc_ident *name;
-        if (!ptoc_parse_keyword(p, &name, "tile key") || !ptoc_parse_expect(p, "="))
+    bool seen[TK_COUNT] = {false};
+    while (ptoc_parse_optional(p, ","))
+        if (!parse_tile_pair(p, d, COMPACT_FORM, "tile compact syntax", seen))
             return false;
-        int key = -1;
-        for (int k = 0; k < CK_COUNT; k++)
-            if (strcmp(compact_key_names[k], name->str) == 0)
-                key = k;
-        if (key < 0)
-            return ptoc_parser_error_at(p, kloc, "unknown key in tile compact syntax: %s", name->str);
-        if (seen[key])
-            return ptoc_parser_error_at(p, kloc, "duplicate %s in tile compact syntax", name->str);
-        seen[key] = true;
-        if (!parse_compact_value(p, (compact_key)key, d))
-            return false;
-    }
     return !ptoc_parser_failed(p);
+}
+
+/* Is the next token a key of the key form (`dtype`, `rows` ...)? The positional
+ * form has a type there instead. */
+static bool peek_tile_key(ptoc_parser *p)
+{
+    for (int k = 0; k < TK_COUNT; k++)
+        if ((tile_keys[k].forms & KEY_FORM) && ptoc_parser_peek(p, tile_keys[k].name))
+            return true;
+    return false;
 }
 
 /* Picks the grammar by the first word: an element type (positional form, loc
@@ -454,7 +496,7 @@ static bool parse_tile_body(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_pto_ti
     if (strcmp(first->str, "loc") == 0) {
         if (!ptoc_parse_expect(p, "=") || !parse_loc_word(p, &d->loc) || !ptoc_parse_expect(p, ","))
             return false;
-        if (ptoc_parser_peek(p, "dtype"))
+        if (peek_tile_key(p))
             return parse_tile_key_form(p, d);
         return ptoc_parse_type(p, &d->elem) && parse_tile_positional_form(p, d);
     }
@@ -471,10 +513,12 @@ static ptoc_type *parse_tile(ptoc_parser *p, ptoc_pto_type_kind kind, bool enclo
         return NULL;
     if (!parse_tile_body(p, kind, &d) || !close_params(p, enclosed))
         return NULL;
-    char buf[200];
-    const char *why = tile_rule_break(&d, buf, sizeof buf);
+    char buf[200], note_buf[240];
+    const char *note, *why = tile_rule_break(&d, buf, sizeof buf, &note, note_buf, sizeof note_buf);
     if (why) {
         ptoc_parser_error_at(p, loc, "%s", why);
+        if (note)
+            ptoc_emit_note(ptoc_parser_context(p), loc, "%s", note);
         return NULL;
     }
     return ptoc_pto_tile_type(ptoc_parser_context(p), kind, &d);
@@ -607,6 +651,42 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
     }
     ptoc_parser_error_at(p, ptoc_parser_hook_loc(p), "unknown pto type '%s'", mnemonic->str);
     return NULL;
+}
+
+/* ---------------------------------------------------------------- types in op type lists */
+
+bool pto_parse_type_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type **out)
+{
+    if (!ptoc_parser_peek(p, "<"))
+        return ptoc_parse_type(p, out);
+    const char *mnemonic = NULL;
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0] && !mnemonic; i++)
+        if (type_names[i].kind == kind)
+            mnemonic = type_names[i].mnemonic;
+    if (!mnemonic)
+        ptoc_unreachable("pto type kind without a mnemonic");
+    *out = pto_parse_type(p, ptoc_ident_cstr(ptoc_parser_context(p), mnemonic), false);
+    return *out != NULL;
+}
+
+bool pto_parse_type_list_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type ***out, uint32_t *n)
+{
+    uint32_t cap = 4;
+    ptoc_type **types = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap);
+    *n = 0;
+    do {
+        if (*n == cap) {
+            ptoc_type **grown = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap * 2);
+            memcpy(grown, types, sizeof *types * cap);
+            types = grown;
+            cap *= 2;
+        }
+        if (!pto_parse_type_or_bare(p, kind, &types[*n]))
+            return false;
+        (*n)++;
+    } while (ptoc_parse_optional(p, ","));
+    *out = types;
+    return true;
 }
 
 /* ---------------------------------------------------------------- printing */

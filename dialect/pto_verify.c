@@ -24,14 +24,24 @@
 
 static const char *const arch_names[] = {"a2", "a3", "a5", "cpu"};
 
+/* The names an arch goes by, case-insensitively. `a2a3` (PTOAS's name for the
+ * shared A2/A3 rules, which the Qwen3 samples write) is a3: the two have the
+ * same rules everywhere ptoc checks them. PTOAS reads every name but a5 as
+ * A2/A3; ptoc rejects names it does not know instead. */
+static const struct { const char *name; ptoc_pto_arch arch; } arch_spellings[] = {
+    {"a2", PTOC_PTO_ARCH_A2}, {"a3", PTOC_PTO_ARCH_A3}, {"a2a3", PTOC_PTO_ARCH_A3},
+    {"a5", PTOC_PTO_ARCH_A5}, {"cpu", PTOC_PTO_ARCH_CPU},
+};
+
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
 {
-    for (int a = 0; a < 4; a++) {
+    for (size_t a = 0; a < sizeof arch_spellings / sizeof arch_spellings[0]; a++) {
+        const char *want = arch_spellings[a].name;
         size_t i = 0;
-        while (name[i] && arch_names[a][i] && tolower((unsigned char)name[i]) == arch_names[a][i])
+        while (name[i] && want[i] && tolower((unsigned char)name[i]) == want[i])
             i++;
-        if (!name[i] && !arch_names[a][i])
-            return (ptoc_pto_arch)a;
+        if (!name[i] && !want[i])
+            return arch_spellings[a].arch;
     }
     return PTOC_PTO_ARCH_INVALID;
 }
@@ -117,8 +127,13 @@ static bool op_arch(const ptoc_op *op, ptoc_pto_arch *arch)
     *arch = ptoc_pto_target_arch(op, &spelling);
     if (*arch != PTOC_PTO_ARCH_INVALID)
         return true;
-    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected a2, a3, a5 or cpu)", spelling);
+    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected a2, a3, a2a3, a5 or cpu)", spelling);
     return false;
+}
+
+bool pto_verify_arch(const ptoc_op *op, ptoc_pto_arch *arch)
+{
+    return op_arch(op, arch);
 }
 
 static bool arch_is_a2a3(ptoc_pto_arch a) { return a == PTOC_PTO_ARCH_A2 || a == PTOC_PTO_ARCH_A3; }
@@ -902,21 +917,62 @@ bool pto_verify_tload(const ptoc_op *op)
     return check_transfer(op, dps_in(op, 0), dps_out(op, 0));
 }
 
+/* A store from acc goes through the FIX pipe, which converts: i32 or f32
+ * accumulators to i32/f32/f16/bf16, or with a pre-quant scalar to 8-bit
+ * integers (i32 also to f16; on a5 also to bf16, f32 also to f16/bf16/f32).
+ * Relu and the pre-quant scalar exist only on that path. */
+typedef enum store_kind { STORE_PLAIN, STORE_ACC_OK, STORE_BAD } store_kind;
+
+static store_kind check_acc_store(const ptoc_op *op, const ptoc_pto_tile_desc *src, const ptoc_type *to, bool prequant)
+{
+    ptoc_pto_arch arch;
+    uint32_t relu = 0;
+    bool acc = src && src->loc == PTOC_PTO_AS_ACC;
+    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
+    if (!acc && (prequant || relu)) {
+        ptoc_op_emit_error(op, "%s needs a tile in loc=acc", prequant ? "a pre-quant scalar" : "reluPreMode");
+        return STORE_BAD;
+    }
+    if (!acc)
+        return STORE_PLAIN;              /* the element types must match */
+    if (!op_arch(op, &arch))
+        return STORE_BAD;
+    bool a5 = !arch_is_a2a3(arch);
+    uint32_t from = ptoc_pto_dtype_class(src->elem);
+    uint32_t ok = !(from & (DT_I32 | DT_F32)) ? 0
+                  : !prequant                 ? DT_I32 | DT_F32 | DT_F16 | DT_BF16
+                  : from & DT_I32             ? DT_I8 | DT_U8 | DT_F16 | (a5 ? DT_BF16 : 0)
+                                              : DT_I8 | DT_U8 | (a5 ? DT_F16 | DT_BF16 | DT_F32 : 0);
+    if (!pto_check_dtype_set(op, "acc tile", "", src->elem, DT_I32 | DT_F32, arch) ||
+        !pto_check_dtype_set(op, prequant ? "the pre-quantised destination" : "the destination", "", to, ok, arch))
+        return STORE_BAD;
+    if (!a5 && src->cols > 4095) {
+        ptoc_op_emit_error(op, "an acc tile stores at most 4095 columns on %s", ptoc_pto_arch_name(arch));
+        return STORE_BAD;
+    }
+    return STORE_ACC_OK;
+}
+
 bool pto_verify_tstore(const ptoc_op *op)
 {
     if (!verify_dps_counts(op, ptoc_pto_op_info_of(op), 2))
         return false;
     uint32_t nins, nouts;
     ptoc_pto_dps_split(op, &nins, &nouts);
+    const ptoc_type *dst;
     if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults == 0) {
         nins = op->noperands - 1;        /* Level 1: tstore %t, %view */
-        return check_transfer(op, dps_in(op, 0), ptoc_op_operand(op, nins)->type);
+        dst = ptoc_op_operand(op, nins)->type;
+    } else {
+        dst = dps_out(op, 0);
     }
     if (nins == 2 && !ptoc_type_is_int(dps_in(op, 1))) {
         ptoc_op_emit_error(op, "the pre-quant scalar must be an integer");
         return false;
     }
-    return check_transfer(op, dps_in(op, 0), dps_out(op, 0));
+    ptoc_type *to = data_elem(dst);
+    store_kind kind = to ? check_acc_store(op, ptoc_pto_tile_like(dps_in(op, 0)), to, nins == 2) : STORE_PLAIN;
+    return kind == STORE_ACC_OK || (kind == STORE_PLAIN && check_transfer(op, dps_in(op, 0), dst));
 }
 
 /* ---------------------------------------------------------------- tcvt */

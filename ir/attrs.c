@@ -60,7 +60,7 @@ static uint32_t attr_hash(const ptoc_attr *a)
         h = ptoc_hash_bytes(h, a->u.dialect.data, a->u.dialect.size);
         break;
     case PTOC_ATTR_OPAQUE:
-        h = ptoc_hash_ptr(ptoc_hash_ptr(h, a->u.opaque.dialect), a->u.opaque.body);
+        h = ptoc_hash_ptr(ptoc_hash_ptr(ptoc_hash_ptr(h, a->u.opaque.dialect), a->u.opaque.body), a->u.opaque.type);
         break;
     }
     return ptoc_hash_finish(h);
@@ -103,7 +103,8 @@ static bool attr_eq(const void *item, const void *key)
                a->u.dialect.size == b->u.dialect.size &&
                same_bytes(a->u.dialect.data, b->u.dialect.data, a->u.dialect.size);
     case PTOC_ATTR_OPAQUE:
-        return a->u.opaque.dialect == b->u.opaque.dialect && a->u.opaque.body == b->u.opaque.body;
+        return a->u.opaque.dialect == b->u.opaque.dialect && a->u.opaque.body == b->u.opaque.body &&
+               a->u.opaque.type == b->u.opaque.type;
     }
     return false;
 }
@@ -278,9 +279,15 @@ ptoc_attr *ptoc_attr_dialect(ptoc_context *ctx, const ptoc_dialect *d, uint32_t 
 
 ptoc_attr *ptoc_attr_opaque(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body)
 {
+    return ptoc_attr_opaque_typed(ctx, dialect, body, NULL);
+}
+
+ptoc_attr *ptoc_attr_opaque_typed(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body, ptoc_type *type)
+{
     ptoc_attr k = key_of(PTOC_ATTR_OPAQUE);
     k.u.opaque.dialect = dialect;
     k.u.opaque.body = body;
+    k.u.opaque.type = type;
     return intern(ctx, &k);
 }
 

@@ -334,15 +334,16 @@ static bool parse_dense_array(ptoc_parser *p, ptoc_attr **out)
     return true;
 }
 
-/* `dense<...> [: T]`, `strided<...>`, ... kept as text. */
+/* `dense<...> [: T]`, `strided<...>`, ... kept as text; a `: T` is kept as
+ * the attribute's type too (arith.constant takes its result type from it). */
 static bool parse_raw_builtin(ptoc_parser *p, size_t which, ptoc_attr **out)
 {
     ptoc_ident *body;
+    ptoc_type *t = NULL;
     const char *kw = raw_builtins[which].keyword;
     if (!ptoc_parser_raw_body(p, kw, strlen(kw), &body))
         return false;
     if (raw_builtins[which].typed && ptoc_parse_optional(p, ":")) {
-        ptoc_type *t;
         ptoc_strbuf sb;
         if (!ptoc_parse_type(p, &t))
             return false;
@@ -352,7 +353,7 @@ static bool parse_raw_builtin(ptoc_parser *p, size_t which, ptoc_attr **out)
         body = ptoc_ident_get(p->ctx, sb.data, sb.len);
         ptoc_strbuf_free(&sb);
     }
-    *out = ptoc_attr_opaque(p->ctx, ptoc_ident_cstr(p->ctx, "builtin"), body);
+    *out = ptoc_attr_opaque_typed(p->ctx, ptoc_ident_cstr(p->ctx, "builtin"), body, t);
     return true;
 }
 

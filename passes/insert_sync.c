@@ -363,14 +363,15 @@ static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
         acc[(*n)++] = (access){SPACE_ANY, NULL, 0, WHOLE, true};
         return acc;
     }
-    bool split = segments(op, &seg) != 0;
-    uint32_t limit = split ? nins + nouts : op->noperands;
-    uint32_t scratch = ptoc_pto_op_effects(op)->scratch_ins;
-    if (!split)
+    uint32_t scratch = ptoc_pto_op_effects(op)->scratch_ins;   /* ins the op writes as scratch */
+    if (!segments(op, &seg)) {
         nins = 0;                 /* no ins/outs split: every buffer operand may be written */
-    for (uint32_t i = 0; i < op->noperands && i < limit; i++)
+        nouts = op->noperands;
+    }
+    /* Operands after the outs (tload's clause operands, tmov's fp tile) are read. */
+    for (uint32_t i = 0; i < op->noperands; i++)
         if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
-            acc[*n].write = i >= nins || (i < 32 && (scratch & (1u << i)));
+            acc[*n].write = (i >= nins && i < nins + nouts) || (i < nins && i < 32 && (scratch & (1u << i)));
             (*n)++;
         }
     return acc;

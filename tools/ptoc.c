@@ -8,7 +8,7 @@
  * simulator) is one rule, ptoc_pto_target_arch: --pto-arch or -target (given to
  * the dialects as the context option "pto-arch"), else the module's
  * pto.target_arch, else cpu. Code is generated for the cpu model whatever that
- * arch is; only an explicit -target=a2|a3|a5 (a hardware target) stops after
+ * arch is; only an explicit -target=a2|a3|a2a3|a5 (a hardware target) stops after
  * verification with a note and exits 0, so scripts can use ptoc as a checker,
  * and --run is then an error. -target and --pto-arch must agree. --run is in
  * ptoc_run.c.
@@ -229,9 +229,9 @@ static bool set_input(void *o, const char *arg)
 }
 
 static const ptoc_tool_flag driver_flags[] = {
-    {"target", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", set_target,
+    {"target", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", set_target,
      "Target to compile for (default: cpu code, with the rules of the --pto-arch or the module's "
-     "pto.target_arch); a2, a3, a5: verify only, for now"},
+     "pto.target_arch); a2, a3, a2a3, a5: verify only, for now"},
     {"x", PTOC_TOOL_VALUE, "mlir|pto-as", set_lang,
      "Read the input as MLIR text or as PTO-AS (default: PTO-AS for a .ptoas file, else MLIR)"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
@@ -267,7 +267,7 @@ static const ptoc_tool_flag driver_flags[] = {
 
 static const ptoc_tool_cli driver_cli = {
     .prog = PROG,
-    .usage = "FILE|- [-target=a2|a3|a5|cpu] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
+    .usage = "FILE|- [-target=a2|a3|a2a3|a5|cpu] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
              "                 [-o FILE] [-mcpu=NAME] [-mattr=FEATURES]\n"
              "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
              "                         [--check-races] [--trace=FILE.json]",

@@ -80,9 +80,10 @@ bool ptoc_tool_lang_from_name(const char *name, ptoc_tool_lang *out);
  * a .ptoas name, else MLIR), its first line being `first_line`. */
 ptoc_parse_options ptoc_tool_parse_options(const char *path, ptoc_tool_lang lang, uint32_t first_line);
 
-/* a2, a3, a5 or cpu: the architectures --pto-arch and -target accept. */
+/* The architectures --pto-arch and -target accept (ptoc_pto_arch_from_name:
+ * a2, a3, a2a3, a5 or cpu, in any case). */
 bool ptoc_tool_arch_valid(const char *arch);
-#define PTOC_TOOL_ARCH_LIST "a2, a3, a5 or cpu"
+#define PTOC_TOOL_ARCH_LIST "a2, a3, a2a3, a5 or cpu"
 
 /* ---------------------------------------------------------------- shared flags */
 
@@ -90,7 +91,7 @@ bool ptoc_tool_arch_valid(const char *arch);
  * struct starts with one, so the rows of PTOC_TOOL_COMMON_FLAGS apply to it. */
 typedef struct ptoc_tool_common {
     const char *prog;          /* for messages: "ptoc" */
-    const char *arch;          /* --pto-arch: a2|a3|a5|cpu, NULL when not given */
+    const char *arch;          /* --pto-arch: a2|a3|a2a3|a5|cpu, NULL if not given */
     const char *level;         /* --pto-level: level1|level2|level3, NULL: level2 */
     uint64_t ub_size;          /* -ub-size in bytes, 0 when not given */
     const char *print_before;  /* --print-ir-before: a pass name, "all" or NULL */
@@ -110,7 +111,7 @@ bool ptoc_tool_set_timing(void *o, const char *value);
 bool ptoc_tool_set_print_after_failure(void *o, const char *value);
 
 #define PTOC_TOOL_COMMON_FLAGS                                                                         \
-    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a5|cpu", ptoc_tool_set_arch,                                  \
+    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", ptoc_tool_set_arch,                                  \
      "Arch whose rules apply (verifier, memory, sync); wins over the module's pto.target_arch "        \
      "(default: that attribute, else cpu)"},                                                           \
     {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", ptoc_tool_set_level,                        \

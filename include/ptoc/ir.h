@@ -254,7 +254,9 @@ struct ptoc_attr {
             uint32_t size;
             const void *data;
         } dialect;
-        struct { ptoc_ident *dialect; ptoc_ident *body; } opaque; /* body: "bar<...>" or "<...>" */
+        /* body: "bar<...>" or "<...>"; type: the `: T` of a typed builtin kept as
+         * text (`dense<[1, 2]> : vector<2xi16>`, whose body includes " : T"), else NULL. */
+        struct { ptoc_ident *dialect; ptoc_ident *body; ptoc_type *type; } opaque;
     } u;
 };
 
@@ -273,6 +275,8 @@ ptoc_attr *ptoc_attr_dense(ptoc_context *ctx, ptoc_type *elem, uint32_t n, const
 ptoc_attr *ptoc_attr_dialect(ptoc_context *ctx, const ptoc_dialect *d, uint32_t kind,
                              const void *data, size_t size);
 ptoc_attr *ptoc_attr_opaque(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body);
+/* An opaque attribute that has a type: a builtin `dense<...> : T` kept as text. */
+ptoc_attr *ptoc_attr_opaque_typed(ptoc_context *ctx, ptoc_ident *dialect, ptoc_ident *body, ptoc_type *type);
 const void *ptoc_attr_dialect_data(const ptoc_attr *a, const ptoc_dialect *d, uint32_t kind);
 /* Looks `name` up in a dictionary attribute; NULL if absent. */
 ptoc_attr *ptoc_attr_dict_get(const ptoc_attr *dict, const char *name);

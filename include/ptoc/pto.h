@@ -202,7 +202,8 @@ typedef enum ptoc_pto_arch {
  * `spelling`, when not NULL, gets the text that was read (for diagnostics about
  * an invalid name). */
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
-ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);   /* INVALID if unknown */
+/* a2, a3, a2a3 (= a3), a5 or cpu, in any case; INVALID for anything else. */
+ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
 
 /* Capacity in bytes of an on-chip address space on `arch` (DESIGN §6; cpu uses

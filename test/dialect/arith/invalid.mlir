@@ -114,7 +114,7 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error@+1 {{'arith.constant' op value must be an integer, float or boolean attribute}}
+  // expected-error@+1 {{'arith.constant' op value must be an integer, float or boolean attribute, or dense<...> of a vector or tensor type}}
   %0 = "arith.constant"() {value = "text"} : () -> i64
   return
 }
@@ -130,8 +130,25 @@ func.func @f() {
 // -----
 
 func.func @f() {
-  // expected-error@+1 {{expected an integer, float or boolean constant}}
+  // expected-error@+1 {{expected an integer, float or boolean constant, or dense<...> of a vector or tensor type}}
   %0 = arith.constant "text"
+  return
+}
+
+// -----
+
+func.func @f() {
+  // A dense value needs a vector or tensor type: a memref is no constant.
+  // expected-error@+1 {{expected an integer, float or boolean constant, or dense<...> of a vector or tensor type}}
+  %0 = arith.constant dense<0> : memref<4xi16>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "arith.constant"() {value = dense<0> : vector<4xi16>} : () -> vector<4xi32>
   return
 }
 

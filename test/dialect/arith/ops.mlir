@@ -23,6 +23,20 @@ func.func @constants() -> (i32, f32, i1, index, i64, f16) {
   return %c, %f, %t, %i, %n, %h : i32, f32, i1, index, i64, f16
 }
 
+// Elements constants take their vector or tensor type from the value, as in
+// MLIR (PTOAS's tmrgsort takes its executed-count list this way).
+// CHECK-LABEL: func.func @dense_constants
+func.func @dense_constants() -> (vector<4xi16>, vector<4xi16>, tensor<2xi32>) {
+  // CHECK: %cst = arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>
+  // GENERIC: "arith.constant"() {{.*}}value = dense<[128, 64, 0, 0]> : vector<4xi16>{{.*}} : () -> vector<4xi16>
+  %v = arith.constant dense<[128, 64, 0, 0]> : vector<4xi16>
+  // CHECK: %cst_0 = arith.constant dense<0> : vector<4xi16>
+  %z = arith.constant dense<0> : vector<4xi16>
+  // CHECK: arith.constant dense<[1, 2]> : tensor<2xi32>
+  %t = arith.constant dense<[1, 2]> : tensor<2xi32>
+  return %v, %z, %t : vector<4xi16>, vector<4xi16>, tensor<2xi32>
+}
+
 // CHECK-LABEL: func.func @integer
 func.func @integer(%a: i32, %b: i32, %i: index, %v: vector<4xi32>) {
   // CHECK: arith.addi %{{.*}}, %{{.*}} : i32

@@ -94,3 +94,108 @@ func.func @f(%i: index) {
   "memref.dealloc"() : () -> ()
   return
 }
+
+// -----
+
+// memref.reinterpret_cast: MLIR's rules.
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with size = 16 instead of 8 in dim = 1}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [1, 16], strides: [16, 1] : memref<16xi16> to memref<1x8xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with offset = 4 instead of 0}}
+  %v = memref.reinterpret_cast %m to offset: [4], sizes: [8], strides: [1] : memref<16xi16> to memref<8xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type with stride = 2 instead of 1 in dim = 0}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [8], strides: [2] : memref<16xi16> to memref<8xi16, strided<[1]>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected result type to have strided layout but found 'memref<8xi16, affine_map<(d0) -> (d0)>>'}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [8], strides: [1] : memref<16xi16> to memref<8xi16, affine_map<(d0) -> (d0)>>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected 2 sizes values, got 1}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [16], strides: [1] : memref<16xi16> to memref<1x16xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>, %i: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected 0 dynamic offset values}}
+  %v = "memref.reinterpret_cast"(%m, %i) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 16>, static_strides = array<i64: 1>} : (memref<16xi16>, index) -> memref<16xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>, %i: index) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op 'operandSegmentSizes' must be array<i32: 1, offsets, sizes, strides> and add up to the operand count}}
+  %v = "memref.reinterpret_cast"(%m, %i) {static_offsets = array<i64: 0>, static_sizes = array<i64: 16>, static_strides = array<i64: 1>} : (memref<16xi16>, index) -> memref<16xi16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op different element types specified for source and result}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [16], strides: [1] : memref<16xi16> to memref<16xf16>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op different memory spaces specified for source and result}}
+  %v = memref.reinterpret_cast %m to offset: [0], sizes: [16], strides: [1] : memref<16xi16> to memref<16xi16, 1>
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>, %i: i32) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op operand #1 must be index, but got 'i32'}}
+  %v = "memref.reinterpret_cast"(%m, %i) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 16>, static_strides = array<i64: 1>} : (memref<16xi16>, i32) -> memref<16xi16, strided<[1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @f(%t: tensor<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected a memref source and result, got 'tensor<16xi16>' to 'memref<16xi16>'}}
+  %v = "memref.reinterpret_cast"(%t) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 16>, static_strides = array<i64: 1>} : (tensor<16xi16>) -> memref<16xi16>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'memref.reinterpret_cast' op expected a source operand and one result}}
+  "memref.reinterpret_cast"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @f(%m: memref<16xi16>) {
+  // expected-error@+1 {{'memref.reinterpret_cast' op requires attribute 'static_strides' (array<i64: ...>)}}
+  %v = "memref.reinterpret_cast"(%m) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 16>} : (memref<16xi16>) -> memref<16xi16>
+  return
+}
