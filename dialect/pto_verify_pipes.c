@@ -224,7 +224,7 @@ bool pto_verify_frontend_pop(const ptoc_op *op)
     const int64_t *seg = pto_op_segments(op, &nseg);
     if (!check_frontend_data(op))
         return false;
-    if (seg && (nseg != 2 || seg[0] != seg[1])) {
+    if ((seg && (nseg != 2 || seg[0] != seg[1])) || (op->noperands != 0 && op->noperands != 2)) {
         ptoc_op_emit_error(op, "takes valid_row and valid_col together or neither");
         return false;
     }

@@ -124,7 +124,7 @@ static const operand *operand_of(const fixture *f, const char *role)
 
 /* The class name of each tile operand (by its index in the fixture). */
 typedef struct assignment {
-    char cls[12][12];
+    char cls[12][16];                /* as long as an operand's default */
 } assignment;
 
 static int index_of(const fixture *f, const char *role)
@@ -222,10 +222,11 @@ static void apply_defaults(const fixture *f, assignment *a)
             const operand *o = &f->operands[i];
             if (o->kind != 't' || a->cls[i][0])
                 continue;
+            int from = o->dflt[0] == '=' ? index_of(f, o->dflt + 1) : -1;
             if (o->dflt[0] != '=')
                 snprintf(a->cls[i], sizeof a->cls[i], "%s", o->dflt);
-            else if (index_of(f, o->dflt + 1) >= 0 && a->cls[index_of(f, o->dflt + 1)][0])
-                snprintf(a->cls[i], sizeof a->cls[i], "%s", a->cls[index_of(f, o->dflt + 1)]);
+            else if (from >= 0 && from != i && a->cls[from][0])
+                memcpy(a->cls[i], a->cls[from], sizeof a->cls[i]);
         }
 }
 
