@@ -19,7 +19,7 @@
 #define CL_NAME(name) CL_CAT(name, CLOOP_SUFFIX)
 
 /* THISTOGRAM u32 BYTE_3: per row, count the top bytes, then write the
- * inclusive prefix sums (DESIGN §6). */
+ * inclusive prefix sums (docs/decisions.md#semantics). */
 static void histogram_byte3(const uint32_t *restrict src, uint32_t *restrict hist)
 {
     for (size_t r = 0; r < BENCH_ROWS; r++) {

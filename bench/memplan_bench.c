@@ -1,4 +1,4 @@
-/* memplan_bench.c: ptoc-bench-memplan, the planning-time figure of issue 4.
+/* memplan_bench.c: ptoc-bench-memplan, the planning-time figure.
  *
  * It generates kernels with many address-less tile buffers and times
  * pto-plan-memory alone on each (parsing excluded; each run parses a fresh copy

@@ -1,4 +1,4 @@
-"""Sync figures of issue 5, and the seeded-bug check of pto-insert-sync.
+"""Sync figures (docs/testing.md), and the seeded-bug check of pto-insert-sync.
 
 Usage: sync_figures.py BUILD_DIR [--examples NAME...]
 

@@ -1,4 +1,4 @@
-/* throughput.c: ptoc-bench-throughput, the op throughput figures of issue 3.
+/* throughput.c: ptoc-bench-throughput, the op throughput figures.
  *
  * Each case (THISTOGRAM u32 BYTE_3 on uniform, skewed and single-bin data,
  * TCOLEXPANDADD f32, TSELS f32, all on 64x4096 tiles) compiles its kernel

@@ -2,7 +2,7 @@
  *
  * arith follows MLIR's semantics with one deliberate exception: nothing traps
  * and nothing is poison, so a kernel gives the same answer on every target and
- * in the C reference (DESIGN §6, RISC-V style):
+ * in the C reference (docs/decisions.md, RISC-V style):
  *   x / 0 = -1 (all ones, signed and unsigned), x % 0 = x,
  *   INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0,
  *   shifts by >= the bit width give 0 (shrsi: the sign fill),

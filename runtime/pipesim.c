@@ -1,5 +1,5 @@
 /* pipesim.c: the pipe simulator behind `ptoc --run --check-races` and
- * `--trace=FILE.json` (DESIGN §7).
+ * `--trace=FILE.json` (docs/targets.md).
  *
  * Recording. A kernel lowered with the codegen option `pipe_events` calls
  * ptoc_rt_pipe_op after each pto op that runs on a pipe (with the byte ranges

@@ -43,7 +43,7 @@ typedef struct ptoc_codegen_options {
     const char *cpu;
     const char *features;
     /* Simulated capacity of each address space in bytes (indexed by
-     * ptoc_pto_address_space); 0 keeps the arch's figure (DESIGN §6). Benchmarks
+     * ptoc_pto_address_space); 0 keeps the arch's figure (docs/decisions.md). Benchmarks
      * raise UB to run tiles larger than the hardware has. */
     uint64_t capacity[16];
     /* Issue 5: report every pto op that runs on a pipe (with the byte ranges it

@@ -206,7 +206,7 @@ ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
 
-/* Capacity in bytes of an on-chip address space on `arch` (DESIGN §6; cpu uses
+/* Capacity in bytes of an on-chip address space on `arch` (docs/decisions.md; cpu uses
  * the A5 figures), 0 for GM/unknown spaces; and its alignment (32, 512 for L0). */
 uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space space);
 uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space);

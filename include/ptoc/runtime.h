@@ -71,7 +71,7 @@ void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, con
 
 /* ---------------------------------------------------------------- the pipe simulator
  *
- * Added by issue 5 (runtime/pipesim.c). Code lowered with the codegen option
+ * runtime/pipesim.c. Code lowered with the codegen option
  * `pipe_events` reports every pto op that runs on a pipe, and every set_flag,
  * wait_flag and barrier, in program order; each host thread (block) keeps its
  * own log. After the run, ptoc_rt_pipe_check replays each log as one queue per

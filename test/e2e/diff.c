@@ -1,4 +1,4 @@
-/* diff.c: end-to-end differential tests of the cpu target (issue 3).
+/* diff.c: end-to-end differential tests of the cpu target.
  *
  *   e2e_diff FAMILY [--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]
  *
@@ -14,7 +14,7 @@
  * several shapes). Exit status 0 only if nothing differs. `selftest` corrupts
  * the reference on purpose and checks that every run is reported.
  *
- * --level1 (issue 4) writes the same kernels in Level 1 (tile values, no
+ * --level1 writes the same kernels in Level 1 (tile values, no
  * addresses) and runs pto-bufferize, pto-plan-memory, pto-insert-tassign
  * before lowering. The manual kernels also store each whole physical tile
  * through an alias; Level 1 cannot alias, so those stores are left out and

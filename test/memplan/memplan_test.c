@@ -1,5 +1,5 @@
 /* memplan_test.c: random kernels through the memory planner, judged by the
- * independent checker (memplan_check.c), and the figures of issue 4.
+ * independent checker (memplan_check.c), and the figures docs/testing.md reports.
  *
  *   memplan_test [--seeds N] [--first S] [--plan pass|seq|zero] [--corrupt]
  *                [--paths K] [--dump SEED] [--verbose] [--no-if-results] [--no-iter-args] [--no-while]

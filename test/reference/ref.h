@@ -1,10 +1,10 @@
 /* ref.h: a plain C reference implementation of the PTO tile ops that ptoc lowers
- * for the cpu target (issue 3), used by the differential tests in test/e2e.
+ * for the cpu target, used by the differential tests in test/e2e.
  *
- * It is written from the ISA notes (DESIGN §6, pto-isa-notes §2) and knows
+ * It is written from the ISA notes (pto-isa's pages and kernels; docs/decisions.md#semantics) and knows
  * nothing of ptoc's IR or code generator: a tile is a byte pointer plus its
  * static facts, and every op is a scalar loop over the destination's valid
- * region. Semantics (binding, DESIGN §6):
+ * region. Semantics (binding, docs/decisions.md):
  *   - integers wrap (two's complement); signless iN is signed, uiN unsigned;
  *     x / 0 = all ones, INT_MIN / -1 = INT_MIN;
  *   - f16 and bf16 compute in float and round to nearest even on store;
@@ -29,7 +29,7 @@ typedef enum ref_dtype {
 
 /* The outer (blayout) and inner box (slayout) layouts. Boxes are 512 bytes:
  * 16 x (32/esize) elements for row-major boxes, (32/esize) x 16 for col-major
- * ones (pto-isa-notes §1.1); the tile's shape is a multiple of the box. */
+ * ones (pto-isa's Tile: Nz, Zn, Zz); the tile's shape is a multiple of the box. */
 typedef enum ref_layout { REF_ROW_MAJOR, REF_COL_MAJOR } ref_layout;
 typedef enum ref_box { REF_NONE_BOX, REF_BOX_ROW_MAJOR, REF_BOX_COL_MAJOR } ref_box;
 
