@@ -103,6 +103,7 @@ struct cg {
     LLVMTypeRef view_ty;                        /* { ptr, [5 x i64], [5 x i64] } */
     cg_valmap *values;
     cg_func *fn;                                /* the function being lowered */
+    struct cg_loop *loop;                       /* the innermost cg_loop being emitted */
 };
 
 /* ADDED (core): lowering nested regions, for the rules of ops with regions
@@ -156,6 +157,10 @@ void cg_trap_if(cg *g, LLVMValueRef cond, int kind, ptoc_loc loc, LLVMValueRef a
  * holds more than twice their precision), every other type computes as itself. */
 LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem);
 LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr);
+/* `lanes` consecutive elements (2..CG_MAX_LANES) as a vector of the compute
+ * type, converted lane by lane exactly as cg_load_elem converts one. */
+#define CG_MAX_LANES 16
+LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes);
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v);
 /* Converts a compute-type value of `from` to the compute type of `to` (int
  * widths by sign of `from`, int<->float, float widths). */
@@ -221,10 +226,19 @@ LLVMValueRef cg_op_scalar_slot(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *
 /* ---------------------------------------------------------------- control flow */
 
 /* A counted loop `for (iv = start; iv < end; iv++)` over i64. Between begin and
- * end the builder is in the body; after end it is in the exit block. */
+ * end the builder is in the body; after end it is in the exit block. Loops
+ * nest (g->loop is the innermost open one). A row loop, one whose body holds
+ * a loop or a memcpy/memmove/memset, is marked llvm.loop.unroll.disable: a
+ * tile's rows unrolled copy a row's code per row, and a fully unrolled tile is
+ * a block of hundreds of loads and stores whose instruction selection takes
+ * quadratic time (a 16-row tload: about 120 ms of code generation unrolled,
+ * 1 ms rolled).
+ * The inner loops stay LLVM's to vectorise and interleave. */
 typedef struct cg_loop {
     LLVMBasicBlockRef header, body, exit;
     LLVMValueRef iv;
+    struct cg_loop *outer;     /* the enclosing cg_loop, if any */
+    bool has_inner;            /* a cg_loop was emitted inside this one */
 } cg_loop;
 void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, const char *name);
 void cg_loop_end(cg *g, cg_loop *l);

@@ -9,6 +9,8 @@
  */
 #include "codegen/codegen_internal.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -216,23 +218,50 @@ LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem)
     return cg_elem_type(g, elem);
 }
 
-/* bf16 bits (i16) -> float: the bits are the high half of a float. */
+/* `t`, or a vector of `lanes` of it when lanes > 1. */
+static LLVMTypeRef with_lanes(LLVMTypeRef t, unsigned lanes)
+{
+    return lanes > 1 ? LLVMVectorType(t, lanes) : t;
+}
+
+/* The integer constant `v` of type `t` in every one of `lanes` lanes. */
+static LLVMValueRef const_lanes(LLVMTypeRef t, unsigned long long v, unsigned lanes)
+{
+    LLVMValueRef c = LLVMConstInt(t, v, false), splat[CG_MAX_LANES];
+    if (lanes <= 1)
+        return c;
+    for (unsigned i = 0; i < lanes; i++)
+        splat[i] = c;
+    return LLVMConstVector(splat, lanes);
+}
+
+/* bf16 bits (i16, or a vector of them) -> float: the bits are the high half
+ * of a float. */
 static LLVMValueRef bf16_bits_to_f32(cg *g, LLVMValueRef bits)
 {
-    LLVMValueRef wide = LLVMBuildZExt(g->b, bits, g->i32, "");
-    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, LLVMConstInt(g->i32, 16, false), "");
-    return LLVMBuildBitCast(g->b, shifted, g->f32, "");
+    LLVMTypeRef ty = LLVMTypeOf(bits);
+    unsigned lanes = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
+    LLVMValueRef wide = LLVMBuildZExt(g->b, bits, with_lanes(g->i32, lanes), "");
+    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, const_lanes(g->i32, 16, lanes), "");
+    return LLVMBuildBitCast(g->b, shifted, with_lanes(g->f32, lanes), "");
+}
+
+LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes)
+{
+    LLVMTypeRef stored = is_float_kind(elem, PTOC_BF16) ? g->i16 : cg_elem_type(g, elem);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, with_lanes(stored, lanes), ptr, "");
+    LLVMSetAlignment(v, cg_elem_size(elem));
+    if (is_float_kind(elem, PTOC_F16))
+        return LLVMBuildFPExt(g->b, v, with_lanes(g->f32, lanes), "");
+    if (is_float_kind(elem, PTOC_BF16))
+        return bf16_bits_to_f32(g, v);
+    LLVMTypeRef ct = with_lanes(cg_compute_type(g, elem), lanes);
+    return LLVMTypeOf(v) == ct ? v : LLVMBuildTrunc(g->b, v, ct, "");   /* i1 stored as i8 */
 }
 
 LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr)
 {
-    if (is_float_kind(elem, PTOC_F16))
-        return LLVMBuildFPExt(g->b, LLVMBuildLoad2(g->b, g->f16, ptr, ""), g->f32, "");
-    if (is_float_kind(elem, PTOC_BF16))
-        return bf16_bits_to_f32(g, LLVMBuildLoad2(g->b, g->i16, ptr, ""));
-    LLVMValueRef v = LLVMBuildLoad2(g->b, cg_elem_type(g, elem), ptr, "");
-    LLVMTypeRef ct = cg_compute_type(g, elem);
-    return LLVMTypeOf(v) == ct ? v : LLVMBuildTrunc(g->b, v, ct, "");   /* i1 stored as i8 */
+    return cg_load_elems(g, elem, ptr, 1);
 }
 
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v)
@@ -617,6 +646,46 @@ void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, cons
     LLVMAddIncoming(l->iv, &start, &pre, 1);
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, end, ""), l->body, l->exit);
     LLVMPositionBuilderAtEnd(g->b, l->body);
+    l->outer = g->loop;
+    l->has_inner = false;
+    if (l->outer)
+        l->outer->has_inner = true;
+    g->loop = l;
+}
+
+/* Marks the loop whose latch branch is `latch_br` with the one-option loop ID
+ * !{self, !{!"<option>"}} (LLVM requires a loop ID to refer to itself). */
+static void set_loop_option(cg *g, LLVMValueRef latch_br, const char *option)
+{
+    LLVMMetadataRef self = LLVMTemporaryMDNode(g->llctx, NULL, 0);
+    LLVMMetadataRef name = LLVMMDStringInContext2(g->llctx, option, strlen(option));
+    LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(g->llctx, &name, 1)};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(g->llctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id);
+    unsigned kind = LLVMGetMDKindIDInContext(g->llctx, "llvm.loop", strlen("llvm.loop"));
+    LLVMSetMetadata(latch_br, kind, LLVMMetadataAsValue(g->llctx, id));
+}
+
+/* Whether the blocks from `first` to the end of the function call a memory
+ * intrinsic (llvm.memcpy, llvm.memmove, llvm.memset). */
+static bool calls_memory_intrinsic(LLVMBasicBlockRef first)
+{
+    for (LLVMBasicBlockRef bb = first; bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            size_t n = 0;
+            const char *callee = LLVMIsACallInst(i) ? LLVMGetValueName2(LLVMGetCalledValue(i), &n) : "";
+            if (n > 8 && strncmp(callee, "llvm.mem", 8) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* A row loop: one whose body holds a loop or a memory intrinsic (which LLVM
+ * expands into a run of vector moves), i.e. a whole row of work. Its blocks
+ * are the header and everything appended after it (cg_block appends). */
+static bool is_row_loop(const cg_loop *l)
+{
+    return l->has_inner || calls_memory_intrinsic(l->header);
 }
 
 void cg_loop_end(cg *g, cg_loop *l)
@@ -624,7 +693,10 @@ void cg_loop_end(cg *g, cg_loop *l)
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
     LLVMValueRef next = LLVMBuildNSWAdd(g->b, l->iv, cg_i64(g, 1), "iv.next");
     LLVMAddIncoming(l->iv, &next, &latch, 1);
-    LLVMBuildBr(g->b, l->header);
+    LLVMValueRef br = LLVMBuildBr(g->b, l->header);
+    if (is_row_loop(l))
+        set_loop_option(g, br, "llvm.loop.unroll.disable");
+    g->loop = l->outer;
     LLVMPositionBuilderAtEnd(g->b, l->exit);
 }
 
