@@ -104,6 +104,8 @@ struct cg {
     cg_valmap *values;
     cg_func *fn;                                /* the function being lowered */
     struct cg_loop *loop;                       /* the innermost cg_loop being emitted */
+    struct cg_shared *shared;                   /* shared_ops.c: the signatures that repeat */
+    LLVMValueRef where;                         /* in a shared op's function: its location parameter */
 };
 
 /* ADDED (core): lowering nested regions, for the rules of ops with regions
@@ -112,6 +114,13 @@ struct cg {
  * except its terminator, whose operands the parent's rule reads itself. */
 bool cg_lower_op(cg *g, ptoc_op *op);
 bool cg_lower_block(cg *g, ptoc_block *b);
+/* shared_ops.c: a tile op whose signature repeats in the module is lowered
+ * once into a function that each such op calls; any other op by its rule in
+ * place. cg_shared_count walks the module first. */
+typedef struct cg_shared cg_shared;
+cg_shared *cg_shared_count(ptoc_op *module);
+void cg_shared_free(cg_shared *s);
+bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);
@@ -140,7 +149,8 @@ uint32_t cg_elem_size(const ptoc_type *elem);   /* bytes */
 bool cg_is_unsigned(const ptoc_type *t);        /* ui8..ui64 (signless and si are signed) */
 LLVMValueRef cg_i64(cg *g, int64_t v);
 LLVMValueRef cg_i32(cg *g, int32_t v);
-/* A private constant "file:line:col" string for `loc` (traps, diagnostics). */
+/* A private constant "file:line:col" string for `loc` (traps, diagnostics);
+ * inside a shared op's function, its location parameter (g->where). */
 LLVMValueRef cg_where(cg *g, ptoc_loc loc);
 /* Calls a runtime entry point of ptoc/runtime.h by name (declared on first use). */
 LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsigned nargs);

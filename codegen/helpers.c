@@ -111,6 +111,8 @@ LLVMValueRef cg_i32(cg *g, int32_t v)
 
 LLVMValueRef cg_where(cg *g, ptoc_loc loc)
 {
+    if (g->where)
+        return g->where;
     char text[512];
     snprintf(text, sizeof text, "%s:%u:%u", loc.file ? loc.file->str : "<unknown>", loc.line, loc.col);
     LLVMValueRef init = LLVMConstStringInContext(g->llctx, text, (unsigned)strlen(text), false);
