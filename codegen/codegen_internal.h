@@ -149,6 +149,13 @@ uint32_t cg_elem_size(const ptoc_type *elem);   /* bytes */
 bool cg_is_unsigned(const ptoc_type *t);        /* ui8..ui64 (signless and si are signed) */
 LLVMValueRef cg_i64(cg *g, int64_t v);
 LLVMValueRef cg_i32(cg *g, int32_t v);
+/* Vectors that codegen builds itself have at most this many lanes (32 bytes
+ * of i8). */
+#define CG_MAX_LANES 32
+/* The integer constant `v` of type `ty`, in every lane when ty is a vector. */
+LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v);
+/* `v` in each of `lanes` lanes (at most CG_MAX_LANES). */
+LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes);
 /* A private constant "file:line:col" string for `loc` (traps, diagnostics);
  * inside a shared op's function, its location parameter (g->where). */
 LLVMValueRef cg_where(cg *g, ptoc_loc loc);
@@ -164,19 +171,21 @@ void cg_trap_if(cg *g, LLVMValueRef cond, int kind, ptoc_loc loc, LLVMValueRef a
 
 /* Elements are computed in a "compute type": f16 and bf16 widen to float (the
  * result is rounded back on store: correctly rounded for + - * / since float
- * holds more than twice their precision), every other type computes as itself. */
+ * holds more than twice their precision), every other type computes as itself.
+ * cg_store_elem and the conversions take vectors of lanes too (the value's
+ * type says how many); cg_load_elems loads them. */
 LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem);
 LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr);
 /* `lanes` consecutive elements (2..CG_MAX_LANES) as a vector of the compute
  * type, converted lane by lane exactly as cg_load_elem converts one. */
-#define CG_MAX_LANES 16
 LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes);
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v);
 /* Converts a compute-type value of `from` to the compute type of `to` (int
  * widths by sign of `from`, int<->float, float widths). */
 LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *to);
 /* f32 -> bf16 bits, round to nearest even, NaN kept quiet (done in IR: LLVM's
- * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have). */
+ * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have); a
+ * vector of floats gives a vector of bits. */
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f);
 
 /* ---------------------------------------------------------------- tiles */
@@ -242,13 +251,16 @@ LLVMValueRef cg_op_scalar_slot(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *
  * tile's rows unrolled copy a row's code per row, and a fully unrolled tile is
  * a block of hundreds of loads and stores whose instruction selection takes
  * quadratic time (a 16-row tload: about 120 ms of code generation unrolled,
- * 1 ms rolled).
- * The inner loops stay LLVM's to vectorise and interleave. */
+ * 1 ms rolled). A loop the caller marks `remainder` (the last columns of a row
+ * after whole vectors: fewer iterations than one vector) is marked not to be
+ * vectorised or unrolled: that would only add code. Other inner loops stay
+ * LLVM's to vectorise and interleave. */
 typedef struct cg_loop {
     LLVMBasicBlockRef header, body, exit;
     LLVMValueRef iv;
     struct cg_loop *outer;     /* the enclosing cg_loop, if any */
     bool has_inner;            /* a cg_loop was emitted inside this one */
+    bool remainder;            /* set before cg_loop_end: see above */
 } cg_loop;
 void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, const char *name);
 void cg_loop_end(cg *g, cg_loop *l);

@@ -226,25 +226,39 @@ static LLVMTypeRef with_lanes(LLVMTypeRef t, unsigned lanes)
     return lanes > 1 ? LLVMVectorType(t, lanes) : t;
 }
 
-/* The integer constant `v` of type `t` in every one of `lanes` lanes. */
-static LLVMValueRef const_lanes(LLVMTypeRef t, unsigned long long v, unsigned lanes)
+/* The lanes of a value: its vector length, or 1 for a scalar. */
+static unsigned lanes_of(LLVMValueRef v)
 {
-    LLVMValueRef c = LLVMConstInt(t, v, false), splat[CG_MAX_LANES];
-    if (lanes <= 1)
-        return c;
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    return LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
+}
+
+LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v)
+{
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return LLVMConstInt(ty, v, false);
+    unsigned lanes = LLVMGetVectorSize(ty);
+    LLVMValueRef c = LLVMConstInt(LLVMGetElementType(ty), v, false), splat[CG_MAX_LANES];
     for (unsigned i = 0; i < lanes; i++)
         splat[i] = c;
     return LLVMConstVector(splat, lanes);
+}
+
+LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), lanes);
+    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, cg_i32(g, 0), "");
+    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, lanes)),
+                                  "splat");
 }
 
 /* bf16 bits (i16, or a vector of them) -> float: the bits are the high half
  * of a float. */
 static LLVMValueRef bf16_bits_to_f32(cg *g, LLVMValueRef bits)
 {
-    LLVMTypeRef ty = LLVMTypeOf(bits);
-    unsigned lanes = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
+    unsigned lanes = lanes_of(bits);
     LLVMValueRef wide = LLVMBuildZExt(g->b, bits, with_lanes(g->i32, lanes), "");
-    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, const_lanes(g->i32, 16, lanes), "");
+    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, cg_const_int(LLVMTypeOf(wide), 16), "");
     return LLVMBuildBitCast(g->b, shifted, with_lanes(g->f32, lanes), "");
 }
 
@@ -268,27 +282,31 @@ LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr)
 
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v)
 {
+    unsigned lanes = lanes_of(v);
+    LLVMTypeRef stored = with_lanes(cg_elem_type(g, elem), lanes);
     if (is_float_kind(elem, PTOC_F16))
-        v = LLVMBuildFPTrunc(g->b, v, g->f16, "");
+        v = LLVMBuildFPTrunc(g->b, v, stored, "");
     else if (is_float_kind(elem, PTOC_BF16))
         v = cg_f32_to_bf16(g, v);
-    else if (LLVMTypeOf(v) != cg_elem_type(g, elem))
-        v = LLVMBuildZExt(g->b, v, cg_elem_type(g, elem), "");
-    LLVMBuildStore(g->b, v, ptr);
+    else if (LLVMTypeOf(v) != stored)
+        v = LLVMBuildZExt(g->b, v, stored, "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), cg_elem_size(elem));
 }
 
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f)
 {
-    LLVMValueRef bits = LLVMBuildBitCast(g->b, f, g->i32, "");
-    LLVMValueRef c16 = LLVMConstInt(g->i32, 16, false);
+    unsigned lanes = lanes_of(f);
+    LLVMTypeRef i32 = with_lanes(g->i32, lanes);
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, f, i32, "");
+    LLVMValueRef c16 = cg_const_int(i32, 16);
     /* round to nearest even: add 0x7fff plus the lowest kept bit, then cut */
-    LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, c16, ""), LLVMConstInt(g->i32, 1, false), "");
-    LLVMValueRef bias = LLVMBuildAdd(g->b, lsb, LLVMConstInt(g->i32, 0x7fff, false), "");
+    LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, c16, ""), cg_const_int(i32, 1), "");
+    LLVMValueRef bias = LLVMBuildAdd(g->b, lsb, cg_const_int(i32, 0x7fff), "");
     LLVMValueRef rounded = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, bits, bias, ""), c16, "");
     /* a NaN keeps its sign and payload top and becomes quiet */
-    LLVMValueRef quiet = LLVMBuildOr(g->b, LLVMBuildLShr(g->b, bits, c16, ""), LLVMConstInt(g->i32, 0x40, false), "");
+    LLVMValueRef quiet = LLVMBuildOr(g->b, LLVMBuildLShr(g->b, bits, c16, ""), cg_const_int(i32, 0x40), "");
     LLVMValueRef isnan = LLVMBuildFCmp(g->b, LLVMRealUNO, f, f, "");
-    return LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, isnan, quiet, rounded, ""), g->i16, "");
+    return LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, isnan, quiet, rounded, ""), with_lanes(g->i16, lanes), "");
 }
 
 /* Rounds a float or double to the precision of f16/bf16, giving a float. A
@@ -649,23 +667,32 @@ void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, cons
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, end, ""), l->body, l->exit);
     LLVMPositionBuilderAtEnd(g->b, l->body);
     l->outer = g->loop;
-    l->has_inner = false;
+    l->has_inner = l->remainder = false;
     if (l->outer)
         l->outer->has_inner = true;
     g->loop = l;
 }
 
-/* Marks the loop whose latch branch is `latch_br` with the one-option loop ID
- * !{self, !{!"<option>"}} (LLVM requires a loop ID to refer to itself). */
-static void set_loop_option(cg *g, LLVMValueRef latch_br, const char *option)
+/* Gives the loop whose latch branch is `latch_br` the loop ID !{self, opts...}
+ * (LLVM requires a loop ID to refer to itself). */
+static void set_loop_id(cg *g, LLVMValueRef latch_br, LLVMMetadataRef *opts, unsigned nopts)
 {
-    LLVMMetadataRef self = LLVMTemporaryMDNode(g->llctx, NULL, 0);
-    LLVMMetadataRef name = LLVMMDStringInContext2(g->llctx, option, strlen(option));
-    LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(g->llctx, &name, 1)};
-    LLVMMetadataRef id = LLVMMDNodeInContext2(g->llctx, ops, 2);
-    LLVMMetadataReplaceAllUsesWith(self, id);
+    LLVMMetadataRef ops[3] = {LLVMTemporaryMDNode(g->llctx, NULL, 0)};
+    for (unsigned i = 0; i < nopts; i++)
+        ops[1 + i] = opts[i];
+    LLVMMetadataRef id = LLVMMDNodeInContext2(g->llctx, ops, 1 + nopts);
+    LLVMMetadataReplaceAllUsesWith(ops[0], id);
     unsigned kind = LLVMGetMDKindIDInContext(g->llctx, "llvm.loop", strlen("llvm.loop"));
     LLVMSetMetadata(latch_br, kind, LLVMMetadataAsValue(g->llctx, id));
+}
+
+/* The loop option !{!"name"}, or !{!"name", i1 value} when value >= 0. */
+static LLVMMetadataRef loop_option(cg *g, const char *name, int value)
+{
+    LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(g->llctx, name, strlen(name))};
+    if (value >= 0)
+        ops[1] = LLVMValueAsMetadata(LLVMConstInt(g->i1, (unsigned long long)value, false));
+    return LLVMMDNodeInContext2(g->llctx, ops, value >= 0 ? 2 : 1);
 }
 
 /* Whether the blocks from `first` to the end of the function call a memory
@@ -696,8 +723,14 @@ void cg_loop_end(cg *g, cg_loop *l)
     LLVMValueRef next = LLVMBuildNSWAdd(g->b, l->iv, cg_i64(g, 1), "iv.next");
     LLVMAddIncoming(l->iv, &next, &latch, 1);
     LLVMValueRef br = LLVMBuildBr(g->b, l->header);
-    if (is_row_loop(l))
-        set_loop_option(g, br, "llvm.loop.unroll.disable");
+    if (is_row_loop(l)) {
+        LLVMMetadataRef rolled = loop_option(g, "llvm.loop.unroll.disable", -1);
+        set_loop_id(g, br, &rolled, 1);
+    } else if (l->remainder) {
+        LLVMMetadataRef opts[2] = {loop_option(g, "llvm.loop.vectorize.enable", 0),
+                                   loop_option(g, "llvm.loop.unroll.disable", -1)};
+        set_loop_id(g, br, opts, 2);
+    }
     g->loop = l->outer;
     LLVMPositionBuilderAtEnd(g->b, l->exit);
 }

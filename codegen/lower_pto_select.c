@@ -201,9 +201,7 @@ static bool plain_rows(const cg_tile *t)
 
 static LLVMValueRef splat8(cg *g, LLVMValueRef v)
 {
-    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), 8);
-    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, cg_i32(g, 0), "");
-    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, 8)), "splat");
+    return cg_splat(g, v, 8);
 }
 
 /* ---------------------------------------------------------------- rows, byte by byte */
