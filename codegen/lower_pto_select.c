@@ -28,11 +28,11 @@
  * operand as vectors, compare them at once and bitcast the <8 x i1> result to
  * the byte (vmovmskps on x86). tsel/tsels do an 8-lane vector select (splat
  * the byte, AND with <1,2,4..128>, compare with zero, select, store). When
- * vcols % 8 != 0 the ragged last byte of a row is the same 8-lane code once
- * more, its lanes past vcols dropped: their compare bits are cleared, and
- * tsel does not store them (a masked store). This needs rows of a multiple of 8
- * columns, so the 8 lanes stay inside the row; other tiles, and boxed
- * layouts, go one element at a time. It holds at every -O level and leaves
+ * vcols % 8 != 0, tcmp's ragged last byte of a row is the same 8-lane compare
+ * once more with the bits of lanes past vcols cleared, and tsel's last
+ * columns go one at a time, in a loop LLVM is told not to vectorise. This
+ * needs rows of a multiple of 8 columns, so the 8 lanes stay inside the row;
+ * other tiles, and boxed layouts, go one element at a time. It holds at every -O level and leaves
  * LLVM nothing to vectorise or unroll: the code is fast, and cheap to compile.
  *
  * tgetval/tsetval read or write one element of a tile at a flat offset in its
@@ -49,8 +49,6 @@
 #include "ptoc/runtime.h"
 
 #include <llvm-c/Target.h>
-
-#include <string.h>
 
 enum { RHS_TILE, RHS_SCALAR };          /* tcmp / tcmps; tsel / tsels */
 
@@ -206,8 +204,8 @@ static LLVMValueRef splat8(cg *g, LLVMValueRef v)
 
 /* ---------------------------------------------------------------- rows, byte by byte */
 
-/* A row of plain tiles is whole mask bytes in a loop, then, when vcols % 8 is
- * not 0, its ragged last byte once, whose lanes past vcols are dropped.
+/* A tcmp row of plain tiles is whole mask bytes in a loop, then, when vcols %
+ * 8 is not 0, its ragged last byte once, whose lanes past vcols are dropped.
  * `ragged_begin` returns false when a static vcols has no ragged byte;
  * otherwise the builder is in code that runs only when there is one, and
  * ragged_end joins the row's code again. */
@@ -328,11 +326,12 @@ typedef struct sel_args {
     LLVMValueRef fill8;        /* tsels: fill splat to <8 x iN> */
 } sel_args;
 
-/* Row i, one element at a time (any layout). */
-static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i)
+/* Columns [from, vcols) of row i, one element at a time (any layout). From
+ * past 0, they are the remainder after whole bytes: fewer than 8. */
+static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i, LLVMValueRef from)
 {
     cg_loop l;
-    cg_loop_begin(g, &l, cg_i64(g, 0), s->dst.vcols, "sel.col");
+    cg_loop_begin(g, &l, from, s->dst.vcols, "sel.col");
     LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, LLVMBuildLShr(g->b, l.iv, cg_i64(g, 3), "")), "m");
     LLVMValueRef sh = LLVMBuildTrunc(g->b, LLVMBuildAnd(g->b, l.iv, cg_i64(g, 7), ""), g->i8, "");
     LLVMValueRef bit = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, m, sh, ""), LLVMConstInt(g->i8, 1, false), "");
@@ -340,6 +339,7 @@ static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValu
     LLVMValueRef a = LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src0, i, l.iv), "a");
     LLVMValueRef b = s->fill ? s->fill : LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src1, i, l.iv), "b");
     LLVMBuildStore(g->b, LLVMBuildSelect(g->b, on, a, b, "sel"), cg_tile_elem_ptr(g, &s->dst, i, l.iv));
+    l.remainder = !LLVMIsAConstantInt(from) || LLVMConstIntGetZExtValue(from) != 0;
     cg_loop_end(g, &l);
 }
 
@@ -361,23 +361,9 @@ static void store_aligned(cg *g, LLVMValueRef v, LLVMValueRef ptr, unsigned alig
     LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), align);
 }
 
-/* The lanes of vector `v` that `lanes` sets, stored at `ptr`: the others are
- * not written (llvm.masked.store: one vmaskmov for 32- and 64-bit lanes on
- * x86 with AVX, a store per lane otherwise). */
-static void store_lanes(cg *g, LLVMValueRef v, LLVMValueRef ptr, unsigned align, LLVMValueRef lanes)
-{
-    LLVMTypeRef tys[2] = {LLVMTypeOf(v), g->ptr};
-    unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
-    LLVMValueRef args[4] = {v, ptr, cg_i32(g, (int32_t)align), lanes};
-    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
-}
-
 /* The 8 elements of mask byte jb as one select (rows: dst, src0, src1 or
- * NULL for tsels). `lanes` as in cmp_byte_vector: only they are written (the
- * loads take all 8, inside the row); NULL for a whole byte. */
-static void sel_byte_vector(cg *g, const sel_args *s, const LLVMValueRef *rows, LLVMValueRef mrow, LLVMValueRef jb,
-                            LLVMValueRef lanes)
+ * NULL for tsels). */
+static void sel_byte_vector(cg *g, const sel_args *s, const LLVMValueRef *rows, LLVMValueRef mrow, LLVMValueRef jb)
 {
     unsigned align = s->dst.esize;
     LLVMTypeRef vt = LLVMVectorType(s->bits, 8);
@@ -389,18 +375,13 @@ static void sel_byte_vector(cg *g, const sel_args *s, const LLVMValueRef *rows, 
     LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, splat8(g, mw), LLVMConstVector(lane_bits, 8), ""),
                                     LLVMConstNull(vt), "on");
     LLVMValueRef j = LLVMBuildShl(g->b, jb, cg_i64(g, 3), "j");
-    LLVMValueRef dst = row_elem(g, s->bits, rows[0], j);
     LLVMValueRef va = load_aligned(g, vt, row_elem(g, s->bits, rows[1], j), align);
     LLVMValueRef vb = s->fill ? s->fill8 : load_aligned(g, vt, row_elem(g, s->bits, rows[2], j), align);
-    LLVMValueRef v = LLVMBuildSelect(g->b, on, va, vb, "sel");
-    if (lanes)
-        store_lanes(g, v, dst, align, lanes);
-    else
-        store_aligned(g, v, dst, align);
+    store_aligned(g, LLVMBuildSelect(g->b, on, va, vb, "sel"), row_elem(g, s->bits, rows[0], j), align);
 }
 
 /* Row i of row_major none_box tiles: whole mask bytes as 8-lane selects, then
- * the ragged last byte. */
+ * the columns of a ragged last byte one at a time. */
 static void sel_row_vector(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i)
 {
     LLVMValueRef rows[3] = {cg_tile_row_ptr(g, &s->dst, i), cg_tile_row_ptr(g, &s->src0, i),
@@ -408,13 +389,12 @@ static void sel_row_vector(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValu
     LLVMValueRef nfull = LLVMBuildLShr(g->b, s->dst.vcols, cg_i64(g, 3), "full.bytes");
     cg_loop l;
     cg_loop_begin(g, &l, cg_i64(g, 0), nfull, "sel.byte");
-    sel_byte_vector(g, s, rows, mrow, l.iv, NULL);
+    sel_byte_vector(g, s, rows, mrow, l.iv);
     cg_loop_end(g, &l);
-    ragged r;
-    if (ragged_begin(g, s->dst.vcols, &r)) {
-        sel_byte_vector(g, s, rows, mrow, r.jb, r.lanes);
-        ragged_end(g, &r);
-    }
+    LLVMValueRef rest = LLVMBuildShl(g->b, nfull, cg_i64(g, 3), "rest");
+    if (!(LLVMIsAConstantInt(rest) && LLVMIsAConstantInt(s->dst.vcols) &&
+          LLVMConstIntGetZExtValue(rest) == LLVMConstIntGetZExtValue(s->dst.vcols)))
+        sel_row_scalar(g, s, mrow, i, rest);
 }
 
 static bool sel_operands(cg *g, ptoc_op *op, bool scalar, sel_args *s)
@@ -448,7 +428,7 @@ static bool lower_tsel(cg *g, ptoc_op *op, const cg_rule *rule)
     if (vector)
         sel_row_vector(g, &s, mrow, rows.iv);
     else
-        sel_row_scalar(g, &s, mrow, rows.iv);
+        sel_row_scalar(g, &s, mrow, rows.iv, cg_i64(g, 0));
     cg_loop_end(g, &rows);
     if (op->nresults == 1)
         cg_set(g, ptoc_op_result(op, 0), s.dst.agg);
