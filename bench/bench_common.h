@@ -1,6 +1,7 @@
 /* bench_common.h: what the benchmark programs of bench/ share: the tile shape
  * of the throughput kernels, the plain C loops they are compared with, and a
- * few helpers (monotonic clock, whole-file reading).
+ * few helpers (clocks, whole-file reading) and the generated kernels of the
+ * compile-time bench.
  *
  * The C loops live in c_loops.c, which CMake compiles twice: with -O2 for the
  * baseline ISA (suffix _o2) and with -O2 -march=native (suffix _native, when
@@ -35,7 +36,16 @@ BENCH_C_LOOPS(_native)
 
 /* Seconds on a monotonic clock. */
 double bench_now(void);
+/* Seconds of CPU time used by this process: what a compile costs, without the
+ * time other programs on a shared machine take the CPU away. */
+double bench_cpu_now(void);
 /* The whole file, NUL-terminated, malloc'd; NULL after printing why. */
 char *bench_read_file(const char *path, size_t *len);
+
+/* The synthetic kernels of the per-tile-op compile time (tileop_kernel.c): a
+ * module whose one function holds `nops` tile ops, the first nops of a fixed
+ * cycle of BENCH_TILEOP_CYCLE (repeated); malloc'd, NULL when out of memory. */
+#define BENCH_TILEOP_CYCLE 16
+char *bench_tileop_kernel(int nops);
 
 #endif

@@ -1,4 +1,4 @@
-/* bench_util.c: the small helpers bench_common.h declares (clock, file
+/* bench_util.c: the small helpers bench_common.h declares (clocks, file
  * reading), shared by the benchmark programs. POSIX, not library code. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -14,6 +14,13 @@ double bench_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double bench_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

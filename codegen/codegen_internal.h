@@ -104,6 +104,9 @@ struct cg {
     LLVMTypeRef view_ty;                        /* { ptr, [5 x i64], [5 x i64], ptr } */
     cg_valmap *values;
     cg_func *fn;                                /* the function being lowered */
+    struct cg_loop *loop;                       /* the innermost cg_loop being emitted */
+    struct cg_shared *shared;                   /* shared_ops.c: the signatures that repeat */
+    LLVMValueRef where;                         /* in a shared op's function: its location parameter */
 };
 
 /* ADDED (core): lowering nested regions, for the rules of ops with regions
@@ -112,6 +115,13 @@ struct cg {
  * except its terminator, whose operands the parent's rule reads itself. */
 bool cg_lower_op(cg *g, ptoc_op *op);
 bool cg_lower_block(cg *g, ptoc_block *b);
+/* shared_ops.c: a tile op whose signature repeats in the module is lowered
+ * once into a function that each such op calls; any other op by its rule in
+ * place. cg_shared_count walks the module first. */
+typedef struct cg_shared cg_shared;
+cg_shared *cg_shared_count(ptoc_op *module);
+void cg_shared_free(cg_shared *s);
+bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);
@@ -137,10 +147,23 @@ LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc);
 /* The in-memory type of a tile/view element: i8..i64, half, bfloat, float, double. */
 LLVMTypeRef cg_elem_type(cg *g, const ptoc_type *elem);
 uint32_t cg_elem_size(const ptoc_type *elem);   /* bytes */
+/* Element types with no LLVM arithmetic type here (the f8 formats, tf32) are
+ * their bits, an integer of cg_elem_size bytes: rules that only move or
+ * select elements take them as they are; rules that compute on elements call
+ * cg_check_computable first, which reports the op (naming `role`) otherwise. */
+bool cg_check_computable(ptoc_op *op, const char *role, const ptoc_type *elem);
 bool cg_is_unsigned(const ptoc_type *t);        /* ui8..ui64 (signless and si are signed) */
 LLVMValueRef cg_i64(cg *g, int64_t v);
 LLVMValueRef cg_i32(cg *g, int32_t v);
-/* A private constant "file:line:col" string for `loc` (traps, diagnostics). */
+/* Vectors that codegen builds itself have at most this many lanes (32 bytes
+ * of i8). */
+#define CG_MAX_LANES 32
+/* The integer constant `v` of type `ty`, in every lane when ty is a vector. */
+LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v);
+/* `v` in each of `lanes` lanes (at most CG_MAX_LANES). */
+LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes);
+/* A private constant "file:line:col" string for `loc` (traps, diagnostics);
+ * inside a shared op's function, its location parameter (g->where). */
 LLVMValueRef cg_where(cg *g, ptoc_loc loc);
 /* The op's name ("pto.tload") as a private constant string, one per module
  * and name (pipe events, GM checks). */
@@ -157,15 +180,21 @@ void cg_trap_if(cg *g, LLVMValueRef cond, int kind, ptoc_loc loc, LLVMValueRef a
 
 /* Elements are computed in a "compute type": f16 and bf16 widen to float (the
  * result is rounded back on store: correctly rounded for + - * / since float
- * holds more than twice their precision), every other type computes as itself. */
+ * holds more than twice their precision), every other type computes as itself.
+ * cg_store_elem and the conversions take vectors of lanes too (the value's
+ * type says how many); cg_load_elems loads them. */
 LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem);
 LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr);
+/* `lanes` consecutive elements (2..CG_MAX_LANES) as a vector of the compute
+ * type, converted lane by lane exactly as cg_load_elem converts one. */
+LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes);
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v);
 /* Converts a compute-type value of `from` to the compute type of `to` (int
  * widths by sign of `from`, int<->float, float widths). */
 LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *to);
 /* f32 -> bf16 bits, round to nearest even, NaN kept quiet (done in IR: LLVM's
- * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have). */
+ * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have); a
+ * vector of floats gives a vector of bits. */
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f);
 
 /* ---------------------------------------------------------------- tiles */
@@ -190,7 +219,7 @@ bool cg_tile_of(cg *g, const ptoc_value *v, cg_tile *out);
 LLVMValueRef cg_tile_make(cg *g, const ptoc_type *t, LLVMValueRef offset, LLVMValueRef vrows,
                           LLVMValueRef vcols, ptoc_loc loc);
 /* Pointer to element (r, c) (i64 values) for any layout of the tile (row/col
- * major, boxed: DESIGN §6 / pto-isa-notes §1.1). */
+ * major, boxed: docs/targets.md). */
 LLVMValueRef cg_tile_elem_ptr(cg *g, const cg_tile *t, LLVMValueRef r, LLVMValueRef c);
 /* For row_major none_box tiles: pointer to the start of row r. */
 LLVMValueRef cg_tile_row_ptr(cg *g, const cg_tile *t, LLVMValueRef r);
@@ -225,10 +254,22 @@ LLVMValueRef cg_op_scalar_slot(cg *g, ptoc_op *op, uint32_t i, const ptoc_type *
 /* ---------------------------------------------------------------- control flow */
 
 /* A counted loop `for (iv = start; iv < end; iv++)` over i64. Between begin and
- * end the builder is in the body; after end it is in the exit block. */
+ * end the builder is in the body; after end it is in the exit block. Loops
+ * nest (g->loop is the innermost open one). A row loop, one whose body holds
+ * a loop or a memcpy/memmove/memset, is marked llvm.loop.unroll.disable: a
+ * tile's rows unrolled copy a row's code per row, and a fully unrolled tile is
+ * a block of hundreds of loads and stores whose instruction selection takes
+ * quadratic time (a 16-row tload: about 120 ms of code generation unrolled,
+ * 1 ms rolled). A loop the caller marks `remainder` (the last columns of a row
+ * after whole vectors: fewer iterations than one vector) is marked not to be
+ * vectorised or unrolled: that would only add code. Other inner loops stay
+ * LLVM's to vectorise and interleave. */
 typedef struct cg_loop {
     LLVMBasicBlockRef header, body, exit;
     LLVMValueRef iv;
+    struct cg_loop *outer;     /* the enclosing cg_loop, if any */
+    bool has_inner;            /* a cg_loop was emitted inside this one */
+    bool remainder;            /* set before cg_loop_end: see above */
 } cg_loop;
 void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, const char *name);
 void cg_loop_end(cg *g, cg_loop *l);

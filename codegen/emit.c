@@ -6,7 +6,8 @@
  * and PTOC_HOST_FEATURES), with position-independent code so objects link into
  * PIE programs.
  * ptoc_llvm_optimize runs the new pass manager's default<On> pipeline with that
- * machine (so vectorisation sees the real vector width). The emitters write
+ * machine (so vectorisation sees the real vector width), without LLVM's loop
+ * unroller below -O3. The emitters write
  * textual IR, assembly or an object through a temporary file and a rename, so a
  * failure never leaves a partial output; ptoc_llvm_c_header wraps the C
  * prototypes that module.c collected into a header.
@@ -172,6 +173,12 @@ bool cg_target_setup(ptoc_llvm_module *m, char **err)
 
 /* ---------------------------------------------------------------- optimisation */
 
+/* LLVM's loop unroller stays off below -O3: on tile code it multiplies the
+ * vectorised loops (runtime and partial unrolling on CPUs with a loop buffer,
+ * such as Zen) and the short ones entirely, which costs most of the compile
+ * time and gains nothing measurable on the memory-bound tile loops. The loop
+ * vectoriser and its interleaving stay on. -O3 runs LLVM's pipeline as it is,
+ * except that row loops are never unrolled (cg_loop_end). */
 bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err)
 {
     char *msg = NULL;
@@ -180,9 +187,9 @@ bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err)
     LLVMDisposeMessage(msg);
     static const char *const pipelines[] = {"default<O0>", "default<O1>", "default<O2>", "default<O3>"};
     int level = m->opts.opt_level < 0 ? 0 : m->opts.opt_level > 3 ? 3 : m->opts.opt_level;
-    const char *passes = pipelines[level];
     LLVMPassBuilderOptionsRef pbo = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(m->mod, passes, m->tm, pbo);
+    LLVMPassBuilderOptionsSetLoopUnrolling(pbo, level >= 3);
+    LLVMErrorRef e = LLVMRunPasses(m->mod, pipelines[level], m->tm, pbo);
     LLVMDisposePassBuilderOptions(pbo);
     if (e)
         return fail_error(err, "LLVM optimisation failed", e);

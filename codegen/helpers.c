@@ -9,6 +9,8 @@
  */
 #include "codegen/codegen_internal.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -81,9 +83,18 @@ LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc)
 
 LLVMTypeRef cg_elem_type(cg *g, const ptoc_type *elem)
 {
-    if (elem->kind == PTOC_TYPE_FLOAT)
-        return float_type(g, elem->u.fp.kind);
-    return LLVMIntTypeInContext(g->llctx, cg_elem_size(elem) * 8);
+    LLVMTypeRef t = elem->kind == PTOC_TYPE_FLOAT ? float_type(g, elem->u.fp.kind) : NULL;
+    return t ? t : LLVMIntTypeInContext(g->llctx, cg_elem_size(elem) * 8);
+}
+
+bool cg_check_computable(ptoc_op *op, const char *role, const ptoc_type *e)
+{
+    if ((ptoc_type_is_int(e) && ptoc_type_bitwidth(e) >= 8) ||
+        (ptoc_type_is_float(e) && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_BF16 ||
+                                   e->u.fp.kind == PTOC_F32)))
+        return true;
+    ptoc_op_emit_error(op, "%s element type must be i8..i64, ui8..ui64, f16, bf16 or f32 on the cpu target", role);
+    return false;
 }
 
 uint32_t cg_elem_size(const ptoc_type *elem)
@@ -109,6 +120,8 @@ LLVMValueRef cg_i32(cg *g, int32_t v)
 
 LLVMValueRef cg_where(cg *g, ptoc_loc loc)
 {
+    if (g->where)
+        return g->where;
     char text[512];
     snprintf(text, sizeof text, "%s:%u:%u", loc.file ? loc.file->str : "<unknown>", loc.line, loc.col);
     LLVMValueRef init = LLVMConstStringInContext(g->llctx, text, (unsigned)strlen(text), false);
@@ -233,48 +246,93 @@ LLVMTypeRef cg_compute_type(cg *g, const ptoc_type *elem)
     return cg_elem_type(g, elem);
 }
 
-/* bf16 bits (i16) -> float: the bits are the high half of a float. */
+/* `t`, or a vector of `lanes` of it when lanes > 1. */
+static LLVMTypeRef with_lanes(LLVMTypeRef t, unsigned lanes)
+{
+    return lanes > 1 ? LLVMVectorType(t, lanes) : t;
+}
+
+/* The lanes of a value: its vector length, or 1 for a scalar. */
+static unsigned lanes_of(LLVMValueRef v)
+{
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    return LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetVectorSize(ty) : 1;
+}
+
+LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v)
+{
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return LLVMConstInt(ty, v, false);
+    unsigned lanes = LLVMGetVectorSize(ty);
+    LLVMValueRef c = LLVMConstInt(LLVMGetElementType(ty), v, false), splat[CG_MAX_LANES];
+    for (unsigned i = 0; i < lanes; i++)
+        splat[i] = c;
+    return LLVMConstVector(splat, lanes);
+}
+
+LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes)
+{
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), lanes);
+    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, cg_i32(g, 0), "");
+    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, lanes)),
+                                  "splat");
+}
+
+/* bf16 bits (i16, or a vector of them) -> float: the bits are the high half
+ * of a float. */
 static LLVMValueRef bf16_bits_to_f32(cg *g, LLVMValueRef bits)
 {
-    LLVMValueRef wide = LLVMBuildZExt(g->b, bits, g->i32, "");
-    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, LLVMConstInt(g->i32, 16, false), "");
-    return LLVMBuildBitCast(g->b, shifted, g->f32, "");
+    unsigned lanes = lanes_of(bits);
+    LLVMValueRef wide = LLVMBuildZExt(g->b, bits, with_lanes(g->i32, lanes), "");
+    LLVMValueRef shifted = LLVMBuildShl(g->b, wide, cg_const_int(LLVMTypeOf(wide), 16), "");
+    return LLVMBuildBitCast(g->b, shifted, with_lanes(g->f32, lanes), "");
+}
+
+LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes)
+{
+    LLVMTypeRef stored = is_float_kind(elem, PTOC_BF16) ? g->i16 : cg_elem_type(g, elem);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, with_lanes(stored, lanes), ptr, "");
+    LLVMSetAlignment(v, cg_elem_size(elem));
+    if (is_float_kind(elem, PTOC_F16))
+        return LLVMBuildFPExt(g->b, v, with_lanes(g->f32, lanes), "");
+    if (is_float_kind(elem, PTOC_BF16))
+        return bf16_bits_to_f32(g, v);
+    LLVMTypeRef ct = with_lanes(cg_compute_type(g, elem), lanes);
+    return LLVMTypeOf(v) == ct ? v : LLVMBuildTrunc(g->b, v, ct, "");   /* i1 stored as i8 */
 }
 
 LLVMValueRef cg_load_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr)
 {
-    if (is_float_kind(elem, PTOC_F16))
-        return LLVMBuildFPExt(g->b, LLVMBuildLoad2(g->b, g->f16, ptr, ""), g->f32, "");
-    if (is_float_kind(elem, PTOC_BF16))
-        return bf16_bits_to_f32(g, LLVMBuildLoad2(g->b, g->i16, ptr, ""));
-    LLVMValueRef v = LLVMBuildLoad2(g->b, cg_elem_type(g, elem), ptr, "");
-    LLVMTypeRef ct = cg_compute_type(g, elem);
-    return LLVMTypeOf(v) == ct ? v : LLVMBuildTrunc(g->b, v, ct, "");   /* i1 stored as i8 */
+    return cg_load_elems(g, elem, ptr, 1);
 }
 
 void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v)
 {
+    unsigned lanes = lanes_of(v);
+    LLVMTypeRef stored = with_lanes(cg_elem_type(g, elem), lanes);
     if (is_float_kind(elem, PTOC_F16))
-        v = LLVMBuildFPTrunc(g->b, v, g->f16, "");
+        v = LLVMBuildFPTrunc(g->b, v, stored, "");
     else if (is_float_kind(elem, PTOC_BF16))
         v = cg_f32_to_bf16(g, v);
-    else if (LLVMTypeOf(v) != cg_elem_type(g, elem))
-        v = LLVMBuildZExt(g->b, v, cg_elem_type(g, elem), "");
-    LLVMBuildStore(g->b, v, ptr);
+    else if (LLVMTypeOf(v) != stored)
+        v = LLVMBuildZExt(g->b, v, stored, "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), cg_elem_size(elem));
 }
 
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f)
 {
-    LLVMValueRef bits = LLVMBuildBitCast(g->b, f, g->i32, "");
-    LLVMValueRef c16 = LLVMConstInt(g->i32, 16, false);
+    unsigned lanes = lanes_of(f);
+    LLVMTypeRef i32 = with_lanes(g->i32, lanes);
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, f, i32, "");
+    LLVMValueRef c16 = cg_const_int(i32, 16);
     /* round to nearest even: add 0x7fff plus the lowest kept bit, then cut */
-    LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, c16, ""), LLVMConstInt(g->i32, 1, false), "");
-    LLVMValueRef bias = LLVMBuildAdd(g->b, lsb, LLVMConstInt(g->i32, 0x7fff, false), "");
+    LLVMValueRef lsb = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, bits, c16, ""), cg_const_int(i32, 1), "");
+    LLVMValueRef bias = LLVMBuildAdd(g->b, lsb, cg_const_int(i32, 0x7fff), "");
     LLVMValueRef rounded = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, bits, bias, ""), c16, "");
     /* a NaN keeps its sign and payload top and becomes quiet */
-    LLVMValueRef quiet = LLVMBuildOr(g->b, LLVMBuildLShr(g->b, bits, c16, ""), LLVMConstInt(g->i32, 0x40, false), "");
+    LLVMValueRef quiet = LLVMBuildOr(g->b, LLVMBuildLShr(g->b, bits, c16, ""), cg_const_int(i32, 0x40), "");
     LLVMValueRef isnan = LLVMBuildFCmp(g->b, LLVMRealUNO, f, f, "");
-    return LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, isnan, quiet, rounded, ""), g->i16, "");
+    return LLVMBuildTrunc(g->b, LLVMBuildSelect(g->b, isnan, quiet, rounded, ""), with_lanes(g->i16, lanes), "");
 }
 
 /* Rounds a float or double to the precision of f16/bf16, giving a float. A
@@ -447,7 +505,7 @@ LLVMValueRef cg_tile_make(cg *g, const ptoc_type *t, LLVMValueRef offset, LLVMVa
     return LLVMBuildInsertValue(g->b, agg, vcols, 2, "");
 }
 
-/* The inner box of a boxed layout (pto-isa-notes §1.1), in elements. */
+/* The inner box of a boxed layout (docs/targets.md), in elements. */
 static void inner_box(const cg_tile *t, int64_t *irows, int64_t *icols)
 {
     int64_t r, c;
@@ -634,6 +692,55 @@ void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, cons
     LLVMAddIncoming(l->iv, &start, &pre, 1);
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, l->iv, end, ""), l->body, l->exit);
     LLVMPositionBuilderAtEnd(g->b, l->body);
+    l->outer = g->loop;
+    l->has_inner = l->remainder = false;
+    if (l->outer)
+        l->outer->has_inner = true;
+    g->loop = l;
+}
+
+/* Gives the loop whose latch branch is `latch_br` the loop ID !{self, opts...}
+ * (LLVM requires a loop ID to refer to itself). */
+static void set_loop_id(cg *g, LLVMValueRef latch_br, LLVMMetadataRef *opts, unsigned nopts)
+{
+    LLVMMetadataRef ops[3] = {LLVMTemporaryMDNode(g->llctx, NULL, 0)};
+    for (unsigned i = 0; i < nopts; i++)
+        ops[1 + i] = opts[i];
+    LLVMMetadataRef id = LLVMMDNodeInContext2(g->llctx, ops, 1 + nopts);
+    LLVMMetadataReplaceAllUsesWith(ops[0], id);
+    unsigned kind = LLVMGetMDKindIDInContext(g->llctx, "llvm.loop", strlen("llvm.loop"));
+    LLVMSetMetadata(latch_br, kind, LLVMMetadataAsValue(g->llctx, id));
+}
+
+/* The loop option !{!"name"}, or !{!"name", i1 value} when value >= 0. */
+static LLVMMetadataRef loop_option(cg *g, const char *name, int value)
+{
+    LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(g->llctx, name, strlen(name))};
+    if (value >= 0)
+        ops[1] = LLVMValueAsMetadata(LLVMConstInt(g->i1, (unsigned long long)value, false));
+    return LLVMMDNodeInContext2(g->llctx, ops, value >= 0 ? 2 : 1);
+}
+
+/* Whether the blocks from `first` to the end of the function call a memory
+ * intrinsic (llvm.memcpy, llvm.memmove, llvm.memset). */
+static bool calls_memory_intrinsic(LLVMBasicBlockRef first)
+{
+    for (LLVMBasicBlockRef bb = first; bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            size_t n = 0;
+            const char *callee = LLVMIsACallInst(i) ? LLVMGetValueName2(LLVMGetCalledValue(i), &n) : "";
+            if (n > 8 && strncmp(callee, "llvm.mem", 8) == 0)
+                return true;
+        }
+    return false;
+}
+
+/* A row loop: one whose body holds a loop or a memory intrinsic (which LLVM
+ * expands into a run of vector moves), i.e. a whole row of work. Its blocks
+ * are the header and everything appended after it (cg_block appends). */
+static bool is_row_loop(const cg_loop *l)
+{
+    return l->has_inner || calls_memory_intrinsic(l->header);
 }
 
 void cg_loop_end(cg *g, cg_loop *l)
@@ -641,7 +748,16 @@ void cg_loop_end(cg *g, cg_loop *l)
     LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
     LLVMValueRef next = LLVMBuildNSWAdd(g->b, l->iv, cg_i64(g, 1), "iv.next");
     LLVMAddIncoming(l->iv, &next, &latch, 1);
-    LLVMBuildBr(g->b, l->header);
+    LLVMValueRef br = LLVMBuildBr(g->b, l->header);
+    if (is_row_loop(l)) {
+        LLVMMetadataRef rolled = loop_option(g, "llvm.loop.unroll.disable", -1);
+        set_loop_id(g, br, &rolled, 1);
+    } else if (l->remainder) {
+        LLVMMetadataRef opts[2] = {loop_option(g, "llvm.loop.vectorize.enable", 0),
+                                   loop_option(g, "llvm.loop.unroll.disable", -1)};
+        set_loop_id(g, br, opts, 2);
+    }
+    g->loop = l->outer;
     LLVMPositionBuilderAtEnd(g->b, l->exit);
 }
 

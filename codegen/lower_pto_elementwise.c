@@ -15,9 +15,17 @@
  *                                       on hardware), dst[i,j] = a[0,j] OP b[i,j]
  *
  * Row-major unboxed operands are addressed through a row pointer and a plain
- * element index, so the inner loop is a unit-stride loop that LLVM's loop
- * vectoriser turns into SIMD code; other layouts go through cg_tile_elem_ptr.
- * The arithmetic (DESIGN §6): integers wrap, x/0 = -1, INT_MIN/-1 = INT_MIN,
+ * element index, and each row is vector code that codegen writes itself: a
+ * loop over 32-byte vectors of dst's elements (8 f32, 16 f16 computed as 16
+ * f32, 32 i8; an AVX register of f32) while whole vectors fit in the valid
+ * columns, then a column loop for the rest, which LLVM is told not to
+ * vectorise. The same vector code at every -O level, and nothing left for
+ * LLVM's loop vectoriser to analyse, version or give a scalar epilogue: that
+ * was most of what the vectoriser cost in compile time. Integer division and
+ * expdif stay one element at a time (x86 has neither in vector form, so a
+ * vector would only be split again), as do other layouts, through
+ * cg_tile_elem_ptr, which LLVM still vectorises where it can. The
+ * arithmetic (docs/targets.md): integers wrap, x/0 = -1, INT_MIN/-1 = INT_MIN,
  * max(a,b) = a > b ? a : b and min(a,b) = a < b ? a : b, f16/bf16 compute in
  * float and round on store, expdif is expf(a - b) (llvm.exp.f32, i.e. libm).
  */
@@ -63,12 +71,12 @@ static LLVMValueRef int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsig
 {
     LLVMBuilderRef B = g->b;
     LLVMTypeRef ty = LLVMTypeOf(a);
-    LLVMValueRef one = LLVMConstInt(ty, 1, 0), ones = LLVMConstAllOnes(ty);
+    LLVMValueRef one = cg_const_int(ty, 1), ones = LLVMConstAllOnes(ty);
     LLVMValueRef zero_div = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstNull(ty), "");
     LLVMValueRef unsafe = zero_div;
     if (!is_unsigned) {
-        unsigned width = LLVMGetIntTypeWidth(ty);
-        LLVMValueRef int_min = LLVMConstInt(ty, 1ULL << (width - 1), 0);
+        LLVMTypeRef lane = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetElementType(ty) : ty;
+        LLVMValueRef int_min = cg_const_int(ty, 1ULL << (LLVMGetIntTypeWidth(lane) - 1));
         LLVMValueRef a_min = LLVMBuildICmp(B, LLVMIntEQ, a, int_min, "");
         LLVMValueRef b_minus_one = LLVMBuildICmp(B, LLVMIntEQ, b, ones, "");
         LLVMValueRef overflow = LLVMBuildAnd(B, a_min, b_minus_one, "");
@@ -137,24 +145,68 @@ static LLVMValueRef elem_ptr(cg *g, const ew_row *r, LLVMValueRef col)
     return cg_tile_elem_ptr(g, r->tile, r->row, col);
 }
 
+/* dst[row, col ..) = OP(src[0], src[1] or b) for one element, or for `lanes`
+ * elements as vectors (b is then a vector too). */
+static void emit_step(cg *g, ew_op op, const cg_tile *dst, const ew_row *out, const ew_src *src, const ew_row *in,
+                      unsigned nsrc, LLVMValueRef b, LLVMValueRef col, unsigned lanes)
+{
+    LLVMValueRef v[2] = {NULL, b};
+    for (unsigned k = 0; k < nsrc; k++) {
+        LLVMValueRef p = elem_ptr(g, &in[k], col);
+        v[k] = lanes > 1 ? cg_load_elems(g, src[k].tile.elem, p, lanes) : cg_load_elem(g, src[k].tile.elem, p);
+    }
+    cg_store_elem(g, dst->elem, elem_ptr(g, out, col), apply(g, op, dst->elem, v[0], v[1]));
+}
+
+/* The lanes of one vector step: 32 bytes of dst's elements (8 f32, 16 f16
+ * computed as 16 f32, 32 i8), when every tile has unboxed row-major rows of
+ * a multiple of that many columns (tiles of up to 16-byte elements: hardware
+ * rows are 32-byte aligned); 0 when elements go one at a time. */
+static unsigned vector_lanes(ew_op op, const cg_tile *dst, const ew_src *src, unsigned nsrc)
+{
+    unsigned lanes = 32 / dst->esize;
+    if (op == EW_EXPDIF || (op == EW_DIV && !ptoc_type_is_float(dst->elem)))
+        return 0;   /* expf calls and integer division have no vector form on x86: no gain */
+    if (lanes < 2 || !unboxed_row_major(dst) || dst->desc.cols % lanes != 0)
+        return 0;
+    for (unsigned k = 0; k < nsrc; k++)
+        if (!unboxed_row_major(&src[k].tile) || src[k].tile.desc.cols % lanes != 0)
+            return 0;
+    return lanes;
+}
+
 /* dst[i,j] = OP(src[0], src[1] or scalar) over dst's valid region. `nsrc` is
- * 1 or 2; with 1 source the scalar (a compute-type value, or NULL) is b. */
+ * 1 or 2; with 1 source the scalar (a compute-type value, or NULL) is b. Each
+ * row goes `lanes` columns at a time while whole vectors fit in its valid
+ * columns, then one column at a time for the rest. */
 static void emit_loop_nest(cg *g, ew_op op, const cg_tile *dst, const ew_src *src, unsigned nsrc,
                            LLVMValueRef scalar)
 {
-    cg_loop rows, cols;
+    cg_loop rows, vecs, cols;
     ew_row in[2];
     LLVMValueRef zero = cg_i64(g, 0);
+    unsigned lanes = vector_lanes(op, dst, src, nsrc);
+    LLVMValueRef splat = scalar && lanes ? cg_splat(g, scalar, lanes) : NULL;
     cg_loop_begin(g, &rows, zero, dst->vrows, "ew.row");
     ew_row out = row_of(g, dst, rows.iv);
     for (unsigned k = 0; k < nsrc; k++)
         in[k] = row_of(g, &src[k].tile, src[k].row0 ? zero : rows.iv);
-    cg_loop_begin(g, &cols, zero, dst->vcols, "ew.col");
-    LLVMValueRef v[2] = {NULL, scalar};
-    for (unsigned k = 0; k < nsrc; k++)
-        v[k] = cg_load_elem(g, src[k].tile.elem, elem_ptr(g, &in[k], cols.iv));
-    cg_store_elem(g, dst->elem, elem_ptr(g, &out, cols.iv), apply(g, op, dst->elem, v[0], v[1]));
-    cg_loop_end(g, &cols);
+    LLVMValueRef first = zero;
+    if (lanes) {
+        LLVMValueRef nvecs = LLVMBuildUDiv(g->b, dst->vcols, cg_i64(g, lanes), "ew.vecs");
+        cg_loop_begin(g, &vecs, zero, nvecs, "ew.vec");
+        LLVMValueRef col = LLVMBuildMul(g->b, vecs.iv, cg_i64(g, lanes), "");
+        emit_step(g, op, dst, &out, src, in, nsrc, splat, col, lanes);
+        cg_loop_end(g, &vecs);
+        first = LLVMBuildMul(g->b, nvecs, cg_i64(g, lanes), "ew.rest");
+    }
+    if (!(LLVMIsAConstantInt(first) && LLVMIsAConstantInt(dst->vcols) &&
+          LLVMConstIntGetZExtValue(first) == LLVMConstIntGetZExtValue(dst->vcols))) {
+        cg_loop_begin(g, &cols, first, dst->vcols, "ew.col");
+        emit_step(g, op, dst, &out, src, in, nsrc, scalar, cols.iv, 1);
+        cols.remainder = lanes != 0;
+        cg_loop_end(g, &cols);
+    }
     cg_loop_end(g, &rows);
 }
 
@@ -170,17 +222,6 @@ static bool check_same_elem(ptoc_op *op, const cg_tile *a, const cg_tile *dst)
     return false;
 }
 
-static bool check_computable(ptoc_op *op, const cg_tile *dst)
-{
-    const ptoc_type *e = dst->elem;
-    if ((ptoc_type_is_int(e) && ptoc_type_bitwidth(e) >= 8) ||
-        (ptoc_type_is_float(e) && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_BF16 ||
-                                   e->u.fp.kind == PTOC_F32)))
-        return true;
-    ptoc_op_emit_error(op, "element type must be i8..i64, ui8..ui64, f16, bf16 or f32 on the cpu target");
-    return false;
-}
-
 /* ---------------------------------------------------------------- rules */
 
 /* tadd tsub tmul tdiv tmax tmin. */
@@ -191,7 +232,7 @@ static bool lower_tile_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!cg_op_in(g, op, 0, &s[0].tile) || !cg_op_in(g, op, 1, &s[1].tile) || !cg_op_out(g, op, 0, &dst))
         return false;
     if (!check_same_elem(op, &s[0].tile, &dst) || !check_same_elem(op, &s[1].tile, &dst) ||
-        !check_computable(op, &dst))
+        !cg_check_computable(op, "dst", dst.elem))
         return false;
     emit_loop_nest(g, (ew_op)rule->arg, &dst, s, 2, NULL);
     return true;
@@ -225,7 +266,7 @@ static bool lower_tile_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
     uint32_t tile = scalar_first ? 1 : 0;
     if (!check_tile_scalar_operands(op, tile) || !cg_op_in(g, op, tile, &s.tile) || !cg_op_out(g, op, tile, &dst))
         return false;
-    if (!check_same_elem(op, &s.tile, &dst) || !check_computable(op, &dst))
+    if (!check_same_elem(op, &s.tile, &dst) || !cg_check_computable(op, "dst", dst.elem))
         return false;
     /* The hardware takes the scalar in the tile's dtype: round it there first. */
     LLVMValueRef slot = cg_op_scalar_slot(g, op, 1 - tile, dst.elem);
@@ -308,7 +349,7 @@ static bool lower_colexpand_binary(cg *g, ptoc_op *op, const cg_rule *rule)
         !cg_op_out(g, op, full_operand(op), &dst))
         return false;
     if (!check_same_elem(op, &s[0].tile, &dst) || !check_same_elem(op, &s[1].tile, &dst) ||
-        !check_computable(op, &dst))
+        !cg_check_computable(op, "dst", dst.elem))
         return false;
     ew_op kind = (ew_op)rule->arg;
     LLVMBuilderRef B = g->b;

@@ -2,7 +2,7 @@
  *
  * For each valid source row r, dst[r,b] (b = 0..255) becomes the number of
  * counted elements of row r whose selected byte is <= b: an inclusive
- * cumulative histogram (DESIGN §6). The selected byte is `byte = 0..3` (0 =
+ * cumulative histogram (docs/decisions.md). The selected byte is `byte = 0..3` (0 =
  * LSB), or PTOAS's isMSB (u16: true = byte 1, false = byte 0); by default the
  * unfiltered high-byte pass (u16 byte 1, u32 byte 3). Lower bytes are filtered
  * on the bytes above them: u16 byte 0 counts elements whose high byte equals
@@ -28,8 +28,9 @@
  *  - the counters are zeroed once per op, not per row: each row's counts are
  *    the growth of the counters' sums since the previous row;
  *  - the per-row sum over the sub-histograms and the prefix sum are vector
- *    code, 8 bins at a time, stored straight into a u32 dst; the scan shifts
- *    within 128-bit halves (cheap on x86) and its carry is one add per step.
+ *    code, a loop over 8 bins at a time, stored straight into a u32 dst; the
+ *    scan shifts within 128-bit halves (cheap on x86) and its carry is one add
+ *    per step.
  * Not kept (measured no faster on Zen 3): one vector load per 8 elements with the bins
  * moved to an integer register; 16-bit counters; 4 or 16 sub-histograms;
  * cumulating a row during the next row's counting (double-buffered).
@@ -219,45 +220,57 @@ static LLVMValueRef broadcast_lane(cg *g, LLVMValueRef v, unsigned lane)
     return LLVMBuildShuffleVector(g->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(mask, HIST_SCAN_LANES), "");
 }
 
-static LLVMValueRef load_lanes(cg *g, LLVMValueRef base, int64_t first)
+/* The HIST_SCAN_LANES i32 starting at element `first` (an i64) of `base`;
+ * 32-byte aligned (every array is 64-byte aligned, every `first` a multiple
+ * of 8 plus a multiple of HIST_WAY_STRIDE). */
+static LLVMValueRef load_lanes(cg *g, LLVMValueRef base, LLVMValueRef first)
 {
-    LLVMValueRef idx = cg_i64(g, first);
-    LLVMValueRef ptr = LLVMBuildInBoundsGEP2(g->b, g->i32, base, &idx, 1, "");
+    LLVMValueRef ptr = LLVMBuildInBoundsGEP2(g->b, g->i32, base, &first, 1, "");
     LLVMValueRef v = LLVMBuildLoad2(g->b, LLVMVectorType(g->i32, HIST_SCAN_LANES), ptr, "");
     LLVMSetAlignment(v, 32);
     return v;
 }
 
-static void store_lanes(cg *g, LLVMValueRef v, LLVMValueRef base, int64_t first, unsigned align)
+static void store_lanes(cg *g, LLVMValueRef v, LLVMValueRef base, LLVMValueRef first, unsigned align)
 {
-    LLVMValueRef idx = cg_i64(g, first);
-    LLVMValueRef ptr = LLVMBuildInBoundsGEP2(g->b, g->i32, base, &idx, 1, "");
+    LLVMValueRef ptr = LLVMBuildInBoundsGEP2(g->b, g->i32, base, &first, 1, "");
     LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), align);
 }
 
-/* The row's cumulative histogram into out[0..256), HIST_SCAN_LANES bins at a
- * time (straight-line vector code: LLVM does not vectorise a scan):
+/* The row's cumulative histogram into out[0..256), HIST_SCAN_LANES bins per
+ * iteration of a loop (LLVM does not vectorise a scan, so the loop is vector
+ * code already; a loop, not straight-line code, because 32 copies of it cost
+ * more compile time than the whole rest of the op and run no faster):
  *  - the bins' counts summed over the sub-histograms. The counters are never
  *    cleared between rows (that would be a memset of all of them per row):
  *    they run on, and `prev` keeps their sums at the end of the previous row,
  *    so the row's count is the difference (exact modulo 2^32);
  *  - the inclusive prefix sum within the vector in log2(lanes) shift-and-add
- *    steps, plus the running total of the bins before it. */
+ *    steps, plus the running total of the bins before it (`carry`, kept in a
+ *    stack slot that SROA turns into a register). */
 static void cumulate_row(cg *g, LLVMValueRef counters, LLVMValueRef prev, LLVMValueRef out, unsigned out_align)
 {
     LLVMBuilderRef B = g->b;
-    LLVMValueRef carry = LLVMConstNull(LLVMVectorType(g->i32, HIST_SCAN_LANES));
-    for (int64_t first = 0; first < HIST_BINS; first += HIST_SCAN_LANES) {
-        LLVMValueRef total = load_lanes(g, counters, first);
-        for (int64_t k = 1; k < HIST_WAYS; k++)
-            total = LLVMBuildAdd(B, total, load_lanes(g, counters, k * HIST_WAY_STRIDE + first), "");
-        LLVMValueRef v = LLVMBuildSub(B, total, load_lanes(g, prev, first), "hist.count");
-        store_lanes(g, total, prev, first, 32);
-        for (unsigned lanes = 1; lanes < HIST_SCAN_LANES; lanes *= 2)
-            v = LLVMBuildAdd(B, v, scan_addend(g, v, lanes), "");
-        store_lanes(g, LLVMBuildAdd(B, v, carry, "hist.cumulative"), out, first, out_align);
-        carry = LLVMBuildAdd(B, carry, broadcast_lane(g, v, HIST_SCAN_LANES - 1), "hist.carry");
+    LLVMTypeRef lanes_ty = LLVMVectorType(g->i32, HIST_SCAN_LANES);
+    LLVMValueRef carry_slot = cg_alloca(g, lanes_ty, "hist.carry");
+    LLVMBuildStore(B, LLVMConstNull(lanes_ty), carry_slot);
+    cg_loop chunks;
+    cg_loop_begin(g, &chunks, cg_i64(g, 0), cg_i64(g, HIST_BINS / HIST_SCAN_LANES), "hist.scan");
+    LLVMValueRef first = LLVMBuildMul(B, chunks.iv, cg_i64(g, HIST_SCAN_LANES), "hist.first");
+    LLVMValueRef total = load_lanes(g, counters, first);
+    for (int64_t k = 1; k < HIST_WAYS; k++) {
+        LLVMValueRef way_first = LLVMBuildAdd(B, first, cg_i64(g, k * HIST_WAY_STRIDE), "");
+        total = LLVMBuildAdd(B, total, load_lanes(g, counters, way_first), "");
     }
+    LLVMValueRef v = LLVMBuildSub(B, total, load_lanes(g, prev, first), "hist.count");
+    store_lanes(g, total, prev, first, 32);
+    for (unsigned lanes = 1; lanes < HIST_SCAN_LANES; lanes *= 2)
+        v = LLVMBuildAdd(B, v, scan_addend(g, v, lanes), "");
+    LLVMValueRef carry = LLVMBuildLoad2(B, lanes_ty, carry_slot, "hist.carry");
+    store_lanes(g, LLVMBuildAdd(B, v, carry, "hist.cumulative"), out, first, out_align);
+    LLVMBuildStore(B, LLVMBuildAdd(B, carry, broadcast_lane(g, v, HIST_SCAN_LANES - 1), "hist.carry.next"),
+                   carry_slot);
+    cg_loop_end(g, &chunks);
 }
 
 /* dst[r, b] = scan[b] for b < nbins, wrapping to a narrower dst (u8, u16) or

@@ -1,7 +1,7 @@
 /* lower_pto_select.c: masks and selection for the cpu target (tcmp, tcmps,
  * tsel, tsels), plus the scalar element access ops tgetval/tsetval.
  *
- * The mask layout is the hardware's (DESIGN §6): element (i, j) is bit j % 8
+ * The mask layout is the hardware's (docs/decisions.md): element (i, j) is bit j % 8
  * of byte j / 8 of mask row i, LSB first, and mask row i starts at
  * i * (mask row stride in elements) * (mask element size) bytes. The mask dtype
  * may be any integer type: on a little-endian host the bits of a u16/u32/u64
@@ -24,12 +24,17 @@
  * Selection moves raw element bits, so NaN payloads and f16/bf16 values pass
  * through unchanged.
  *
- * Speed: one mask byte governs 8 consecutive elements, so the tsel/tsels row
- * loop handles one byte per iteration as an 8-lane vector select (splat the
- * byte, AND with <1,2,4..128>, compare with zero, select, store). That holds at
- * every -O level and lets -O2 widen it further; the last vcols % 8 elements of
- * a row go through a scalar loop. Boxed src/dst layouts take the scalar loop
- * for the whole row.
+ * Speed: one mask byte governs 8 consecutive elements, so both directions go
+ * a byte per loop iteration in 8 lanes. tcmp/tcmps load 8 elements of each
+ * operand as vectors, compare them at once and bitcast the <8 x i1> result to
+ * the byte (vmovmskps on x86). tsel/tsels do an 8-lane vector select (splat
+ * the byte, AND with <1,2,4..128>, compare with zero, select, store). When
+ * vcols % 8 != 0, tcmp's ragged last byte of a row is the same 8-lane compare
+ * once more with the bits of lanes past vcols cleared, and tsel's last
+ * columns go one at a time, in a loop LLVM is told not to vectorise. This
+ * needs rows of a multiple of 8 columns, so the 8 lanes stay inside the row;
+ * other tiles, and boxed layouts, go one element at a time. It holds at every -O level and leaves
+ * LLVM nothing to vectorise or unroll: the code is fast, and cheap to compile.
  *
  * tgetval/tsetval read or write one element of a tile at a flat offset in its
  * storage (offset = r * cols + c for a row_major none_box tile), as PTOAS's
@@ -43,6 +48,8 @@
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
+
+#include <llvm-c/Target.h>
 
 enum { RHS_TILE, RHS_SCALAR };          /* tcmp / tcmps; tsel / tsels */
 
@@ -124,12 +131,14 @@ static LLVMValueRef byte_ptr(cg *g, LLVMValueRef row, LLVMValueRef idx)
 typedef struct cmp_args {
     cg_tile src, rhs_tile, mask;
     LLVMValueRef rhs;          /* tcmps: the compute-type rhs; tcmp: NULL */
+    LLVMValueRef rhs8;         /* tcmps: rhs in 8 lanes; tcmp: NULL */
     uint32_t mode;
 } cmp_args;
 
 /* Mask byte jb of row i: bit k = element 8*jb + k compares true and is inside
  * the valid columns. Lanes past vcols read the last valid column (so no read
- * leaves the row) and are masked off: no branch, every lane the same code. */
+ * leaves the row) and are masked off: no branch, every lane the same code.
+ * Any layout: the bytes of boxed tiles. */
 static LLVMValueRef cmp_byte(cg *g, const cmp_args *c, LLVMValueRef i, LLVMValueRef jb)
 {
     LLVMValueRef last = LLVMBuildSub(g->b, c->src.vcols, cg_i64(g, 1), "last");
@@ -149,11 +158,98 @@ static LLVMValueRef cmp_byte(cg *g, const cmp_args *c, LLVMValueRef i, LLVMValue
     return byte;
 }
 
+/* <8 x i1> -> i8 with lane k in bit k. A bitcast puts lane 0 in the lowest
+ * bit on a little-endian target and in the highest on a big-endian one. */
+static LLVMValueRef pack_lanes(cg *g, LLVMValueRef bits)
+{
+    if (LLVMByteOrder(LLVMGetModuleDataLayout(g->mod)) == LLVMBigEndian) {
+        LLVMValueRef reverse[8];
+        for (int k = 0; k < 8; k++)
+            reverse[k] = cg_i32(g, 7 - k);
+        bits = LLVMBuildShuffleVector(g->b, bits, LLVMGetPoison(LLVMTypeOf(bits)), LLVMConstVector(reverse, 8), "");
+    }
+    return LLVMBuildBitCast(g->b, bits, g->i8, "byte");
+}
+
+/* Mask byte jb in tiles with plain rows (rows[0], rows[1]: the rows of src and
+ * of the rhs tile, NULL for tcmps): one 8-lane compare, the same compares as
+ * cmp_byte's. `lanes` (<8 x i1>) are the valid columns of a ragged last byte,
+ * the only bits set; NULL for a whole byte. */
+static LLVMValueRef cmp_byte_vector(cg *g, const cmp_args *c, const LLVMValueRef *rows, LLVMValueRef jb,
+                                    LLVMValueRef lanes)
+{
+    const ptoc_type *elem = c->src.elem;
+    LLVMTypeRef et = cg_elem_type(g, elem);
+    LLVMValueRef j0 = LLVMBuildShl(g->b, jb, cg_i64(g, 3), "j0");
+    LLVMValueRef a = cg_load_elems(g, elem, LLVMBuildInBoundsGEP2(g->b, et, rows[0], &j0, 1, ""), 8);
+    LLVMValueRef b = c->rhs8 ? c->rhs8
+                             : cg_load_elems(g, elem, LLVMBuildInBoundsGEP2(g->b, et, rows[1], &j0, 1, ""), 8);
+    LLVMValueRef bits = build_cmp(g, c->mode, elem, a, b);
+    return pack_lanes(g, lanes ? LLVMBuildAnd(g->b, bits, lanes, "") : bits);
+}
+
+/* Rows that the 8-lane code can take: row_major none_box, a multiple of 8
+ * columns, so that the 8 lanes of a row's ragged last byte still lie inside
+ * the row (the lanes past vcols are read and dropped, never used). Tiles of
+ * up to 4-byte elements always qualify: hardware rows are 32-byte aligned. */
+static bool plain_rows(const cg_tile *t)
+{
+    return t->desc.blayout == PTOC_PTO_BL_ROW_MAJOR && t->desc.slayout == PTOC_PTO_SL_NONE_BOX &&
+           t->desc.cols % 8 == 0;
+}
+
+static LLVMValueRef splat8(cg *g, LLVMValueRef v)
+{
+    return cg_splat(g, v, 8);
+}
+
+/* ---------------------------------------------------------------- rows, byte by byte */
+
+/* A tcmp row of plain tiles is whole mask bytes in a loop, then, when vcols %
+ * 8 is not 0, its ragged last byte once, whose lanes past vcols are dropped.
+ * `ragged_begin` returns false when a static vcols has no ragged byte;
+ * otherwise the builder is in code that runs only when there is one, and
+ * ragged_end joins the row's code again. */
+typedef struct ragged {
+    LLVMBasicBlockRef done;     /* NULL when vcols is static */
+    LLVMValueRef jb;            /* the ragged byte: vcols / 8 */
+    LLVMValueRef lanes;         /* its valid lanes, <8 x i1> */
+} ragged;
+
+static bool ragged_begin(cg *g, LLVMValueRef vcols, ragged *r)
+{
+    LLVMValueRef rem = LLVMBuildAnd(g->b, vcols, cg_i64(g, 7), "ragged.cols");
+    r->done = NULL;
+    if (LLVMIsAConstantInt(rem) && LLVMConstIntGetZExtValue(rem) == 0)
+        return false;
+    if (!LLVMIsAConstantInt(rem)) {
+        LLVMBasicBlockRef body = cg_block(g, "ragged");
+        r->done = cg_block(g, "ragged.done");
+        LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, rem, cg_i64(g, 0), ""), body, r->done);
+        LLVMPositionBuilderAtEnd(g->b, body);
+    }
+    r->jb = LLVMBuildLShr(g->b, vcols, cg_i64(g, 3), "ragged.byte");
+    LLVMValueRef k[8];
+    for (int i = 0; i < 8; i++)
+        k[i] = cg_i64(g, i);
+    LLVMValueRef j = LLVMBuildAdd(g->b, splat8(g, LLVMBuildShl(g->b, r->jb, cg_i64(g, 3), "")), LLVMConstVector(k, 8), "");
+    r->lanes = LLVMBuildICmp(g->b, LLVMIntULT, j, splat8(g, vcols), "ragged.lanes");
+    return true;
+}
+
+static void ragged_end(cg *g, const ragged *r)
+{
+    if (!r->done)
+        return;
+    LLVMBuildBr(g->b, r->done);
+    LLVMPositionBuilderAtEnd(g->b, r->done);
+}
+
 static bool cmp_operands(cg *g, ptoc_op *op, bool scalar, cmp_args *c)
 {
-    if (!cg_op_in(g, op, 0, &c->src))
+    if (!cg_op_in(g, op, 0, &c->src) || !cg_check_computable(op, "src", c->src.elem))
         return false;
-    c->rhs = NULL;
+    c->rhs = c->rhs8 = NULL;
     c->mode = cmp_mode(op);
     ptoc_pto_tile_desc rhs_desc;
     if (!scalar || cg_tile_desc_of(ptoc_op_operand(op, 1)->type, &rhs_desc)) {
@@ -170,8 +266,37 @@ static bool cmp_operands(cg *g, ptoc_op *op, bool scalar, cmp_args *c)
             return false;
         c->rhs = cg_load_elem(g, c->src.elem, slot);
     }
+    if (c->rhs)
+        c->rhs8 = splat8(g, c->rhs);
     return cg_op_out(g, op, 0, &c->mask) && check_mask_tile(op, "dst", &c->mask) &&
            guard_mask(g, op, &c->mask, c->src.vrows, c->src.vcols);
+}
+
+/* Row i of plain tiles: whole bytes in 8-lane compares, then the ragged one. */
+static void cmp_row_vector(cg *g, const cmp_args *c, LLVMValueRef i, LLVMValueRef mrow)
+{
+    LLVMValueRef rows[2] = {cg_tile_row_ptr(g, &c->src, i), c->rhs ? NULL : cg_tile_row_ptr(g, &c->rhs_tile, i)};
+    LLVMValueRef nfull = LLVMBuildLShr(g->b, c->src.vcols, cg_i64(g, 3), "full.bytes");
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), nfull, "cmp.byte");
+    LLVMBuildStore(g->b, cmp_byte_vector(g, c, rows, l.iv, NULL), byte_ptr(g, mrow, l.iv));
+    cg_loop_end(g, &l);
+    ragged r;
+    if (ragged_begin(g, c->src.vcols, &r)) {
+        LLVMBuildStore(g->b, cmp_byte_vector(g, c, rows, r.jb, r.lanes), byte_ptr(g, mrow, r.jb));
+        ragged_end(g, &r);
+    }
+}
+
+/* Row i of any layout: ceil(vcols/8) bytes through cmp_byte. */
+static void cmp_row_scalar(cg *g, const cmp_args *c, LLVMValueRef i, LLVMValueRef mrow)
+{
+    LLVMValueRef nbytes = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, c->src.vcols, cg_i64(g, 7), ""), cg_i64(g, 3),
+                                        "mask.bytes");
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), nbytes, "cmp.byte");
+    LLVMBuildStore(g->b, cmp_byte(g, c, i, l.iv), byte_ptr(g, mrow, l.iv));
+    cg_loop_end(g, &l);
 }
 
 static bool lower_tcmp(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -179,14 +304,14 @@ static bool lower_tcmp(cg *g, ptoc_op *op, const cg_rule *rule)
     cmp_args c;
     if (!cmp_operands(g, op, rule->arg == RHS_SCALAR, &c))
         return false;
-    LLVMValueRef nbytes = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, c.src.vcols, cg_i64(g, 7), ""), cg_i64(g, 3),
-                                        "mask.bytes");
-    cg_loop rows, bytes;
+    bool vector = plain_rows(&c.src) && (c.rhs || plain_rows(&c.rhs_tile));
+    cg_loop rows;
     cg_loop_begin(g, &rows, cg_i64(g, 0), c.src.vrows, "cmp.row");
     LLVMValueRef mrow = cg_tile_row_ptr(g, &c.mask, rows.iv);
-    cg_loop_begin(g, &bytes, cg_i64(g, 0), nbytes, "cmp.byte");
-    LLVMBuildStore(g->b, cmp_byte(g, &c, rows.iv, bytes.iv), byte_ptr(g, mrow, bytes.iv));
-    cg_loop_end(g, &bytes);
+    if (vector)
+        cmp_row_vector(g, &c, rows.iv, mrow);
+    else
+        cmp_row_scalar(g, &c, rows.iv, mrow);
     cg_loop_end(g, &rows);
     if (op->nresults == 1)
         cg_set(g, ptoc_op_result(op, 0), c.mask.agg);
@@ -202,11 +327,27 @@ typedef struct sel_args {
     LLVMValueRef fill8;        /* tsels: fill splat to <8 x iN> */
 } sel_args;
 
-static LLVMValueRef splat8(cg *g, LLVMValueRef v)
+/* Columns [from, vcols) of row i, one element at a time (any layout). From
+ * past 0, they are the remainder after whole bytes: fewer than 8. */
+static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i, LLVMValueRef from)
 {
-    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), 8);
-    LLVMValueRef one = LLVMBuildInsertElement(g->b, LLVMGetPoison(vt), v, cg_i32(g, 0), "");
-    return LLVMBuildShuffleVector(g->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(g->i32, 8)), "splat");
+    cg_loop l;
+    cg_loop_begin(g, &l, from, s->dst.vcols, "sel.col");
+    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, LLVMBuildLShr(g->b, l.iv, cg_i64(g, 3), "")), "m");
+    LLVMValueRef sh = LLVMBuildTrunc(g->b, LLVMBuildAnd(g->b, l.iv, cg_i64(g, 7), ""), g->i8, "");
+    LLVMValueRef bit = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, m, sh, ""), LLVMConstInt(g->i8, 1, false), "");
+    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, bit, LLVMConstInt(g->i8, 0, false), "on");
+    LLVMValueRef a = LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src0, i, l.iv), "a");
+    LLVMValueRef b = s->fill ? s->fill : LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src1, i, l.iv), "b");
+    LLVMBuildStore(g->b, LLVMBuildSelect(g->b, on, a, b, "sel"), cg_tile_elem_ptr(g, &s->dst, i, l.iv));
+    l.remainder = !LLVMIsAConstantInt(from) || LLVMConstIntGetZExtValue(from) != 0;
+    cg_loop_end(g, &l);
+}
+
+/* Pointer to element j of a row (row_major none_box). */
+static LLVMValueRef row_elem(cg *g, LLVMTypeRef bits, LLVMValueRef row, LLVMValueRef j)
+{
+    return LLVMBuildGEP2(g->b, bits, row, &j, 1, "");
 }
 
 static LLVMValueRef load_aligned(cg *g, LLVMTypeRef ty, LLVMValueRef ptr, unsigned align)
@@ -221,59 +362,40 @@ static void store_aligned(cg *g, LLVMValueRef v, LLVMValueRef ptr, unsigned alig
     LLVMSetAlignment(LLVMBuildStore(g->b, v, ptr), align);
 }
 
-/* Elements [from, vcols) of row i, one at a time (any layout). */
-static void sel_row_scalar(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i, LLVMValueRef from)
-{
-    cg_loop l;
-    cg_loop_begin(g, &l, from, s->dst.vcols, "sel.col");
-    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, LLVMBuildLShr(g->b, l.iv, cg_i64(g, 3), "")), "m");
-    LLVMValueRef sh = LLVMBuildTrunc(g->b, LLVMBuildAnd(g->b, l.iv, cg_i64(g, 7), ""), g->i8, "");
-    LLVMValueRef bit = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, m, sh, ""), LLVMConstInt(g->i8, 1, false), "");
-    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, bit, LLVMConstInt(g->i8, 0, false), "on");
-    LLVMValueRef a = LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src0, i, l.iv), "a");
-    LLVMValueRef b = s->fill ? s->fill : LLVMBuildLoad2(g->b, s->bits, cg_tile_elem_ptr(g, &s->src1, i, l.iv), "b");
-    LLVMBuildStore(g->b, LLVMBuildSelect(g->b, on, a, b, "sel"), cg_tile_elem_ptr(g, &s->dst, i, l.iv));
-    cg_loop_end(g, &l);
-}
-
-/* Pointer to element j of a row (row_major none_box). */
-static LLVMValueRef row_elem(cg *g, LLVMTypeRef bits, LLVMValueRef row, LLVMValueRef j)
-{
-    return LLVMBuildGEP2(g->b, bits, row, &j, 1, "");
-}
-
-/* Row i of row_major none_box tiles: whole mask bytes as 8-lane selects, then
- * the tail one element at a time. */
-static void sel_row_vector(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i)
+/* The 8 elements of mask byte jb as one select (rows: dst, src0, src1 or
+ * NULL for tsels). */
+static void sel_byte_vector(cg *g, const sel_args *s, const LLVMValueRef *rows, LLVMValueRef mrow, LLVMValueRef jb)
 {
     unsigned align = s->dst.esize;
     LLVMTypeRef vt = LLVMVectorType(s->bits, 8);
     LLVMValueRef lane_bits[8];
     for (unsigned k = 0; k < 8; k++)
         lane_bits[k] = LLVMConstInt(s->bits, 1u << k, false);
-    LLVMValueRef lanes = LLVMConstVector(lane_bits, 8);
-    LLVMValueRef d = cg_tile_row_ptr(g, &s->dst, i), a = cg_tile_row_ptr(g, &s->src0, i);
-    LLVMValueRef b = s->fill ? NULL : cg_tile_row_ptr(g, &s->src1, i);
-    LLVMValueRef nfull = LLVMBuildLShr(g->b, s->dst.vcols, cg_i64(g, 3), "full.bytes");
-
-    cg_loop l;
-    cg_loop_begin(g, &l, cg_i64(g, 0), nfull, "sel.byte");
-    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, l.iv), "m");
+    LLVMValueRef m = LLVMBuildLoad2(g->b, g->i8, byte_ptr(g, mrow, jb), "m");
     LLVMValueRef mw = LLVMBuildZExtOrBitCast(g->b, m, s->bits, "");
-    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, splat8(g, mw), lanes, ""),
+    LLVMValueRef on = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, splat8(g, mw), LLVMConstVector(lane_bits, 8), ""),
                                     LLVMConstNull(vt), "on");
-    LLVMValueRef j = LLVMBuildShl(g->b, l.iv, cg_i64(g, 3), "j");
-    LLVMValueRef va = load_aligned(g, vt, row_elem(g, s->bits, a, j), align);
-    LLVMValueRef vb = s->fill ? s->fill8 : load_aligned(g, vt, row_elem(g, s->bits, b, j), align);
-    store_aligned(g, LLVMBuildSelect(g->b, on, va, vb, "sel"), row_elem(g, s->bits, d, j), align);
-    cg_loop_end(g, &l);
-
-    sel_row_scalar(g, s, mrow, i, LLVMBuildShl(g->b, nfull, cg_i64(g, 3), "tail"));
+    LLVMValueRef j = LLVMBuildShl(g->b, jb, cg_i64(g, 3), "j");
+    LLVMValueRef va = load_aligned(g, vt, row_elem(g, s->bits, rows[1], j), align);
+    LLVMValueRef vb = s->fill ? s->fill8 : load_aligned(g, vt, row_elem(g, s->bits, rows[2], j), align);
+    store_aligned(g, LLVMBuildSelect(g->b, on, va, vb, "sel"), row_elem(g, s->bits, rows[0], j), align);
 }
 
-static bool plain_rows(const cg_tile *t)
+/* Row i of row_major none_box tiles: whole mask bytes as 8-lane selects, then
+ * the columns of a ragged last byte one at a time. */
+static void sel_row_vector(cg *g, const sel_args *s, LLVMValueRef mrow, LLVMValueRef i)
 {
-    return t->desc.blayout == PTOC_PTO_BL_ROW_MAJOR && t->desc.slayout == PTOC_PTO_SL_NONE_BOX;
+    LLVMValueRef rows[3] = {cg_tile_row_ptr(g, &s->dst, i), cg_tile_row_ptr(g, &s->src0, i),
+                            s->fill ? NULL : cg_tile_row_ptr(g, &s->src1, i)};
+    LLVMValueRef nfull = LLVMBuildLShr(g->b, s->dst.vcols, cg_i64(g, 3), "full.bytes");
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), nfull, "sel.byte");
+    sel_byte_vector(g, s, rows, mrow, l.iv);
+    cg_loop_end(g, &l);
+    LLVMValueRef rest = LLVMBuildShl(g->b, nfull, cg_i64(g, 3), "rest");
+    if (!(LLVMIsAConstantInt(rest) && LLVMIsAConstantInt(s->dst.vcols) &&
+          LLVMConstIntGetZExtValue(rest) == LLVMConstIntGetZExtValue(s->dst.vcols)))
+        sel_row_scalar(g, s, mrow, i, rest);
 }
 
 static bool sel_operands(cg *g, ptoc_op *op, bool scalar, sel_args *s)

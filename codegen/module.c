@@ -176,7 +176,9 @@ typedef struct cg_module {
 } cg_module;
 
 /* Every `cg` is the first member of a cg_module (ptoc_llvm_lower makes it).
- * With the option pipe_events, each op's rule is followed by its pipe events. */
+ * An op is lowered by its rule, in place or into the function its repeated
+ * signature shares (shared_ops.c); with the option pipe_events, its pipe
+ * events follow at the op's own place. */
 bool cg_lower_op(cg *g, ptoc_op *op)
 {
     const cg_rule *rule = rule_find(&((cg_module *)g)->rules, op->name->str);
@@ -184,7 +186,7 @@ bool cg_lower_op(cg *g, ptoc_op *op)
         ptoc_op_emit_error(op, "is not supported by the cpu target yet");
         return false;
     }
-    return rule->lower(g, op, rule) && (!g->opts->pipe_events || cg_pipe_events(g, op));
+    return cg_shared_lower(g, op, rule) && (!g->opts->pipe_events || cg_pipe_events(g, op));
 }
 
 bool cg_lower_block(cg *g, ptoc_block *b)
@@ -520,7 +522,9 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     valmap_init(&cm.values, 256);
     g->values = &cm.values;
     rule_map_init(&cm.rules);
+    g->shared = cg_shared_count(module);
     bool ok = lower_functions(g, module) && verify_llvm(g, module);
+    cg_shared_free(g->shared);
     LLVMDisposeBuilder(g->b);
     valmap_free(&cm.values);
     free(cm.rules.slots);
