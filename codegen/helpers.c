@@ -446,7 +446,7 @@ static uint64_t tile_bytes(const ptoc_pto_tile_desc *d)
 static bool check_static_address(cg *g, const ptoc_pto_tile_desc *d, uint64_t offset, ptoc_loc loc)
 {
     uint64_t cap = cg_capacity(g, d->loc), bytes = tile_bytes(d);
-    uint32_t align = ptoc_pto_space_alignment((ptoc_pto_address_space)d->loc);
+    uint32_t align = ptoc_pto_space_alignment(g->arch, (ptoc_pto_address_space)d->loc);
     if (offset > cap || bytes > cap - offset) {
         ptoc_emit_error(g->ctx, loc, "tile at %s offset %llu (%llu bytes) exceeds the %s capacity of %llu bytes",
                         space_name(d->loc), (unsigned long long)offset, (unsigned long long)bytes,
@@ -465,7 +465,7 @@ static bool check_static_address(cg *g, const ptoc_pto_tile_desc *d, uint64_t of
 static void check_dynamic_address(cg *g, const ptoc_pto_tile_desc *d, LLVMValueRef offset, ptoc_loc loc)
 {
     uint64_t cap = cg_capacity(g, d->loc), bytes = tile_bytes(d);
-    uint32_t align = ptoc_pto_space_alignment((ptoc_pto_address_space)d->loc);
+    uint32_t align = ptoc_pto_space_alignment(g->arch, (ptoc_pto_address_space)d->loc);
     LLVMValueRef limit = cg_i64(g, bytes > cap ? -1 : (int64_t)(cap - bytes));
     LLVMValueRef outside = bytes > cap ? LLVMConstInt(g->i1, 1, false)
                                        : LLVMBuildICmp(g->b, LLVMIntUGT, offset, limit, "");
@@ -579,7 +579,7 @@ LLVMValueRef cg_place(cg *g, uint32_t space, uint64_t bytes, ptoc_loc loc)
         ptoc_emit_error(g->ctx, loc, "internal error: address space %u out of range", space);
         return NULL;
     }
-    uint64_t align = ptoc_pto_space_alignment((ptoc_pto_address_space)space);
+    uint64_t align = ptoc_pto_space_alignment(g->arch, (ptoc_pto_address_space)space);
     uint64_t start = (g->fn->next_offset[space] + align - 1) / align * align;
     uint64_t cap = cg_capacity(g, space);
     if (start > cap || bytes > cap - start) {

@@ -41,13 +41,15 @@ const ptoc_pto_dtype_rule *ptoc_pto_dtype_rule_at(size_t i)
 
 uint32_t ptoc_pto_dtype_rule_set(const ptoc_pto_dtype_rule *rule, ptoc_pto_arch arch)
 {
-    switch (arch) {
-    case PTOC_PTO_ARCH_A2:
-    case PTOC_PTO_ARCH_A3: return rule->a2a3;
-    case PTOC_PTO_ARCH_A5: return rule->a5;
-    case PTOC_PTO_ARCH_CPU: return rule->cpu;
-    default: return 0;
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(arch);
+    if (!row)
+        return 0;
+    switch (row->dtypes) {
+    case PTOC_PTO_DTYPE_COLUMN_A2A3: return rule->a2a3;
+    case PTOC_PTO_DTYPE_COLUMN_A5: return rule->a5;
+    case PTOC_PTO_DTYPE_COLUMN_UNION: return rule->cpu;
     }
+    return 0;
 }
 
 static int operand_row(const char *op)

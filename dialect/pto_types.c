@@ -780,39 +780,4 @@ void pto_print_type(ptoc_printer *p, const ptoc_type *t)
     ptoc_unreachable("unknown pto type kind");
 }
 
-/* ---------------------------------------------------------------- capacities */
 
-/* Per space: A2/A3 bytes, A5 bytes (pto-isa buffer_limits; cpu simulates A5). */
-static const struct { uint64_t a2a3, a5; } space_capacity[] = {
-    [PTOC_PTO_AS_VEC] = {192u << 10, 256u << 10},
-    [PTOC_PTO_AS_MAT] = {512u << 10, 512u << 10},
-    [PTOC_PTO_AS_LEFT] = {64u << 10, 64u << 10},
-    [PTOC_PTO_AS_RIGHT] = {64u << 10, 64u << 10},
-    [PTOC_PTO_AS_ACC] = {128u << 10, 256u << 10},
-    [PTOC_PTO_AS_BIAS] = {1u << 10, 4u << 10},
-    [PTOC_PTO_AS_SCALING] = {2u << 10, 4u << 10},
-};
-
-uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space space)
-{
-    if ((size_t)space >= sizeof space_capacity / sizeof space_capacity[0])
-        return 0;
-    bool a2a3 = arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3;
-    return a2a3 ? space_capacity[space].a2a3 : space_capacity[space].a5;
-}
-
-uint64_t ptoc_pto_planned_capacity(ptoc_context *ctx, ptoc_pto_arch arch, ptoc_pto_address_space space)
-{
-    const char *ub = space == PTOC_PTO_AS_VEC ? ptoc_context_option(ctx, "pto-ub-size") : NULL;
-    char *end = NULL;
-    unsigned long long bytes = ub ? strtoull(ub, &end, 10) : 0;
-    if (ub && end != ub && !*end && bytes > 0)
-        return bytes;                  /* the tools check the value; a bad one is ignored */
-    return ptoc_pto_space_capacity(arch, space);
-}
-
-uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space)
-{
-    bool l0 = space == PTOC_PTO_AS_LEFT || space == PTOC_PTO_AS_RIGHT || space == PTOC_PTO_AS_ACC;
-    return l0 ? 512 : 32;
-}

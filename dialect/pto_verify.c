@@ -22,35 +22,6 @@
 /* One rule for every pass and tool (pto.h): the context option "pto-arch" (the
  * tools' --pto-arch or -target), then the module's pto.target_arch, then cpu. */
 
-static const char *const arch_names[] = {"a2", "a3", "a5", "cpu"};
-
-/* The names an arch goes by, case-insensitively. `a2a3` (PTOAS's name for the
- * shared A2/A3 rules, which the Qwen3 samples write) is a3: the two have the
- * same rules everywhere ptoc checks them. PTOAS reads every name but a5 as
- * A2/A3; ptoc rejects names it does not know instead. */
-static const struct { const char *name; ptoc_pto_arch arch; } arch_spellings[] = {
-    {"a2", PTOC_PTO_ARCH_A2}, {"a3", PTOC_PTO_ARCH_A3}, {"a2a3", PTOC_PTO_ARCH_A3},
-    {"a5", PTOC_PTO_ARCH_A5}, {"cpu", PTOC_PTO_ARCH_CPU},
-};
-
-ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
-{
-    for (size_t a = 0; a < sizeof arch_spellings / sizeof arch_spellings[0]; a++) {
-        const char *want = arch_spellings[a].name;
-        size_t i = 0;
-        while (name[i] && want[i] && tolower((unsigned char)name[i]) == want[i])
-            i++;
-        if (!name[i] && !want[i])
-            return arch_spellings[a].arch;
-    }
-    return PTOC_PTO_ARCH_INVALID;
-}
-
-const char *ptoc_pto_arch_name(ptoc_pto_arch arch)
-{
-    return (unsigned)arch < 4 ? arch_names[arch] : "invalid";
-}
-
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling)
 {
     const char *opt = ptoc_context_option(ptoc_op_context(op), "pto-arch");
@@ -75,7 +46,7 @@ ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling)
         return ptoc_pto_arch_from_name(a->u.string->str);
     }
     if (spelling)
-        *spelling = arch_names[PTOC_PTO_ARCH_DEFAULT];
+        *spelling = ptoc_pto_arch_name(PTOC_PTO_ARCH_DEFAULT);
     return PTOC_PTO_ARCH_DEFAULT;
 }
 
@@ -1086,7 +1057,12 @@ static const char *loc_name(uint32_t loc) { return ptoc_pto_enum_name(PTOC_PTO_E
 
 static bool path_on(const move_path *p, ptoc_pto_arch arch)
 {
-    return arch == PTOC_PTO_ARCH_CPU ? p->a2a3 || p->a5 : arch == PTOC_PTO_ARCH_A5 ? p->a5 : p->a2a3;
+    switch (ptoc_pto_arch_info_of(arch)->dtypes) {
+    case PTOC_PTO_DTYPE_COLUMN_A2A3: return p->a2a3;
+    case PTOC_PTO_DTYPE_COLUMN_A5: return p->a5;
+    case PTOC_PTO_DTYPE_COLUMN_UNION: return p->a2a3 || p->a5;
+    }
+    return false;
 }
 
 /* The path of `op` from src to dst on `arch`, or NULL after listing the

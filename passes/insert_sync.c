@@ -87,7 +87,6 @@
 #include <string.h>
 
 #define NPIPE 16                  /* pipe enum values are below 16 */
-#define NEVENT 8
 #define NEVER INT64_MAX           /* seen[q]: pipe q is not ordered after the access */
 #define SPACE_ANY (-1)            /* an access we cannot describe: meets every access */
 #define MAX_ROUNDS 16
@@ -170,13 +169,6 @@ static uint64_t elem_bytes(ptoc_type *t)
 {
     uint32_t bits = t ? ptoc_type_bitwidth(t) : 0;
     return bits ? (bits + 7) / 8 : 1;
-}
-
-static bool orders_itself(ptoc_pto_arch arch, int pipe)
-{
-    if (arch == PTOC_PTO_ARCH_A5 || arch == PTOC_PTO_ARCH_CPU)
-        return pipe == PTOC_PTO_PIPE_V;
-    return pipe == PTOC_PTO_PIPE_S;
 }
 
 static int op_pipe(const ptoc_op *op)
@@ -606,7 +598,7 @@ static void record(sync_pass *sp, state *s, ptoc_op *op, int q, const access *ac
         entry e = {op, i, q, acc[i], now, {0}};
         for (int p = 0; p < NPIPE; p++)
             e.seen[p] = NEVER;
-        if (orders_itself(sp->arch, q))
+        if (ptoc_pto_pipe_in_order(sp->arch, q))
             e.seen[q] = now;
         push_entry(sp, s, &e);
     }
@@ -769,7 +761,7 @@ static void allocate_ids(sync_pass *sp)
             if (o->id >= 0 && o->src == p->src && o->dst == p->dst && o->lo < p->hi && p->lo < o->hi)
                 busy |= 1u << o->id;
         }
-        for (int id = 0; id < NEVENT && p->id < 0; id++)
+        for (int id = 0; id < (int)ptoc_pto_arch_info_of(sp->arch)->event_ids && id < 32 && p->id < 0; id++)
             if (!(busy & (1u << id)))
                 p->id = id;
         if (p->id < 0)

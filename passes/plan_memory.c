@@ -66,9 +66,10 @@
  *           after the if, an if adds the smaller of its two arms' sums; the
  *           buffers there only through one carrier count once).
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
- *           not planned; their bytes are reserved for the whole function. On A2/A3,
- *           UB [184 KiB, 192 KiB) is reserved when TROWEXPAND*, TCVT or TEXTRACT
- *           appear (their hidden scratch).
+ *           not planned; their bytes are reserved for the whole function. The
+ *           arch's scratch window (the arch table; on A2/A3 UB [184 KiB,
+ *           192 KiB)) is reserved when TROWEXPAND*, TCVT or TEXTRACT appear
+ *           (their hidden scratch).
  *
  * `pto-plan-memory{print=true}` (ptoc-opt --test-print-memplan) writes the plan to
  * stdout before the IR, one line per item, in this stable format:
@@ -495,9 +496,14 @@ static uint32_t *make_buffers(planner *pl)
 
 /* ---------------------------------------------------------------- driver */
 
+/* The arch's hidden scratch window, pinned, when it has one. */
 static void add_scratch(planner *pl)
 {
-    buffer b = {pl->func, PTOC_PTO_AS_VEC, 0, 0, 0, SCRATCH_END - SCRATCH_BEGIN, SCRATCH_BEGIN, true, false, false};
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(pl->arch);
+    if (!row || row->scratch_end <= row->scratch_begin)
+        return;
+    buffer b = {pl->func, PTOC_PTO_AS_VEC, 0, 0, 0, row->scratch_end - row->scratch_begin, row->scratch_begin,
+                true, false, false};
     VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, b);
 }
 
@@ -515,7 +521,7 @@ static void finish_buffers(planner *pl)
             b->npieces = 1;
             VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, all);
         }
-        b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment((ptoc_pto_address_space)b->space));
+        b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)b->space));
     }
 }
 
@@ -600,7 +606,7 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     bool ok = !pl.bad;
     uint32_t *buf_of = make_buffers(&pl);
     memplan_compute_ranges(&pl, buf_of);
-    if (pl.needs_scratch && (pl.arch == PTOC_PTO_ARCH_A2 || pl.arch == PTOC_PTO_ARCH_A3))
+    if (pl.needs_scratch)
         add_scratch(&pl);
     finish_buffers(&pl);
     memplan_merge_handovers(&pl, buf_of);

@@ -15,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-#define SCRATCH_BEGIN (184u * 1024u)  /* A2/A3 hidden scratch of TROWEXPAND*, TCVT, TEXTRACT */
-#define SCRATCH_END (192u * 1024u)
 #define NO_SET UINT32_MAX
 #define NO_ARM UINT32_MAX
 #define NO_SCOPE UINT32_MAX

@@ -597,7 +597,7 @@ bool memplan_plan_space(planner *pl, uint32_t space, bool print)
 {
     space_plan sp = {space, 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1),
                      ptoc_pto_planned_capacity(pl->ctx, pl->arch, (ptoc_pto_address_space)space),
-                     ptoc_pto_space_alignment((ptoc_pto_address_space)space), 0, 0, 0, -1};
+                     ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)space), 0, 0, 0, -1};
     for (uint32_t i = 0; i < pl->nbufs; i++) {
         if (pl->bufs[i].space != space)
             continue;

@@ -26,9 +26,10 @@
  * joins every pipe's clock. Two accesses of different ops, at least one a
  * write, in the same space with overlapping bytes and no happens-before either
  * way are a race, reported once per pair of source locations. Which pipes keep
- * their own order comes from the arch (pipe_in_order): on A2/A3 only S, on
- * A5 (and the cpu target, which follows A5) only V; every other pipe needs a
- * pipe_barrier between two conflicting ops.
+ * their own order comes from the arch's rules (ptoc_rt_arch_rules, which the
+ * driver fills from the arch table): on A2/A3 only S, on A5 (and the cpu
+ * target, which follows A5) only V; every other pipe needs a pipe_barrier
+ * between two conflicting ops.
  *
  * Event ids. A set_flag of (src, dst, id) while an earlier set of it has not
  * been waited for, in program order, is an error at the second set.
@@ -52,7 +53,7 @@
 enum {
     NPIPE = PTOC_RT_PIPE_COUNT,
     PIPE_S = 0, PIPE_V = 1, PIPE_ALL = PTOC_RT_PIPE_ALL,
-    NIDS = 8,                       /* EVENT_ID0..7 per (src, dst) pair */
+    NIDS = 8,                       /* ids tracked per (src, dst) pair: EVENT_ID0..7 */
     MAX_EVENTS = 1 << 22,           /* per block; later events are dropped with a warning */
     MAX_REPORTS = 100,              /* printed; more are counted */
 };
@@ -251,12 +252,6 @@ static const char *space_name(int32_t s)
     return s >= 0 && (size_t)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-static const char *arch_name(int32_t arch)
-{
-    static const char *const names[] = {"a2", "a3", "a5", "cpu"};
-    return arch >= 0 && arch <= PTOC_RT_ARCH_CPU ? names[arch] : "?";
-}
-
 static const char *where_of(const ev *e)
 {
     return e->where ? e->where : "<unknown location>";
@@ -348,7 +343,7 @@ typedef struct active {
 
 typedef struct replay {
     const rt_log *log;
-    int32_t arch;
+    const ptoc_rt_arch_rules *arch;
     reports *rep;
     text *json;                     /* NULL: no trace */
     uint32_t nev;
@@ -367,9 +362,9 @@ typedef struct replay {
     size_t nact, capact, prune_at;
 } replay;
 
-static bool pipe_in_order(int32_t arch, int p)
+static bool pipe_in_order(const ptoc_rt_arch_rules *arch, int p)
 {
-    return arch == PTOC_RT_ARCH_A2 || arch == PTOC_RT_ARCH_A3 ? p == PIPE_S : p == PIPE_V;
+    return p >= 0 && p < 32 && (arch->in_order_pipes & (1u << p)) != 0;
 }
 
 /* The queue an op or set/wait runs on (an unknown pipe counts as S). */
@@ -383,9 +378,11 @@ static int flag_key(const ev *e)
     return (e->src * NPIPE + e->dst) * NIDS + e->id;
 }
 
-static bool flag_valid(const ev *e)
+/* Real pipes and an id the arch has (the log holds at most NIDS per pair). */
+static bool flag_valid(const replay *r, const ev *e)
 {
-    return e->src >= 0 && e->dst >= 0 && e->src != PIPE_ALL && e->dst != PIPE_ALL && e->id >= 0 && e->id < NIDS;
+    int32_t nids = r->arch->event_ids < NIDS ? (int32_t)r->arch->event_ids : NIDS;
+    return e->src >= 0 && e->dst >= 0 && e->src != PIPE_ALL && e->dst != PIPE_ALL && e->id >= 0 && e->id < nids;
 }
 
 static void report_flag(replay *r, const ev *e, int kind, const char *fmt, const ev *other)
@@ -408,7 +405,7 @@ static bool pair_flags(replay *r)
     uint32_t *first = calloc(NKEYS + 1, sizeof *first), *sets = calloc(l->nev + 1, sizeof *sets);
     bool ok = nsets && nwaits && first && sets;
     for (size_t i = 0; ok && i < l->nev; i++)
-        if (l->evs[i].kind == EV_SET && flag_valid(&l->evs[i]))
+        if (l->evs[i].kind == EV_SET && flag_valid(r, &l->evs[i]))
             nsets[flag_key(&l->evs[i])]++;
     for (int k = 0; ok && k < NKEYS; k++)
         first[k + 1] = first[k] + nsets[k];
@@ -416,7 +413,7 @@ static bool pair_flags(replay *r)
         memset(nsets, 0, NKEYS * sizeof *nsets);
     /* Every set's place first: a wait may come before its set in program order. */
     for (size_t i = 0; ok && i < l->nev; i++)
-        if (l->evs[i].kind == EV_SET && flag_valid(&l->evs[i])) {
+        if (l->evs[i].kind == EV_SET && flag_valid(r, &l->evs[i])) {
             int k = flag_key(&l->evs[i]);
             sets[first[k] + nsets[k]++] = (uint32_t)i;
         }
@@ -427,7 +424,7 @@ static bool pair_flags(replay *r)
         r->match[i] = -1;
         if (e->kind != EV_SET && e->kind != EV_WAIT)
             continue;
-        if (!flag_valid(e)) {
+        if (!flag_valid(r, e)) {
             report_flag(r, e, REPORT_BAD_ID, "%s[%s, %s, %" PRId32 "%s]: the event id must be 0..7 and the pipes "
                         "real ones", NULL);
             r->done[i] = true;
@@ -769,7 +766,7 @@ static void replay_free(replay *r)
 }
 
 /* Replays one block's log; returns its total cycles. False when out of memory. */
-static bool replay_log(const rt_log *l, int32_t arch, reports *rep, text *json, uint64_t *total)
+static bool replay_log(const rt_log *l, const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total)
 {
     replay r;
     memset(&r, 0, sizeof r);
@@ -808,7 +805,7 @@ static int by_block(const void *a, const void *b)
 }
 
 /* Replays every log in block order, under the mutex (the run is over). */
-static bool replay_all(int32_t arch, reports *rep, text *json, uint64_t *total)
+static bool replay_all(const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total)
 {
     call_once(&init_once, init_mutex);
     mtx_lock(&logs_mutex);
@@ -836,7 +833,7 @@ static bool replay_all(int32_t arch, reports *rep, text *json, uint64_t *total)
     return ok;
 }
 
-uint32_t ptoc_rt_pipe_check(int32_t arch, char **out)
+uint32_t ptoc_rt_pipe_check(const ptoc_rt_arch_rules *arch, char **out)
 {
     reports rep;
     memset(&rep, 0, sizeof rep);
@@ -855,7 +852,7 @@ uint32_t ptoc_rt_pipe_check(int32_t arch, char **out)
     return rep.count;
 }
 
-char *ptoc_rt_pipe_trace_json(int32_t arch)
+char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch)
 {
     reports rep;
     memset(&rep, 0, sizeof rep);
@@ -868,7 +865,7 @@ char *ptoc_rt_pipe_trace_json(int32_t arch)
         json.s[first] = ' ';        /* every event starts with ",\n": the first one's comma goes */
     text_printf(&json, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"total_cycles\":%" PRIu64
                 ",\"arch\":\"%s\",\"time_unit\":\"cycles\",\"cost_model\":\"rough per-pipe costs "
-                "(runtime/pipesim.c cost_table)\"}}\n", total, arch_name(arch));
+                "(runtime/pipesim.c cost_table)\"}}\n", total, arch->name);
     free(rep.seen);
     free(rep.out.s);
     if (!ok || json.failed) {

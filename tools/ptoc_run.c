@@ -470,28 +470,27 @@ static bool launch(void *fn, const bound_arg *args, uint32_t n, const ptoc_run_o
 
 /* ---------------------------------------------------------------- the pipe simulator */
 
-_Static_assert((int)PTOC_PTO_ARCH_A2 == PTOC_RT_ARCH_A2 && (int)PTOC_PTO_ARCH_A3 == PTOC_RT_ARCH_A3 &&
-                   (int)PTOC_PTO_ARCH_A5 == PTOC_RT_ARCH_A5 && (int)PTOC_PTO_ARCH_CPU == PTOC_RT_ARCH_CPU,
-               "the runtime numbers arches as pto.h does");
 _Static_assert((int)PTOC_PTO_PIPE_ALL == PTOC_RT_PIPE_ALL && (int)PTOC_PTO_PIPE_NUM == PTOC_RT_PIPE_COUNT,
                "the runtime numbers pipes as pto.h does");
 
-/* The arch whose sync rules the replay applies: the one pto-insert-sync and the
- * verifiers followed (ptoc_pto_target_arch). */
-static int32_t sync_arch(ptoc_op *module)
+/* The sync rules the replay applies: those of the arch pto-insert-sync and the
+ * verifiers followed (ptoc_pto_target_arch), from its row of the arch table. */
+static ptoc_rt_arch_rules sync_rules(ptoc_op *module)
 {
-    ptoc_pto_arch arch = ptoc_pto_target_arch(module, NULL);
-    return arch == PTOC_PTO_ARCH_INVALID ? PTOC_RT_ARCH_CPU : (int32_t)arch;
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(ptoc_pto_target_arch(module, NULL));
+    if (!row)
+        row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_DEFAULT);
+    return (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
 }
 
 /* Writes the trace and prints the reports; false on any report or failure.
  * Runs while the JIT is alive: the recorded locations are its constants. */
 static bool pipe_results(ptoc_op *module, const ptoc_run_options *ro)
 {
-    int32_t arch = sync_arch(module);
+    ptoc_rt_arch_rules arch = sync_rules(module);
     bool ok = true;
     if (ro->trace) {
-        char *json = ptoc_rt_pipe_trace_json(arch);
+        char *json = ptoc_rt_pipe_trace_json(&arch);
         if (!json)
             ptoc_tool_error(PROG, "out of memory while writing the trace");
         ok = json && ptoc_tool_write_output(PROG, ro->trace, json, strlen(json));
@@ -499,13 +498,13 @@ static bool pipe_results(ptoc_op *module, const ptoc_run_options *ro)
     }
     if (ro->check_races) {
         char *reports = NULL;
-        uint32_t n = ptoc_rt_pipe_check(arch, &reports);
+        uint32_t n = ptoc_rt_pipe_check(&arch, &reports);
         if (reports)
             fputs(reports, stderr);
         free(reports);
         if (n) {
             ptoc_tool_error(PROG, "the pipe simulator found %" PRIu32 " error%s (sync rules of %s)", n,
-                            n == 1 ? "" : "s", ptoc_pto_arch_name((ptoc_pto_arch)arch));
+                            n == 1 ? "" : "s", arch.name);
             ok = false;
         }
     }

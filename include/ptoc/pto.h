@@ -28,6 +28,7 @@ typedef enum ptoc_pto_address_space {
     PTOC_PTO_AS_ZERO = 0, PTOC_PTO_AS_GM = 1, PTOC_PTO_AS_MAT = 2, PTOC_PTO_AS_LEFT = 3,
     PTOC_PTO_AS_RIGHT = 4, PTOC_PTO_AS_ACC = 5, PTOC_PTO_AS_VEC = 6, PTOC_PTO_AS_BIAS = 7,
     PTOC_PTO_AS_SCALING = 8,
+    PTOC_PTO_AS_COUNT,
 } ptoc_pto_address_space;
 
 /* #pto.pipe<...> */
@@ -202,14 +203,38 @@ typedef enum ptoc_pto_arch {
  * `spelling`, when not NULL, gets the text that was read (for diagnostics about
  * an invalid name). */
 ptoc_pto_arch ptoc_pto_target_arch(const ptoc_op *op, const char **spelling);
-/* a2, a3, a2a3 (= a3), a5 or cpu, in any case; INVALID for anything else. */
-ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
-const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* "a2", "a3", "a5", "cpu" */
+/* Which column of the element type table (pto_dtypes.def) an arch's verifiers
+ * read: a hardware generation's, or (cpu) the union of them. */
+typedef enum ptoc_pto_dtype_column {
+    PTOC_PTO_DTYPE_COLUMN_A2A3, PTOC_PTO_DTYPE_COLUMN_A5, PTOC_PTO_DTYPE_COLUMN_UNION,
+} ptoc_pto_dtype_column;
 
-/* Capacity in bytes of an on-chip address space on `arch` (docs/decisions.md; cpu uses
- * the A5 figures), 0 for GM/unknown spaces; and its alignment (32, 512 for L0). */
+/* The arch table (dialect/pto_arch.c): one row per arch, the only place its
+ * names and figures are written. */
+#define PTOC_PTO_ARCH_MAX_ALIASES 2
+typedef struct ptoc_pto_arch_info {
+    ptoc_pto_arch arch;
+    const char *name;                               /* "a3", lower case */
+    const char *aliases[PTOC_PTO_ARCH_MAX_ALIASES]; /* other names ("a2a3"); NULL-terminated when short */
+    uint64_t capacity[PTOC_PTO_AS_COUNT];           /* bytes per on-chip space; 0: GM, zero */
+    uint32_t alignment[PTOC_PTO_AS_COUNT];          /* bytes per on-chip space */
+    uint32_t in_order_pipes;                        /* bit p: pipe p keeps its own ops in order */
+    uint64_t scratch_begin, scratch_end;            /* UB bytes ops use as hidden scratch; equal: none */
+    uint32_t event_ids;                             /* per (source pipe, destination pipe) pair */
+    ptoc_pto_dtype_column dtypes;
+} ptoc_pto_arch_info;
+/* The row of `arch`, NULL for PTOC_PTO_ARCH_INVALID. */
+const ptoc_pto_arch_info *ptoc_pto_arch_info_of(ptoc_pto_arch arch);
+/* A row's name or one of its aliases, in any case; INVALID for anything else. */
+ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
+const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* the row's name, "invalid" */
+/* Whether `pipe` keeps its own ops in order on `arch`. */
+bool ptoc_pto_pipe_in_order(ptoc_pto_arch arch, int pipe);
+
+/* Capacity in bytes of an on-chip address space on `arch` (the row's; cpu has
+ * the A5 figures), 0 for GM/unknown spaces; and its alignment (32, 512 in L0). */
 uint64_t ptoc_pto_space_capacity(ptoc_pto_arch arch, ptoc_pto_address_space space);
-uint32_t ptoc_pto_space_alignment(ptoc_pto_address_space space);
+uint32_t ptoc_pto_space_alignment(ptoc_pto_arch arch, ptoc_pto_address_space space);
 /* The capacity passes plan `space` with: ptoc_pto_space_capacity, except that
  * the context option "pto-ub-size" (a decimal byte count: ptoc -ub-size,
  * ptoc-opt --ub-size) replaces the vec (UB) figure, for experiments with tiles

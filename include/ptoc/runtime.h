@@ -78,14 +78,18 @@ void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, con
  * pipe under the arch's ordering rules and reports races, deadlocks and event
  * ids set twice; ptoc_rt_pipe_trace_json gives the same replay as a Chrome
  * trace. Numbering: pipes and address spaces as ptoc_pto_pipe and
- * ptoc_pto_address_space (pto.h), arch as ptoc_pto_arch.
+ * ptoc_pto_address_space (pto.h).
  *
  * The `op` and `where` strings are not copied: they must outlive the check
  * (they are constants of the kernel's module, so check before the JIT goes). */
 
-typedef enum ptoc_rt_arch {
-    PTOC_RT_ARCH_A2, PTOC_RT_ARCH_A3, PTOC_RT_ARCH_A5, PTOC_RT_ARCH_CPU,
-} ptoc_rt_arch;
+/* What the replay needs of the arch; drivers fill it from the arch table
+ * (ptoc_pto_arch_info, pto.h). */
+typedef struct ptoc_rt_arch_rules {
+    const char *name;          /* in traces */
+    uint32_t in_order_pipes;   /* bit p: pipe p keeps its own ops in order */
+    uint32_t event_ids;        /* per (source, destination) pipe pair; at most 8 are tracked */
+} ptoc_rt_arch_rules;
 enum { PTOC_RT_PIPE_ALL = 6, PTOC_RT_PIPE_COUNT = 13, PTOC_RT_SPACE_GM = 1 };
 
 /* One byte range an op touches: on-chip spaces as offsets in the space, GM as
@@ -107,14 +111,14 @@ void ptoc_rt_pipe_barrier(int32_t pipe, const char *where);
 
 /* Called by drivers. Forgets every recorded event (call before a launch). */
 void ptoc_rt_pipe_reset(void);
-/* Analyses every block's log for `arch` (ptoc_rt_arch). Returns the number of
+/* Analyses every block's log under `arch`'s rules. Returns the number of
  * errors; *reports gets them as "file:line:col: error: ..." lines (malloc'd,
  * NULL when there are none). */
-uint32_t ptoc_rt_pipe_check(int32_t arch, char **reports);
+uint32_t ptoc_rt_pipe_check(const ptoc_rt_arch_rules *arch, char **reports);
 /* The replay as Chrome trace-event JSON (malloc'd): one process per block, one
  * thread row per pipe used, an "X" event per op with ts/dur in cycles of a
  * rough cost table, the total cycles in "otherData". NULL when out of memory. */
-char *ptoc_rt_pipe_trace_json(int32_t arch);
+char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch);
 
 /* ---------------------------------------------------------------- launching */
 

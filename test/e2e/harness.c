@@ -13,6 +13,7 @@
 
 #include "ptoc/codegen.h"
 #include "ptoc/pass.h"
+#include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/runtime.h"
 #include "ptoc/syntax.h"
@@ -347,12 +348,21 @@ static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_i
     return ok;
 }
 
-/* The pipe simulator's verdict on the last launch (cpu rules, as A5's): no
- * race, no deadlock, no id set twice. Prints the reports when there are some. */
+/* The cpu target's sync rules (as A5's), from the arch table. */
+static const ptoc_rt_arch_rules *cpu_sync_rules(void)
+{
+    static ptoc_rt_arch_rules rules;
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_CPU);
+    rules = (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
+    return &rules;
+}
+
+/* The pipe simulator's verdict on the last launch (cpu rules): no race, no
+ * deadlock, no id set twice. Prints the reports when there are some. */
 static bool pipes_clean(const e2e_program *p, int run_index)
 {
     char *reports = NULL;
-    uint32_t n = ptoc_rt_pipe_check(PTOC_RT_ARCH_CPU, &reports);
+    uint32_t n = ptoc_rt_pipe_check(cpu_sync_rules(), &reports);
     if (n)
         printf("FAILED %s run %d: the pipe simulator found %u errors:\n%s", p->name, run_index, n,
                reports ? reports : "");
@@ -471,7 +481,7 @@ static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t
         char *err = NULL, *reports = NULL;
         if (fn && launch(fn, &c->prog, &c->runs[0], 0, &b, &err)) {
             *ran = true;
-            ptoc_rt_pipe_check(PTOC_RT_ARCH_CPU, &reports);
+            ptoc_rt_pipe_check(cpu_sync_rules(), &reports);
             race = reports && strstr(reports, "race:");
         }
         ptoc_rt_pipe_reset();

@@ -189,7 +189,7 @@ static void check_placement(checker *c)
             continue;
         }
         uint64_t cap = ptoc_pto_space_capacity(c->arch, b->space);
-        if (b->offset % ptoc_pto_space_alignment(b->space) != 0)
+        if (b->offset % ptoc_pto_space_alignment(c->arch, b->space) != 0)
             violation(c, &c->report->misaligned, "misaligned", i, -1, 0);
         if (b->offset + b->size > cap)
             violation(c, &c->report->out_of_bounds, "beyond the space's capacity", i, -1, 0);
