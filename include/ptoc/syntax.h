@@ -74,6 +74,9 @@ ptoc_loc ptoc_parser_hook_loc(ptoc_parser *p);
  * Always returns false, so hooks can `return ptoc_parser_error(...)`. */
 bool ptoc_parser_error(ptoc_parser *p, const char *fmt, ...);
 bool ptoc_parser_error_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...);
+/* The same error in flight, to attach notes to before ptoc_diag_report; NULL
+ * when the parser has already failed (its first error is the one reported). */
+ptoc_diag *ptoc_parser_diag_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...);
 
 /* Punctuation and keywords by spelling: "(", ")", "[", "]", "{", "}", "<", ">",
  * ",", ":", "=", "->", "?", "*", "+", "|", "..." or a bare keyword such as "ins"
