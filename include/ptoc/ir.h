@@ -291,8 +291,8 @@ enum ptoc_op_flag {
     PTOC_OPF_SINGLE_BLOCK = 1u << 4,    /* each region holds at most one block */
     PTOC_OPF_SYMBOL_TABLE = 1u << 5,    /* its region defines symbols (module) */
     PTOC_OPF_UNREGISTERED = 1u << 6,    /* an op of an unknown dialect, generic only */
-    /* ADDED (robustness helper): its regions are graph regions (module): ops may
-     * use values defined later in the same block, so no dominance is required. */
+    /* Its regions are graph regions (module): ops may use values defined
+     * later in the same block, so no dominance is required. */
     PTOC_OPF_GRAPH_REGION = 1u << 7,
 };
 
