@@ -567,7 +567,7 @@ static bool verify_after(ptoc_pm *pm, const char *pass_name, ptoc_op *op)
     pm->verify_seconds += now_seconds() - start;
     if (!ok && h.held)
         ptoc_diag_note(h.held, op->loc, "the IR does not verify after pass '%s'", pass_name);
-    else if (!ok)                  /* a verifier failure always comes with an error */
+    else if (!ok)                  /* a failure with no diagnostic: the note alone */
         ptoc_emit(pm->ctx, PTOC_SEV_NOTE, op->loc, "the IR does not verify after pass '%s'", pass_name);
     ptoc_diag_forward(h.held, h.prev, h.prev_user);
     return ok;

@@ -170,8 +170,9 @@ bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref);
  * same block), e.g. an arith.constant for an assembly immediate. */
 ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st);
 
-/* An optional `loc(...)`, as after a function argument's type. Returns true when one was parsed; *loc is then its first file:line:col
- * (unknown if it has none or names a location alias defined further down). */
+/* An optional `loc(...)`, as after a function argument's type. Returns true
+ * when one was parsed; *loc is then its first file:line:col (unknown if it has
+ * none or names a location alias defined further down). */
 bool ptoc_parse_optional_trailing_loc(ptoc_parser *p, ptoc_loc *loc);
 
 /* Region arguments: `%x : T [loc(...)]` (with_type) or `%x`. */

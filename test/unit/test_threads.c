@@ -11,11 +11,11 @@
 #include "check.h"
 #include "ptoc/ptoc.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
-#include <sched.h>
 
 enum { NTHREADS = 4, ROUNDS = 8 };
 
