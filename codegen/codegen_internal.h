@@ -109,7 +109,7 @@ struct cg {
     LLVMValueRef where;                         /* in a shared op's function: its location parameter */
 };
 
-/* ADDED (core): lowering nested regions, for the rules of ops with regions
+/* Lowering nested regions, for the rules of ops with regions
  * (scf.for, scf.if ...). cg_lower_op lowers one op by its rule (an error at the
  * op when no rule claims it); cg_lower_block lowers every op of `b` in order
  * except its terminator, whose operands the parent's rule reads itself. */
@@ -125,7 +125,7 @@ bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);
-/* ADDED (core): the call ABI of codegen.h. Parameters and results of functions
+/* The call ABI of codegen.h. Parameters and results of functions
  * have cg_type except f16/bf16 scalars, which travel as their i16 bits (C's
  * uint16_t); cg_to_abi/cg_from_abi convert a value of ptoc type `t` between its
  * register form (cg_type) and that ABI form. cg_func_type is the LLVM type of a

@@ -439,11 +439,11 @@ static bool call_check_types(const ptoc_op *op, const ptoc_type *fn)
     }
     for (uint32_t i = 0; i < op->nresults; i++) {
         if (op->results[i].type != fn->u.func.results[i]) {
-            ptoc_op_emit_error(op, "result type mismatch at index %u", i);
-            ptoc_emit_note(ptoc_op_context(op), op->loc, "      op result types: '%s'",
-                           ptoc_upstream_type_text(op->results[i].type).text);
-            ptoc_emit_note(ptoc_op_context(op), op->loc, "function result types: '%s'",
-                           ptoc_upstream_type_text(fn->u.func.results[i]).text);
+            ptoc_diag *d = ptoc_op_diag_error(op, "result type mismatch at index %u", i);
+            ptoc_diag_op_note(d, op, "      op result types: '%s'", ptoc_upstream_type_text(op->results[i].type).text);
+            ptoc_diag_op_note(d, op, "function result types: '%s'",
+                              ptoc_upstream_type_text(fn->u.func.results[i]).text);
+            ptoc_diag_report(d);
             return false;
         }
     }

@@ -92,10 +92,11 @@ bool ptoc_pto_verify_entry(const ptoc_op *fn)
     }
     call_search s = {.target = fn};
     if (reaches(&s, fn)) {
-        ptoc_op_emit_error(fn, "is %s, a kernel on %s, and must not call itself (recursion through func.call)", what,
-                           ptoc_pto_arch_name(arch));
+        ptoc_diag *d = ptoc_op_diag_error(fn, "is %s, a kernel on %s, and must not call itself (recursion "
+                                          "through func.call)", what, ptoc_pto_arch_name(arch));
         if (s.first_call)
-            ptoc_emit_note(ptoc_op_context(fn), s.first_call->loc, "the call that leads back to it");
+            ptoc_diag_op_note(d, s.first_call, "the call that leads back to it");
+        ptoc_diag_report(d);
         return false;
     }
     return true;

@@ -15,6 +15,7 @@
  * other form (views, alloc_tile, tload's clauses, the bracket sync forms, block
  * queries, sections, print) has its own pair of hooks here.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "dialect/pto_dtypes.h"
@@ -1277,12 +1278,18 @@ static void fill_op_defs(void)
     }
 }
 
+/* The tables above are process-wide and filled once, before the first context
+ * registers the dialect, so several threads may create contexts at once; a
+ * registration after the first costs one load. pthread_once rather than C11
+ * call_once: ThreadSanitizer sees the order pthread_once gives (glibc's
+ * call_once bypasses its interceptor), so a TSan run checks this. */
+static pthread_once_t op_defs_once = PTHREAD_ONCE_INIT;
+
 void ptoc_register_pto_dialect(ptoc_context *ctx)
 {
     if (ptoc_context_dialect(ctx, "pto", 3))
         return;
-    if (!pto_op_defs[0].name)
-        fill_op_defs();
+    pthread_once(&op_defs_once, fill_op_defs);
     ptoc_context_register_dialect(ctx, &pto_dialect);
 }
 

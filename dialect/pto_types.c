@@ -214,10 +214,12 @@ bool ptoc_pto_tile_check(ptoc_context *ctx, ptoc_loc loc, const ptoc_pto_tile_de
 {
     char buf[200], note_buf[240];
     const char *note, *why = tile_rule_break(tb, buf, sizeof buf, &note, note_buf, sizeof note_buf);
-    if (why)
-        ptoc_emit_error(ctx, loc, "%s", why);
-    if (why && note)
-        ptoc_emit_note(ctx, loc, "%s", note);
+    if (why) {
+        ptoc_diag *d = ptoc_diag_begin(ctx, PTOC_SEV_ERROR, loc, "%s", why);
+        if (note)
+            ptoc_diag_note(d, loc, "%s", note);
+        ptoc_diag_report(d);
+    }
     return why == NULL;
 }
 
@@ -516,9 +518,10 @@ static ptoc_type *parse_tile(ptoc_parser *p, ptoc_pto_type_kind kind, bool enclo
     char buf[200], note_buf[240];
     const char *note, *why = tile_rule_break(&d, buf, sizeof buf, &note, note_buf, sizeof note_buf);
     if (why) {
-        ptoc_parser_error_at(p, loc, "%s", why);
+        ptoc_diag *d = ptoc_parser_diag_at(p, loc, "%s", why);
         if (note)
-            ptoc_emit_note(ptoc_parser_context(p), loc, "%s", note);
+            ptoc_diag_note(d, loc, "%s", note);
+        ptoc_diag_report(d);
         return NULL;
     }
     return ptoc_pto_tile_type(ptoc_parser_context(p), kind, &d);

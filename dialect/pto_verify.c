@@ -230,13 +230,14 @@ static const ptoc_value *dps_value(const ptoc_op *op, bool out, uint32_t i)
     return ptoc_op_operand(op, nins + i);
 }
 
-static void note_def(const ptoc_op *op, const ptoc_value *v, const char *name)
+/* Notes on `d` where `op`'s operand `v` is defined, unless that is `op` itself. */
+static void note_def(ptoc_diag *d, const ptoc_op *op, const ptoc_value *v, const char *name)
 {
     ptoc_op *def = ptoc_value_def(v);
     ptoc_loc loc = def ? def->loc : v->loc;
     if (def == op || !loc.file)
         return;
-    ptoc_emit_note(ptoc_op_context(op), loc, "%s defined here", name);
+    ptoc_diag_note(d, loc, "%s defined here", name);
 }
 
 static bool has_memref_operand(const ptoc_op *op)
@@ -488,16 +489,19 @@ static bool check_histogram_idx(const ptoc_op *op, const ptoc_pto_tile_desc *src
     if (!check_loc_vec(op, "idx", idx))
         return false;
     if (ptoc_type_bitwidth(idx->elem) != 8 || !ptoc_type_is_int(idx->elem)) {
-        ptoc_op_emit_error(op, "idx must be an 8-bit integer tile");
-        note_def(op, dps_value(op, false, 1), "idx");
+        ptoc_diag *d = ptoc_op_diag_error(op, "idx must be an 8-bit integer tile");
+        note_def(d, op, dps_value(op, false, 1), "idx");
+        ptoc_diag_report(d);
         return false;
     }
     if (src_bits == 32) {
         int64_t want = 3 - byte;
         if (known_rows(idx) != want) {
-            ptoc_op_emit_error(op, "byte = %lld needs an idx tile with %lld row%s, got %lld", (long long)byte,
-                               (long long)want, want == 1 ? "" : "s", (long long)known_rows(idx));
-            note_def(op, dps_value(op, false, 1), "idx");
+            ptoc_diag *d = ptoc_op_diag_error(op, "byte = %lld needs an idx tile with %lld row%s, got %lld",
+                                              (long long)byte, (long long)want, want == 1 ? "" : "s",
+                                              (long long)known_rows(idx));
+            note_def(d, op, dps_value(op, false, 1), "idx");
+            ptoc_diag_report(d);
             return false;
         }
         if (arch == PTOC_PTO_ARCH_A5 && idx->cols != src->cols) {
@@ -509,8 +513,10 @@ static bool check_histogram_idx(const ptoc_op *op, const ptoc_pto_tile_desc *src
     }
     /* u16 byte 0: one filter byte per row, an 8-bit col_major column. */
     if (idx->blayout != PTOC_PTO_BL_COL_MAJOR || idx->cols != 1) {
-        ptoc_op_emit_error(op, "byte = 0 of a 16-bit source needs a col_major idx tile with 1 column");
-        note_def(op, dps_value(op, false, 1), "idx");
+        ptoc_diag *d = ptoc_op_diag_error(op, "byte = 0 of a 16-bit source needs a col_major idx tile with 1 "
+                                              "column");
+        note_def(d, op, dps_value(op, false, 1), "idx");
+        ptoc_diag_report(d);
         return false;
     }
     if (!dim_compatible(idx->valid_rows, src->valid_rows)) {

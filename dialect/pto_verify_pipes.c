@@ -80,11 +80,6 @@ static bool dominates(const ptoc_op *a, const ptoc_op *b)
     return false;
 }
 
-static void note_op(const ptoc_op *op, const char *what)
-{
-    ptoc_emit_note(ptoc_op_context(op), op->loc, "%s", what);
-}
-
 static bool is_i32(const ptoc_type *t) { return ptoc_type_is_int(t) && ptoc_type_bitwidth(t) == 32; }
 
 /* The checks every push/pop op starts with: counts and its key block. */
@@ -163,8 +158,10 @@ bool pto_verify_frontend_init(const ptoc_op *op)
         return false;
     const ptoc_op *first = function_init(op);
     if (first != op) {
-        ptoc_op_emit_error(op, "a function takes one pto.aic_initialize_pipe or pto.aiv_initialize_pipe");
-        note_op(first, "the first one is here");
+        ptoc_diag *d = ptoc_op_diag_error(op, "a function takes one pto.aic_initialize_pipe or "
+                                              "pto.aiv_initialize_pipe");
+        ptoc_diag_op_note(d, first, "the first one is here");
+        ptoc_diag_report(d);
         return false;
     }
     int64_t dir = int_attr_or(op, "dir_mask", 0), slot = int_attr_or(op, "slot_size", 0);
@@ -201,9 +198,10 @@ static bool check_frontend_data(const ptoc_op *op)
     }
     int64_t dir = int_attr_or(init, "dir_mask", 0);
     if (!(dir & role->dir)) {
-        ptoc_op_emit_error(op, "uses the %s direction, which its initialize_pipe (dir_mask = %lld) does not enable",
-                           role->dir == 1 ? "C2V" : "V2C", (long long)dir);
-        note_op(init, "initialize_pipe here");
+        ptoc_diag *d = ptoc_op_diag_error(op, "uses the %s direction, which its initialize_pipe (dir_mask = %lld) "
+                                              "does not enable", role->dir == 1 ? "C2V" : "V2C", (long long)dir);
+        ptoc_diag_op_note(d, init, "initialize_pipe here");
+        ptoc_diag_report(d);
         return false;
     }
     return true;
@@ -273,8 +271,9 @@ static bool only_one_per_function(const ptoc_op *op, const ptoc_op *func)
     ptoc_walk_pre((ptoc_op *)func, find_first_named, &f);
     if (f.found == op)
         return true;
-    ptoc_op_emit_error(op, "a function takes at most one %s", op->name->str);
-    note_op(f.found, "the first one is here");
+    ptoc_diag *d = ptoc_op_diag_error(op, "a function takes at most one %s", op->name->str);
+    ptoc_diag_op_note(d, f.found, "the first one is here");
+    ptoc_diag_report(d);
     return false;
 }
 
@@ -348,8 +347,9 @@ bool pto_verify_import_reserved_buffer(const ptoc_op *op)
         return false;
     }
     if (!find_reserve(peer_func, name)) {
-        ptoc_op_emit_error(op, "@%s has no pto.reserve_buffer named \"%s\" to import", peer, name);
-        ptoc_emit_note(ptoc_op_context(op), peer_func->loc, "@%s is here", peer);
+        ptoc_diag *d = ptoc_op_diag_error(op, "@%s has no pto.reserve_buffer named \"%s\" to import", peer, name);
+        ptoc_diag_op_note(d, peer_func, "@%s is here", peer);
+        ptoc_diag_report(d);
         return false;
     }
     return pto_check_type(op, "the result", op->results[0].type, is_i32(op->results[0].type), "i32");
@@ -583,16 +583,19 @@ static bool check_split_usage(const pipe_set *s, const bool *member)
         if (!member[i])
             continue;
         if (pi->user[0] && pi->user[1]) {
-            ptoc_op_emit_error(pi->op, "its pipe is used with split = 0 and with split = %lld: a pipe either splits "
-                                       "its tiles or does not", (long long)int_attr_or(pi->user[1], "split", 1));
-            note_op(pi->user[0], "split = 0 here");
-            note_op(pi->user[1], "the split one here");
+            ptoc_diag *d = ptoc_op_diag_error(pi->op, "its pipe is used with split = 0 and with split = %lld: a pipe "
+                                                      "either splits its tiles or does not",
+                                              (long long)int_attr_or(pi->user[1], "split", 1));
+            ptoc_diag_op_note(d, pi->user[0], "split = 0 here");
+            ptoc_diag_op_note(d, pi->user[1], "the split one here");
+            ptoc_diag_report(d);
             return false;
         }
         if (pi->nosplit >= 0 && explicit && explicit->nosplit != pi->nosplit) {
-            ptoc_op_emit_error(pi->op, "nosplit = %s conflicts with its peer's nosplit = %s", pi->nosplit ? "true" : "false",
-                               explicit->nosplit ? "true" : "false");
-            note_op(explicit->op, "the peer's pipe initialization here");
+            ptoc_diag *d = ptoc_op_diag_error(pi->op, "nosplit = %s conflicts with its peer's nosplit = %s",
+                                              pi->nosplit ? "true" : "false", explicit->nosplit ? "true" : "false");
+            ptoc_diag_op_note(d, explicit->op, "the peer's pipe initialization here");
+            ptoc_diag_report(d);
             return false;
         }
         if (pi->nosplit >= 0 && !explicit)
@@ -601,11 +604,13 @@ static bool check_split_usage(const pipe_set *s, const bool *member)
         if (uses && inferred && !inferred->user[0] != !pi->user[0]) {
             const ptoc_op *mine = pi->user[0] ? pi->user[0] : pi->user[1];
             const ptoc_op *theirs = inferred->user[0] ? inferred->user[0] : inferred->user[1];
-            ptoc_op_emit_error(pi->op, "the peers of its pipe disagree on split: split = %lld here, split = %lld at "
-                                       "the peer", (long long)int_attr_or(mine, "split", 0),
-                               (long long)int_attr_or(theirs, "split", 0));
-            note_op(mine, "this side's use");
-            note_op(theirs, "the peer's use");
+            ptoc_diag *d = ptoc_op_diag_error(pi->op, "the peers of its pipe disagree on split: split = %lld here, "
+                                                      "split = %lld at the peer",
+                                              (long long)int_attr_or(mine, "split", 0),
+                                              (long long)int_attr_or(theirs, "split", 0));
+            ptoc_diag_op_note(d, mine, "this side's use");
+            ptoc_diag_op_note(d, theirs, "the peer's use");
+            ptoc_diag_report(d);
             return false;
         }
         if (uses && !inferred)
@@ -618,9 +623,11 @@ static bool check_split_usage(const pipe_set *s, const bool *member)
         if (!member[i] || pi->nosplit < 0 || !pi->nosplit == !inferred->user[0])
             continue;
         const ptoc_op *use = inferred->user[0] ? inferred->user[0] : inferred->user[1];
-        ptoc_op_emit_error(pi->op, "explicit 'nosplit = %s' conflicts with its pipe's users, which use split = %lld",
-                           pi->nosplit ? "true" : "false", (long long)int_attr_or(use, "split", 0));
-        note_op(use, "a user here");
+        ptoc_diag *d = ptoc_op_diag_error(pi->op, "explicit 'nosplit = %s' conflicts with its pipe's users, which use "
+                                                  "split = %lld", pi->nosplit ? "true" : "false",
+                                          (long long)int_attr_or(use, "split", 0));
+        ptoc_diag_op_note(d, use, "a user here");
+        ptoc_diag_report(d);
         return false;
     }
     return true;

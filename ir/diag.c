@@ -1,9 +1,11 @@
-/* diag.c: diagnostics. Messages are formatted once and handed to the context's
- * handler; the default one prints them clang/MLIR style with the source line and
- * a caret, using the source buffers registered with ptoc_source_add (their line
- * index is built on first use). The diagnostic verifier implements
- * --verify-diagnostics: it reads `// expected-error {{text}}` comments from a
- * buffer, takes the place of the handler, and reports what did not match.
+/* diag.c: diagnostics. A diagnostic is built in flight (its message, then the
+ * notes attached to it) and handed to the context's handler in one call, so a
+ * handler never has to pair notes with their error. The default handler prints
+ * it clang/MLIR style, each note after it, with the source line and a caret,
+ * using the source buffers registered with ptoc_source_add (their line index is
+ * built on first use). The diagnostic verifier implements --verify-diagnostics:
+ * it reads `// expected-error {{text}}` comments from a buffer, takes the place
+ * of the handler, and reports what did not match.
  */
 #include "ir/core_internal.h"
 
@@ -34,33 +36,169 @@ void ptoc_diag_default_handler(void *user, const ptoc_diagnostic *d)
     ptoc_diag_print(user, stderr, d);
 }
 
-static void emit_message(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *message)
+/* A diagnostic in flight: its message and its notes' messages live in `text`
+ * (by offset, as the buffer grows) until it is reported. */
+typedef struct pending_note {
+    ptoc_loc loc;
+    size_t message;
+} pending_note;
+
+struct ptoc_diag {
+    ptoc_context *ctx;
+    ptoc_severity severity;
+    ptoc_loc loc;
+    ptoc_strbuf text;          /* the message, then each note's, each ending in '\0' */
+    pending_note *notes;
+    size_t nnotes, notes_cap;
+};
+
+static ptoc_diag *diag_create(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc)
 {
-    ptoc_diagnostic d;
-    d.severity = sev;
-    d.loc = loc;
-    d.message = message;
-    if (sev == PTOC_SEV_ERROR)
-        ctx->error_count++;
-    ctx->diag_handler(ctx->diag_user, &d);
+    ptoc_diag *d = ptoc_alloc(ctx, sizeof *d);
+    memset(d, 0, sizeof *d);
+    d->ctx = ctx;
+    d->severity = sev;
+    d->loc = loc;
+    ptoc_strbuf_init(&d->text, ctx);
+    return d;
 }
 
-/* Formats `prefix` + `fmt` and emits it. */
-static void emit_formatted(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *prefix,
-                           const char *fmt, va_list ap)
+static void diag_destroy(ptoc_diag *d)
 {
-    ptoc_strbuf sb;
-    ptoc_strbuf_init(&sb, ctx);
+    ptoc_free(d->ctx, d->notes, d->notes_cap * sizeof *d->notes);
+    ptoc_strbuf_free(&d->text);
+    ptoc_free(d->ctx, d, sizeof *d);
+}
+
+/* Begins `d`'s message (the first text in its buffer): `prefix` + `fmt`. */
+static ptoc_diag *diag_beginv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *prefix,
+                              const char *fmt, va_list ap)
+{
+    ptoc_diag *d = diag_create(ctx, sev, loc);
     if (prefix)
-        ptoc_strbuf_puts(&sb, prefix);
-    ptoc_strbuf_vprintf(&sb, fmt, ap);
-    emit_message(ctx, sev, loc, ptoc_strbuf_cstr(&sb));
-    ptoc_strbuf_free(&sb);
+        ptoc_strbuf_puts(&d->text, prefix);
+    ptoc_strbuf_vprintf(&d->text, fmt, ap);
+    ptoc_strbuf_putc(&d->text, '\0');
+    return d;
+}
+
+/* The "'name' op " prefix of op diagnostics. */
+static ptoc_diag *op_diag_beginv(const ptoc_op *op, ptoc_severity sev, const char *fmt, va_list ap)
+{
+    ptoc_strbuf prefix;
+    ptoc_diag *d;
+    ptoc_strbuf_init(&prefix, op->ctx);
+    ptoc_strbuf_printf(&prefix, "'%s' op ", op->name->str);
+    d = diag_beginv(op->ctx, sev, op->loc, ptoc_strbuf_cstr(&prefix), fmt, ap);
+    ptoc_strbuf_free(&prefix);
+    return d;
+}
+
+static void add_notev(ptoc_diag *d, ptoc_loc loc, const char *fmt, va_list ap)
+{
+    if (d->nnotes == d->notes_cap) {
+        size_t cap = d->notes_cap ? d->notes_cap * 2 : 4;
+        pending_note *grown = ptoc_alloc(d->ctx, cap * sizeof *grown);
+        if (d->nnotes)
+            memcpy(grown, d->notes, d->nnotes * sizeof *grown);
+        ptoc_free(d->ctx, d->notes, d->notes_cap * sizeof *grown);
+        d->notes = grown;
+        d->notes_cap = cap;
+    }
+    d->notes[d->nnotes].loc = loc;
+    d->notes[d->nnotes++].message = d->text.len;
+    ptoc_strbuf_vprintf(&d->text, fmt, ap);
+    ptoc_strbuf_putc(&d->text, '\0');
+}
+
+ptoc_diag *ptoc_diag_begin(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    ptoc_diag *d;
+    va_start(ap, fmt);
+    d = ptoc_diag_beginv(ctx, sev, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+ptoc_diag *ptoc_diag_beginv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, va_list ap)
+{
+    return diag_beginv(ctx, sev, loc, NULL, fmt, ap);
+}
+
+ptoc_diag *ptoc_op_diag_error(const ptoc_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    ptoc_diag *d;
+    va_start(ap, fmt);
+    d = op_diag_beginv(op, PTOC_SEV_ERROR, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
+void ptoc_diag_note(ptoc_diag *d, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return;
+    va_start(ap, fmt);
+    add_notev(d, loc, fmt, ap);
+    va_end(ap);
+}
+
+void ptoc_diag_op_note(ptoc_diag *d, const ptoc_op *op, const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return;
+    va_start(ap, fmt);
+    add_notev(d, op->loc, fmt, ap);
+    va_end(ap);
+}
+
+ptoc_diag *ptoc_diag_copy(ptoc_context *ctx, const ptoc_diagnostic *from)
+{
+    ptoc_diag *d = diag_create(ctx, from->severity, from->loc);
+    size_t i;
+    ptoc_strbuf_puts(&d->text, from->message);
+    ptoc_strbuf_putc(&d->text, '\0');
+    for (i = 0; i < from->nnotes; i++)
+        ptoc_diag_note(d, from->notes[i].loc, "%s", from->notes[i].message);
+    return d;
+}
+
+/* The notes of a diagnostic handed to a handler, from a local array when few. */
+enum { LOCAL_NOTES = 8 };
+
+void ptoc_diag_forward(ptoc_diag *d, ptoc_diag_handler h, void *user)
+{
+    ptoc_diagnostic out, local[LOCAL_NOTES], *notes = local;
+    size_t i;
+    if (!d)
+        return;
+    if (d->nnotes > LOCAL_NOTES)
+        notes = ptoc_alloc(d->ctx, d->nnotes * sizeof *notes);
+    for (i = 0; i < d->nnotes; i++)
+        notes[i] = (ptoc_diagnostic){PTOC_SEV_NOTE, d->notes[i].loc, d->text.data + d->notes[i].message, NULL, 0};
+    out = (ptoc_diagnostic){d->severity, d->loc, d->text.data, d->nnotes ? notes : NULL, d->nnotes};
+    h(user, &out);
+    if (notes != local)
+        ptoc_free(d->ctx, notes, d->nnotes * sizeof *notes);
+    diag_destroy(d);
+}
+
+void ptoc_diag_report(ptoc_diag *d)
+{
+    if (!d)
+        return;
+    if (d->severity == PTOC_SEV_ERROR)
+        d->ctx->error_count++;
+    ptoc_diag_forward(d, d->ctx->diag_handler, d->ctx->diag_user);
 }
 
 void ptoc_emitv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, va_list ap)
 {
-    emit_formatted(ctx, sev, loc, NULL, fmt, ap);
+    ptoc_diag_report(ptoc_diag_beginv(ctx, sev, loc, fmt, ap));
 }
 
 void ptoc_emit(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, ...)
@@ -79,29 +217,11 @@ void ptoc_emit_error(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
-void ptoc_emit_note(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    ptoc_emitv(ctx, PTOC_SEV_NOTE, loc, fmt, ap);
-    va_end(ap);
-}
-
-/* An op diagnostic: "'name' op " + message at the op's location. */
-static void emit_on_op(const ptoc_op *op, ptoc_severity sev, const char *fmt, va_list ap)
-{
-    ptoc_strbuf prefix;
-    ptoc_strbuf_init(&prefix, op->ctx);
-    ptoc_strbuf_printf(&prefix, "'%s' op ", op->name->str);
-    emit_formatted(op->ctx, sev, op->loc, ptoc_strbuf_cstr(&prefix), fmt, ap);
-    ptoc_strbuf_free(&prefix);
-}
-
 void ptoc_op_emit_error(const ptoc_op *op, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit_on_op(op, PTOC_SEV_ERROR, fmt, ap);
+    ptoc_diag_report(op_diag_beginv(op, PTOC_SEV_ERROR, fmt, ap));
     va_end(ap);
 }
 
@@ -109,15 +229,7 @@ void ptoc_op_emit_warning(const ptoc_op *op, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit_on_op(op, PTOC_SEV_WARNING, fmt, ap);
-    va_end(ap);
-}
-
-void ptoc_op_emit_note(const ptoc_op *op, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    emit_formatted(op->ctx, PTOC_SEV_NOTE, op->loc, NULL, fmt, ap);
+    ptoc_diag_report(op_diag_beginv(op, PTOC_SEV_WARNING, fmt, ap));
     va_end(ap);
 }
 
@@ -230,12 +342,14 @@ static void print_caret(FILE *out, const char *text, size_t len, uint32_t col)
 void ptoc_diag_print(ptoc_context *ctx, FILE *out, const ptoc_diagnostic *d)
 {
     const char *text;
-    size_t len;
+    size_t len, i;
     if (d->loc.file)
         fprintf(out, "%s:%u:%u: ", d->loc.file->str, (unsigned)d->loc.line, (unsigned)d->loc.col);
     fprintf(out, "%s: %s\n", severity_words[d->severity], d->message);
     if (d->loc.file && d->loc.col && ptoc_source_line(ctx, d->loc.file, d->loc.line, &text, &len))
         print_caret(out, text, len, d->loc.col);
+    for (i = 0; i < d->nnotes; i++)
+        ptoc_diag_print(ctx, out, &d->notes[i]);
 }
 
 /* ---------------------------------------------------------------- verifier */
@@ -399,9 +513,9 @@ ptoc_diag_verifier *ptoc_diag_verifier_create(ptoc_context *ctx, ptoc_ident *fil
     return v;
 }
 
-void ptoc_diag_verifier_handle(void *verifier, const ptoc_diagnostic *d)
+/* Matches one diagnostic (not its notes) against the expectations. */
+static void verify_one(ptoc_diag_verifier *v, const ptoc_diagnostic *d)
 {
-    ptoc_diag_verifier *v = verifier;
     unexpected *u;
     size_t i;
     if (d->loc.file == v->file) {
@@ -420,13 +534,18 @@ void ptoc_diag_verifier_handle(void *verifier, const ptoc_diagnostic *d)
     u->message = save_string(v, d->message, strlen(d->message));
 }
 
+void ptoc_diag_verifier_handle(void *verifier, const ptoc_diagnostic *d)
+{
+    size_t i;
+    verify_one(verifier, d);
+    for (i = 0; i < d->nnotes; i++)
+        verify_one(verifier, &d->notes[i]);
+}
+
 /* Prints one verifier complaint as an error diagnostic on `out`. */
 static void complain(ptoc_diag_verifier *v, FILE *out, ptoc_loc loc, const char *message)
 {
-    ptoc_diagnostic d;
-    d.severity = PTOC_SEV_ERROR;
-    d.loc = loc;
-    d.message = message;
+    ptoc_diagnostic d = {PTOC_SEV_ERROR, loc, message, NULL, 0};
     ptoc_diag_print(v->ctx, out, &d);
 }
 

@@ -108,10 +108,11 @@ static bool forward_type_mismatch(ptoc_parser *p, ptoc_loc def_loc, ptoc_ident *
     ptoc_strbuf_init(&a, p->ctx);
     ptoc_strbuf_init(&b, p->ctx);
     if (!p->failed) {
-        ptoc_parser_error_at(p, def_loc, "definition of SSA value '%%%s#%u' has type '%s'", name->str, i,
-                             ptoc_syntax_type_str(p->ctx, &a, have));
-        ptoc_emit_note(p->ctx, ph->loc, "previously used here with type '%s'",
+        ptoc_diag *d = ptoc_parser_diag_at(p, def_loc, "definition of SSA value '%%%s#%u' has type '%s'",
+                                           name->str, i, ptoc_syntax_type_str(p->ctx, &a, have));
+        ptoc_diag_note(d, ph->loc, "previously used here with type '%s'",
                        ptoc_syntax_type_str(p->ctx, &b, ph->type));
+        ptoc_diag_report(d);
     }
     ptoc_strbuf_free(&a);
     ptoc_strbuf_free(&b);
@@ -170,10 +171,9 @@ static bool ssa_define(ptoc_parser *p, ptoc_ident *name, ptoc_loc loc, ptoc_valu
 {
     ptoc_ssa_entry *e = ssa_entry(p, name);
     if (e->state == SSA_DEFINED) {
-        if (!p->failed) {
-            ptoc_parser_error_at(p, loc, "redefinition of SSA value '%%%s'", name->str);
-            ptoc_emit_note(p->ctx, e->def_loc, "previously defined here");
-        }
+        ptoc_diag *d = ptoc_parser_diag_at(p, loc, "redefinition of SSA value '%%%s'", name->str);
+        ptoc_diag_note(d, e->def_loc, "previously defined here");
+        ptoc_diag_report(d);
         return false;
     }
     if (e->state == SSA_FORWARD) {

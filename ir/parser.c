@@ -33,6 +33,19 @@ bool ptoc_parser_error_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...)
     return false;
 }
 
+ptoc_diag *ptoc_parser_diag_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    ptoc_diag *d;
+    if (p->failed)
+        return NULL;
+    p->failed = true;
+    va_start(ap, fmt);
+    d = ptoc_diag_beginv(p->ctx, PTOC_SEV_ERROR, loc, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
 bool ptoc_parser_error(ptoc_parser *p, const char *fmt, ...)
 {
     va_list ap;

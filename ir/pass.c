@@ -539,13 +539,37 @@ static void ignore_diagnostic(void *user, const ptoc_diagnostic *d)
     (void)d;
 }
 
+/* Passes each diagnostic on to the handler it replaces, one late: the last one
+ * is held back so that the pass manager can attach a note to it. */
+typedef struct hold_last {
+    ptoc_context *ctx;
+    ptoc_diag_handler prev;
+    void *prev_user;
+    ptoc_diag *held;
+} hold_last;
+
+static void hold_diagnostic(void *user, const ptoc_diagnostic *d)
+{
+    hold_last *h = user;
+    ptoc_diag_forward(h->held, h->prev, h->prev_user);
+    h->held = ptoc_diag_copy(h->ctx, d);
+}
+
+/* Verifies `op`; when it fails, the verifier's last diagnostic gets a note
+ * naming the pass after which the IR broke. */
 static bool verify_after(ptoc_pm *pm, const char *pass_name, ptoc_op *op)
 {
     double start = now_seconds();
+    hold_last h = {pm->ctx, NULL, NULL, NULL};
+    h.prev = ptoc_context_set_diag_handler(pm->ctx, hold_diagnostic, &h, &h.prev_user);
     bool ok = ptoc_verify(op);
+    ptoc_context_set_diag_handler(pm->ctx, h.prev, h.prev_user, NULL);
     pm->verify_seconds += now_seconds() - start;
-    if (!ok)
-        ptoc_emit_note(pm->ctx, op->loc, "the IR does not verify after pass '%s'", pass_name);
+    if (!ok && h.held)
+        ptoc_diag_note(h.held, op->loc, "the IR does not verify after pass '%s'", pass_name);
+    else if (!ok)                  /* a failure with no diagnostic: the note alone */
+        ptoc_emit(pm->ctx, PTOC_SEV_NOTE, op->loc, "the IR does not verify after pass '%s'", pass_name);
+    ptoc_diag_forward(h.held, h.prev, h.prev_user);
     return ok;
 }
 

@@ -104,13 +104,14 @@ static void check_operands(verifier *v, const ptoc_op *op)
         const ptoc_value *val = op->operands[i].value;
         int32_t depth = depth_of(v, val);
         if (depth == OUT_OF_SCOPE) {
-            ptoc_op_emit_error(op, "operand #%u does not dominate this use", (unsigned)i);
-            ptoc_emit_note(v->ctx, ptoc_value_def(val) ? ptoc_value_def(val)->loc : val->loc,
-                           "operand defined here");
+            ptoc_diag *d = ptoc_op_diag_error(op, "operand #%u does not dominate this use", (unsigned)i);
+            ptoc_diag_note(d, ptoc_value_def(val) ? ptoc_value_def(val)->loc : val->loc, "operand defined here");
+            ptoc_diag_report(d);
             fail(v);
         } else if (depth < v->depth) {
-            ptoc_op_emit_error(op, "using value defined outside the region");
-            ptoc_emit_note(v->ctx, v->isolated->loc, "required by region isolation constraints");
+            ptoc_diag *d = ptoc_op_diag_error(op, "using value defined outside the region");
+            ptoc_diag_note(d, v->isolated->loc, "required by region isolation constraints");
+            ptoc_diag_report(d);
             fail(v);
         }
     }

@@ -330,12 +330,13 @@ static bool buffer_valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, ptoc_value *
             continue;
         dims[k] = valid[k] != PTOC_DYNAMIC ? index_constant(st, b, valid[k]) : given[k];
         if (!dims[k]) {
-            ptoc_op_emit_error(op, "cannot bufferize a dynamic valid shape: the valid %s of its source are not "
-                               "known here", k ? "cols" : "rows");
+            ptoc_diag *d = ptoc_op_diag_error(op, "cannot bufferize a dynamic valid shape: the valid %s of its "
+                                              "source are not known here", k ? "cols" : "rows");
             if (ptoc_value_def(src))
-                ptoc_op_emit_note(ptoc_value_def(src), "source buffer defined here");
+                ptoc_diag_op_note(d, ptoc_value_def(src), "source buffer defined here");
             else
-                ptoc_emit_note(st->ctx, src->loc, "source is this block argument");
+                ptoc_diag_note(d, src->loc, "source is this block argument");
+            ptoc_diag_report(d);
             return false;
         }
     }

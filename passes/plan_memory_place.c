@@ -426,13 +426,15 @@ static bool check_capacity(planner *pl, const space_plan *sp)
     if (planned_peak <= sp->capacity)
         return true;
     uint64_t needed = sp->lower_bound > sp->capacity ? sp->lower_bound : planned_peak;
-    ptoc_op_emit_error(pl->func, "%s overflow: %llu bytes needed at the peak, %llu available",
-                       space_name(sp->space), (unsigned long long)needed, (unsigned long long)sp->capacity);
+    ptoc_diag *d = ptoc_op_diag_error(pl->func, "%s overflow: %llu bytes needed at the peak, %llu available",
+                                      space_name(sp->space), (unsigned long long)needed,
+                                      (unsigned long long)sp->capacity);
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
         if ((int)sp->ids[i] != sp->scratch && !b->unknown && !b->merged && live_at(pl, b, sp->lb_point))
-            ptoc_emit_note(pl->ctx, b->root->loc, "buffer of %llu bytes live here", (unsigned long long)b->size);
+            ptoc_diag_op_note(d, b->root, "buffer of %llu bytes live here", (unsigned long long)b->size);
     }
+    ptoc_diag_report(d);
     return false;
 }
 

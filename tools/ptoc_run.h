@@ -13,7 +13,7 @@ typedef struct ptoc_run_options {
     const char *out_dir;       /* NULL: write nothing */
     uint32_t blocks;           /* >= 1 */
     bool poison;               /* on-chip memory starts as 0xA5 bytes */
-    /* Issue 5: the pipe simulator (needs ptoc_codegen_options.pipe_events). */
+    /* The pipe simulator (needs ptoc_codegen_options.pipe_events). */
     bool check_races;          /* report races, deadlocks, ids set twice; fail on any */
     const char *trace;         /* NULL, or where to write the Chrome trace JSON */
 } ptoc_run_options;

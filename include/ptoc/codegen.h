@@ -46,7 +46,7 @@ typedef struct ptoc_codegen_options {
      * ptoc_pto_address_space); 0 keeps the arch's figure (docs/decisions.md). Benchmarks
      * raise UB to run tiles larger than the hardware has. */
     uint64_t capacity[16];
-    /* Issue 5: report every pto op that runs on a pipe (with the byte ranges it
+    /* Report every pto op that runs on a pipe (with the byte ranges it
      * touches) and every set_flag/wait_flag/barrier to the pipe simulator
      * (ptoc_rt_pipe_* in runtime.h; codegen/pipe_events.c). Off: no change. */
     bool pipe_events;

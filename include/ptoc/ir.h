@@ -291,8 +291,8 @@ enum ptoc_op_flag {
     PTOC_OPF_SINGLE_BLOCK = 1u << 4,    /* each region holds at most one block */
     PTOC_OPF_SYMBOL_TABLE = 1u << 5,    /* its region defines symbols (module) */
     PTOC_OPF_UNREGISTERED = 1u << 6,    /* an op of an unknown dialect, generic only */
-    /* ADDED (robustness helper): its regions are graph regions (module): ops may
-     * use values defined later in the same block, so no dominance is required. */
+    /* Its regions are graph regions (module): ops may use values defined
+     * later in the same block, so no dominance is required. */
     PTOC_OPF_GRAPH_REGION = 1u << 7,
 };
 
@@ -492,25 +492,44 @@ typedef enum ptoc_severity {
     PTOC_SEV_ERROR, PTOC_SEV_WARNING, PTOC_SEV_NOTE, PTOC_SEV_REMARK
 } ptoc_severity;
 
-typedef struct ptoc_diagnostic {
+typedef struct ptoc_diagnostic ptoc_diagnostic;
+struct ptoc_diagnostic {
     ptoc_severity severity;
     ptoc_loc loc;
     const char *message;      /* valid during the handler call only */
-} ptoc_diagnostic;
+    const ptoc_diagnostic *notes;   /* the notes attached to it, in order (none on a note) */
+    size_t nnotes;
+};
 
-/* A note always follows the error or warning it belongs to. */
+/* A handler receives each error, warning or remark once, with its notes. */
 typedef void (*ptoc_diag_handler)(void *user, const ptoc_diagnostic *d);
 /* Returns the previous handler. The default prints to stderr (ptoc_diag_print). */
 ptoc_diag_handler ptoc_context_set_diag_handler(ptoc_context *ctx, ptoc_diag_handler h,
                                                 void *user, void **prev_user);
+/* A diagnostic without notes, reported at once. */
 void ptoc_emit(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, ...);
 void ptoc_emitv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, va_list ap);
 void ptoc_emit_error(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...);
-void ptoc_emit_note(ptoc_context *ctx, ptoc_loc loc, const char *fmt, ...);
 /* "'op.name' op " + message, at the op's location. */
 void ptoc_op_emit_error(const ptoc_op *op, const char *fmt, ...);
 void ptoc_op_emit_warning(const ptoc_op *op, const char *fmt, ...);
-void ptoc_op_emit_note(const ptoc_op *op, const char *fmt, ...);   /* "see 'op.name' op": no prefix */
+
+/* A diagnostic in flight (MLIR's InFlightDiagnostic): begun with its message,
+ * given notes with ptoc_diag_note, then reported with ptoc_diag_report, which
+ * hands it and its notes to the handler in one call and frees it. A NULL
+ * diagnostic (see ptoc_parser_diag_at) takes notes and reports as a no-op. */
+typedef struct ptoc_diag ptoc_diag;
+ptoc_diag *ptoc_diag_begin(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, ...);
+ptoc_diag *ptoc_diag_beginv(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc, const char *fmt, va_list ap);
+ptoc_diag *ptoc_op_diag_error(const ptoc_op *op, const char *fmt, ...);   /* with the op prefix */
+void ptoc_diag_note(ptoc_diag *d, ptoc_loc loc, const char *fmt, ...);
+void ptoc_diag_op_note(ptoc_diag *d, const ptoc_op *op, const char *fmt, ...); /* at op, no prefix */
+void ptoc_diag_report(ptoc_diag *d);
+/* A copy of a diagnostic a handler received, to add notes to and hand on later
+ * with ptoc_diag_forward: to `h` directly, not counted again (it was counted
+ * when first reported); frees the copy. */
+ptoc_diag *ptoc_diag_copy(ptoc_context *ctx, const ptoc_diagnostic *d);
+void ptoc_diag_forward(ptoc_diag *d, ptoc_diag_handler h, void *user);
 size_t ptoc_context_error_count(ptoc_context *ctx);
 
 /* Source buffers, so diagnostics can quote the line with a caret. The text is
@@ -519,7 +538,8 @@ void ptoc_source_add(ptoc_context *ctx, ptoc_ident *file, const char *text, size
 /* Finds line `line` of `file`; false if unknown. */
 bool ptoc_source_line(ptoc_context *ctx, ptoc_ident *file, uint32_t line,
                       const char **text, size_t *len);
-/* `file:line:col: error: message`, then the source line and a caret when known. */
+/* `file:line:col: error: message`, then the source line and a caret when known,
+ * then each note the same way. */
 void ptoc_diag_print(ptoc_context *ctx, FILE *out, const ptoc_diagnostic *d);
 
 /* --verify-diagnostics: collects `expected-error|warning|note|remark {{text}}`

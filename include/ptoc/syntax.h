@@ -74,6 +74,9 @@ ptoc_loc ptoc_parser_hook_loc(ptoc_parser *p);
  * Always returns false, so hooks can `return ptoc_parser_error(...)`. */
 bool ptoc_parser_error(ptoc_parser *p, const char *fmt, ...);
 bool ptoc_parser_error_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...);
+/* The same error in flight, to attach notes to before ptoc_diag_report; NULL
+ * when the parser has already failed (its first error is the one reported). */
+ptoc_diag *ptoc_parser_diag_at(ptoc_parser *p, ptoc_loc loc, const char *fmt, ...);
 
 /* Punctuation and keywords by spelling: "(", ")", "[", "]", "{", "}", "<", ">",
  * ",", ":", "=", "->", "?", "*", "+", "|", "..." or a bare keyword such as "ins"
@@ -167,9 +170,9 @@ bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref);
  * same block), e.g. an arith.constant for an assembly immediate. */
 ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st);
 
-/* ADDED (syntax helper): an optional `loc(...)`, as after a function argument's
- * type. Returns true when one was parsed; *loc is then its first file:line:col
- * (unknown if it has none or names a location alias defined further down). */
+/* An optional `loc(...)`, as after a function argument's type. Returns true
+ * when one was parsed; *loc is then its first file:line:col (unknown if it has
+ * none or names a location alias defined further down). */
 bool ptoc_parse_optional_trailing_loc(ptoc_parser *p, ptoc_loc *loc);
 
 /* Region arguments: `%x : T [loc(...)]` (with_type) or `%x`. */

@@ -22,9 +22,9 @@
  * need an alias or tload's pad_value clause have no Level-1 form and are
  * skipped (counted in the summary; --verbose names them).
  *
- * Issue 5: every kernel is lowered with the pipe simulator's events and every
- * run must be free of races, deadlocks and ids set twice; --level1 inserts
- * sync (pto-insert-sync) after the auto-mode passes. --seeded (with --level1)
+ * Every kernel is lowered with the pipe simulator's events and every run must
+ * be free of races, deadlocks and ids set twice; --level1 inserts sync
+ * (pto-insert-sync) after the auto-mode passes. --seeded (with --level1)
  * takes every Level-1 case, deletes each wait_flag the pass inserted in turn, and
  * reruns: the simulator must report a race, else the pair was redundant
  * (counted; exit status 1 when there is one).

@@ -39,14 +39,17 @@ import sys
 EMITTERS = {
     "ptoc_parser_error": (1, ""),
     "ptoc_parser_error_at": (2, ""),
+    "ptoc_parser_diag_at": (2, ""),
     "ptoc_parser_expected": (1, "expected "),
     "ptoc_parse_keyword": (2, "expected "),      # fails with "expected <what>"
     "ptoc_emit": (3, ""),
     "ptoc_emit_error": (2, ""),
-    "ptoc_emit_note": (2, ""),
     "ptoc_op_emit_error": (1, ""),
     "ptoc_op_emit_warning": (1, ""),
-    "ptoc_op_emit_note": (1, ""),
+    "ptoc_diag_begin": (3, ""),
+    "ptoc_op_diag_error": (1, ""),
+    "ptoc_diag_note": (2, ""),
+    "ptoc_diag_op_note": (2, ""),
     "error_at": (2, ""),                         # ir/lexer.c: a token carrying its error
     "pp_error": (1, ""),                         # ir/pass.c: pass-pipeline syntax errors
 }

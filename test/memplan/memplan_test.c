@@ -66,9 +66,11 @@ static void on_diag(void *user, const ptoc_diagnostic *d)
     diag_log *log = user;
     if (d->severity == PTOC_SEV_ERROR && log->errors++ == 0)
         snprintf(log->first_error, sizeof log->first_error, "%s", d->message);
-    log->notes += d->severity == PTOC_SEV_NOTE;
+    log->notes += (uint32_t)d->nnotes + (d->severity == PTOC_SEV_NOTE);
     if (log->verbose)
         fprintf(stderr, "    diag: %s\n", d->message);
+    for (size_t i = 0; log->verbose && i < d->nnotes; i++)
+        fprintf(stderr, "    diag: %s\n", d->notes[i].message);
 }
 
 static bool parse_args(int argc, char **argv, options *o)

@@ -1,7 +1,7 @@
 /* test_pass.c: the pass registry and pass manager (ir/pass.c) on the unit
  * dialect: registration and lookup, pipeline parsing (short and nested forms,
- * options, each error), anchors, failure propagation, named pipelines, and the
- * dce pass. */
+ * options, each error), anchors, failure propagation, named pipelines, the
+ * note naming the pass after which the IR fails to verify, and the dce pass. */
 #include "check.h"
 #include "unit_dialect.h"
 
@@ -283,6 +283,45 @@ static void test_print_after_failure(void)
     ptoc_context_destroy(ctx);
 }
 
+/* One handler call: its message and its notes' messages. */
+typedef struct reported {
+    int calls;
+    char message[128];
+    size_t nnotes;
+    char last_note[128];
+} reported;
+
+static void report_notes(void *user, const ptoc_diagnostic *d)
+{
+    reported *r = user;
+    r->calls++;
+    snprintf(r->message, sizeof r->message, "%s", d->message);
+    r->nnotes = d->nnotes;
+    if (d->nnotes)
+        snprintf(r->last_note, sizeof r->last_note, "%s", d->notes[d->nnotes - 1].message);
+}
+
+/* With verify_each, IR a pass broke is one error from the verifier, and the
+ * note naming the pass is attached to it (not a diagnostic of its own). */
+static void test_verify_after_note(void)
+{
+    ptoc_context *ctx = pass_context();
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_op *module = build_module(ctx, arena, 1);
+    reported r = {0};
+    ptoc_context_set_diag_handler(ctx, report_notes, &r, NULL);
+    size_t errors = ptoc_context_error_count(ctx);
+    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    CHECK(ptoc_pm_parse(pm, "count,break,count"));
+    CHECK(!ptoc_pm_run(pm, module, arena));
+    CHECK(r.calls == 1 && strcmp(r.message, "'t.bad' op is always bad") == 0);
+    CHECK(r.nnotes == 1 && strcmp(r.last_note, "the IR does not verify after pass 'break'") == 0);
+    CHECK(ptoc_context_error_count(ctx) == errors + 1);
+    ptoc_pm_destroy(pm);
+    ptoc_context_destroy(ctx);
+}
+
 static void test_dce(void)
 {
     ptoc_context *ctx = pass_context();
@@ -309,6 +348,7 @@ int main(void)
     test_anchors();
     test_named_pipelines();
     test_print_after_failure();
+    test_verify_after_note();
     test_dce();
     return CHECK_DONE();
 }
