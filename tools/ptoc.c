@@ -7,7 +7,7 @@
  * -target names an entry of codegen's list of targets (ptoc_target_find);
  * its accepted names and its --help text come from that list, and what the
  * driver does follows the entry's capabilities, never its name: a target
- * without rules (today a2a3, alias a2 and a3, and a5) stops after verification
+ * without rules (a hardware target, for now) stops after verification
  * with a note and exits 0, so scripts can use ptoc as a checker; --run for a
  * target that does not run is an error. Without -target code is generated for
  * the list's default target (cpu).
