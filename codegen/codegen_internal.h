@@ -33,6 +33,8 @@
 #define PTOC_CODEGEN_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -48,14 +50,18 @@ struct ptoc_llvm_module {
     LLVMOrcThreadSafeContextRef tsc;
     LLVMContextRef llctx;      /* = LLVMOrcThreadSafeContextGetContext(tsc) */
     LLVMModuleRef mod;         /* NULL once the JIT has taken it */
-    LLVMTargetMachineRef tm;   /* emit.c, cg_target_setup */
-    ptoc_codegen_options opts;
+    LLVMTargetMachineRef tm;   /* the backend's machine (cpu: emit.c, cg_cpu_machine) */
+    ptoc_codegen_options opts; /* opts.target: the entry it was lowered for */
     char *c_decls;             /* module.c: one C prototype per line, per exported function */
 };
 
 /* emit.c: creates m->tm for the options (the host CPU unless given) and sets the
- * module's triple and data layout. Called by ptoc_llvm_lower before lowering. */
-bool cg_target_setup(ptoc_llvm_module *m, char **err);
+ * module's triple and data layout: the cpu target's machine. */
+bool cg_cpu_machine(ptoc_llvm_module *m, char **err);
+/* jit.c: the cpu target's runtime in the JIT: the entry points of
+ * ptoc/runtime.h at their addresses in this process, and the process's
+ * libraries (libm) for anything else. */
+LLVMErrorRef cg_cpu_jit_runtime(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd);
 
 typedef struct cg cg;
 typedef struct cg_rule cg_rule;
@@ -81,6 +87,32 @@ extern const size_t cg_pto_select_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
 
+/* One table of a target's rules (the count is read through a pointer because
+ * each file defines its own). */
+typedef struct cg_rule_table {
+    const cg_rule *rules;
+    const size_t *count;
+} cg_rule_table;
+
+/* What a target's entry (ptoc_target, codegen.h) lowers with; targets.c holds
+ * the cpu one. ptoc_llvm_lower calls machine, then init_types, then lowers each
+ * op by the first of `tables` with a rule for it; cg_type asks `type`;
+ * ptoc_jit_create calls jit_runtime. */
+struct ptoc_target_backend {
+    const cg_rule_table *tables;                /* the first table to claim an op wins */
+    size_t ntables;
+    /* The type mapping: the LLVM types of `g` (i1 .. f64, ptr, tile_ty,
+     * view_ty), then the LLVM type of a value of ptoc type `t` (NULL after an
+     * error at `loc`). */
+    void (*init_types)(cg *g);
+    LLVMTypeRef (*type)(cg *g, const ptoc_type *t, ptoc_loc loc);
+    /* The target machine of m->opts and the module's triple and data layout. */
+    bool (*machine)(ptoc_llvm_module *m, char **err);
+    /* Defines what kernels call at run time in the JIT's dylib; NULL: the
+     * target does not run in this process. */
+    LLVMErrorRef (*jit_runtime)(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd);
+};
+
 /* Per-function state. */
 typedef struct cg_func {
     const ptoc_op *op;                          /* the func.func */
@@ -95,6 +127,7 @@ typedef struct cg_valmap cg_valmap;             /* ptoc_value * -> LLVMValueRef 
 struct cg {
     ptoc_context *ctx;
     const ptoc_codegen_options *opts;
+    const ptoc_target *target;                  /* = opts->target, which has a backend */
     ptoc_pto_arch arch;                         /* the arch whose capacities apply */
     LLVMContextRef llctx;
     LLVMModuleRef mod;
@@ -141,9 +174,11 @@ LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc);
  * not been lowered, which means a rule is missing. */
 LLVMValueRef cg_get(cg *g, const ptoc_value *v);
 void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv);
-/* The LLVM type a ptoc type lowers to (see the table above); NULL after an
- * error at `loc` for a type codegen does not support. */
+/* The LLVM type a ptoc type lowers to on g's target (its backend's `type`);
+ * NULL after an error at `loc` for a type the target does not support.
+ * cg_cpu_type (helpers.c) is the cpu mapping, the table above. */
 LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc);
+LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc);
 /* The in-memory type of a tile/view element: i8..i64, half, bfloat, float, double. */
 LLVMTypeRef cg_elem_type(cg *g, const ptoc_type *elem);
 uint32_t cg_elem_size(const ptoc_type *elem);   /* bytes */

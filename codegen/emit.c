@@ -1,6 +1,6 @@
 /* emit.c: the target machine of a lowered module and what comes out of it.
  *
- * cg_target_setup makes the module's target machine: the native target, the
+ * cg_cpu_machine makes the module's target machine: the native target, the
  * default triple, the CPU and features (machine_cpu: -mcpu=NAME means NAME's
  * own features, not the host's; the host can be overridden with PTOC_HOST_CPU
  * and PTOC_HOST_FEATURES), with position-independent code so objects link into
@@ -157,7 +157,7 @@ bool ptoc_llvm_check_machine(const ptoc_codegen_options *opts, char **err)
     return tm != NULL;
 }
 
-bool cg_target_setup(ptoc_llvm_module *m, char **err)
+bool cg_cpu_machine(ptoc_llvm_module *m, char **err)
 {
     m->tm = create_machine(&m->opts, err);
     if (!m->tm)

@@ -57,7 +57,7 @@ static void type_error(cg *g, const ptoc_type *t, ptoc_loc loc)
     ptoc_strbuf_free(&sb);
 }
 
-LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc)
+LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
 {
     LLVMTypeRef ty = NULL;
     ptoc_pto_address_space space;

@@ -1,17 +1,16 @@
 /* jit.c: running a lowered module in this process with ORC LLJIT.
  *
  * The JIT compiles for the same CPU and features as the module's own target
- * machine (so -mcpu/-mattr mean the same for --run as for -emit=obj). Kernels
- * call the runtime (ptoc/runtime.h): its entry points are defined in the JIT as
- * absolute symbols at their addresses in this process, which works whether or
- * not the executable exports them; anything else a kernel calls (libm's expf,
- * memcpy, memset) is found by searching the process's loaded libraries.
+ * machine (so -mcpu/-mattr mean the same for --run as for -emit=obj). What
+ * kernels call at run time is the target's (its backend's jit_runtime). The
+ * cpu target's, cg_cpu_jit_runtime, is here: the entry points of the runtime
+ * (ptoc/runtime.h) are defined in the JIT as absolute symbols at their
+ * addresses in this process, which works whether or not the executable exports
+ * them; anything else a kernel calls (libm's expf, memcpy, memset) is found by
+ * searching the process's loaded libraries.
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
-
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +103,12 @@ static LLVMOrcJITTargetMachineBuilderRef machine_builder(const ptoc_llvm_module 
     return tm ? LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm) : NULL;
 }
 
+LLVMErrorRef cg_cpu_jit_runtime(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
+{
+    LLVMErrorRef e = define_runtime(jit, jd);
+    return e ? e : add_process_symbols(jit, jd);
+}
+
 static LLVMOrcLLJITRef create_lljit(const ptoc_llvm_module *m, char **err)
 {
     LLVMOrcJITTargetMachineBuilderRef jtmb = machine_builder(m);
@@ -119,10 +124,7 @@ static LLVMOrcLLJITRef create_lljit(const ptoc_llvm_module *m, char **err)
         set_error(err, "cannot create the JIT", e);
         return NULL;
     }
-    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
-    e = define_runtime(jit, jd);
-    if (!e)
-        e = add_process_symbols(jit, jd);
+    e = m->opts.target->backend->jit_runtime(jit, LLVMOrcLLJITGetMainJITDylib(jit));
     if (e) {
         set_error(err, "cannot set up the JIT's symbols", e);
         LLVMOrcDisposeLLJIT(jit);
@@ -133,6 +135,11 @@ static LLVMOrcLLJITRef create_lljit(const ptoc_llvm_module *m, char **err)
 
 ptoc_jit *ptoc_jit_create(ptoc_llvm_module *m, char **err)
 {
+    if (!ptoc_target_runs(m->opts.target)) {
+        set_message(err, "the target does not run in this process");
+        ptoc_llvm_module_destroy(m);
+        return NULL;
+    }
     ptoc_jit *j = calloc(1, sizeof *j);
     LLVMOrcLLJITRef jit = j ? create_lljit(m, err) : NULL;
     if (!jit) {

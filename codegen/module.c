@@ -1,8 +1,9 @@
 /* module.c: lowering a verified builtin.module to one LLVM module.
  *
  * ptoc_llvm_lower sets up the LLVM context (owned by an ORC thread-safe
- * context, so the JIT can take the module as is) and the target (emit.c),
- * gathers the rule tables of the codegen files into one hash keyed by op name,
+ * context, so the JIT can take the module as is) and the target machine, both
+ * as the options' target entry says (targets.c), gathers the rule tables of
+ * that entry into one hash keyed by op name,
  * declares every func.func first (so calls and recursion need no order), then
  * lowers each body op by op through its rule, and finally verifies the LLVM
  * module: a module that does not verify is a codegen bug, reported as an
@@ -137,32 +138,27 @@ static void rule_add_table(rule_map *rm, const cg_rule *rules, size_t n)
     }
 }
 
-static void rule_map_init(rule_map *rm)
+static void rule_map_init(rule_map *rm, const ptoc_target_backend *be)
 {
-    const struct { const cg_rule *rules; size_t n; } tables[] = {
-        {cg_std_rules, cg_std_rule_count},
-        {cg_pto_mem_rules, cg_pto_mem_rule_count},
-        {cg_pto_elementwise_rules, cg_pto_elementwise_rule_count},
-        {cg_pto_select_rules, cg_pto_select_rule_count},
-        {cg_pto_histogram_rules, cg_pto_histogram_rule_count},
-    };
     size_t total = 0;
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        total += tables[t].n;
+    for (size_t t = 0; t < be->ntables; t++)
+        total += *be->tables[t].count;
     rm->cap = 16;
     while (rm->cap < 2 * total + 2)
         rm->cap *= 2;
     rm->slots = calloc(rm->cap, sizeof *rm->slots);
     if (!rm->slots)
         ptoc_fatal("out of memory");
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
-        rule_add_table(rm, tables[t].rules, tables[t].n);
+    for (size_t t = 0; t < be->ntables; t++)
+        rule_add_table(rm, be->tables[t].rules, *be->tables[t].count);
 }
 
-bool ptoc_llvm_supports_op(const char *name)
+bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name)
 {
+    if (!ptoc_target_generates_code(t))
+        return false;
     rule_map rm;
-    rule_map_init(&rm);
+    rule_map_init(&rm, t->backend);
     bool found = rule_find(&rm, name) != NULL;
     free(rm.slots);
     return found;
@@ -183,7 +179,7 @@ bool cg_lower_op(cg *g, ptoc_op *op)
 {
     const cg_rule *rule = rule_find(&((cg_module *)g)->rules, op->name->str);
     if (!rule) {
-        ptoc_op_emit_error(op, "is not supported by the cpu target yet");
+        ptoc_op_emit_error(op, "is not supported by the %s target yet", g->target->name);
         return false;
     }
     return cg_shared_lower(g, op, rule) && (!g->opts->pipe_events || cg_pipe_events(g, op));
@@ -200,7 +196,12 @@ bool cg_lower_block(cg *g, ptoc_block *b)
     return true;
 }
 
-/* ---------------------------------------------------------------- the call ABI */
+/* ---------------------------------------------------------------- types and the call ABI */
+
+LLVMTypeRef cg_type(cg *g, const ptoc_type *t, ptoc_loc loc)
+{
+    return g->target->backend->type(g, t, loc);
+}
 
 static bool is_half_like(const ptoc_type *t)
 {
@@ -411,30 +412,9 @@ ptoc_codegen_options ptoc_codegen_defaults(void)
 {
     ptoc_codegen_options o;
     memset(&o, 0, sizeof o);
-    o.target = "cpu";
+    o.target = ptoc_target_default();
     o.opt_level = 2;
     return o;
-}
-
-static void init_types(cg *g)
-{
-    LLVMContextRef c = g->llctx;
-    g->i1 = LLVMInt1TypeInContext(c);
-    g->i8 = LLVMInt8TypeInContext(c);
-    g->i16 = LLVMInt16TypeInContext(c);
-    g->i32 = LLVMInt32TypeInContext(c);
-    g->i64 = LLVMInt64TypeInContext(c);
-    g->f16 = LLVMHalfTypeInContext(c);
-    g->bf16 = LLVMBFloatTypeInContext(c);
-    g->f32 = LLVMFloatTypeInContext(c);
-    g->f64 = LLVMDoubleTypeInContext(c);
-    g->ptr = LLVMPointerTypeInContext(c, 0);
-    g->void_ty = LLVMVoidTypeInContext(c);
-    LLVMTypeRef tile[3] = {g->i64, g->i64, g->i64};
-    g->tile_ty = LLVMStructTypeInContext(c, tile, 3, false);
-    LLVMTypeRef dims = LLVMArrayType2(g->i64, PTOC_PTO_MAX_VIEW_RANK);
-    LLVMTypeRef view[4] = {g->ptr, dims, dims, g->ptr};
-    g->view_ty = LLVMStructTypeInContext(c, view, 4, false);
 }
 
 static ptoc_llvm_module *module_create(ptoc_op *module, const ptoc_codegen_options *opts)
@@ -482,9 +462,9 @@ static bool verify_llvm(cg *g, ptoc_op *module)
 
 static bool check_options(ptoc_op *module, const ptoc_codegen_options *opts)
 {
-    if (!opts->target || strcmp(opts->target, "cpu") != 0) {
-        ptoc_emit_error(ptoc_op_context(module), module->loc,
-                        "unknown codegen target '%s' (supported: cpu)", opts->target ? opts->target : "");
+    if (!ptoc_target_generates_code(opts->target)) {
+        ptoc_emit_error(ptoc_op_context(module), module->loc, "code generation for target '%s' is not implemented",
+                        opts->target ? opts->target->name : "(none)");
         return false;
     }
     if (!ptoc_op_is(module, "builtin.module") || module->nregions != 1) {
@@ -500,7 +480,8 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
         return NULL;
     ptoc_llvm_module *m = module_create(module, opts);
     char *err = NULL;
-    if (!cg_target_setup(m, &err)) {
+    const ptoc_target_backend *be = opts->target->backend;
+    if (!be->machine(m, &err)) {
         ptoc_emit_error(ptoc_op_context(module), module->loc, "cannot set up the LLVM target: %s",
                         err ? err : "unknown error");
         free(err);
@@ -512,16 +493,17 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     cg *g = &cm.g;
     g->ctx = ptoc_op_context(module);
     g->opts = &m->opts;
+    g->target = opts->target;
     g->arch = ptoc_pto_target_arch(module, NULL);
     if (g->arch == PTOC_PTO_ARCH_INVALID)
         g->arch = PTOC_PTO_ARCH_CPU;
     g->llctx = m->llctx;
     g->mod = m->mod;
     g->b = LLVMCreateBuilderInContext(g->llctx);
-    init_types(g);
+    be->init_types(g);
     valmap_init(&cm.values, 256);
     g->values = &cm.values;
-    rule_map_init(&cm.rules);
+    rule_map_init(&cm.rules, be);
     g->shared = cg_shared_count(module);
     bool ok = lower_functions(g, module) && verify_llvm(g, module);
     cg_shared_free(g->shared);

@@ -4,15 +4,20 @@
  *   ptoc k.pto -emit=llvm|asm|header|mlir  -> k.ll, k.s, k.h, the IR on stdout (-o FILE; -o - for stdout)
  *   ptoc k.pto --run --arg a.npy --arg b.bin:f32:16x16 --arg 3 --out DIR
  *
+ * -target names an entry of codegen's list of targets (ptoc_target_find);
+ * its accepted names and its --help text come from that list, and what the
+ * driver does follows the entry's capabilities, never its name: a target
+ * without rules (a hardware target, for now) stops after verification
+ * with a note and exits 0, so scripts can use ptoc as a checker; --run for a
+ * target that does not run is an error. Without -target code is generated for
+ * the list's default target (cpu).
  * The arch whose rules apply (verifier, memory capacities, sync, the pipe
- * simulator) is one rule, ptoc_pto_target_arch: --pto-arch or -target (given to
- * the dialects as the context option "pto-arch"), else the module's
- * pto.target_arch, else cpu. Code is generated for the cpu model whatever that
- * arch is; only an explicit -target=a2|a3|a2a3|a5 (a hardware target) stops after
- * verification with a note and exits 0, so scripts can use ptoc as a checker,
- * and --run is then an error. -target and --pto-arch must agree. --run is in
+ * simulator) is one rule, ptoc_pto_target_arch: --pto-arch or the arch -target
+ * implies (given to the dialects as the context option "pto-arch"), else the
+ * module's pto.target_arch, else cpu; code is generated for the target
+ * whatever that arch is. -target and --pto-arch must agree. --run is in
  * ptoc_run.c.
- * Before code generation ptoc runs the named pipeline ptoc_level_pipeline gives
+ * Before code generation ptoc runs the named pipeline the target's entry gives
  * for --pto-level and the sync setting (ptoc-level2 by default: pto-bufferize,
  * pto-plan-memory, pto-insert-tassign, which leave manual functions alone, then
  * pto-insert-sync, which leaves functions with sync of their own alone);
@@ -40,7 +45,7 @@ typedef struct driver_options {
     ptoc_tool_common common;   /* first: the shared flags apply to it */
     const char *input;
     const char *output;
-    const char *target;        /* -target, NULL when not given */
+    const char *target;        /* -target as spelled (cg.target is its entry), NULL when not given */
     int emit;                  /* EMIT_DEFAULT (an object), ptoc_emit_kind, EMIT_HEADER or EMIT_MLIR */
     ptoc_codegen_options cg;
     bool run;
@@ -53,13 +58,41 @@ typedef struct driver_options {
 
 /* ---------------------------------------------------------------- flags */
 
+/* ---------------------------------------------------------------- the targets */
+
+/* Every spelling of the list's targets (with `verify_only`: of those that
+ * generate no code), joined by `sep` and the last by `last`: each entry's
+ * aliases, then its name, in the list's order. */
+static void target_spellings(char *buf, size_t size, const char *sep, const char *last, bool verify_only)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < ptoc_target_count(); i++) {
+        const ptoc_target *t = ptoc_target_at(i);
+        if (verify_only && ptoc_target_generates_code(t))
+            continue;
+        for (const char *const *a = t->aliases; a && *a && n < 63; a++)
+            names[n++] = *a;
+        if (n < 64)
+            names[n++] = t->name;
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", i == 0 ? "" : i + 1 == n ? last : sep, names[i]);
+}
+
 static bool set_target(void *o, const char *value)
 {
-    if (!ptoc_tool_arch_valid(value)) {
-        ptoc_tool_error(PROG, "invalid -target value '%s' (expected " PTOC_TOOL_ARCH_LIST ")", value);
+    const ptoc_target *t = ptoc_target_find(value);
+    if (!t) {
+        char expected[256];
+        target_spellings(expected, sizeof expected, ", ", " or ", false);
+        ptoc_tool_error(PROG, "invalid -target value '%s' (expected %s)", value, expected);
         return false;
     }
     ((driver_options *)o)->target = value;
+    ((driver_options *)o)->cg.target = t;
     return true;
 }
 
@@ -228,10 +261,9 @@ static bool set_input(void *o, const char *arg)
     return true;
 }
 
-static const ptoc_tool_flag driver_flags[] = {
-    {"target", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", set_target,
-     "Target to compile for (default: cpu code, with the rules of the --pto-arch or the module's "
-     "pto.target_arch); a2, a3, a2a3, a5: verify only, for now"},
+/* The first row's metavar and help are the list of targets' (describe_targets). */
+static ptoc_tool_flag driver_flags[] = {
+    {"target", PTOC_TOOL_VALUE, NULL, set_target, NULL},
     {"x", PTOC_TOOL_VALUE, "mlir|pto-as", set_lang,
      "Read the input as MLIR text or as PTO-AS (default: PTO-AS for a .ptoas file, else MLIR)"},
     {"O0", PTOC_TOOL_NO_VALUE, NULL, set_o0, "No optimisation"},
@@ -265,18 +297,43 @@ static const ptoc_tool_flag driver_flags[] = {
     {"version", PTOC_TOOL_NO_VALUE, NULL, set_version, "Print the version and exit"},
 };
 
-static const ptoc_tool_cli driver_cli = {
+/* .usage is filled by describe_targets. */
+static ptoc_tool_cli driver_cli = {
     .prog = PROG,
-    .usage = "FILE|- [-target=a2|a3|a2a3|a5|cpu] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
-             "                 [-o FILE] [-mcpu=NAME] [-mattr=FEATURES]\n"
-             "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
-             "                         [--check-races] [--trace=FILE.json]",
     .overview = "compile a PTO kernel to native code, or run it (--run)",
     .flags = driver_flags,
     .nflags = sizeof driver_flags / sizeof driver_flags[0],
     .positional = set_input,
     .fallback = NULL,
 };
+
+/* Fills -target's metavar and help and the usage line from the list of
+ * targets, before the command line is parsed. */
+static void describe_targets(void)
+{
+    static char metavar[256], help[512], usage[768];
+    char verify_only[256];
+    target_spellings(metavar, sizeof metavar, "|", "|", false);
+    target_spellings(verify_only, sizeof verify_only, ", ", ", ", true);
+    snprintf(help, sizeof help,
+             "Target to compile for (default: %s code, with the rules of the --pto-arch or the module's "
+             "pto.target_arch)%s%s%s", ptoc_target_default()->name, verify_only[0] ? "; " : "", verify_only,
+             verify_only[0] ? ": verify only, for now" : "");
+    snprintf(usage, sizeof usage,
+             "FILE|- [-target=%s] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
+             "                 [-o FILE] [-mcpu=NAME] [-mattr=FEATURES]\n"
+             "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
+             "                         [--check-races] [--trace=FILE.json]", metavar);
+    driver_flags[0].metavar = metavar;
+    driver_flags[0].help = help;
+    driver_cli.usage = usage;
+}
+
+/* The arch -target implies, NULL when -target was not given. */
+static const char *target_arch(const driver_options *o)
+{
+    return o->target ? ptoc_target_arch_name(o->cg.target, o->target) : NULL;
+}
 
 /* Flags that only make sense together; false after a usage message. */
 static bool check_flag_combinations(const driver_options *o)
@@ -295,18 +352,12 @@ static bool check_flag_combinations(const driver_options *o)
         return false;
     }
     if (o->target && o->common.arch &&
-        ptoc_pto_arch_from_name(o->target) != ptoc_pto_arch_from_name(o->common.arch)) {
+        ptoc_pto_arch_from_name(target_arch(o)) != ptoc_pto_arch_from_name(o->common.arch)) {
         ptoc_tool_error(PROG, "-target=%s contradicts --pto-arch=%s (give one, or the same arch twice)",
                         o->target, o->common.arch);
         return false;
     }
     return true;
-}
-
-/* A hardware target named by -target: verify only, for now. */
-static bool hardware_target(const driver_options *o)
-{
-    return o->target && ptoc_pto_arch_from_name(o->target) != PTOC_PTO_ARCH_CPU;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -423,14 +474,14 @@ static int emit_mlir(ptoc_op *module, const driver_options *o)
 
 /* ---------------------------------------------------------------- the pipeline */
 
-/* The named pipeline for the level and the sync setting, with the shared
- * flags' dumps and timing; the IR is verified after every pass. */
+/* The target's named pipeline for the level and the sync setting, with the
+ * shared flags' dumps and timing; the IR is verified after every pass. */
 static bool run_pipeline(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
     ptoc_context *ctx = ptoc_op_context(module);
     ptoc_pm_config config = ptoc_tool_pm_config(&o->common, true);
     ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    const char *name = ptoc_level_pipeline(ptoc_pto_target_level(ctx), !o->no_sync);
+    const char *name = o->cg.target->pipeline(ptoc_pto_target_level(ctx), !o->no_sync);
     bool ok = ptoc_pm_parse(pm, name) && ptoc_pm_run(pm, module, arena);
     ptoc_pm_destroy(pm);               /* writes the timing report */
     return ok;
@@ -442,12 +493,15 @@ static int process(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
         return PTOC_TOOL_EXIT_ERROR;
     if (o->emit == EMIT_MLIR)
         return emit_mlir(module, o);
-    if (hardware_target(o)) {
-        if (o->run) {
-            ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=cpu)", o->target);
-            return PTOC_TOOL_EXIT_ERROR;
-        }
-        fprintf(stderr, "ptoc: code generation for -target=%s is not implemented yet\n", o->target);
+    const ptoc_target *t = o->cg.target;
+    const char *spelled = o->target ? o->target : t->name;
+    if (o->run && !ptoc_target_runs(t)) {
+        ptoc_tool_error(PROG, "--run for -target=%s is not implemented yet (use -target=%s)", spelled,
+                        ptoc_target_default()->name);
+        return PTOC_TOOL_EXIT_ERROR;
+    }
+    if (!ptoc_target_generates_code(t)) {
+        fprintf(stderr, "ptoc: code generation for -target=%s is not implemented yet\n", spelled);
         return PTOC_TOOL_EXIT_OK;
     }
     if (o->run) {
@@ -539,7 +593,7 @@ static int judge_machine_messages(const driver_options *o, const char *text)
 static int check_machine(const driver_options *o)
 {
     bool named = o->cg.cpu || o->cg.features || getenv("PTOC_HOST_CPU") || getenv("PTOC_HOST_FEATURES");
-    if (!named || hardware_target(o))
+    if (!named || !ptoc_target_generates_code(o->cg.target))
         return -1;
     char *text = ptoc_tool_capture_stderr(make_machine, (void *)&o->cg);
     if (!text)
@@ -573,7 +627,7 @@ static int dispatch(driver_options *opts)
         return PTOC_TOOL_EXIT_USAGE;
     }
     if (!opts->common.arch)
-        opts->common.arch = opts->target;   /* -target names the arch too */
+        opts->common.arch = target_arch(opts);   /* -target names the arch too */
     if (opts->common.ub_size)               /* the planner reads it from the context */
         opts->cg.capacity[PTOC_PTO_AS_VEC] = opts->common.ub_size;
     return compile(opts);
@@ -583,6 +637,7 @@ int main(int argc, char **argv)
 {
     driver_options opts = {.common = {.prog = PROG}, .emit = EMIT_DEFAULT, .cg = ptoc_codegen_defaults()};
     int status = PTOC_TOOL_EXIT_USAGE;
+    describe_targets();
     if (ptoc_tool_parse_args(&driver_cli, argc, argv, &opts) && check_flag_combinations(&opts))
         status = dispatch(&opts);
     free((void *)opts.ro.args);

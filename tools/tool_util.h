@@ -80,7 +80,7 @@ bool ptoc_tool_lang_from_name(const char *name, ptoc_tool_lang *out);
  * a .ptoas name, else MLIR), its first line being `first_line`. */
 ptoc_parse_options ptoc_tool_parse_options(const char *path, ptoc_tool_lang lang, uint32_t first_line);
 
-/* The architectures --pto-arch and -target accept (ptoc_pto_arch_from_name:
+/* The architectures --pto-arch accepts (ptoc_pto_arch_from_name:
  * a2, a3, a2a3, a5 or cpu, in any case). */
 bool ptoc_tool_arch_valid(const char *arch);
 #define PTOC_TOOL_ARCH_LIST "a2, a3, a2a3, a5 or cpu"

@@ -1,6 +1,7 @@
 /* codegen.h: lowering a verified module to LLVM, and what to do with the result.
  *
  *   ptoc_codegen_options o = ptoc_codegen_defaults();          // cpu, -O2, host CPU
+ *   o.target = ptoc_target_find("cpu");                        // or any entry of the list
  *   ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);         // NULL: diagnostics emitted
  *   ptoc_llvm_optimize(m);                                     // LLVMRunPasses default<O2>
  *   ptoc_llvm_emit_file(m, PTOC_EMIT_OBJ, "k.o", &err);        // or ptoc_llvm_emit_string
@@ -33,8 +34,56 @@ extern "C" {
 
 typedef enum ptoc_emit_kind { PTOC_EMIT_LLVM, PTOC_EMIT_ASM, PTOC_EMIT_OBJ } ptoc_emit_kind;
 
+/* ---------------------------------------------------------------- targets
+ *
+ * The targets ptoc knows form one list (codegen/targets.c): one entry per
+ * target, and everything that differs between targets is in its entry. The
+ * driver has no per-target branch: -target's names, its help text, the arch a
+ * target implies, the pipeline run before code generation and whether code is
+ * generated or run all come from the entry. What lowers a module for a target
+ * (its rules, its type mapping, its target machine and its runtime in the JIT)
+ * is the entry's backend, which only codegen/ sees (codegen_internal.h); an
+ * entry without one verifies only. */
+typedef struct ptoc_target_backend ptoc_target_backend;
+
+typedef struct ptoc_target {
+    const char *name;              /* what -target takes: "a2a3" */
+    const char *const *aliases;    /* other spellings, NULL-terminated (or NULL): {"a2", "a3", NULL} */
+    /* The pto arch the target implies, as an arch name (ptoc_pto_arch_from_name).
+     * A spelling of the target that is an arch name of its own names that arch
+     * (ptoc_target_arch_name): -target=a2 keeps the A2 rules. */
+    const char *arch;
+    /* The named pipeline the driver runs before code generation, for the PTO
+     * level (1..3) and the sync setting. */
+    const char *(*pipeline)(unsigned level, bool insert_sync);
+    /* How the target lowers (codegen_internal.h); NULL: verify only. */
+    const ptoc_target_backend *backend;
+} ptoc_target;
+
+/* The entry named `name` or one of its aliases, in any case; NULL if none. */
+const ptoc_target *ptoc_target_find(const char *name);
+/* The target used when the options name none: cpu. */
+const ptoc_target *ptoc_target_default(void);
+/* Iteration, in the list's order (built-in entries, then registered ones):
+ * for (size_t i = 0; i < ptoc_target_count(); i++) ptoc_target_at(i) ... */
+size_t ptoc_target_count(void);
+const ptoc_target *ptoc_target_at(size_t i);
+/* Adds `t` (kept by pointer, so static storage) after the built-in entries;
+ * false if the list is full or one of its spellings is taken already. Not
+ * thread-safe: register before compiling. */
+bool ptoc_target_register(const ptoc_target *t);
+/* Whether `t` generates code (it has rules), and whether ptoc can run what it
+ * generates in this process (its backend sets up a runtime for the JIT). */
+bool ptoc_target_generates_code(const ptoc_target *t);
+bool ptoc_target_runs(const ptoc_target *t);
+/* The arch name `spelling` (a name or alias of `t`) implies: the spelling
+ * itself when it is an arch name, else the entry's arch. */
+const char *ptoc_target_arch_name(const ptoc_target *t, const char *spelling);
+
+/* ---------------------------------------------------------------- options */
+
 typedef struct ptoc_codegen_options {
-    const char *target;        /* "cpu" (the only one for now) */
+    const ptoc_target *target; /* ptoc_codegen_defaults: ptoc_target_default() */
     int opt_level;             /* 0..3 */
     /* NULL: the host's CPU and its features (the environment variables
      * PTOC_HOST_CPU and PTOC_HOST_FEATURES override what the host is). A CPU
@@ -66,9 +115,9 @@ typedef struct ptoc_llvm_module ptoc_llvm_module;
 ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *opts);
 void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
 
-/* Whether the cpu target lowers the op named `name` ("pto.tadd"): it has a
- * rule in codegen's tables. docs/ops.md's cpu column is checked against it. */
-bool ptoc_llvm_supports_op(const char *name);
+/* Whether target `t` lowers the op named `name` ("pto.tadd"): its entry has
+ * a rule for it. docs/ops.md's cpu column is checked against the cpu entry. */
+bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name);
 
 /* Makes (and drops) the target machine of `opts`; false with *err set when LLVM
  * refuses. LLVM-C cannot say whether a CPU or feature name is known: LLVM
@@ -101,8 +150,10 @@ typedef struct ptoc_param_info {
 uint32_t ptoc_llvm_param_info(const ptoc_op *fn, ptoc_param_info *out, uint32_t max);
 
 typedef struct ptoc_jit ptoc_jit;
-/* Compiles `m` with ORC LLJIT (taking ownership of m, even on failure). The
- * runtime's entry points (ptoc/runtime.h) and libm are resolved in the process. */
+/* Compiles `m` with ORC LLJIT (taking ownership of m, even on failure); its
+ * target's backend defines the runtime (for cpu: the entry points of
+ * ptoc/runtime.h, and libm resolved in the process). Fails with *err set for
+ * a target that does not run (ptoc_target_runs). */
 ptoc_jit *ptoc_jit_create(ptoc_llvm_module *m, char **err);
 void *ptoc_jit_lookup(ptoc_jit *j, const char *name);
 void ptoc_jit_destroy(ptoc_jit *j);

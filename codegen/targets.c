@@ -1,0 +1,144 @@
+/* targets.c: the list of targets (codegen.h's ptoc_target), one entry each.
+ *
+ * An entry says everything that differs between targets: its names, the pto
+ * arch it implies, the pipeline the driver runs before code generation and its
+ * backend (codegen_internal.h): the rule tables that lower its ops, its type
+ * mapping, its target machine and its runtime in the JIT. An entry without a
+ * backend verifies only. The driver and module.c read the entries and never
+ * compare target names.
+ *
+ * The built-in entries come first, in the order -target's help lists them;
+ * ptoc_target_register appends entries of its caller's own (a library user's
+ * target, a unit test's). Names are matched in any case, like arch names.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/ptoc.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+
+/* ---------------------------------------------------------------- the cpu backend */
+
+/* The cpu target lowers every op by codegen's own tables. */
+static const cg_rule_table cpu_rule_tables[] = {
+    {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_elementwise_rules, &cg_pto_elementwise_rule_count},
+    {cg_pto_select_rules, &cg_pto_select_rule_count},
+    {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
+};
+
+/* Scalars as LLVM has them; tiles and views as the aggregates of
+ * codegen_internal.h's table. */
+static void cpu_init_types(cg *g)
+{
+    LLVMContextRef c = g->llctx;
+    g->i1 = LLVMInt1TypeInContext(c);
+    g->i8 = LLVMInt8TypeInContext(c);
+    g->i16 = LLVMInt16TypeInContext(c);
+    g->i32 = LLVMInt32TypeInContext(c);
+    g->i64 = LLVMInt64TypeInContext(c);
+    g->f16 = LLVMHalfTypeInContext(c);
+    g->bf16 = LLVMBFloatTypeInContext(c);
+    g->f32 = LLVMFloatTypeInContext(c);
+    g->f64 = LLVMDoubleTypeInContext(c);
+    g->ptr = LLVMPointerTypeInContext(c, 0);
+    g->void_ty = LLVMVoidTypeInContext(c);
+    LLVMTypeRef tile[3] = {g->i64, g->i64, g->i64};
+    g->tile_ty = LLVMStructTypeInContext(c, tile, 3, false);
+    LLVMTypeRef dims = LLVMArrayType2(g->i64, PTOC_PTO_MAX_VIEW_RANK);
+    LLVMTypeRef view[4] = {g->ptr, dims, dims, g->ptr};
+    g->view_ty = LLVMStructTypeInContext(c, view, 4, false);
+}
+
+static const ptoc_target_backend cpu_backend = {
+    .tables = cpu_rule_tables,
+    .ntables = sizeof cpu_rule_tables / sizeof cpu_rule_tables[0],
+    .init_types = cpu_init_types,
+    .type = cg_cpu_type,
+    .machine = cg_cpu_machine,
+    .jit_runtime = cg_cpu_jit_runtime,
+};
+
+/* ---------------------------------------------------------------- the list */
+
+static const char *const a2a3_aliases[] = {"a2", "a3", NULL};
+
+enum { TARGET_A2A3, TARGET_A5, TARGET_CPU, BUILTIN_COUNT };
+
+static const ptoc_target builtin[BUILTIN_COUNT] = {
+    [TARGET_A2A3] = {.name = "a2a3", .aliases = a2a3_aliases, .arch = "a2a3",
+                     .pipeline = ptoc_level_pipeline, .backend = NULL},
+    [TARGET_A5] = {.name = "a5", .arch = "a5", .pipeline = ptoc_level_pipeline, .backend = NULL},
+    [TARGET_CPU] = {.name = "cpu", .arch = "cpu", .pipeline = ptoc_level_pipeline, .backend = &cpu_backend},
+};
+
+enum { MAX_REGISTERED = 8 };
+static const ptoc_target *registered[MAX_REGISTERED];
+static size_t nregistered;
+
+size_t ptoc_target_count(void)
+{
+    return BUILTIN_COUNT + nregistered;
+}
+
+const ptoc_target *ptoc_target_at(size_t i)
+{
+    return i < BUILTIN_COUNT ? &builtin[i] : i < ptoc_target_count() ? registered[i - BUILTIN_COUNT] : NULL;
+}
+
+const ptoc_target *ptoc_target_default(void)
+{
+    return &builtin[TARGET_CPU];
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    while (*a && tolower((unsigned char)*a) == tolower((unsigned char)*b))
+        a++, b++;
+    return !*a && !*b;
+}
+
+static bool spelled(const ptoc_target *t, const char *name)
+{
+    if (same_name(t->name, name))
+        return true;
+    for (const char *const *a = t->aliases; a && *a; a++)
+        if (same_name(*a, name))
+            return true;
+    return false;
+}
+
+const ptoc_target *ptoc_target_find(const char *name)
+{
+    for (size_t i = 0; name && i < ptoc_target_count(); i++)
+        if (spelled(ptoc_target_at(i), name))
+            return ptoc_target_at(i);
+    return NULL;
+}
+
+bool ptoc_target_register(const ptoc_target *t)
+{
+    if (!t || !t->name || nregistered == MAX_REGISTERED || ptoc_target_find(t->name))
+        return false;
+    for (const char *const *a = t->aliases; a && *a; a++)
+        if (ptoc_target_find(*a))
+            return false;
+    registered[nregistered++] = t;
+    return true;
+}
+
+bool ptoc_target_generates_code(const ptoc_target *t)
+{
+    return t && t->backend && t->backend->ntables > 0;
+}
+
+bool ptoc_target_runs(const ptoc_target *t)
+{
+    return ptoc_target_generates_code(t) && t->backend->jit_runtime != NULL;
+}
+
+const char *ptoc_target_arch_name(const ptoc_target *t, const char *spelling)
+{
+    return spelling && ptoc_pto_arch_from_name(spelling) != PTOC_PTO_ARCH_INVALID ? spelling : t->arch;
+}

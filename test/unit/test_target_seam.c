@@ -1,0 +1,148 @@
+/* test_target_seam.c: the list of targets is the one place a target is
+ * described. A dummy target registered with a single rule (func.return, which
+ * leaves a marker global in the module) is found by its name and its alias in
+ * any case, as -target finds a target; iteration lists it after the built-in
+ * entries; codegen asks its rules and no other (the marker appears, an op it
+ * has no rule for is refused in its name, the cpu target's own rules do not
+ * apply). The built-in entries say what the driver relies on: a2a3 answers to
+ * a2 and a3, which keep their own arch; a5 and a2a3 generate no code; cpu is
+ * the default and the one that runs.
+ */
+#include "check.h"
+
+#include "codegen/codegen_internal.h"
+#include "ptoc/codegen.h"
+#include "ptoc/ptoc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MARKER_VALUE = 42 };
+
+/* The dummy target's one rule: a global that says it ran, then `ret void`. */
+static bool lower_marked_return(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)op;
+    LLVMValueRef marker = LLVMAddGlobal(g->mod, g->i32, "dummy_rule_ran");
+    LLVMSetInitializer(marker, LLVMConstInt(g->i32, (unsigned long long)rule->arg, false));
+    LLVMBuildRetVoid(g->b);
+    return true;
+}
+
+static const cg_rule dummy_rules[] = {{"func.return", lower_marked_return, MARKER_VALUE}};
+static const size_t dummy_rule_count = 1;
+static const cg_rule_table dummy_tables[] = {{dummy_rules, &dummy_rule_count}};
+static const char *const dummy_aliases[] = {"dummy-alias", NULL};
+
+/* Its type mapping and machine are the cpu target's (copied in main); it does
+ * not run. */
+static ptoc_target_backend dummy_backend;
+static const ptoc_target dummy = {.name = "dummy", .aliases = dummy_aliases, .arch = "cpu",
+                                  .pipeline = ptoc_level_pipeline, .backend = &dummy_backend};
+
+static char last_error[512];
+
+static void capture(void *user, const ptoc_diagnostic *d)
+{
+    (void)user;
+    if (d->severity == PTOC_SEV_ERROR)
+        snprintf(last_error, sizeof last_error, "%u:%u: %s", d->loc.line, d->loc.col, d->message);
+}
+
+/* Lowers `text` for target `t` at -O0; the LLVM IR (malloc'd), or NULL with
+ * last_error set. */
+static char *lower_for(const ptoc_target *t, const char *text)
+{
+    last_error[0] = '\0';
+    ptoc_context *ctx = ptoc_context_create(NULL);
+    ptoc_register_all(ctx);
+    ptoc_context_set_diag_handler(ctx, capture, NULL, NULL);
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, strlen(text), "k.pto", NULL);
+    char *ir = NULL;
+    if (module && ptoc_verify(module)) {
+        ptoc_codegen_options o = ptoc_codegen_defaults();
+        o.target = t;
+        o.opt_level = 0;
+        ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);
+        char *err = NULL;
+        if (m)
+            ir = ptoc_llvm_emit_string(m, PTOC_EMIT_LLVM, &err);
+        free(err);
+        ptoc_llvm_module_destroy(m);
+    }
+    ptoc_context_destroy(ctx);
+    return ir;
+}
+
+static const char empty_kernel[] = "func.func @k() {\n  return\n}\n";
+static const char constant_kernel[] =
+    "func.func @k() {\n"
+    "  %c = arith.constant 1 : i32\n"
+    "  return\n"
+    "}\n";
+
+static void check_builtin_entries(void)
+{
+    const ptoc_target *cpu = ptoc_target_find("cpu"), *a5 = ptoc_target_find("a5");
+    const ptoc_target *a2a3 = ptoc_target_find("a2a3");
+    CHECK(cpu && a5 && a2a3);
+    if (!cpu || !a5 || !a2a3)
+        return;
+    CHECK(ptoc_target_default() == cpu);
+    CHECK(ptoc_codegen_defaults().target == cpu);
+    CHECK(ptoc_target_find("a2") == a2a3 && ptoc_target_find("A3") == a2a3);
+    CHECK(ptoc_target_find("x86") == NULL);
+    CHECK(ptoc_target_generates_code(cpu) && ptoc_target_runs(cpu));
+    CHECK(!ptoc_target_generates_code(a5) && !ptoc_target_runs(a5));
+    CHECK(!ptoc_target_generates_code(a2a3) && !ptoc_target_runs(a2a3));
+    /* a spelling that is an arch name keeps that arch: a2 is not a3 */
+    CHECK(strcmp(ptoc_target_arch_name(a2a3, "a2"), "a2") == 0);
+    CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a2a3, "a2a3")) == PTOC_PTO_ARCH_A3);
+    CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a5, "a5")) == PTOC_PTO_ARCH_A5);
+    CHECK(ptoc_llvm_supports_op(cpu, "arith.addi") && !ptoc_llvm_supports_op(a5, "arith.addi"));
+    /* a target without rules is refused by codegen itself, not only by the driver */
+    CHECK(lower_for(a5, empty_kernel) == NULL);
+    CHECK(strstr(last_error, "code generation for target 'a5' is not implemented") != NULL);
+}
+
+static void check_registration(void)
+{
+    size_t before = ptoc_target_count();
+    CHECK(ptoc_target_find("dummy") == NULL);
+    CHECK(ptoc_target_register(&dummy));
+    CHECK(ptoc_target_count() == before + 1 && ptoc_target_at(before) == &dummy);
+    CHECK(ptoc_target_find("Dummy") == &dummy && ptoc_target_find("DUMMY-ALIAS") == &dummy);
+    CHECK(!ptoc_target_register(&dummy));                   /* its names are taken now */
+    static const char *const takes_cpu[] = {"cpu", NULL};
+    static const ptoc_target clash = {.name = "other", .aliases = takes_cpu, .arch = "cpu"};
+    CHECK(!ptoc_target_register(&clash) && ptoc_target_find("other") == NULL);
+    CHECK(strcmp(ptoc_target_arch_name(&dummy, "dummy-alias"), "cpu") == 0);
+    CHECK(ptoc_target_generates_code(&dummy) && !ptoc_target_runs(&dummy));
+}
+
+static void check_lowering(void)
+{
+    CHECK(ptoc_llvm_supports_op(&dummy, "func.return"));
+    CHECK(!ptoc_llvm_supports_op(&dummy, "arith.constant"));
+    char *ir = lower_for(&dummy, empty_kernel);
+    CHECK(ir && strstr(ir, "@dummy_rule_ran = global i32 42") && strstr(ir, "ret void"));
+    free(ir);
+    ir = lower_for(ptoc_target_find("cpu"), empty_kernel);
+    CHECK(ir && !strstr(ir, "dummy_rule_ran"));
+    free(ir);
+    CHECK(lower_for(&dummy, constant_kernel) == NULL);
+    CHECK(strcmp(last_error, "2:8: 'arith.constant' op is not supported by the dummy target yet") == 0);
+}
+
+int main(void)
+{
+    dummy_backend = *ptoc_target_default()->backend;
+    dummy_backend.tables = dummy_tables;
+    dummy_backend.ntables = 1;
+    dummy_backend.jit_runtime = NULL;
+    check_builtin_entries();
+    check_registration();
+    check_lowering();
+    return CHECK_DONE();
+}
