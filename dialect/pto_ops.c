@@ -692,11 +692,11 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
     ptoc_pto_addr a = {false, NULL, false, 0};
     uint32_t nseg;
     const int64_t *seg = pto_op_segments(op, &nseg);
-    if (ptoc_op_is(op, "pto.alloc_tile") && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE) && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
         a.value = ptoc_op_operand(op, 0);
-    } else if (ptoc_op_is(op, "pto.tassign") && op->noperands >= 2) {
+    } else if (ptoc_pto_is(op, PTOC_PTO_OP_TASSIGN) && op->noperands >= 2) {
         a.value = ptoc_op_operand(op, 1);
-    } else if (ptoc_op_is(op, "pto.tassign")) {
+    } else if (ptoc_pto_is(op, PTOC_PTO_OP_TASSIGN)) {
         ptoc_attr *attr = ptoc_op_attr(op, "addr");
         a.given = a.known = attr && attr->kind == PTOC_ATTR_INTEGER;
         a.offset = a.known ? attr->u.integer.value : 0;

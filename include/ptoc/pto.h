@@ -315,6 +315,8 @@ ptoc_pto_op_id ptoc_pto_opcode(const ptoc_op *op);
 /* The full name of an opcode's op ("pto.tmov"), for building one; NULL for
  * PTOC_PTO_OP_NONE and out-of-range values. */
 const char *ptoc_pto_op_name(ptoc_pto_op_id opcode);
+/* Whether `op` is the pto op `opcode`. */
+static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { return ptoc_pto_opcode(op) == opcode; }
 /* The pipe an op runs on, refined by its operands (tstore from ACC runs on FIX). */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
