@@ -2,11 +2,11 @@
  *
  * One row per op, expanded from pto_ops.def at the bottom: opcode, name, form,
  * pipe, how many ins and outs it takes, its parse/print hooks, its verifier,
- * and flags (the effects columns are pto_effects.c's). Which targets lower an op is codegen's business (its rule tables;
- * ptoc_llvm_supports_op), since this layer knows nothing of LLVM. A DPS op is
- * stored as operands ins ++ outs with `operandSegmentSizes = array<i32: nins,
- * nouts>` (as MLIR does; elided in the custom form), so the generic form keeps
- * the split. The DPS form's hook also reads the Level-1 SSA form:
+ * and flags (the effects columns are pto_effects.c's). Which targets lower an
+ * op is codegen's business (its rule tables; ptoc_llvm_supports_op), since
+ * this layer knows nothing of LLVM. A DPS op is stored as operands ins ++
+ * outs with `operandSegmentSizes = array<i32: nins, nouts>` (as MLIR does;
+ * elided in the custom form), so the generic form keeps the split. The DPS form's hook also reads the Level-1 SSA form:
  *
  *   pto.tadd ins(%a, %b : T, T) outs(%d : T) {attrs}            (DPS, Level 2)
  *   %r = pto.tadd %a, %b {attrs} : T, T -> T                    (SSA, Level 1)

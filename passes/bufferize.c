@@ -18,22 +18,21 @@
  *           A tsel/tsels written without its tmp (3 ins), Level 1 or 2, gets an
  *           address-less scratch buffer as tmp where the arch's select needs
  *           one (A2/A3: ptoc_pto_select_scratch).
- * Method:   retype first (types only, no new ops), then visit the pto ops in
- *           program order (pre-order, so every operand is already a buffer). The
- *           op table's effects say over which operands an op may write in place,
- *           and shape_from from which operand a dynamic valid shape comes. In place is taken only when
- *           it is plainly safe: the operand's buffer has the result's type, comes
- *           from an alloc_tile in the op's own block or is an iter_arg of the
- *           scf.for whose body that block is (so never a value from outside the
- *           loop the op is in, nor a function argument), and every other use of
- *           it is a result-less pto op earlier in that block (so no later use, and
- *           no alias made by a yield, an init, a call or a view op). Last, control
- *           flow is made to own its buffers, since the planner gives a loop's init,
- *           iter_arg, yields and result one buffer, and an scf.if's result and
- *           yields one buffer: a loop init still used elsewhere is copied, a body
- *           yields its value into the carried buffer (copying unless it was
- *           written there in place), and an scf.if branch yields a buffer
- *           defined in that branch (copying a value from outside it).
+ * Method:   retype first (types only, no new ops), then visit the pto ops in program
+ *           order (pre-order, so every operand is already a buffer). The op table's
+ *           effects say over which operands an op may write in place, and shape_from
+ *           from which operand a dynamic valid shape comes. In place is taken only when
+ *           it is plainly safe: the operand's buffer has the result's type, comes from
+ *           an alloc_tile in the op's own block or is an iter_arg of the scf.for whose
+ *           body that block is (so never a value from outside the loop the op is in, nor
+ *           a function argument), and every other use of it is a result-less pto op
+ *           earlier in that block (so no later use, and no alias made by a yield, an
+ *           init, a call or a view op). Last, control flow is made to own its buffers,
+ *           since the planner gives a loop's init, iter_arg, yields and result one
+ *           buffer, and an scf.if's result and yields one buffer: a loop init still used
+ *           elsewhere is copied, a body yields its value into the carried buffer
+ *           (copying unless it was written there in place), and an scf.if branch yields
+ *           a buffer defined in that branch (copying a value from outside it).
  */
 #include "passes/passes.h"
 
