@@ -497,12 +497,13 @@ static bool transfer_layout(ptoc_op *op, const ptoc_value *view_val, const layou
         return false;
     }
     for (ptoc_op *def = ptoc_value_def(view_val); !own && def; def = ptoc_value_def(ptoc_op_operand(def, 0))) {
-        if (!ptoc_op_is(def, "pto.partition_view") && !ptoc_op_is(def, "pto.make_tensor_view"))
+        ptoc_pto_op_id opcode = ptoc_pto_opcode(def);
+        if (opcode != PTOC_PTO_OP_PARTITION_VIEW && opcode != PTOC_PTO_OP_MAKE_TENSOR_VIEW)
             break;
         ptoc_attr *a = ptoc_op_attr(def, "layout");
         if (a && ptoc_pto_enum_value(a, PTOC_PTO_ENUM_LAYOUT, &layout))
             break;
-        if (ptoc_op_is(def, "pto.make_tensor_view"))
+        if (opcode == PTOC_PTO_OP_MAKE_TENSOR_VIEW)
             break;
     }
     *out = &layout_maps[layout < sizeof layout_maps / sizeof layout_maps[0] ? layout : PTOC_PTO_LAYOUT_ND];

@@ -232,22 +232,25 @@ static bool emit_op(cg *g, ptoc_op *op, int pipe)
 
 bool cg_pipe_events(cg *g, ptoc_op *op)
 {
-    static const char *const unmodelled[] = {"pto.record_event", "pto.wait_event", "pto.barrier_sync", "pto.tsync",
-                                             "pto.get_buf", "pto.rls_buf", "pto.sync.set", "pto.sync.wait"};
-    if (!ptoc_pto_op_info_of(op))
+    ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    switch (opcode) {
+    case PTOC_PTO_OP_NONE:
         return true;
-    if (ptoc_op_is(op, "pto.set_flag") || ptoc_op_is(op, "pto.wait_flag"))
-        return emit_flag(g, op, ptoc_op_is(op, "pto.set_flag"), false);
-    if (ptoc_op_is(op, "pto.set_flag_dyn") || ptoc_op_is(op, "pto.wait_flag_dyn"))
-        return emit_flag(g, op, ptoc_op_is(op, "pto.set_flag_dyn"), true);
-    if (ptoc_op_is(op, "pto.pipe_barrier") || ptoc_op_is(op, "pto.barrier"))
+    case PTOC_PTO_OP_SET_FLAG: case PTOC_PTO_OP_WAIT_FLAG:
+        return emit_flag(g, op, opcode == PTOC_PTO_OP_SET_FLAG, false);
+    case PTOC_PTO_OP_SET_FLAG_DYN: case PTOC_PTO_OP_WAIT_FLAG_DYN:
+        return emit_flag(g, op, opcode == PTOC_PTO_OP_SET_FLAG_DYN, true);
+    case PTOC_PTO_OP_PIPE_BARRIER: case PTOC_PTO_OP_BARRIER:
         return emit_barrier(g, op);
-    for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++)
-        if (ptoc_op_is(op, unmodelled[i])) {
-            ptoc_op_emit_error(op, "is not modelled by the pipe simulator yet (--check-races, --trace): use "
-                               "set_flag/wait_flag, pipe_barrier or barrier");
-            return false;
-        }
+    case PTOC_PTO_OP_RECORD_EVENT: case PTOC_PTO_OP_WAIT_EVENT: case PTOC_PTO_OP_BARRIER_SYNC:
+    case PTOC_PTO_OP_TSYNC: case PTOC_PTO_OP_GET_BUF: case PTOC_PTO_OP_RLS_BUF:
+    case PTOC_PTO_OP_SYNC_SET: case PTOC_PTO_OP_SYNC_WAIT:
+        ptoc_op_emit_error(op, "is not modelled by the pipe simulator yet (--check-races, --trace): use "
+                           "set_flag/wait_flag, pipe_barrier or barrier");
+        return false;
+    default:
+        break;
+    }
     int pipe = (int)ptoc_pto_op_pipe(op);
     if (pipe < 0 || pipe >= PTOC_PTO_PIPE_NUM || pipe == PTOC_PTO_PIPE_ALL)
         return true;

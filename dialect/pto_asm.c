@@ -54,9 +54,6 @@ static const struct {
     {"cmpMode", "cmpMode", PTOC_PTO_ENUM_CMP},
 };
 
-/* Ops whose immediate goes with the source rather than the destination. */
-static const char *const scalar_follows_source[] = {"pto.tcmps"};
-
 typedef struct asm_operand {
     bool immediate;
     ptoc_operand_ref ref;
@@ -260,15 +257,15 @@ static bool resolve_values(ptoc_parser *p, asm_stmt *s, ptoc_type *const *types,
 }
 
 /* The element type immediates default to: `dst`'s, or the first tile
- * source's for the ops that compare against their scalar. */
+ * source's for the ops that compare against their scalar (tcmps: the
+ * immediate goes with the source rather than the destination). */
 static const ptoc_type *default_elem(const ptoc_op_state *st, const asm_stmt *s, const ptoc_type *dst,
                                      uint32_t first_src)
 {
-    for (size_t i = 0; i < sizeof scalar_follows_source / sizeof scalar_follows_source[0]; i++)
-        if (strcmp(st->def->name, scalar_follows_source[i]) == 0)
-            for (uint32_t k = first_src; k < s->nops; k++)
-                if (s->ops[k].value && ptoc_pto_tile_like(s->ops[k].value->type))
-                    return ptoc_pto_tile_like(s->ops[k].value->type)->elem;
+    if (info_of(st)->opcode == PTOC_PTO_OP_TCMPS)
+        for (uint32_t k = first_src; k < s->nops; k++)
+            if (s->ops[k].value && ptoc_pto_tile_like(s->ops[k].value->type))
+                return ptoc_pto_tile_like(s->ops[k].value->type)->elem;
     const ptoc_pto_tile_desc *d = dst ? ptoc_pto_tile_like(dst) : NULL;
     return d ? d->elem : dst && dst->kind == PTOC_TYPE_MEMREF ? dst->u.shaped.elem : NULL;
 }
@@ -341,9 +338,9 @@ static bool build_level1(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
 /* The segment count of an op's DPS form: 2 (ins, outs), but tload's clause
  * operands and tmov's fp tile and pre-quant scalar (PTOAS's operand order) have
  * segments of their own after them. */
-static uint32_t own_segments(const char *name)
+static uint32_t own_segments(ptoc_pto_op_id opcode)
 {
-    return strcmp(name, "pto.tload") == 0 ? 6 : strcmp(name, "pto.tmov") == 0 ? 4 : 2;
+    return opcode == PTOC_PTO_OP_TLOAD ? 6 : opcode == PTOC_PTO_OP_TMOV ? 4 : 2;
 }
 
 /* How many outs a DPS statement of this op has, and where they are. */
@@ -359,7 +356,7 @@ static bool dps_outs(ptoc_parser *p, const ptoc_op_state *st, const asm_stmt *s,
     if (s->nops < *nouts)
         return ptoc_parser_error_at(p, st->loc, "'%s' writes %u destinations, so its statement starts with them",
                                     info->name, *nouts);
-    *first_out = strcmp(info->name, "pto.tstore") == 0 ? s->nops - *nouts : 0;
+    *first_out = info->opcode == PTOC_PTO_OP_TSTORE ? s->nops - *nouts : 0;
     return true;
 }
 
@@ -412,7 +409,7 @@ static bool build_dps(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
     /* tload and tmov keep the segments of their optional operands, empty here, as
      * their own forms do. */
     int64_t seg[6] = {s->nops - nouts, nouts, 0, 0, 0, 0};
-    uint32_t nseg = own_segments(st->def->name);
+    uint32_t nseg = own_segments(info_of(st)->opcode);
     ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
     ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), segment_attr), ptoc_attr_dense(pctx(p), i32, nseg, seg));
     return true;
@@ -443,7 +440,7 @@ static const int64_t *segments_of(const ptoc_op *op, uint32_t *n)
 static bool dps_printable(const ptoc_op *op, const int64_t *seg, uint32_t nseg)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
-    uint32_t want_segments = own_segments(op->def->name);
+    uint32_t want_segments = info ? own_segments(info->opcode) : 2;
     if (!info || op->nresults || nseg != want_segments || seg[0] < 0 || seg[1] != info->max_outs ||
         info->min_outs != info->max_outs || (uint64_t)seg[0] + (uint64_t)seg[1] != op->noperands)
         return false;
@@ -503,7 +500,7 @@ static void print_level1(ptoc_printer *p, const ptoc_op *op)
 
 static void print_dps_statement(ptoc_printer *p, const ptoc_op *op, uint32_t nins, uint32_t nouts)
 {
-    if (ptoc_op_is(op, "pto.tstore"))
+    if (ptoc_pto_is(op, PTOC_PTO_OP_TSTORE))
         print_operand_run(p, op, 0, nins + nouts, 0);      /* as the ISA pages: the tile first */
     else
         print_operand_run(p, op, 0, nins, print_operand_run(p, op, nins, nouts, 0));

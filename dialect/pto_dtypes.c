@@ -180,7 +180,7 @@ static bool is_tile_type(const ptoc_type *t)
 static bool scalar_first(const ptoc_op *op, uint32_t nins)
 {
     return nins == 2 && !is_tile_type(ptoc_op_operand(op, 0)->type) && is_tile_type(ptoc_op_operand(op, 1)->type) &&
-           ptoc_op_is(op, "pto.tdivs");
+           ptoc_pto_is(op, PTOC_PTO_OP_TDIVS);
 }
 
 ptoc_type *pto_role_type(const ptoc_op *op, const char *role)

@@ -15,10 +15,6 @@
 /* The dialect object (defined in pto_ops.c). */
 extern const ptoc_dialect pto_dialect;
 
-/* pto_effects.c: the effects row of op `name` ("pto.tadd"); a row with no
- * effects for unknown names and NULL. */
-const ptoc_pto_effects *pto_effects_lookup(const char *name);
-
 /* pto_types.c */
 ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);
 void pto_print_type(ptoc_printer *p, const ptoc_type *t);

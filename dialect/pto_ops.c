@@ -1,12 +1,12 @@
 /* pto_ops.c: the pto op table, the textual forms of the ops, and registration.
  *
- * One row per op (the table at the bottom): name, form, pipe, how many ins and
- * outs it takes, its parse/print hooks (NULL: those of its form), its verifier,
- * and flags. Which targets lower an op is codegen's business (its rule tables;
- * ptoc_llvm_supports_op), since this layer knows nothing of LLVM. A DPS op is
- * stored as operands ins ++ outs with `operandSegmentSizes = array<i32: nins,
- * nouts>` (as MLIR does; elided in the custom form), so the generic form keeps
- * the split. The DPS form's hook also reads the Level-1 SSA form:
+ * One row per op, expanded from pto_ops.def at the bottom: opcode, name, form,
+ * pipe, how many ins and outs it takes, its parse/print hooks, its verifier,
+ * and flags (the effects columns are pto_effects.c's). Which targets lower an
+ * op is codegen's business (its rule tables; ptoc_llvm_supports_op), since
+ * this layer knows nothing of LLVM. A DPS op is stored as operands ins ++
+ * outs with `operandSegmentSizes = array<i32: nins, nouts>` (as MLIR does;
+ * elided in the custom form), so the generic form keeps the split. The DPS form's hook also reads the Level-1 SSA form:
  *
  *   pto.tadd ins(%a, %b : T, T) outs(%d : T) {attrs}            (DPS, Level 2)
  *   %r = pto.tadd %a, %b {attrs} : T, T -> T                    (SSA, Level 1)
@@ -693,11 +693,11 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
     ptoc_pto_addr a = {false, NULL, false, 0};
     uint32_t nseg;
     const int64_t *seg = pto_op_segments(op, &nseg);
-    if (ptoc_op_is(op, "pto.alloc_tile") && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE) && seg && nseg == 3 && seg[0] == 1 && op->noperands > 0) {
         a.value = ptoc_op_operand(op, 0);
-    } else if (ptoc_op_is(op, "pto.tassign") && op->noperands >= 2) {
+    } else if (ptoc_pto_is(op, PTOC_PTO_OP_TASSIGN) && op->noperands >= 2) {
         a.value = ptoc_op_operand(op, 1);
-    } else if (ptoc_op_is(op, "pto.tassign")) {
+    } else if (ptoc_pto_is(op, PTOC_PTO_OP_TASSIGN)) {
         ptoc_attr *attr = ptoc_op_attr(op, "addr");
         a.given = a.known = attr && attr->kind == PTOC_ATTR_INTEGER;
         a.offset = a.known ? attr->u.integer.value : 0;
@@ -954,293 +954,18 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* ---------------------------------------------------------------- the op table */
 
-#define VAR PTOC_PTO_VARIADIC
-#define P_NONE PTOC_PTO_PIPE_NONE
-#define P_S PTOC_PTO_PIPE_S
-#define P_V PTOC_PTO_PIPE_V
-#define P_M PTOC_PTO_PIPE_M
-#define P_MTE1 PTOC_PTO_PIPE_MTE1
-#define P_MTE2 PTOC_PTO_PIPE_MTE2
-#define P_MTE3 PTOC_PTO_PIPE_MTE3
-#define P_FIX PTOC_PTO_PIPE_FIX
-
-/* DPS(name, pipe, (min ins, max ins), (min outs, max outs), verify) */
-#define RANGE(lo, hi) (lo), (hi)
-#define ROW(name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm) \
-    {{"pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify, parse_asm, print_asm}
-/* Expands the RANGE pairs before ROW counts its arguments. */
-#define ROW_(...) ROW(__VA_ARGS__)
-/* DPS ops also have the Level-1 form and a PTO-AS statement (pto_asm.c). */
-#define DPS(name, pipe, ins, outs, verify)                                                                     \
-    ROW_(name, PTOC_PTO_FORM_DPS, true, pipe, RANGE ins, RANGE outs, 0, pto_parse_dps, pto_print_dps, verify, \
-         pto_parse_asm, pto_print_asm)
-#define DPSI(name, pipe, ins, outs, verify)                                                                  \
-    ROW_(name, PTOC_PTO_FORM_DPS_ATTR_INS, true, pipe, RANGE ins, RANGE outs, 0, pto_parse_dps, pto_print_dps, \
-         verify, pto_parse_asm, pto_print_asm)
-/* An op whose PTOAS syntax is not DPS and that ptoc reads in the DPS/SSA forms
- * and the generic form only, for now. */
-#define ANY(name, pipe) DPS(name, pipe, (0, VAR), (0, VAR), pto_verify_structure)
-#define CUSTOM(name, pipe, ins, outs, flags, parse, print, verify) \
-    ROW_(name, PTOC_PTO_FORM_CUSTOM, false, pipe, RANGE ins, RANGE outs, flags, parse, print, verify, NULL, NULL)
-/* A custom form that also reads the Level-1 form (tload, tstore). */
-#define CUSTOM_L1(name, pipe, ins, outs, parse, print, verify)                                              \
-    ROW_(name, PTOC_PTO_FORM_CUSTOM, true, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, pto_parse_asm, \
-         pto_print_asm)
-/* A DPS op (ins ++ outs, two segments) with a form of its own (tgather), and
- * no Level-1 or PTO-AS spelling. */
-#define DPSX(name, pipe, ins, outs, parse, print, verify) \
-    ROW_(name, PTOC_PTO_FORM_DPS, false, pipe, RANGE ins, RANGE outs, 0, parse, print, verify, NULL, NULL)
-/* PTOAS-syntax forms (pto_forms.c, pto_forms_pipe.c): CUSTOM counts are
- * operands and results. */
-#define PURE PTOC_OPF_PURE
-
-#define S pto_verify_structure
+/* The rows are those of pto_ops.def, in its order, so row i has opcode i. */
+#define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
+               inplace, whole, scratch)                                                                          \
+    {{PTOC_PTO_OP_##id, "pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify,       \
+     parse_asm, print_asm},
 static const pto_op_row pto_rows[] = {
-    /* view / handle */
-    CUSTOM("addptr", P_NONE, (2, 2), (1, 1), PURE, pto_parse_addptr, pto_print_addptr, pto_verify_addptr),
-    CUSTOM("load_scalar", P_NONE, (2, 2), (1, 1), 0, pto_parse_load_scalar, pto_print_load_scalar,
-           pto_verify_scalar_access),
-    CUSTOM("store_scalar", P_NONE, (3, 3), (0, 0), 0, pto_parse_store_scalar, pto_print_store_scalar,
-           pto_verify_scalar_access),
-    CUSTOM("make_tensor_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_make_tensor_view,
-           print_make_tensor_view, pto_verify_make_tensor_view),
-    CUSTOM("partition_view", P_NONE, (1, VAR), (1, 1), PTOC_OPF_PURE, parse_partition_view,
-           print_partition_view, pto_verify_partition_view),
-    CUSTOM("get_tensor_view_dim", P_NONE, (2, 2), (1, 1), PURE, pto_parse_get_tensor_view_dim,
-           pto_print_get_tensor_view_dim, pto_verify_get_tensor_view_dim),
-    CUSTOM("alloc_tile", P_NONE, (0, 3), (1, 1), 0, parse_alloc_tile, print_alloc_tile, pto_verify_alloc_tile),
-    CUSTOM("bind_tile", P_NONE, (1, 3), (1, 1), PURE, pto_parse_bind_tile, pto_print_bind_tile,
-           pto_verify_bind_tile),
-    CUSTOM("subset", P_NONE, (1, VAR), (1, 1), PURE, pto_parse_subset, pto_print_subset, pto_verify_subset),
-    CUSTOM("set_validshape", P_NONE, (3, 3), (0, 0), 0, pto_parse_set_validshape, pto_print_set_validshape,
-           pto_verify_set_validshape),
-    ANY("bitcast", P_NONE),
-    ANY("treshape", P_S),
-    CUSTOM("pointer_cast", P_NONE, (0, VAR), (1, 1), PURE, pto_parse_pointer_cast, pto_print_pointer_cast,
-           pto_verify_pointer_cast),
-    CUSTOM("declare_tile", P_NONE, (0, 0), (1, 1), PURE, pto_parse_declare, pto_print_declare, pto_verify_declare),
-    CUSTOM("declare_tile_memref", P_NONE, (0, 0), (1, 1), PURE, pto_parse_declare, pto_print_declare,
-           pto_verify_declare),
-    ROW_("tassign", PTOC_PTO_FORM_CUSTOM, false, P_NONE, RANGE(1, 2), RANGE(1, 1), 0, parse_tassign, print_tassign,
-         pto_verify_tassign, parse_tassign_asm, print_tassign_asm),
-    DPS("tget_scale_addr", P_S, (1, 1), (1, 1), pto_verify_tget_scale_addr),
-    /* data movement */
-    CUSTOM_L1("tload", P_MTE2, (1, 1), (1, 1), parse_tload, print_tload, pto_verify_tload),
-    DPS("tprefetch", P_MTE2, (1, 1), (0, 1), S),
-    CUSTOM_L1("tstore", P_MTE3, (1, 2), (1, 1), parse_tstore, print_tstore, pto_verify_tstore),
-    DPS("tstore_fp", P_NONE, (2, 2), (1, 1), S),
-    /* tmov keeps PTOAS's operands (src, dst, fp, preQuantScalar) and its Level-1 form. */
-    /* tmov's counts are those of its DPS, Level-1 and PTO-AS forms (one in, one
-     * out); PTOAS's form adds an fp tile or pre-quant scalar in segments of their
-     * own, and the verifier checks those shapes itself. */
-    CUSTOM_L1("tmov", P_V, (1, 1), (1, 1), pto_parse_tmov, pto_print_tmov, pto_verify_tmov),
-    DPS("tmov.fp", P_MTE1, (2, 2), (1, 1), S),
-    DPS("textract", P_MTE1, (3, 3), (1, 1), pto_verify_textract),
-    DPS("tinsert", P_MTE1, (3, 3), (1, 1), pto_verify_tinsert),
-    DPS("textract_fp", P_FIX, (4, 4), (1, 1), S),
-    DPS("tinsert_fp", P_FIX, (4, 4), (1, 1), S),
-    /* cube */
-    DPS("tmatmul", P_M, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tmatmul.acc", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tmatmul.bias", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tmatmul.mx", P_M, (4, 4), (1, 1), pto_verify_tile_dtypes),
-    DPS("tmatmul.mx.acc", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
-    DPS("tmatmul.mx.bias", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv", P_M, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv.acc", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv.bias", P_M, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv.mx", P_M, (4, 4), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv.mx.acc", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
-    DPS("tgemv.mx.bias", P_M, (5, 5), (1, 1), pto_verify_tile_dtypes),
-    /* elementwise tile-tile */
-    DPS("tadd", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("tsub", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("tmul", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("tdiv", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("tmax", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("tmin", P_V, (2, 2), (1, 1), pto_verify_elementwise),
-    DPS("trem", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tfmod", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tand", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tor", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("txor", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tshl", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tshr", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tpartadd", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tpartmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tpartmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tpartmul", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tprelu", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("taddc", P_V, (3, 3), (1, 1), S),
-    DPS("tsubc", P_V, (3, 3), (1, 1), S),
-    /* tile-scalar */
-    DPS("tadds", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tsubs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tmuls", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tdivs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tmaxs", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("tmins", P_V, (2, 2), (1, 1), pto_verify_scalar_elementwise),
-    DPS("trems", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tfmods", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tands", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tors", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("txors", P_V, (3, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tshls", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tshrs", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("taxpy", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("taddsc", P_V, (3, 3), (1, 1), S),
-    DPS("tsubsc", P_V, (3, 3), (1, 1), S),
-    DPS("tlrelu", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    /* unary */
-    DPS("tabs", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tneg", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("texp", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tlog", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tsqrt", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("trsqrt", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trecip", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("trelu", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tnot", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    /* conversion / quantisation */
-    DPS("tcvt", P_V, (1, 2), (1, 1), pto_verify_tcvt),
-    DPS("tquant", P_V, (1, 4), (1, 2), pto_verify_tile_dtypes),
-    DPS("tdequant", P_V, (1, 4), (1, 2), pto_verify_tile_dtypes),
-    /* fill / generate */
-    DPS("tfillpad", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
-    DPS("tfillpad_expand", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
-    DPS("tfillpad_inplace", P_V, (1, 1), (0, 1), pto_verify_tile_dtypes),
-    DPSI("tci", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPSI("ttri", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("trandom", P_V, (0, VAR), (1, 1), pto_verify_tile_dtypes),
-    /* compare / select */
-    DPSI("tcmp", P_V, (2, 2), (1, 1), pto_verify_tcmp),
-    DPSI("tcmps", P_V, (2, 2), (1, 1), pto_verify_tcmps),
-    DPS("tsel", P_V, (3, 4), (1, 1), pto_verify_tsel),
-    DPS("tsels", P_V, (3, 4), (1, 1), pto_verify_tsels),
-    /* reductions; the row ones take their tmp or not (the ISA's form has none:
-     * the compiler provides the scratch where a target needs it) */
-    DPS("trowsum", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowmax", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowmin", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowprod", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowargmax", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowargmin", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolsum", P_V, (1, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolmax", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolmin", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolprod", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolargmax", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolargmin", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    /* expand / broadcast */
-    DPS("trowexpand", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandadd", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandsub", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandmul", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpanddiv", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandmax", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandmin", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("trowexpandexpdif", P_V, (2, 3), (1, 1), pto_verify_tile_dtypes),
-    DPS("tcolexpand", P_V, (1, 1), (1, 1), pto_verify_tcolexpand),
-    DPS("tcolexpandadd", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpandsub", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpandmul", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpanddiv", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpandmax", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpandmin", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("tcolexpandexpdif", P_V, (2, 2), (1, 1), pto_verify_tcolexpand_binary),
-    DPS("texpands", P_V, (1, 1), (1, 1), pto_verify_tile_dtypes),
-    /* histogram, sort, gather/scatter, element access, layout */
-    DPS("thistogram", P_V, (2, 2), (1, 1), pto_verify_thistogram),
-    DPS("tsort32", P_V, (1, 3), (1, 2), pto_verify_tile_dtypes),
-    DPS("tmrgsort", P_V, (1, VAR), (1, VAR), S),
-    DPSX("tgather", P_V, (1, 3), (1, 2), pto_parse_tgather, pto_print_tgather, pto_verify_tgather),
-    DPS("tgatherb", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tscatter", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("mgather", P_MTE2, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("mscatter", P_MTE3, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tsetval", P_S, (2, 2), (1, 1), S),
-    DPS("tgetval", P_S, (2, 2), (0, 1), S),
-    DPS("ttrans", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tconcat", P_V, (2, 2), (1, 1), pto_verify_tile_dtypes),
-    DPS("tpack", P_V, (1, 1), (1, 1), S),
-    /* intra-core sync */
-    CUSTOM("record_event", P_NONE, (0, 0), (0, 0), 0, parse_event, print_event, pto_verify_event_op),
-    CUSTOM("wait_event", P_NONE, (0, 0), (0, 0), 0, parse_event, print_event, pto_verify_event_op),
-    CUSTOM("barrier_sync", P_NONE, (0, 0), (0, 0), 0, parse_barrier_sync, print_barrier_sync, S),
-    CUSTOM("set_flag", P_NONE, (0, 0), (0, 0), 0, parse_flag, print_flag, pto_verify_sync_flag),
-    CUSTOM("wait_flag", P_NONE, (0, 0), (0, 0), 0, parse_flag, print_flag, pto_verify_sync_flag),
-    CUSTOM("set_flag_dyn", P_NONE, (1, 1), (0, 0), 0, parse_flag_dyn, print_flag_dyn, pto_verify_sync_flag),
-    CUSTOM("wait_flag_dyn", P_NONE, (1, 1), (0, 0), 0, parse_flag_dyn, print_flag_dyn, pto_verify_sync_flag),
-    CUSTOM("barrier", P_NONE, (0, 0), (0, 0), 0, parse_barrier, print_barrier, pto_verify_barrier),
-    /* pipe_barrier is ptoc's name for the same-pipe barrier of A2/A3 (not a PTOAS op). */
-    CUSTOM("pipe_barrier", P_NONE, (0, 0), (0, 0), 0, parse_barrier, print_barrier, pto_verify_barrier),
-    DPS("tsync", P_NONE, (0, VAR), (0, 0), S),
-    CUSTOM("get_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
-    CUSTOM("rls_buf", P_NONE, (0, 0), (0, 0), 0, parse_buf, print_buf, S),
-    CUSTOM("declare_eventid_array", P_NONE, (0, 0), (1, 1), 0, pto_parse_declare, pto_print_declare,
-           pto_verify_declare),
-    CUSTOM("eventid_array_get", P_NONE, (2, 2), (1, 1), 0, pto_parse_eventid_array_get, pto_print_eventid_access,
-           pto_verify_eventid_access),
-    CUSTOM("eventid_array_set", P_NONE, (3, 3), (0, 0), 0, pto_parse_eventid_array_set, pto_print_eventid_access,
-           pto_verify_eventid_access),
-    /* inter-core sync */
-    CUSTOM("sync.set", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
-    CUSTOM("sync.wait", P_NONE, (0, 1), (0, 0), 0, parse_cross_sync, print_cross_sync, S),
-    ANY("set_ffts", P_NONE),
-    /* push / pop */
-    CUSTOM("aic_initialize_pipe", P_NONE, (2, 3), (0, 0), 0, pto_parse_frontend_init, pto_print_frontend_init,
-           pto_verify_frontend_init),
-    CUSTOM("aiv_initialize_pipe", P_NONE, (2, 3), (0, 0), 0, pto_parse_frontend_init, pto_print_frontend_init,
-           pto_verify_frontend_init),
-    CUSTOM("tpush_to_aiv", P_NONE, (1, 1), (0, 0), 0, pto_parse_frontend_push, pto_print_frontend_push,
-           pto_verify_frontend_push),
-    CUSTOM("tpush_to_aic", P_NONE, (1, 1), (0, 0), 0, pto_parse_frontend_push, pto_print_frontend_push,
-           pto_verify_frontend_push),
-    CUSTOM("tpop_from_aic", P_NONE, (0, 2), (1, 1), 0, pto_parse_frontend_pop, pto_print_frontend_pop,
-           pto_verify_frontend_pop),
-    CUSTOM("tpop_from_aiv", P_NONE, (0, 2), (1, 1), 0, pto_parse_frontend_pop, pto_print_frontend_pop,
-           pto_verify_frontend_pop),
-    CUSTOM("tfree_from_aic", P_NONE, (0, 0), (0, 0), 0, pto_parse_split_only, pto_print_split_only,
-           pto_verify_frontend_free),
-    CUSTOM("tfree_from_aiv", P_NONE, (0, 0), (0, 0), 0, pto_parse_split_only, pto_print_split_only,
-           pto_verify_frontend_free),
-    CUSTOM("initialize_l2g2l_pipe", P_NONE, (2, 3), (1, 1), 0, pto_parse_l2g2l_pipe, pto_print_l2g2l_pipe,
-           pto_verify_pipe_init),
-    CUSTOM("initialize_l2l_pipe", P_NONE, (1, 2), (1, 1), 0, pto_parse_l2l_pipe, pto_print_l2l_pipe,
-           pto_verify_pipe_init),
-    CUSTOM("tpush", P_NONE, (2, 2), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
-    CUSTOM("tpop", P_NONE, (2, 2), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
-    CUSTOM("tfree", P_NONE, (1, 1), (0, 0), 0, pto_parse_pipe_data, pto_print_pipe_data, pto_verify_pipe_data),
-    CUSTOM("reserve_buffer", P_NONE, (0, 0), (1, 1), 0, pto_parse_reserve_buffer, pto_print_reserve_buffer,
-           pto_verify_reserve_buffer),
-    CUSTOM("import_reserved_buffer", P_NONE, (0, 0), (1, 1), 0, pto_parse_import_reserved_buffer,
-           pto_print_import_reserved_buffer, pto_verify_import_reserved_buffer),
-    /* async DMA */
-    CUSTOM("build_async_session", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async,
-           pto_verify_build_async_session),
-    CUSTOM("tput_async", P_NONE, (3, 3), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_transfer),
-    CUSTOM("tget_async", P_NONE, (3, 3), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_transfer),
-    CUSTOM("wait_async_event", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_event),
-    CUSTOM("test_async_event", P_NONE, (2, 2), (1, 1), 0, pto_parse_async, pto_print_async, pto_verify_async_event),
-    /* runtime queries */
-    CUSTOM("get_block_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
-    CUSTOM("get_subblock_idx", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
-    CUSTOM("get_block_num", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
-    CUSTOM("get_subblock_num", P_NONE, (0, 0), (1, 1), PTOC_OPF_PURE, parse_query, print_query, S),
-    /* sections */
-    CUSTOM("section.cube", P_NONE, (0, 0), (0, 0), PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_NO_TERMINATOR,
-           parse_section, print_section, S),
-    CUSTOM("section.vector", P_NONE, (0, 0), (0, 0), PTOC_OPF_SINGLE_BLOCK | PTOC_OPF_NO_TERMINATOR,
-           parse_section, print_section, S),
-    /* debug */
-    CUSTOM("print", P_NONE, (1, 1), (0, 0), 0, parse_print_op, print_print_op, S),
-    DPS("tprint", P_NONE, (1, 1), (0, 0), S),
-    ANY("trap", P_NONE),
+#include "dialect/pto_ops.def"
 };
-#undef S
-#undef PURE
+#undef PTO_OP
 
 #define PTO_NOPS (sizeof pto_rows / sizeof pto_rows[0])
+_Static_assert(PTO_NOPS == PTOC_PTO_OP_COUNT, "one row per opcode");
 
 /* Filled from pto_rows on first registration (the core wants a contiguous array
  * of ptoc_op_def; our rows carry more). */
@@ -1259,8 +984,6 @@ const ptoc_dialect pto_dialect = {
 
 const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
 
-/* Each row's memory effects (pto_effects.c), looked up by name once. */
-static const ptoc_pto_effects *pto_row_effects[PTO_NOPS];
 /* Each row's element type rows (pto_dtypes.def), looked up by name once. */
 static pto_dtype_rows pto_row_dtypes[PTO_NOPS];
 
@@ -1268,7 +991,6 @@ static void fill_op_defs(void)
 {
     for (size_t i = 0; i < PTO_NOPS; i++) {
         const pto_op_row *r = &pto_rows[i];
-        pto_row_effects[i] = pto_effects_lookup(r->info.name);
         pto_row_dtypes[i] = pto_dtype_rows_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
@@ -1293,13 +1015,6 @@ void ptoc_register_pto_dialect(ptoc_context *ctx)
     ptoc_context_register_dialect(ctx, &pto_dialect);
 }
 
-const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
-{
-    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);   /* info is its row's first member */
-    size_t row = info ? (size_t)((const pto_op_row *)info - pto_rows) : 0;
-    return info && pto_row_effects[row] ? pto_row_effects[row] : pto_effects_lookup(NULL);
-}
-
 const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op)
 {
     static const pto_dtype_rows none = {0, 0, -1};
@@ -1313,6 +1028,17 @@ const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)
         op->def->data >= (const void *)(pto_rows + PTO_NOPS))
         return NULL;
     return &((const pto_op_row *)op->def->data)->info;
+}
+
+ptoc_pto_op_id ptoc_pto_opcode(const ptoc_op *op)
+{
+    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
+    return info ? info->opcode : PTOC_PTO_OP_NONE;
+}
+
+const char *ptoc_pto_op_name(ptoc_pto_op_id opcode)
+{
+    return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT ? pto_rows[opcode].info.name : NULL;
 }
 
 size_t ptoc_pto_op_count(void) { return PTO_NOPS; }

@@ -71,7 +71,7 @@ ptoc_pto_level ptoc_pto_target_level(ptoc_context *ctx)
 bool ptoc_pto_is_addressless_buffer(const ptoc_op *op)
 {
     ptoc_pto_address_space space;
-    if (ptoc_op_is(op, "pto.alloc_tile")) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE)) {
         ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
         return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
     }
@@ -84,7 +84,7 @@ bool ptoc_pto_check_level_address(const ptoc_op *op)
 {
     if (ptoc_pto_target_level(ptoc_op_context(op)) != PTOC_PTO_LEVEL3 || !ptoc_pto_is_addressless_buffer(op))
         return true;
-    if (ptoc_op_is(op, "pto.alloc_tile"))
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE))
         ptoc_op_emit_error(op, "requires 'addr' operand when --pto-level=level3");
     else
         ptoc_op_emit_error(op, "requires a 'pto.addr' attribute for an on-chip buffer when --pto-level=level3");
@@ -399,7 +399,7 @@ bool pto_verify_scalar_elementwise(const ptoc_op *op)
     ptoc_pto_arch arch;
     if (!pto_verify_structure(op))
         return false;
-    bool scalar_first = ptoc_op_is(op, "pto.tdivs") && !ptoc_pto_tile_like(dps_in(op, 0)) &&
+    bool scalar_first = ptoc_pto_is(op, PTOC_PTO_OP_TDIVS) && !ptoc_pto_tile_like(dps_in(op, 0)) &&
                         ptoc_pto_tile_like(dps_in(op, 1));
     if (!check_scalar(op, "scalar", dps_in(op, scalar_first ? 0 : 1), false))
         return false;
@@ -680,7 +680,7 @@ ptoc_type *ptoc_pto_select_scratch(const ptoc_op *op, uint32_t *tmp_index)
     ptoc_context *ctx = ptoc_op_context(op);
     const ptoc_type *src = ptoc_op_operand(op, 1)->type;
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(src);
-    ptoc_type *elem = ptoc_op_is(op, "pto.tsel") ? ptoc_type_int(ctx, 32, PTOC_UNSIGNED)
+    ptoc_type *elem = ptoc_pto_is(op, PTOC_PTO_OP_TSEL) ? ptoc_type_int(ctx, 32, PTOC_UNSIGNED)
                       : d ? d->elem : src->kind == PTOC_TYPE_MEMREF ? src->u.shaped.elem : NULL;
     uint32_t bytes = elem ? pto_elem_bytes(elem) : 0;
     if (bytes == 0 || bytes > SELECT_SCRATCH_BYTES)
@@ -743,7 +743,7 @@ static bool select_tiles(const ptoc_op *op, uint32_t nins, const ptoc_pto_tile_d
     const select_form *f = select_form_of(op);
     if (nins > 4)
         nins = 4;
-    uint32_t scalars = ptoc_op_is(op, "pto.tsels") ? 1u << (nins - 1) : 0;   /* its scalar is the last in */
+    uint32_t scalars = ptoc_pto_is(op, PTOC_PTO_OP_TSELS) ? 1u << (nins - 1) : 0;   /* its scalar is the last in */
     const ptoc_pto_tile_desc *got[5] = {NULL};
     if (!op_arch(op, arch) || !get_tiles(op, scalars, nins, 1, got))
         return false;
@@ -1384,7 +1384,7 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
     if (!info)
         return PTOC_PTO_PIPE_NONE;
-    if (ptoc_op_is(op, "pto.tstore") && op->noperands > 0) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_TSTORE) && op->noperands > 0) {
         const ptoc_pto_tile_desc *src = ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type);
         ptoc_pto_address_space as;
         if ((src && src->loc == PTOC_PTO_AS_ACC) ||

@@ -95,7 +95,7 @@ bool pto_verify_scalar_access(const ptoc_op *op)
     if (!pto_check_type(op, "the pointer", ptr, elem != NULL, "a !pto.ptr or a GM memref") ||
         !expect_indexes(op, "the offset", 1, 1))
         return false;
-    bool load = ptoc_op_is(op, "pto.load_scalar");
+    bool load = ptoc_pto_is(op, PTOC_PTO_OP_LOAD_SCALAR);
     const ptoc_type *value = load ? op->results[0].type : ptoc_op_operand(op, 2)->type;
     return pto_check_type(op, load ? "the result" : "the stored value", value, value == elem,
                        "the pointer's element type");
@@ -178,10 +178,10 @@ bool pto_verify_declare(const ptoc_op *op)
     if (!pto_verify_structure(op))
         return false;
     const ptoc_type *t = op->results[0].type;
-    if (ptoc_op_is(op, "pto.declare_eventid_array"))
+    if (ptoc_pto_is(op, PTOC_PTO_OP_DECLARE_EVENTID_ARRAY))
         return pto_check_type(op, "the result", t, ptoc_pto_type_is(t, PTOC_PTO_TYPE_EVENTID_ARRAY),
                            "a !pto.eventid_array");
-    if (ptoc_op_is(op, "pto.declare_tile_memref"))
+    if (ptoc_pto_is(op, PTOC_PTO_OP_DECLARE_TILE_MEMREF))
         return pto_check_type(op, "the result", t, t->kind == PTOC_TYPE_MEMREF, "a memref");
     return pto_check_type(op, "the result", t, ptoc_pto_tile_like(t) || t->kind == PTOC_TYPE_MEMREF, "a tile");
 }
@@ -191,10 +191,11 @@ bool pto_verify_declare(const ptoc_op *op)
 static bool locally_bound(const ptoc_value *v)
 {
     const ptoc_op *def = ptoc_value_def(v);
-    while (def && (ptoc_op_is(def, "pto.bitcast") || ptoc_op_is(def, "pto.treshape")) && def->noperands == 1)
+    while (def && (ptoc_pto_is(def, PTOC_PTO_OP_BITCAST) || ptoc_pto_is(def, PTOC_PTO_OP_TRESHAPE)) &&
+           def->noperands == 1)
         def = ptoc_value_def(ptoc_op_operand(def, 0));
-    return def && (ptoc_op_is(def, "pto.alloc_tile") || ptoc_op_is(def, "pto.declare_tile") ||
-                   ptoc_op_is(def, "pto.bind_tile") || ptoc_op_is(def, "pto.pointer_cast"));
+    return def && (ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE) || ptoc_pto_is(def, PTOC_PTO_OP_DECLARE_TILE) ||
+                   ptoc_pto_is(def, PTOC_PTO_OP_BIND_TILE) || ptoc_pto_is(def, PTOC_PTO_OP_POINTER_CAST));
 }
 
 bool pto_verify_set_validshape(const ptoc_op *op)
@@ -340,7 +341,7 @@ bool pto_verify_eventid_access(const ptoc_op *op)
     if (!pto_verify_structure(op))
         return false;
     const ptoc_type *a = ptoc_op_operand(op, 0)->type;
-    bool get = ptoc_op_is(op, "pto.eventid_array_get");
+    bool get = ptoc_pto_is(op, PTOC_PTO_OP_EVENTID_ARRAY_GET);
     return pto_check_type(op, "the array", a, ptoc_pto_type_is(a, PTOC_PTO_TYPE_EVENTID_ARRAY), "a !pto.eventid_array") &&
            expect_indexes(op, get ? "the index" : "the index and the value", 1, op->noperands - 1) &&
            (!get || pto_check_type(op, "the result", op->results[0].type, is_index(op->results[0].type), "index"));

@@ -121,7 +121,7 @@ static const frontend_role *frontend_role_of(const ptoc_op *op)
 
 static bool is_frontend_init(const ptoc_op *op)
 {
-    return ptoc_op_is(op, "pto.aic_initialize_pipe") || ptoc_op_is(op, "pto.aiv_initialize_pipe");
+    return ptoc_pto_is(op, PTOC_PTO_OP_AIC_INITIALIZE_PIPE) || ptoc_pto_is(op, PTOC_PTO_OP_AIV_INITIALIZE_PIPE);
 }
 
 static bool check_kernel_kind(const ptoc_op *op, const frontend_role *role)
@@ -361,7 +361,7 @@ bool pto_verify_pipe_init(const ptoc_op *op)
 {
     if (!check_shape(op))
         return false;
-    bool l2g2l = ptoc_op_is(op, "pto.initialize_l2g2l_pipe");
+    bool l2g2l = ptoc_pto_is(op, PTOC_PTO_OP_INITIALIZE_L2G2L_PIPE);
     int64_t dir = int_attr_or(op, "dir_mask", 0), slot_size = int_attr_or(op, "slot_size", 0);
     int64_t slots = int_attr_or(op, "slot_num", 0), v;
     const char *why = NULL;
@@ -422,14 +422,15 @@ bool pto_verify_pipe_data(const ptoc_op *op)
     const ptoc_op *def = ptoc_value_def(pipe);
     if (!pto_check_type(op, "the pipe handle", pipe->type, ptoc_pto_type_is(pipe->type, PTOC_PTO_TYPE_PIPE), "!pto.pipe"))
         return false;
-    if (!def || !(ptoc_op_is(def, "pto.initialize_l2l_pipe") || ptoc_op_is(def, "pto.initialize_l2g2l_pipe"))) {
+    if (!def ||
+        !(ptoc_pto_is(def, PTOC_PTO_OP_INITIALIZE_L2L_PIPE) || ptoc_pto_is(def, PTOC_PTO_OP_INITIALIZE_L2G2L_PIPE))) {
         ptoc_op_emit_error(op, "the pipe handle must come from pto.initialize_l2l_pipe or pto.initialize_l2g2l_pipe");
         return false;
     }
-    if (ptoc_op_is(op, "pto.tfree"))
+    if (ptoc_pto_is(op, PTOC_PTO_OP_TFREE))
         return true;
     uint32_t space;
-    bool push = ptoc_op_is(op, "pto.tpush");
+    bool push = ptoc_pto_is(op, PTOC_PTO_OP_TPUSH);
     bool ok = tile_space(ptoc_op_operand(op, 0)->type, &space) &&
               (push ? space == PTOC_PTO_AS_ACC || space == PTOC_PTO_AS_VEC
                     : space == PTOC_PTO_AS_VEC || space == PTOC_PTO_AS_MAT);
@@ -488,9 +489,9 @@ static void add_end(pipe_init *pi, const ptoc_value *addr, int dir)
     const ptoc_op *def = ptoc_value_def(addr);
     ptoc_attr *peer = def ? ptoc_op_attr(def, "peer_func") : NULL;
     pipe_end e = {NULL, NULL, dir};
-    if (def && ptoc_op_is(def, "pto.reserve_buffer"))
+    if (def && ptoc_pto_is(def, PTOC_PTO_OP_RESERVE_BUFFER))
         e.owner = func_name(pi->func);
-    else if (def && ptoc_op_is(def, "pto.import_reserved_buffer") && peer && peer->kind == PTOC_ATTR_SYMREF)
+    else if (def && ptoc_pto_is(def, PTOC_PTO_OP_IMPORT_RESERVED_BUFFER) && peer && peer->kind == PTOC_ATTR_SYMREF)
         e.owner = peer->u.symref.root->str;
     else
         return;
@@ -523,7 +524,7 @@ static void describe_init(pipe_init *pi)
     ptoc_attr *nosplit = ptoc_op_attr(op, "nosplit");
     int64_t dir = int_attr_or(op, "dir_mask", 0);
     bool frontend = is_frontend_init(op);
-    uint32_t local = frontend ? op->noperands - 2 : ptoc_op_is(op, "pto.initialize_l2g2l_pipe") ? 1 : 0;
+    uint32_t local = frontend ? op->noperands - 2 : ptoc_pto_is(op, PTOC_PTO_OP_INITIALIZE_L2G2L_PIPE) ? 1 : 0;
     pi->func = enclosing(op, "func.func");
     pi->nosplit = nosplit && nosplit->kind == PTOC_ATTR_BOOL ? nosplit->u.boolean : -1;
     if (dir == 3) {
@@ -536,14 +537,19 @@ static void describe_init(pipe_init *pi)
     if (frontend && pi->func)
         ptoc_walk_pre((ptoc_op *)pi->func, add_frontend_user, pi);
     for (const ptoc_use *u = frontend || op->nresults == 0 ? NULL : op->results[0].uses; u; u = u->next)
-        if (ptoc_op_is(u->owner, "pto.tpush") || ptoc_op_is(u->owner, "pto.tpop") || ptoc_op_is(u->owner, "pto.tfree"))
+        switch (ptoc_pto_opcode(u->owner)) {
+        case PTOC_PTO_OP_TPUSH: case PTOC_PTO_OP_TPOP: case PTOC_PTO_OP_TFREE:
             add_user(pi, u->owner);
+            break;
+        default:
+            break;
+        }
 }
 
 static bool is_pipe_init(const ptoc_op *op)
 {
-    return is_frontend_init(op) || ptoc_op_is(op, "pto.initialize_l2l_pipe") ||
-           ptoc_op_is(op, "pto.initialize_l2g2l_pipe");
+    return is_frontend_init(op) || ptoc_pto_is(op, PTOC_PTO_OP_INITIALIZE_L2L_PIPE) ||
+           ptoc_pto_is(op, PTOC_PTO_OP_INITIALIZE_L2G2L_PIPE);
 }
 
 static ptoc_walk_result collect_init(ptoc_op *op, void *user)

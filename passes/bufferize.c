@@ -18,22 +18,21 @@
  *           A tsel/tsels written without its tmp (3 ins), Level 1 or 2, gets an
  *           address-less scratch buffer as tmp where the arch's select needs
  *           one (A2/A3: ptoc_pto_select_scratch).
- * Method:   retype first (types only, no new ops), then visit the pto ops in
- *           program order (pre-order, so every operand is already a buffer). An op's
- *           row in `rules` says over which operands it may write in place and from
- *           which operand a dynamic valid shape comes. In place is taken only when
- *           it is plainly safe: the operand's buffer has the result's type, comes
- *           from an alloc_tile in the op's own block or is an iter_arg of the
- *           scf.for whose body that block is (so never a value from outside the
- *           loop the op is in, nor a function argument), and every other use of
- *           it is a result-less pto op earlier in that block (so no later use, and
- *           no alias made by a yield, an init, a call or a view op). Last, control
- *           flow is made to own its buffers, since the planner gives a loop's init,
- *           iter_arg, yields and result one buffer, and an scf.if's result and
- *           yields one buffer: a loop init still used elsewhere is copied, a body
- *           yields its value into the carried buffer (copying unless it was
- *           written there in place), and an scf.if branch yields a buffer
- *           defined in that branch (copying a value from outside it).
+ * Method:   retype first (types only, no new ops), then visit the pto ops in program
+ *           order (pre-order, so every operand is already a buffer). The op table's
+ *           effects say over which operands an op may write in place, and shape_from
+ *           from which operand a dynamic valid shape comes. In place is taken only when
+ *           it is plainly safe: the operand's buffer has the result's type, comes from
+ *           an alloc_tile in the op's own block or is an iter_arg of the scf.for whose
+ *           body that block is (so never a value from outside the loop the op is in, nor
+ *           a function argument), and every other use of it is a result-less pto op
+ *           earlier in that block (so no later use, and no alias made by a yield, an
+ *           init, a call or a view op). Last, control flow is made to own its buffers,
+ *           since the planner gives a loop's init, iter_arg, yields and result one
+ *           buffer, and an scf.if's result and yields one buffer: a loop init still used
+ *           elsewhere is copied, a body yields its value into the carried buffer
+ *           (copying unless it was written there in place), and an scf.if branch yields
+ *           a buffer defined in that branch (copying a value from outside it).
  */
 #include "passes/passes.h"
 
@@ -41,7 +40,7 @@
 
 #include <string.h>
 
-/* ---------------------------------------------------------------- the rule table */
+/* ---------------------------------------------------------------- valid shapes */
 
 enum {
     SHAPE_NONE = -1,      /* a dynamic valid shape cannot be derived: diagnose */
@@ -49,56 +48,33 @@ enum {
     SHAPE_SAME_TYPE = -3, /* the first operand of the result's own type */
 };
 
-typedef struct bufferize_rule {
-    const char *name;
-    int8_t shape_from;    /* operand whose valid shape a dynamic result has, or SHAPE_* */
-} bufferize_rule;
-
-/* Ops not listed derive no valid shape. Which operands a result may overwrite
- * in place is the dialect's ptoc_pto_op_effects. */
-static const bufferize_rule rules[] = {
-    {"pto.tload", SHAPE_VIEW},
-    {"pto.tadd", 0},
-    {"pto.tsub", 0},
-    {"pto.tmul", 0},
-    {"pto.tdiv", 0},
-    {"pto.tmax", 0},
-    {"pto.tmin", 0},
-    {"pto.tadds", 0},
-    {"pto.tsubs", 0},
-    {"pto.tmuls", 0},
-    {"pto.tdivs", SHAPE_SAME_TYPE},     /* its scalar may come first (dst = s / src) */
-    {"pto.tmaxs", 0},
-    {"pto.tmins", 0},
-    {"pto.tcolexpandadd", SHAPE_SAME_TYPE},
-    {"pto.tcolexpandsub", SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmul", SHAPE_SAME_TYPE},
-    {"pto.tcolexpanddiv", SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmax", SHAPE_SAME_TYPE},
-    {"pto.tcolexpandmin", SHAPE_SAME_TYPE},
-    {"pto.tcolexpandexpdif", SHAPE_SAME_TYPE},
-    {"pto.tcmp", 0},
-    {"pto.tcmps", 0},
-    {"pto.tsel", 1},
-    {"pto.tsels", 1},
-    {"pto.thistogram", 0},
-    {"pto.tabs", 0},
-    {"pto.tneg", 0},
-    {"pto.texp", 0},
-    {"pto.tlog", 0},
-    {"pto.tsqrt", 0},
-    {"pto.trecip", 0},
-    {"pto.trelu", 0},
-};
-
-static const bufferize_rule default_rule = {NULL, SHAPE_NONE};
-
-static const bufferize_rule *rule_of(const ptoc_op *op)
+/* The operand whose valid shape a dynamic result of `op` has, or SHAPE_*.
+ * Which operands a result may overwrite in place is the op table's
+ * (ptoc_pto_op_effects). */
+static int shape_from(const ptoc_op *op)
 {
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        if (ptoc_op_is(op, rules[i].name))
-            return &rules[i];
-    return &default_rule;
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_TLOAD:
+        return SHAPE_VIEW;
+    case PTOC_PTO_OP_TADD: case PTOC_PTO_OP_TSUB: case PTOC_PTO_OP_TMUL:
+    case PTOC_PTO_OP_TDIV: case PTOC_PTO_OP_TMAX: case PTOC_PTO_OP_TMIN:
+    case PTOC_PTO_OP_TADDS: case PTOC_PTO_OP_TSUBS: case PTOC_PTO_OP_TMULS:
+    case PTOC_PTO_OP_TMAXS: case PTOC_PTO_OP_TMINS:
+    case PTOC_PTO_OP_TCMP: case PTOC_PTO_OP_TCMPS: case PTOC_PTO_OP_THISTOGRAM:
+    case PTOC_PTO_OP_TABS: case PTOC_PTO_OP_TNEG: case PTOC_PTO_OP_TEXP:
+    case PTOC_PTO_OP_TLOG: case PTOC_PTO_OP_TSQRT: case PTOC_PTO_OP_TRECIP:
+    case PTOC_PTO_OP_TRELU:
+        return 0;
+    case PTOC_PTO_OP_TSEL: case PTOC_PTO_OP_TSELS:
+        return 1;
+    case PTOC_PTO_OP_TDIVS:     /* its scalar may come first (dst = s / src) */
+    case PTOC_PTO_OP_TCOLEXPANDADD: case PTOC_PTO_OP_TCOLEXPANDSUB: case PTOC_PTO_OP_TCOLEXPANDMUL:
+    case PTOC_PTO_OP_TCOLEXPANDDIV: case PTOC_PTO_OP_TCOLEXPANDMAX: case PTOC_PTO_OP_TCOLEXPANDMIN:
+    case PTOC_PTO_OP_TCOLEXPANDEXPDIF:
+        return SHAPE_SAME_TYPE;
+    default:
+        return SHAPE_NONE;
+    }
 }
 
 /* ---------------------------------------------------------------- state */
@@ -189,7 +165,7 @@ static ptoc_walk_result retype_op(ptoc_op *op, void *user)
             for (uint32_t i = 0; i < b->nargs; i++)
                 retype_value(st->ctx, b->args[i]);
     if (ptoc_pto_op_info_of(op)) {
-        if (has_tile_result(op) || ptoc_op_is(op, "pto.tstore"))
+        if (has_tile_result(op) || ptoc_pto_is(op, PTOC_PTO_OP_TSTORE))
             push_op(st, op);
         return PTOC_WALK_ADVANCE;
     }
@@ -243,7 +219,7 @@ static bool is_for_iter_arg(const ptoc_value *v, const ptoc_block *block)
 static bool may_overwrite(ptoc_op *op, ptoc_value *buf, const ptoc_type *want)
 {
     ptoc_op *def = ptoc_value_def(buf);
-    bool local_alloc = def && ptoc_op_is(def, "pto.alloc_tile") && def->block == op->block;
+    bool local_alloc = def && ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE) && def->block == op->block;
     if (buf->type != want || !(local_alloc || is_for_iter_arg(buf, op->block)))
         return false;
     for (ptoc_use *u = buf->uses; u; u = u->next) {
@@ -279,7 +255,7 @@ static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2]
 {
     ptoc_op *view = ptoc_value_def(ptoc_op_operand(op, 0));
     ptoc_attr *seg = view ? ptoc_op_attr(view, "operandSegmentSizes") : NULL;
-    if (!view || !ptoc_op_is(view, "pto.partition_view") || !seg || seg->u.dense.n != 3 ||
+    if (!view || !ptoc_pto_is(view, PTOC_PTO_OP_PARTITION_VIEW) || !seg || seg->u.dense.n != 3 ||
         seg->u.dense.values[2] != 2) {
         ptoc_op_emit_error(op, "cannot bufferize a dynamic valid shape: the source is not a rank-2 "
                            "pto.partition_view whose sizes give it");
@@ -296,7 +272,7 @@ static void alloc_valid_operands(const ptoc_value *buf, ptoc_value *given[2])
 {
     given[0] = given[1] = NULL;
     ptoc_op *def = ptoc_value_def(buf);
-    ptoc_attr *seg = def && ptoc_op_is(def, "pto.alloc_tile") ? ptoc_op_attr(def, "operandSegmentSizes") : NULL;
+    ptoc_attr *seg = def && ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE) ? ptoc_op_attr(def, "operandSegmentSizes") : NULL;
     for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++) {
         if (seg->u.dense.values[k] != 1)
             continue;
@@ -306,10 +282,11 @@ static void alloc_valid_operands(const ptoc_value *buf, ptoc_value *given[2])
     }
 }
 
-static int shape_operand(const ptoc_op *op, const bufferize_rule *rule, const ptoc_type *want)
+static int shape_operand(const ptoc_op *op, const ptoc_type *want)
 {
-    if (rule->shape_from != SHAPE_SAME_TYPE)
-        return rule->shape_from;
+    int from = shape_from(op);
+    if (from != SHAPE_SAME_TYPE)
+        return from;
     for (uint32_t i = 0; i < op->noperands; i++)
         if (ptoc_op_operand(op, i)->type == want)
             return (int)i;
@@ -343,10 +320,10 @@ static bool buffer_valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, ptoc_value *
     return true;
 }
 
-static bool valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, const bufferize_rule *rule, const ptoc_type *want,
-                       const bool need[2], ptoc_value *dims[2])
+static bool valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, const ptoc_type *want, const bool need[2],
+                       ptoc_value *dims[2])
 {
-    int from = shape_operand(op, rule, want);
+    int from = shape_operand(op, want);
     if (from == SHAPE_VIEW)
         return view_valid_dims(op, need, dims);
     if (from < 0 || (uint32_t)from >= op->noperands) {
@@ -369,8 +346,9 @@ static void add_segments(bz *st, ptoc_op_state *s, uint32_t n, const int64_t *si
  * valid operand for each non-NULL entry of `dims`. */
 static ptoc_value *alloc_buffer(bz *st, ptoc_builder *b, ptoc_type *want, ptoc_value *const dims[2])
 {
+    const char *alloc = ptoc_pto_op_name(PTOC_PTO_OP_ALLOC_TILE);
     ptoc_op_state s;
-    ptoc_state_init(&s, st->arena, ptoc_context_op_def(st->ctx, "pto.alloc_tile", 14), b->loc);
+    ptoc_state_init(&s, st->arena, ptoc_context_op_def(st->ctx, alloc, strlen(alloc)), b->loc);
     int64_t seg[3] = {0, dims[0] != NULL, dims[1] != NULL};
     for (int k = 0; k < 2; k++)
         if (dims[k])
@@ -388,12 +366,12 @@ static void dynamic_dims(const ptoc_type *t, bool dynamic[2])
 }
 
 /* The buffer `op`'s result of type `want` gets when it is not written in place. */
-static ptoc_value *new_buffer(bz *st, ptoc_builder *b, ptoc_op *op, const bufferize_rule *rule, ptoc_type *want)
+static ptoc_value *new_buffer(bz *st, ptoc_builder *b, ptoc_op *op, ptoc_type *want)
 {
     ptoc_value *dims[2] = {NULL, NULL};
     bool dynamic[2];
     dynamic_dims(want, dynamic);
-    if ((dynamic[0] || dynamic[1]) && !valid_dims(st, b, op, rule, want, dynamic, dims))
+    if ((dynamic[0] || dynamic[1]) && !valid_dims(st, b, op, want, dynamic, dims))
         return NULL;
     return alloc_buffer(st, b, want, dims);
 }
@@ -411,23 +389,22 @@ static void build_dps(bz *st, ptoc_builder *b, ptoc_op *op, uint32_t nouts, ptoc
     for (uint32_t i = 0; i < op->nattrs; i++)
         ptoc_state_add_attr(&s, op->attrs[i].name, op->attrs[i].value);
     int64_t seg[6] = {op->noperands, nouts, 0, 0, 0, 0};
-    add_segments(st, &s, ptoc_op_is(op, "pto.tload") ? 6 : 2, seg);
+    add_segments(st, &s, ptoc_pto_is(op, PTOC_PTO_OP_TLOAD) ? 6 : 2, seg);
     ptoc_builder_insert(b, &s);
 }
 
 /* Ops whose tile result is a view of their operand's memory, not a new value:
  * a copy would change their meaning, so Level-1 uses of them are refused. */
-static const char *const view_ops[] = {
-    "pto.bind_tile", "pto.subset", "pto.set_validshape", "pto.bitcast", "pto.treshape",
-    "pto.pointer_cast", "pto.declare_tile", "pto.tassign",
-};
-
 static bool is_view_op(const ptoc_op *op)
 {
-    for (size_t i = 0; i < sizeof view_ops / sizeof view_ops[0]; i++)
-        if (ptoc_op_is(op, view_ops[i]))
-            return true;
-    return false;
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_BIND_TILE: case PTOC_PTO_OP_SUBSET: case PTOC_PTO_OP_SET_VALIDSHAPE:
+    case PTOC_PTO_OP_BITCAST: case PTOC_PTO_OP_TRESHAPE: case PTOC_PTO_OP_POINTER_CAST:
+    case PTOC_PTO_OP_DECLARE_TILE: case PTOC_PTO_OP_TASSIGN:
+        return true;
+    default:
+        return false;
+    }
 }
 
 static bool check_level1(const ptoc_op *op)
@@ -440,7 +417,7 @@ static bool check_level1(const ptoc_op *op)
         ptoc_op_emit_error(op, "has both ins/outs and a !pto.tile result: mixed Level-1 and Level-2 form");
         return false;
     }
-    if (ptoc_op_is(op, "pto.tload") && op->noperands != 1) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_TLOAD) && op->noperands != 1) {
         ptoc_op_emit_error(op, "a Level-1 tload takes exactly one operand, the view");
         return false;
     }
@@ -456,7 +433,6 @@ static bool bufferize_tile_op(bz *st, ptoc_op *op)
 {
     if (!check_level1(op))
         return false;
-    const bufferize_rule *rule = rule_of(op);
     ptoc_builder b;
     ptoc_builder_init(&b, st->ctx, st->arena);
     ptoc_builder_set_before(&b, op);
@@ -466,7 +442,7 @@ static bool bufferize_tile_op(bz *st, ptoc_op *op)
         ptoc_type *want = buf_type_of(st->ctx, op->results[i].type);
         outs[i] = op->nresults == 1 ? inplace_buffer(op, want) : NULL;
         if (!outs[i])
-            outs[i] = new_buffer(st, &b, op, rule, want);
+            outs[i] = new_buffer(st, &b, op, want);
         if (!outs[i])
             return false;
     }
@@ -505,7 +481,7 @@ static bool bufferize_tstore(bz *st, ptoc_op *op)
 static ptoc_value *copy_to(bz *st, ptoc_builder *b, ptoc_value *src, ptoc_value *dst)
 {
     ptoc_value *ops[2] = {src, dst};
-    ptoc_op *mov = ptoc_builder_create(b, "pto.tmov", 2, ops, 0, NULL, 0, NULL, 0);
+    ptoc_op *mov = ptoc_builder_create(b, ptoc_pto_op_name(PTOC_PTO_OP_TMOV), 2, ops, 0, NULL, 0, NULL, 0);
     set_dps_segments(st, mov, 1, 1);
     return dst;
 }
@@ -683,7 +659,7 @@ static bool run_bufferize(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_opti
     ptoc_walk_pre(func, retype_op, &st);
     bool ok = !st.failed && retype_function(&st, func);
     for (size_t i = 0; ok && i < st.n; i++)
-        ok = ptoc_op_is(st.ops[i], "pto.tstore") ? bufferize_tstore(&st, st.ops[i])
+        ok = ptoc_pto_is(st.ops[i], PTOC_PTO_OP_TSTORE) ? bufferize_tstore(&st, st.ops[i])
                                                  : bufferize_tile_op(&st, st.ops[i]);
     if (ok)
         ok = ptoc_walk_pre(func, fix_control_flow, &st);

@@ -242,7 +242,7 @@ static const ptoc_value *gm_root(const ptoc_value *v)
                            ptoc_op_is(v->owner.block->region->owner, "func.func")
                        ? v
                        : NULL;
-        if (!(ptoc_op_is(d, "pto.partition_view") || ptoc_op_is(d, "pto.make_tensor_view") ||
+        if (!(ptoc_pto_is(d, PTOC_PTO_OP_PARTITION_VIEW) || ptoc_pto_is(d, PTOC_PTO_OP_MAKE_TENSOR_VIEW) ||
               ptoc_op_is(d, "memref.subview") || ptoc_op_is(d, "memref.reinterpret_cast") ||
               ptoc_op_is(d, "memref.cast")) || d->noperands == 0)
             return NULL;
@@ -264,9 +264,9 @@ static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *o
 static void gm_range(const ptoc_value *v, ptoc_type *elem, access *a)
 {
     ptoc_op *pv = ptoc_value_def(v);
-    ptoc_op *tv = pv && ptoc_op_is(pv, "pto.partition_view") ? ptoc_value_def(ptoc_op_operand(pv, 0)) : NULL;
+    ptoc_op *tv = pv && ptoc_pto_is(pv, PTOC_PTO_OP_PARTITION_VIEW) ? ptoc_value_def(ptoc_op_operand(pv, 0)) : NULL;
     const int64_t *ps, *ts;
-    if (!tv || !ptoc_op_is(tv, "pto.make_tensor_view") || segments(pv, &ps) != 3 || segments(tv, &ts) != 3)
+    if (!tv || !ptoc_pto_is(tv, PTOC_PTO_OP_MAKE_TENSOR_VIEW) || segments(pv, &ps) != 3 || segments(tv, &ts) != 3)
         return;
     uint32_t rank = (uint32_t)ps[1];
     int64_t off[PTOC_PTO_MAX_VIEW_RANK], size[PTOC_PTO_MAX_VIEW_RANK], stride[PTOC_PTO_MAX_VIEW_RANK];
@@ -776,7 +776,7 @@ static ptoc_attr *pipe_attr(sync_pass *sp, int pipe)
     return ptoc_pto_enum_attr(sp->ctx, PTOC_PTO_ENUM_PIPE, (uint32_t)pipe);
 }
 
-static void emit_flag(sync_pass *sp, const char *name, const pair *p, ptoc_op *before, ptoc_block *blk)
+static void emit_flag(sync_pass *sp, ptoc_pto_op_id opcode, const pair *p, ptoc_op *before, ptoc_block *blk)
 {
     ptoc_builder b;
     ptoc_builder_init(&b, sp->ctx, sp->arena);
@@ -791,7 +791,7 @@ static void emit_flag(sync_pass *sp, const char *name, const pair *p, ptoc_op *b
         {ptoc_ident_cstr(sp->ctx, "event_id"),
          ptoc_pto_enum_attr(sp->ctx, PTOC_PTO_ENUM_EVENT, (uint32_t)p->id)},
     };
-    ptoc_builder_create(&b, name, 0, NULL, 0, NULL, 3, attrs, 0);
+    ptoc_builder_create(&b, ptoc_pto_op_name(opcode), 0, NULL, 0, NULL, 3, attrs, 0);
 }
 
 /* Sets first, so a set and a wait at one point read set-then-wait. */
@@ -801,18 +801,18 @@ static void emit_sets(sync_pass *sp, const pair *p)
         add_barrier(sp, p->wait_before, PTOC_PTO_PIPE_ALL);
         return;
     }
-    emit_flag(sp, "pto.set_flag", p, p->set_after->next, p->set_after->block);
+    emit_flag(sp, PTOC_PTO_OP_SET_FLAG, p, p->set_after->next, p->set_after->block);
     if (p->kind == PAIR_CARRIED)
-        emit_flag(sp, "pto.set_flag", p, p->loop, NULL);
+        emit_flag(sp, PTOC_PTO_OP_SET_FLAG, p, p->loop, NULL);
 }
 
 static void emit_waits(sync_pass *sp, const pair *p)
 {
     if (p->kind == PAIR_BARRIER)
         return;
-    emit_flag(sp, "pto.wait_flag", p, p->wait_before, NULL);
+    emit_flag(sp, PTOC_PTO_OP_WAIT_FLAG, p, p->wait_before, NULL);
     if (p->kind == PAIR_CARRIED)
-        emit_flag(sp, "pto.wait_flag", p, p->loop->next, p->loop->block);
+        emit_flag(sp, PTOC_PTO_OP_WAIT_FLAG, p, p->loop->next, p->loop->block);
 }
 
 static void emit_barrier(sync_pass *sp, const barrier_req *r)
@@ -822,8 +822,8 @@ static void emit_barrier(sync_pass *sp, const barrier_req *r)
     ptoc_builder_set_before(&b, r->before);
     b.loc = r->before->loc;
     ptoc_named_attr attr = {ptoc_ident_cstr(sp->ctx, "pipe"), pipe_attr(sp, r->pipe)};
-    ptoc_builder_create(&b, r->pipe == PTOC_PTO_PIPE_ALL ? "pto.barrier" : "pto.pipe_barrier", 0, NULL, 0,
-                        NULL, 1, &attr, 0);
+    ptoc_pto_op_id opcode = r->pipe == PTOC_PTO_PIPE_ALL ? PTOC_PTO_OP_BARRIER : PTOC_PTO_OP_PIPE_BARRIER;
+    ptoc_builder_create(&b, ptoc_pto_op_name(opcode), 0, NULL, 0, NULL, 1, &attr, 0);
 }
 
 /* ---------------------------------------------------------------- printing */
@@ -857,16 +857,15 @@ static void print_decisions(const sync_pass *sp)
 
 static ptoc_walk_result find_manual(ptoc_op *op, void *user)
 {
-    static const char *const sync_ops[] = {
-        "pto.set_flag", "pto.wait_flag", "pto.set_flag_dyn", "pto.wait_flag_dyn", "pto.pipe_barrier",
-        "pto.barrier", "pto.record_event", "pto.wait_event", "pto.barrier_sync",
-    };
-    for (size_t i = 0; i < sizeof sync_ops / sizeof sync_ops[0]; i++)
-        if (ptoc_op_is(op, sync_ops[i])) {
-            *(bool *)user = true;
-            return PTOC_WALK_INTERRUPT;
-        }
-    return PTOC_WALK_ADVANCE;
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_SET_FLAG: case PTOC_PTO_OP_WAIT_FLAG: case PTOC_PTO_OP_SET_FLAG_DYN:
+    case PTOC_PTO_OP_WAIT_FLAG_DYN: case PTOC_PTO_OP_PIPE_BARRIER: case PTOC_PTO_OP_BARRIER:
+    case PTOC_PTO_OP_RECORD_EVENT: case PTOC_PTO_OP_WAIT_EVENT: case PTOC_PTO_OP_BARRIER_SYNC:
+        *(bool *)user = true;
+        return PTOC_WALK_INTERRUPT;
+    default:
+        return PTOC_WALK_ADVANCE;
+    }
 }
 
 static bool print_requested(const ptoc_pass_options *opts)

@@ -15,6 +15,8 @@
  */
 #include "passes/passes.h"
 
+#include "ptoc/pto.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +135,7 @@ static bool materialise(tassign_state *st, ptoc_op *op)
         return false;
     }
     int64_t offset = planned->u.integer.value;
-    if (ptoc_op_is(op, "pto.alloc_tile")) {
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE)) {
         if (!give_alloc_tile_addr(st, op, offset))
             return false;
     } else if (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) {

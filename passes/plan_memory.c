@@ -91,23 +91,39 @@
 #include "ptoc/ptoc.h"
 
 static const struct { const char *name; uint32_t kind; } op_kinds[] = {
-    {"pto.alloc_tile", OP_ALLOC_TILE}, {"memref.alloc", OP_MEMREF_ALLOC}, {"memref.alloca", OP_MEMREF_ALLOC},
-    {"pto.tassign", OP_TASSIGN},       {"scf.for", OP_FOR},               {"scf.while", OP_WHILE},
-    {"scf.yield", OP_PASS},            {"scf.condition", OP_PASS},        {"scf.if", OP_IF},
-    {"scf.execute_region", OP_EXECUTE},
+    {"memref.alloc", OP_MEMREF_ALLOC}, {"memref.alloca", OP_MEMREF_ALLOC}, {"scf.for", OP_FOR},
+    {"scf.while", OP_WHILE},           {"scf.yield", OP_PASS},            {"scf.condition", OP_PASS},
+    {"scf.if", OP_IF},                 {"scf.execute_region", OP_EXECUTE},
 };
-static const char *const scratch_prefixes[] = {"pto.trowexpand", "pto.tcvt", "pto.textract"};
 
-static uint32_t classify_name(const char *name)
+/* A pto op's kind: the buffer-defining ops, and the ops whose A2/A3
+ * implementation uses the hidden UB scratch (TROWEXPAND*, TCVT, TEXTRACT*). */
+static uint32_t classify_pto(ptoc_pto_op_id opcode)
 {
-    uint32_t kind = OP_OTHER;
+    switch (opcode) {
+    case PTOC_PTO_OP_ALLOC_TILE:
+        return OP_ALLOC_TILE;
+    case PTOC_PTO_OP_TASSIGN:
+        return OP_TASSIGN;
+    case PTOC_PTO_OP_TROWEXPAND: case PTOC_PTO_OP_TROWEXPANDADD: case PTOC_PTO_OP_TROWEXPANDSUB:
+    case PTOC_PTO_OP_TROWEXPANDMUL: case PTOC_PTO_OP_TROWEXPANDDIV: case PTOC_PTO_OP_TROWEXPANDMAX:
+    case PTOC_PTO_OP_TROWEXPANDMIN: case PTOC_PTO_OP_TROWEXPANDEXPDIF:
+    case PTOC_PTO_OP_TCVT: case PTOC_PTO_OP_TEXTRACT: case PTOC_PTO_OP_TEXTRACT_FP:
+        return OP_OTHER | OP_SCRATCH;
+    default:
+        return OP_OTHER;
+    }
+}
+
+static uint32_t classify(const ptoc_op *op)
+{
+    ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    if (opcode != PTOC_PTO_OP_NONE)
+        return classify_pto(opcode);
     for (size_t i = 0; i < sizeof op_kinds / sizeof op_kinds[0]; i++)
-        if (strcmp(name, op_kinds[i].name) == 0)
-            kind = op_kinds[i].kind;
-    for (size_t i = 0; i < sizeof scratch_prefixes / sizeof scratch_prefixes[0]; i++)
-        if (strncmp(name, scratch_prefixes[i], strlen(scratch_prefixes[i])) == 0)
-            kind |= OP_SCRATCH;
-    return kind;
+        if (ptoc_op_is(op, op_kinds[i].name))
+            return op_kinds[i].kind;
+    return OP_OTHER;
 }
 
 /* ---------------------------------------------------------------- buffer types */
@@ -337,7 +353,7 @@ static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
 {
     uint32_t kind = map_get_or_put(&pl->kind_of, pl->tmp, op->def, UINT32_MAX);
     if (kind == UINT32_MAX) {
-        kind = classify_name(op->name->str);
+        kind = classify(op);
         bool found;
         *map_slot(&pl->kind_of, op->def, &found) = kind;
     }
@@ -360,7 +376,7 @@ static bool use_kills(const ptoc_op *op, const ptoc_value *v)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
     ptoc_op *def = ptoc_value_def(v);
-    bool whole_buffer = !def || def->nregions > 0 || ptoc_op_is(def, "pto.alloc_tile");
+    bool whole_buffer = !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
     return d && d->valid_rows == d->rows && d->valid_cols == d->cols && d->compact != PTOC_PTO_COMPACT_ROW_PLUS_ONE &&
            whole_buffer && ptoc_pto_op_effects(op)->writes_valid;
 }
@@ -370,7 +386,7 @@ static bool use_kills(const ptoc_op *op, const ptoc_value *v)
 static bool scratch_kills(const ptoc_op *op, uint32_t i, const ptoc_value *v)
 {
     ptoc_op *def = ptoc_value_def(v);
-    bool whole_buffer = !def || def->nregions > 0 || ptoc_op_is(def, "pto.alloc_tile");
+    bool whole_buffer = !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
     return i < 32 && (ptoc_pto_op_effects(op)->scratch_ins & (1u << i)) && ptoc_pto_tile_buf(v->type) &&
            whole_buffer && !is_dps_out(op, i);
 }
@@ -536,8 +552,8 @@ static ptoc_op *clone_alloc(planner *pl, ptoc_op *alloc, uint64_t offset, ptoc_a
     ptoc_builder_set_after(&bld, alloc);
     bld.loc = alloc->loc;
     ptoc_type *type = alloc->results[0].type;
-    ptoc_op *copy = ptoc_builder_create(&bld, "pto.alloc_tile", alloc->noperands, operands, 1, &type,
-                                        alloc->nattrs, alloc->attrs, 0);
+    ptoc_op *copy = ptoc_builder_create(&bld, ptoc_pto_op_name(PTOC_PTO_OP_ALLOC_TILE), alloc->noperands,
+                                        operands, 1, &type, alloc->nattrs, alloc->attrs, 0);
     ptoc_op_set_attr(copy, arena, ptoc_ident_cstr(pl->ctx, "pto.planned_offset"),
                      ptoc_attr_int(pl->ctx, ptoc_type_int(pl->ctx, 64, PTOC_SIGNLESS), (int64_t)offset));
     return copy;

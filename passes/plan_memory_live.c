@@ -666,7 +666,7 @@ static reaching web_scope(web_walk *ww, uint32_t c, uint32_t lo, uint32_t hi, re
  * every use, with no flows in or out. */
 static bool splittable(const planner *pl, const reach *r, const buffer *b, uint32_t set, const bool *inflow)
 {
-    if (b->fixed || b->unknown || b->nallocs != 1 || !ptoc_op_is(b->root, "pto.alloc_tile") ||
+    if (b->fixed || b->unknown || b->nallocs != 1 || !ptoc_pto_is(b->root, PTOC_PTO_OP_ALLOC_TILE) ||
         r->flows.start[set] != r->flows.start[set + 1] || inflow[set])
         return false;
     for (uint32_t i = r->uses.start[set]; i < r->uses.start[set + 1]; i++)

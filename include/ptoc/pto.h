@@ -311,8 +311,20 @@ typedef enum ptoc_pto_op_form {
     PTOC_PTO_FORM_CUSTOM,       /* its own parse/print (views, alloc, sync, queries ...) */
 } ptoc_pto_op_form;
 
+/* One opcode per row of the op table (dialect/pto_ops.def), in its order:
+ * PTOC_PTO_OP_TADD, PTOC_PTO_OP_TMATMUL_ACC ("pto.tmatmul.acc"). Passes and
+ * backends test an op by its opcode, never by comparing its name. */
+typedef enum ptoc_pto_op_id {
+    PTOC_PTO_OP_NONE = -1,      /* not a pto op */
+#define PTO_OP(id, ...) PTOC_PTO_OP_##id,
+#include "../../dialect/pto_ops.def"
+#undef PTO_OP
+    PTOC_PTO_OP_COUNT
+} ptoc_pto_op_id;
+
 /* The dialect's row for one op (ptoc_op_def.data points at it). */
 typedef struct ptoc_pto_op_info {
+    ptoc_pto_op_id opcode;
     const char *name;           /* "pto.tadd" */
     ptoc_pto_op_form form;
     int pipe;                   /* ptoc_pto_pipe; PTOC_PTO_PIPE_NONE when none */
@@ -323,13 +335,20 @@ typedef struct ptoc_pto_op_info {
 
 /* The row of a pto op, or NULL for other ops. */
 const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op);
+/* The opcode of `op` (from its row, O(1)), or PTOC_PTO_OP_NONE for other ops. */
+ptoc_pto_op_id ptoc_pto_opcode(const ptoc_op *op);
+/* The full name of an opcode's op ("pto.tmov"), for building one; NULL for
+ * PTOC_PTO_OP_NONE and out-of-range values. */
+const char *ptoc_pto_op_name(ptoc_pto_op_id opcode);
+/* Whether `op` is the pto op `opcode`. */
+static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { return ptoc_pto_opcode(op) == opcode; }
 /* The pipe an op runs on, refined by its operands (tstore from ACC runs on FIX). */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
  * Level-1 shape: operands are ins, results are outs). */
 bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);
-/* How a DPS pto op touches its tile operands (dialect/pto_effects.c); never
- * NULL: ops without a row get no in-place and no whole writes. */
+/* How a DPS pto op touches its tile operands (the effects columns of
+ * dialect/pto_ops.def); never NULL: other ops get no in-place and no whole writes. */
 typedef struct ptoc_pto_effects {
     uint32_t inplace_ins;       /* bit i: the ISA allows the out to be exactly in i (dst == src) */
     bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
