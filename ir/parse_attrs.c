@@ -190,15 +190,15 @@ static bool parse_dict_entries(ptoc_parser *p, entry_fn add, void *user)
 typedef struct dict_builder {
     ptoc_named_attr *items;
     uint32_t n, cap;
-    ptoc_pmap seen;
+    ptoc_ptrmap seen;
 } dict_builder;
 
 static bool dict_add(ptoc_parser *p, void *user, ptoc_named_attr *e, ptoc_loc at)
 {
     dict_builder *d = user;
-    if (ptoc_pmap_get(&d->seen, e->name))
+    if (ptoc_ptrmap_get(&d->seen, e->name))
         return ptoc_parser_error_at(p, at, "duplicate key '%s' in dictionary attribute", e->name->str);
-    ptoc_pmap_put(&d->seen, e->name, e->name);
+    ptoc_ptrmap_put(&d->seen, e->name, e->name);
     if (d->n == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 4;
         ptoc_named_attr *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_named_attr, cap);
@@ -214,9 +214,9 @@ static bool dict_add(ptoc_parser *p, void *user, ptoc_named_attr *e, ptoc_loc at
 static bool parse_dict(ptoc_parser *p, ptoc_attr **out)
 {
     dict_builder d = { NULL, 0, 0, { 0 } };
-    ptoc_pmap_init(&d.seen, p->ctx);
+    ptoc_ptrmap_init(&d.seen, p->ctx);
     bool ok = parse_dict_entries(p, dict_add, &d);
-    ptoc_pmap_free(&d.seen);
+    ptoc_ptrmap_free(&d.seen);
     if (ok)
         *out = ptoc_attr_dict(p->ctx, d.n, d.items);
     return ok;
@@ -525,7 +525,7 @@ static bool parse_loc_string(ptoc_parser *p, loc_result *r)
 static bool parse_loc_alias(ptoc_parser *p, loc_result *r)
 {
     ptoc_ident *name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
-    const ptoc_loc *l = ptoc_pmap_get(&p->loc_aliases, name);
+    const ptoc_loc *l = ptoc_ptrmap_get(&p->loc_aliases, name);
     if (!r->have && l && l->file) {
         r->have = true;
         r->loc = *l;

@@ -23,7 +23,7 @@
 void ptoc_parser_push_isolated(ptoc_parser *p)
 {
     ptoc_ssa_scope *s = PTOC_NEW(p->scratch, ptoc_ssa_scope);
-    ptoc_pmap_init(&s->names, p->ctx);
+    ptoc_ptrmap_init(&s->names, p->ctx);
     s->outer = p->scope;
     p->scope = s;
 }
@@ -42,18 +42,18 @@ bool ptoc_parser_pop_isolated(ptoc_parser *p)
             }
         ok = false;
     }
-    ptoc_pmap_free(&s->names);
+    ptoc_ptrmap_free(&s->names);
     p->scope = s->outer;
     return ok && !p->failed;
 }
 
 static ptoc_ssa_entry *ssa_entry(ptoc_parser *p, ptoc_ident *name)
 {
-    ptoc_ssa_entry *e = ptoc_pmap_get(&p->scope->names, name);
+    ptoc_ssa_entry *e = ptoc_ptrmap_get(&p->scope->names, name);
     if (!e) {
         e = PTOC_NEW(p->scratch, ptoc_ssa_entry);
         e->name = name;
-        ptoc_pmap_put(&p->scope->names, name, e);
+        ptoc_ptrmap_put(&p->scope->names, name, e);
     }
     return e;
 }
@@ -260,7 +260,7 @@ bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n
 
 ptoc_type *ptoc_parser_defined_type(ptoc_parser *p, const ptoc_operand_ref *ref)
 {
-    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_ptrmap_get(&p->scope->names, ref->name);
     return e && e->state == SSA_DEFINED && ref->number < e->n ? e->first[ref->number].type : NULL;
 }
 
@@ -326,9 +326,9 @@ static bool define_block_arg(ptoc_parser *p, ptoc_block *b, const ptoc_region_ar
 static bool parse_block_label(ptoc_parser *p, ptoc_block *b, uintptr_t serial)
 {
     ptoc_ident *name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
-    if ((uintptr_t)ptoc_pmap_get(&p->blocks, name) == serial)
+    if ((uintptr_t)ptoc_ptrmap_get(&p->blocks, name) == serial)
         return ptoc_parser_error(p, "redefinition of block '^%s'", name->str);
-    ptoc_pmap_put(&p->blocks, name, (void *)serial);
+    ptoc_ptrmap_put(&p->blocks, name, (void *)serial);
     ptoc_parser_advance(p);
     if (ptoc_parse_optional(p, "(") && !ptoc_parse_optional(p, ")")) {
         do {
@@ -636,7 +636,7 @@ static bool parse_custom_op(ptoc_parser *p, ptoc_op_state *st, ptoc_loc loc, uin
 
 bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref)
 {
-    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_ptrmap_get(&p->scope->names, ref->name);
     if (p->failed)
         return false;
     if (!e || e->state != SSA_DEFINED || ref->number >= e->n || e->n != 1)
@@ -659,7 +659,7 @@ ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st)
 /* After ptoc_parser_rebind_to_result: the name now stands for op's result. */
 static void apply_rebind(ptoc_parser *p, ptoc_op *op)
 {
-    ptoc_ssa_entry *e = ptoc_pmap_get(&p->scope->names, p->rebind);
+    ptoc_ssa_entry *e = ptoc_ptrmap_get(&p->scope->names, p->rebind);
     p->rebind = NULL;
     if (e && op->nresults == 1) {
         e->first = &op->results[0];
