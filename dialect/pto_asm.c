@@ -43,7 +43,7 @@
 
 #include "dialect/pto_internal.h"
 
-static const char *const segment_attr = "operandSegmentSizes";
+static const char *const segment_attr = PTOC_SEGMENT_SIZES_ATTR;
 
 /* `#key=value` keys that stand for another attribute of an enum kind. */
 static const struct {
@@ -413,8 +413,7 @@ static bool build_dps(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
      * their own forms do. */
     int64_t seg[6] = {s->nops - nouts, nouts, 0, 0, 0, 0};
     uint32_t nseg = own_segments(st->def->name);
-    ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
-    ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), segment_attr), ptoc_attr_dense(pctx(p), i32, nseg, seg));
+    ptoc_state_set_segment_sizes(st, pctx(p), nseg, seg);
     return true;
 }
 
@@ -432,9 +431,8 @@ bool pto_parse_asm(ptoc_parser *p, ptoc_op_state *st)
 
 static const int64_t *segments_of(const ptoc_op *op, uint32_t *n)
 {
-    ptoc_attr *a = ptoc_op_attr(op, segment_attr);
-    *n = a && a->kind == PTOC_ATTR_DENSE_ARRAY ? a->u.dense.n : 0;
-    return *n ? a->u.dense.values : NULL;
+    const int64_t *sizes = ptoc_op_segment_sizes(op, n);
+    return *n ? sizes : NULL;
 }
 
 /* A DPS op the statement reads back as itself: the op's fixed out count, every

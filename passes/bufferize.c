@@ -278,7 +278,7 @@ static ptoc_value *index_constant(bz *st, ptoc_builder *b, int64_t v)
 static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2])
 {
     ptoc_op *view = ptoc_value_def(ptoc_op_operand(op, 0));
-    ptoc_attr *seg = view ? ptoc_op_attr(view, "operandSegmentSizes") : NULL;
+    ptoc_attr *seg = view ? ptoc_op_segment_attr(view) : NULL;
     if (!view || !ptoc_op_is(view, "pto.partition_view") || !seg || seg->u.dense.n != 3 ||
         seg->u.dense.values[2] != 2) {
         ptoc_op_emit_error(op, "cannot bufferize a dynamic valid shape: the source is not a rank-2 "
@@ -296,7 +296,7 @@ static void alloc_valid_operands(const ptoc_value *buf, ptoc_value *given[2])
 {
     given[0] = given[1] = NULL;
     ptoc_op *def = ptoc_value_def(buf);
-    ptoc_attr *seg = def && ptoc_op_is(def, "pto.alloc_tile") ? ptoc_op_attr(def, "operandSegmentSizes") : NULL;
+    ptoc_attr *seg = def && ptoc_op_is(def, "pto.alloc_tile") ? ptoc_op_segment_attr(def) : NULL;
     for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++) {
         if (seg->u.dense.values[k] != 1)
             continue;
@@ -360,8 +360,7 @@ static bool valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, const bufferize_rul
 
 static void add_segments(bz *st, ptoc_op_state *s, uint32_t n, const int64_t *sizes)
 {
-    ptoc_type *i32 = ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS);
-    ptoc_state_add_attr(s, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"), ptoc_attr_dense(st->ctx, i32, n, sizes));
+    ptoc_state_set_segment_sizes(s, st->ctx, n, sizes);
 }
 
 /* `%b = pto.alloc_tile [valid_row = %r] [valid_col = %c] : want` at `b`, with a
@@ -435,7 +434,7 @@ static bool check_level1(const ptoc_op *op)
         ptoc_op_emit_error(op, "cannot bufferize a view of a !pto.tile: write it on a !pto.tile_buf");
         return false;
     }
-    if (ptoc_op_attr(op, "operandSegmentSizes")) {
+    if (ptoc_op_segment_attr(op)) {
         ptoc_op_emit_error(op, "has both ins/outs and a !pto.tile result: mixed Level-1 and Level-2 form");
         return false;
     }
@@ -480,15 +479,13 @@ static bool bufferize_tile_op(bz *st, ptoc_op *op)
 static void set_dps_segments(bz *st, ptoc_op *op, uint32_t nins, uint32_t nouts)
 {
     int64_t seg[2] = {nins, nouts};
-    ptoc_type *i32 = ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS);
-    ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"),
-                     ptoc_attr_dense(st->ctx, i32, 2, seg));
+    ptoc_op_set_segment_sizes(op, st->arena, 2, seg);
 }
 
 /* `pto.tstore %t[, %q], %v` -> `pto.tstore ins(%t[, %q]) outs(%v)`: same operands. */
 static bool bufferize_tstore(bz *st, ptoc_op *op)
 {
-    if (ptoc_op_attr(op, "operandSegmentSizes") || op->noperands < 2)
+    if (ptoc_op_segment_attr(op) || op->noperands < 2)
         return true;
     set_dps_segments(st, op, op->noperands - 1, 1);
     return true;
@@ -658,7 +655,7 @@ static ptoc_walk_result supply_scratch(ptoc_op *op, void *user)
     bz *st = user;
     uint32_t nins, nouts, at;
     ptoc_type *scratch = ptoc_pto_select_scratch(op, &at);
-    if (!scratch || !ptoc_op_attr(op, "operandSegmentSizes") || !ptoc_pto_dps_split(op, &nins, &nouts) ||
+    if (!scratch || !ptoc_op_segment_attr(op) || !ptoc_pto_dps_split(op, &nins, &nouts) ||
         nins != 3)
         return PTOC_WALK_ADVANCE;
     ptoc_builder b;

@@ -159,11 +159,9 @@ static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t si
 /* operandSegmentSizes, or 0 when absent. */
 static uint32_t segments(const ptoc_op *op, const int64_t **seg)
 {
-    ptoc_attr *a = ptoc_op_attr(op, "operandSegmentSizes");
-    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY)
-        return 0;
-    *seg = a->u.dense.values;
-    return a->u.dense.n;
+    uint32_t n;
+    *seg = ptoc_op_segment_sizes(op, &n);
+    return n;
 }
 
 static uint64_t elem_bytes(ptoc_type *t)

@@ -106,7 +106,7 @@ static ptoc_value *offset_value(tassign_state *st, int64_t offset, ptoc_loc loc)
 /* alloc_tile's operands are [addr] [valid_row] [valid_col] with operandSegmentSizes. */
 static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     int64_t sizes[3] = {0, 0, 0};
     if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3)
         memcpy(sizes, seg->u.dense.values, sizeof sizes);
@@ -120,8 +120,7 @@ static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
         vals[i + 1] = ptoc_op_operand(op, i);
     ptoc_op_set_operands(op, st->arena, op->noperands + 1, vals);
     sizes[0] = 1;
-    ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"),
-                     ptoc_attr_dense(st->ctx, ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS), 3, sizes));
+    ptoc_op_set_segment_sizes(op, st->arena, 3, sizes);
     return true;
 }
 

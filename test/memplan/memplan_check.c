@@ -120,7 +120,7 @@ static uint64_t tile_bytes(const ptoc_pto_tile_desc *d)
  * segment is present) or the pto.planned_offset attribute. */
 static bool alloc_offset(const ptoc_op *op, uint64_t *out)
 {
-    const ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    const ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1 &&
         op->noperands > 0) {
         const ptoc_op *def = ptoc_value_def(ptoc_op_operand(op, 0));
