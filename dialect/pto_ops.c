@@ -698,6 +698,23 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
     return a;
 }
 
+/* alloc_tile's operands are [addr] [valid_row] [valid_col], each segment 0 or 1. */
+void ptoc_pto_alloc_tile_valid(const ptoc_op *op, ptoc_value *valid[2])
+{
+    uint32_t nseg;
+    const int64_t *seg = pto_op_segments(op, &nseg);
+    valid[0] = valid[1] = NULL;
+    if (!ptoc_op_is(op, "pto.alloc_tile"))
+        return;
+    for (uint32_t k = 0, next = 0; k < 3 && k < nseg; k++) {
+        if (seg[k] != 1)
+            continue;
+        if (k > 0)
+            valid[k - 1] = ptoc_op_operand(op, next);
+        next++;
+    }
+}
+
 /* ---------------------------------------------------------------- sync forms */
 
 /* One bracket slot: an enum attribute of `kind` (full or stripped), or, when

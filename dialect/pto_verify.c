@@ -100,10 +100,8 @@ ptoc_pto_level ptoc_pto_target_level(ptoc_context *ctx)
 bool ptoc_pto_is_addressless_buffer(const ptoc_op *op)
 {
     ptoc_pto_address_space space;
-    if (ptoc_op_is(op, "pto.alloc_tile")) {
-        ptoc_attr *seg = ptoc_op_segment_attr(op);
-        return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
-    }
+    if (ptoc_op_is(op, "pto.alloc_tile"))
+        return !ptoc_pto_buffer_addr(op).given;
     return (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) && op->nresults == 1 &&
            ptoc_pto_memref_space(op->results[0].type, &space) && space != PTOC_PTO_AS_GM &&
            !ptoc_op_attr(op, "pto.addr");

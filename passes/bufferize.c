@@ -294,16 +294,11 @@ static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2]
 /* The valid_row/valid_col operands of the alloc_tile that defines `buf`. */
 static void alloc_valid_operands(const ptoc_value *buf, ptoc_value *given[2])
 {
-    given[0] = given[1] = NULL;
     ptoc_op *def = ptoc_value_def(buf);
-    ptoc_attr *seg = def && ptoc_op_is(def, "pto.alloc_tile") ? ptoc_op_segment_attr(def) : NULL;
-    for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++) {
-        if (seg->u.dense.values[k] != 1)
-            continue;
-        if (k > 0)
-            given[k - 1] = ptoc_op_operand(def, next);
-        next++;
-    }
+    if (def)
+        ptoc_pto_alloc_tile_valid(def, given);
+    else
+        given[0] = given[1] = NULL;
 }
 
 static int shape_operand(const ptoc_op *op, const bufferize_rule *rule, const ptoc_type *want)

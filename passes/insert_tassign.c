@@ -14,6 +14,7 @@
  *           constants are looked up in a small table kept sorted by offset.
  */
 #include "passes/passes.h"
+#include "ptoc/pto.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -106,11 +107,12 @@ static ptoc_value *offset_value(tassign_state *st, int64_t offset, ptoc_loc loc)
 /* alloc_tile's operands are [addr] [valid_row] [valid_col] with operandSegmentSizes. */
 static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
 {
-    ptoc_attr *seg = ptoc_op_segment_attr(op);
+    uint32_t nseg;
+    const int64_t *seg = ptoc_op_segment_sizes(op, &nseg);
     int64_t sizes[3] = {0, 0, 0};
-    if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3)
-        memcpy(sizes, seg->u.dense.values, sizeof sizes);
-    if (sizes[0] != 0) {
+    if (nseg == 3)
+        memcpy(sizes, seg, sizeof sizes);
+    if (ptoc_pto_buffer_addr(op).given) {
         ptoc_op_emit_error(op, "has both an addr and a planned offset");
         return false;
     }
