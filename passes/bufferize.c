@@ -38,6 +38,7 @@
 #include "passes/passes.h"
 
 #include "ptoc/pto.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -106,25 +107,9 @@ static const bufferize_rule *rule_of(const ptoc_op *op)
 typedef struct bz {
     ptoc_context *ctx;
     ptoc_arena *arena;
-    ptoc_op **ops;        /* pto ops to rewrite, in program order */
-    size_t n, cap;
+    ptoc_op_varr ops;     /* pto ops to rewrite, in program order */
     bool failed;
 } bz;
-
-static void push_op(bz *st, ptoc_op *op)
-{
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        ptoc_op **ops = ptoc_alloc(st->ctx, cap * sizeof *ops);
-        if (st->n)
-            memcpy(ops, st->ops, st->n * sizeof *ops);
-        if (st->ops)
-            ptoc_free(st->ctx, st->ops, st->cap * sizeof *ops);
-        st->ops = ops;
-        st->cap = cap;
-    }
-    st->ops[st->n++] = op;
-}
 
 static ptoc_type *buf_type_of(ptoc_context *ctx, const ptoc_type *t)
 {
@@ -190,7 +175,7 @@ static ptoc_walk_result retype_op(ptoc_op *op, void *user)
                 retype_value(st->ctx, b->args[i]);
     if (ptoc_pto_op_info_of(op)) {
         if (has_tile_result(op) || ptoc_op_is(op, "pto.tstore"))
-            push_op(st, op);
+            ptoc_op_varr_push(&st->ops, op);
         return PTOC_WALK_ADVANCE;
     }
     if (!has_tile_result(op))
@@ -670,18 +655,18 @@ static ptoc_walk_result supply_scratch(ptoc_op *op, void *user)
 static bool run_bufferize(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    bz st = {ptoc_op_context(func), arena, NULL, 0, 0, false};
+    bz st = {ptoc_op_context(func), arena, {0}, false};
+    ptoc_op_varr_init(&st.ops, st.ctx);
     ptoc_walk_pre(func, retype_op, &st);
     bool ok = !st.failed && retype_function(&st, func);
-    for (size_t i = 0; ok && i < st.n; i++)
-        ok = ptoc_op_is(st.ops[i], "pto.tstore") ? bufferize_tstore(&st, st.ops[i])
-                                                 : bufferize_tile_op(&st, st.ops[i]);
+    for (uint32_t i = 0; ok && i < st.ops.len; i++)
+        ok = ptoc_op_is(st.ops.data[i], "pto.tstore") ? bufferize_tstore(&st, st.ops.data[i])
+                                                      : bufferize_tile_op(&st, st.ops.data[i]);
     if (ok)
         ok = ptoc_walk_pre(func, fix_control_flow, &st);
     if (ok)
         ptoc_walk_pre(func, supply_scratch, &st);
-    if (st.ops)
-        ptoc_free(st.ctx, st.ops, st.cap * sizeof *st.ops);
+    ptoc_op_varr_free(&st.ops);
     return ok;
 }
 

@@ -37,6 +37,7 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
  *   name_reserve(v, n)         room for n elements in all; false when out of memory
  *   name_push(v, x)            appends x; false when out of memory
  *   name_add(v)                appends a zeroed slot and returns it; NULL when out of memory
+ *   name_pop(v)                removes and returns the last element (v must not be empty)
  *   name_length(v)             the number of elements
  *   name_free(v)               gives the memory back; v is empty and usable again
  * The elements are v->data[0 .. v->len). */
@@ -75,6 +76,7 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
         v->data[v->len++] = x;                                                                      \
         return true;                                                                                \
     }                                                                                               \
+    static inline T name##_pop(name *v) { return v->data[--v->len]; }                               \
     static inline uint32_t name##_length(const name *v) { return v->len; }                          \
     static inline void name##_free(name *v)                                                         \
     {                                                                                               \
@@ -82,6 +84,10 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
         v->data = NULL;                                                                             \
         v->len = v->cap = 0;                                                                        \
     }
+
+/* The arrays most code needs. */
+PTOC_VARR_DEF(ptoc_op *, ptoc_op_varr)
+PTOC_VARR_DEF(ptoc_value *, ptoc_value_varr)
 
 /* ---------------------------------------------------------------- pointer map */
 
