@@ -21,23 +21,8 @@ static const struct { const char *keyword; bool typed; } raw_builtins[] = {
     { "strided", false }, { "affine_map", false }, { "affine_set", false },
 };
 
-typedef struct attr_vec {
-    ptoc_attr **items;
-    uint32_t n, cap;
-} attr_vec;
-
-static void attr_vec_push(ptoc_parser *p, attr_vec *v, ptoc_attr *a)
-{
-    if (v->n == v->cap) {
-        uint32_t cap = v->cap ? v->cap * 2 : 4;
-        ptoc_attr **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_attr *, cap);
-        if (v->n)
-            memcpy(grown, v->items, v->n * sizeof *grown);
-        v->items = grown;
-        v->cap = cap;
-    }
-    v->items[v->n++] = a;
-}
+/* Lists being parsed grow in the parser's scratch arena. */
+PTOC_VARR_DEF(ptoc_attr *, attr_vec)
 
 static bool tok_is_word(const ptoc_parser *p, const char *w)
 {
@@ -135,19 +120,20 @@ static bool parse_number(ptoc_parser *p, ptoc_attr **out)
 
 static bool parse_array(ptoc_parser *p, ptoc_attr **out)
 {
-    attr_vec v = { NULL, 0, 0 };
+    attr_vec v;
+    attr_vec_init_arena(&v, p->scratch);
     ptoc_parser_advance(p);
     if (!ptoc_parse_optional(p, "]")) {
         do {
             ptoc_attr *a;
             if (!ptoc_parse_attr(p, &a))
                 return false;
-            attr_vec_push(p, &v, a);
+            attr_vec_push(&v, a);
         } while (ptoc_parse_optional(p, ","));
         if (!ptoc_parse_expect(p, "]"))
             return false;
     }
-    *out = ptoc_attr_array(p->ctx, v.n, v.items);
+    *out = ptoc_attr_array(p->ctx, v.len, v.data);
     return true;
 }
 
