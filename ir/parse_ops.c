@@ -24,6 +24,7 @@ void ptoc_parser_push_isolated(ptoc_parser *p)
 {
     ptoc_ssa_scope *s = PTOC_NEW(p->scratch, ptoc_ssa_scope);
     ptoc_ptrmap_init(&s->names, p->ctx);
+    ssa_entry_varr_init_arena(&s->fwd, p->scratch);
     s->outer = p->scope;
     p->scope = s;
 }
@@ -35,9 +36,9 @@ bool ptoc_parser_pop_isolated(ptoc_parser *p)
     ptoc_ssa_scope *s = p->scope;
     bool ok = true;
     if (s->unresolved && !p->failed) {
-        for (uint32_t i = 0; i < s->nfwd; i++)
-            if (s->fwd[i]->state == SSA_FORWARD) {
-                ptoc_parser_error_at(p, s->fwd[i]->fwd_loc, "use of undeclared SSA value name");
+        for (uint32_t i = 0; i < s->fwd.len; i++)
+            if (s->fwd.data[i]->state == SSA_FORWARD) {
+                ptoc_parser_error_at(p, s->fwd.data[i]->fwd_loc, "use of undeclared SSA value name");
                 break;
             }
         ok = false;
@@ -61,29 +62,13 @@ static ptoc_ssa_entry *ssa_entry(ptoc_parser *p, ptoc_ident *name)
 static void remember_forward(ptoc_parser *p, ptoc_ssa_entry *e)
 {
     ptoc_ssa_scope *s = p->scope;
-    if (s->nfwd == s->fwd_cap) {
-        uint32_t cap = s->fwd_cap ? s->fwd_cap * 2 : 16;
-        ptoc_ssa_entry **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ssa_entry *, cap);
-        if (s->nfwd)
-            memcpy(grown, s->fwd, s->nfwd * sizeof *grown);
-        s->fwd = grown;
-        s->fwd_cap = cap;
-    }
-    s->fwd[s->nfwd++] = e;
+    ssa_entry_varr_push(&s->fwd, e);
     s->unresolved++;
 }
 
 static void remember_def(ptoc_parser *p, ptoc_ssa_entry *e)
 {
-    if (p->ndefs == p->defs_cap) {
-        uint32_t cap = p->defs_cap ? p->defs_cap * 2 : 64;
-        ptoc_ssa_entry **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ssa_entry *, cap);
-        if (p->ndefs)
-            memcpy(grown, p->defs, p->ndefs * sizeof *grown);
-        p->defs = grown;
-        p->defs_cap = cap;
-    }
-    p->defs[p->ndefs++] = e;
+    ssa_entry_varr_push(&p->defs, e);
 }
 
 static bool type_mismatch(ptoc_parser *p, ptoc_loc at, const ptoc_operand_ref *ref, ptoc_type *want,
@@ -412,7 +397,7 @@ bool ptoc_parse_region(ptoc_parser *p, ptoc_region *r, const ptoc_region_arg *ar
     if (!ptoc_parse_expect(p, "{") || !ptoc_parser_enter(p))
         return false;
     bool isolated = p->cur_def && (p->cur_def->flags & PTOC_OPF_ISOLATED);
-    uint32_t defs_mark = p->ndefs;
+    uint32_t defs_mark = p->defs.len;
     const char *saved_dialect = p->default_dialect;
     const ptoc_op_def *saved_def = p->cur_def;
     if (isolated)
@@ -426,9 +411,9 @@ bool ptoc_parse_region(ptoc_parser *p, ptoc_region *r, const ptoc_region_arg *ar
         add_terminators(p, r, add_implicit, end);
 
     /* Names defined in the region are not visible after it. */
-    for (uint32_t i = defs_mark; i < p->ndefs; i++)
-        p->defs[i]->state = SSA_ABSENT;
-    p->ndefs = defs_mark;
+    for (uint32_t i = defs_mark; i < p->defs.len; i++)
+        p->defs.data[i]->state = SSA_ABSENT;
+    p->defs.len = defs_mark;
     if (isolated)
         ok = ptoc_parser_pop_isolated(p) && ok;
     p->default_dialect = saved_dialect;

@@ -447,27 +447,19 @@ static bool parse_type_alias(ptoc_parser *p)
 
 void ptoc_parser_add_fixup(ptoc_parser *p, ptoc_loc *target, ptoc_ident *alias, ptoc_loc use)
 {
-    if (p->nfixups == p->fixups_cap) {
-        uint32_t cap = p->fixups_cap ? p->fixups_cap * 2 : 16;
-        ptoc_loc_fixup *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_loc_fixup, cap);
-        if (p->nfixups)
-            memcpy(grown, p->fixups, p->nfixups * sizeof *grown);
-        p->fixups = grown;
-        p->fixups_cap = cap;
-    }
     ptoc_loc_fixup f = { target, alias, use };
-    p->fixups[p->nfixups++] = f;
+    loc_fixup_varr_push(&p->fixups, f);
 }
 
 /* Location aliases may be defined after their uses (MLIR prints them last). */
 static bool apply_fixups(ptoc_parser *p)
 {
-    for (uint32_t i = 0; i < p->nfixups && !p->failed; i++) {
-        const ptoc_loc *l = ptoc_ptrmap_get(&p->loc_aliases, p->fixups[i].alias);
+    for (uint32_t i = 0; i < p->fixups.len && !p->failed; i++) {
+        const ptoc_loc *l = ptoc_ptrmap_get(&p->loc_aliases, p->fixups.data[i].alias);
         if (!l)
-            return ptoc_parser_error_at(p, p->fixups[i].use, "undefined symbol alias id '%s'",
-                                        p->fixups[i].alias->str);
-        *p->fixups[i].target = *l;
+            return ptoc_parser_error_at(p, p->fixups.data[i].use, "undefined symbol alias id '%s'",
+                                        p->fixups.data[i].alias->str);
+        *p->fixups.data[i].target = *l;
     }
     return !p->failed;
 }
@@ -513,6 +505,8 @@ static void parser_init(ptoc_parser *p, ptoc_context *ctx, ptoc_arena *arena, co
     p->ctx = ctx;
     p->arena = arena;
     p->scratch = ptoc_arena_create(ctx);
+    loc_fixup_varr_init_arena(&p->fixups, p->scratch);
+    ssa_entry_varr_init_arena(&p->defs, p->scratch);
     p->file = ptoc_ident_cstr(ctx, filename ? filename : "<input>");
     p->max_depth = opts && opts->max_depth ? opts->max_depth : 256;
     ptoc_strbuf_init(&p->text, ctx);

@@ -21,9 +21,9 @@ struct ptoc_printer {
     ptoc_strbuf *out;
     ptoc_print_options opts;
     uint32_t indent;
-    ptoc_ptrmap names;              /* op, block argument or block -> number + 1 */
-    ptoc_ptrmap hints;              /* op -> the unique name (ptoc_ident) its hook suggested */
-    ptoc_ptrmap used;               /* suggested name (ptoc_ident) -> next `_N` suffix + 1 */
+    ptoc_ptrmap names;            /* op, block argument or block -> number + 1 */
+    ptoc_ptrmap hints;            /* op -> the unique name (ptoc_ident) its hook suggested */
+    ptoc_ptrmap used;             /* suggested name (ptoc_ident) -> next `_N` suffix + 1 */
     const char *default_dialect;  /* op name prefix elided in the current region */
 };
 

@@ -70,11 +70,13 @@ typedef struct ptoc_ssa_entry {
     ptoc_loc fwd_loc;         /* FORWARD: first use */
 } ptoc_ssa_entry;
 
+/* The parser's growable lists live in its scratch arena. */
+PTOC_VARR_DEF(ptoc_ssa_entry *, ssa_entry_varr)
+
 /* One per isolated-from-above region tree (and one for the top level). */
 typedef struct ptoc_ssa_scope {
-    ptoc_ptrmap names;          /* ident -> ptoc_ssa_entry */
-    ptoc_ssa_entry **fwd;     /* entries that got forward references, in order */
-    uint32_t nfwd, fwd_cap;
+    ptoc_ptrmap names;        /* ident -> ptoc_ssa_entry */
+    ssa_entry_varr fwd;       /* entries that got forward references, in order */
     uint32_t unresolved;      /* entries currently FORWARD */
     struct ptoc_ssa_scope *outer;
 } ptoc_ssa_scope;
@@ -85,6 +87,7 @@ typedef struct ptoc_loc_fixup {
     ptoc_ident *alias;
     ptoc_loc use;
 } ptoc_loc_fixup;
+PTOC_VARR_DEF(ptoc_loc_fixup, loc_fixup_varr)
 
 struct ptoc_parser {
     ptoc_context *ctx;
@@ -101,13 +104,11 @@ struct ptoc_parser {
     ptoc_strbuf text;         /* scratch for unescaped strings */
 
     ptoc_ptrmap type_aliases, attr_aliases, loc_aliases;
-    ptoc_loc_fixup *fixups;
-    uint32_t nfixups, fixups_cap;
+    loc_fixup_varr fixups;
 
     ptoc_ssa_scope *scope;
-    ptoc_ssa_entry **defs;    /* names defined per region, innermost last */
-    uint32_t ndefs, defs_cap;
-    ptoc_ptrmap blocks;         /* ^name -> region serial number + 1 */
+    ssa_entry_varr defs;      /* names defined per region, innermost last */
+    ptoc_ptrmap blocks;       /* ^name -> region serial number + 1 */
     uintptr_t region_serial;
 
     const char *asm_dialect;      /* ptoc_parse_options: assembly statements */
