@@ -23,6 +23,8 @@ static const struct { const char *keyword; bool typed; } raw_builtins[] = {
 
 /* Lists being parsed grow in the parser's scratch arena. */
 PTOC_VARR_DEF(ptoc_attr *, attr_vec)
+PTOC_VARR_DEF(ptoc_ident *, ident_vec)
+PTOC_VARR_DEF(ptoc_named_attr, named_attr_vec)
 
 static bool tok_is_word(const ptoc_parser *p, const char *w)
 {
@@ -174,8 +176,7 @@ static bool parse_dict_entries(ptoc_parser *p, entry_fn add, void *user)
 }
 
 typedef struct dict_builder {
-    ptoc_named_attr *items;
-    uint32_t n, cap;
+    named_attr_vec items;
     ptoc_ptrmap seen;
 } dict_builder;
 
@@ -185,26 +186,19 @@ static bool dict_add(ptoc_parser *p, void *user, ptoc_named_attr *e, ptoc_loc at
     if (ptoc_ptrmap_get(&d->seen, e->name))
         return ptoc_parser_error_at(p, at, "duplicate key '%s' in dictionary attribute", e->name->str);
     ptoc_ptrmap_put(&d->seen, e->name, e->name);
-    if (d->n == d->cap) {
-        uint32_t cap = d->cap ? d->cap * 2 : 4;
-        ptoc_named_attr *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_named_attr, cap);
-        if (d->n)
-            memcpy(grown, d->items, d->n * sizeof *grown);
-        d->items = grown;
-        d->cap = cap;
-    }
-    d->items[d->n++] = *e;
+    named_attr_vec_push(&d->items, *e);
     return true;
 }
 
 static bool parse_dict(ptoc_parser *p, ptoc_attr **out)
 {
-    dict_builder d = { NULL, 0, 0, { 0 } };
+    dict_builder d;
+    named_attr_vec_init_arena(&d.items, p->scratch);
     ptoc_ptrmap_init(&d.seen, p->ctx);
     bool ok = parse_dict_entries(p, dict_add, &d);
     ptoc_ptrmap_free(&d.seen);
     if (ok)
-        *out = ptoc_attr_dict(p->ctx, d.n, d.items);
+        *out = ptoc_attr_dict(p->ctx, d.items.len, d.items.data);
     return ok;
 }
 
@@ -242,23 +236,17 @@ bool ptoc_parse_optional_attr_dict_with_keyword(ptoc_parser *p, ptoc_op_state *s
 
 static bool parse_symref(ptoc_parser *p, ptoc_attr **out)
 {
-    ptoc_ident *root, **nested = NULL, *name;
-    uint32_t n = 0, cap = 0;
+    ptoc_ident *root, *name;
+    ident_vec nested;
+    ident_vec_init_arena(&nested, p->scratch);
     if (!ptoc_parse_symbol_name(p, &root))
         return false;
     while (ptoc_parse_optional(p, "::")) {
         if (!ptoc_parse_symbol_name(p, &name))
             return false;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            ptoc_ident **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ident *, cap);
-            if (n)
-                memcpy(grown, nested, n * sizeof *grown);
-            nested = grown;
-        }
-        nested[n++] = name;
+        ident_vec_push(&nested, name);
     }
-    *out = ptoc_attr_symref(p->ctx, root, n, nested);
+    *out = ptoc_attr_symref(p->ctx, root, nested.len, nested.data);
     return true;
 }
 
@@ -294,8 +282,8 @@ static bool parse_dense_elem(ptoc_parser *p, ptoc_type *elem, int64_t *out)
 static bool parse_dense_array(ptoc_parser *p, ptoc_attr **out)
 {
     ptoc_type *elem;
-    int64_t *vals = NULL;
-    uint32_t n = 0, cap = 0;
+    ptoc_i64_varr vals;
+    ptoc_i64_varr_init_arena(&vals, p->scratch);
     ptoc_parser_advance(p);
     if (!ptoc_parse_expect(p, "<") || !ptoc_parse_type(p, &elem))
         return false;
@@ -303,20 +291,13 @@ static bool parse_dense_array(ptoc_parser *p, ptoc_attr **out)
         return ptoc_parser_error(p, "expected integer or float type in dense array");
     if (ptoc_parse_optional(p, ":")) {
         do {
-            if (n == cap) {
-                cap = cap ? cap * 2 : 8;
-                int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, cap);
-                if (n)
-                    memcpy(grown, vals, n * sizeof *grown);
-                vals = grown;
-            }
-            if (!parse_dense_elem(p, elem, &vals[n++]))
+            if (!parse_dense_elem(p, elem, ptoc_i64_varr_add(&vals)))
                 return false;
         } while (ptoc_parse_optional(p, ","));
     }
     if (!ptoc_parse_expect(p, ">"))
         return false;
-    *out = ptoc_attr_dense(p->ctx, elem, n, vals);
+    *out = ptoc_attr_dense(p->ctx, elem, vals.len, vals.data);
     return true;
 }
 

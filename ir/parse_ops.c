@@ -217,10 +217,12 @@ bool ptoc_parse_operand(ptoc_parser *p, ptoc_operand_ref *out)
     return p->failed ? false : ptoc_parser_expected(p, "SSA operand");
 }
 
+PTOC_VARR_DEF(ptoc_operand_ref, operand_ref_vec)
+
 bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n)
 {
-    ptoc_operand_ref *refs = NULL;
-    uint32_t count = 0, cap = 0;
+    operand_ref_vec refs;
+    operand_ref_vec_init_arena(&refs, p->scratch);
     *out = NULL;
     *n = 0;
     if (p->failed)
@@ -228,18 +230,11 @@ bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n
     if (p->tok.kind != TOK_PERCENT_ID)
         return true;
     do {
-        if (count == cap) {
-            cap = cap ? cap * 2 : 4;
-            ptoc_operand_ref *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_operand_ref, cap);
-            if (count)
-                memcpy(grown, refs, count * sizeof *grown);
-            refs = grown;
-        }
-        if (!ptoc_parse_operand(p, &refs[count++]))
+        if (!ptoc_parse_operand(p, operand_ref_vec_add(&refs)))
             return false;
     } while (ptoc_parser_consume(p, TOK_COMMA));
-    *out = refs;
-    *n = count;
+    *out = refs.data;
+    *n = refs.len;
     return !p->failed;
 }
 
@@ -473,24 +468,18 @@ typedef struct result_name {
     uint32_t count;
     ptoc_loc loc;
 } result_name;
+PTOC_VARR_DEF(result_name, result_name_vec)
 
 /* `%a, %b:2 =` */
 static bool parse_result_names(ptoc_parser *p, result_name **out, uint32_t *nnames, uint32_t *total)
 {
-    result_name *names = NULL;
-    uint32_t n = 0, cap = 0;
+    result_name_vec names;
+    result_name_vec_init_arena(&names, p->scratch);
     *total = 0;
     do {
         if (!ptoc_parser_is(p, TOK_PERCENT_ID))
             return p->failed ? false : ptoc_parser_expected(p, "SSA result name");
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            result_name *grown = PTOC_NEW_ARRAY(p->scratch, result_name, cap);
-            if (n)
-                memcpy(grown, names, n * sizeof *grown);
-            names = grown;
-        }
-        result_name *r = &names[n++];
+        result_name *r = result_name_vec_add(&names);
         r->name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
         r->loc = ptoc_parser_loc(p);
         r->count = 1;
@@ -507,8 +496,8 @@ static bool parse_result_names(ptoc_parser *p, result_name **out, uint32_t *nnam
         }
         *total += r->count;
     } while (ptoc_parse_optional(p, ","));
-    *out = names;
-    *nnames = n;
+    *out = names.data;
+    *nnames = names.len;
     return ptoc_parse_expect(p, "=");
 }
 

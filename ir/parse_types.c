@@ -172,22 +172,9 @@ static void relex_from(ptoc_parser *p, size_t pos)
 }
 
 /* A growing dimension list in the parser's scratch arena. */
-typedef struct dim_list {
-    int64_t *dims;
-    uint32_t n, cap;
-} dim_list;
+typedef ptoc_i64_varr dim_list;
 
-static int64_t *dim_slot(ptoc_parser *p, dim_list *l)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, l->cap);
-        if (l->n)
-            memcpy(grown, l->dims, l->n * sizeof *grown);
-        l->dims = grown;
-    }
-    return &l->dims[l->n++];
-}
+static int64_t *dim_slot(ptoc_parser *p, dim_list *l) { return ptoc_i64_varr_add(l); }
 
 static bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
 
@@ -256,7 +243,8 @@ static bool parse_dim(ptoc_parser *p, bool allow_dynamic, int64_t *dim)
 
 bool ptoc_parse_dimension_list(ptoc_parser *p, int64_t **shape, uint32_t *rank, bool allow_dynamic)
 {
-    dim_list l = {NULL, 0, 0};
+    dim_list l;
+    ptoc_i64_varr_init_arena(&l, p->scratch);
     *rank = 0;
     *shape = NULL;
     while (ptoc_parser_is(p, TOK_INTEGER) || ptoc_parser_is(p, TOK_QUESTION)) {
@@ -267,8 +255,8 @@ bool ptoc_parse_dimension_list(ptoc_parser *p, int64_t **shape, uint32_t *rank, 
             if (!parse_dim_x(p, &l, &need_x))
                 return false;
     }
-    *shape = l.dims;
-    *rank = l.n;
+    *shape = l.data;
+    *rank = l.len;
     return !p->failed;
 }
 

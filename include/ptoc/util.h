@@ -88,6 +88,7 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
 /* The arrays most code needs. */
 PTOC_VARR_DEF(ptoc_op *, ptoc_op_varr)
 PTOC_VARR_DEF(ptoc_value *, ptoc_value_varr)
+PTOC_VARR_DEF(int64_t, ptoc_i64_varr)
 
 /* ---------------------------------------------------------------- pointer map */
 
