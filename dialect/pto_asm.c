@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "dialect/pto_internal.h"
+#include "ptoc/util.h"
 
 static const char *const segment_attr = PTOC_SEGMENT_SIZES_ATTR;
 
@@ -83,14 +84,9 @@ static const ptoc_pto_op_info *info_of(const ptoc_op_state *st) { return st->def
 
 static asm_operand *next_operand(ptoc_parser *p, asm_stmt *s)
 {
-    if (s->nops == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 4;
-        asm_operand *grown = PTOC_NEW_ARRAY(ptoc_parser_scratch(p), asm_operand, cap);
-        if (s->nops)
-            memcpy(grown, s->ops, s->nops * sizeof *grown);
-        s->ops = grown;
-        s->cap = cap;
-    }
+    if (s->nops == s->cap)
+        s->ops = ptoc_varr_grow(NULL, ptoc_parser_scratch(p), s->ops, s->nops, &s->cap, s->nops + 1,
+                                sizeof *s->ops, _Alignof(asm_operand));
     asm_operand *o = &s->ops[s->nops++];
     memset(o, 0, sizeof *o);
     return o;

@@ -455,26 +455,12 @@ typedef struct name_frame {
     uint32_t next_value, next_arg;
 } name_frame;
 
-typedef struct frame_stack {
-    ptoc_context *ctx;
-    name_frame *items;
-    size_t n, cap;
-} frame_stack;
+PTOC_VARR_DEF(name_frame, frame_stack)
 
 static void frames_push(frame_stack *s, const ptoc_region *r, uint32_t nv, uint32_t na)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        name_frame *grown = ptoc_alloc(s->ctx, cap * sizeof *grown);
-        if (s->n)
-            memcpy(grown, s->items, s->n * sizeof *grown);
-        if (s->cap)
-            ptoc_free(s->ctx, s->items, s->cap * sizeof *s->items);
-        s->items = grown;
-        s->cap = cap;
-    }
     name_frame f = { r, nv, na };
-    s->items[s->n++] = f;
+    frame_stack_push(s, f);
 }
 
 /* Numbers one region's blocks, arguments and results, then queues its ops'
@@ -498,14 +484,15 @@ static void number_region(ptoc_printer *p, frame_stack *s, name_frame f)
 
 static void number_values(ptoc_printer *p, const ptoc_op *root)
 {
-    frame_stack s = { p->ctx, NULL, 0, 0 };
+    frame_stack s;
+    frame_stack_init(&s, p->ctx);
     uint32_t nv = 0;
     if (root->nresults)
         set_number(p, root, nv++);
     for (uint32_t i = 0; i < root->nregions; i++)
         frames_push(&s, &root->regions[i], nv, 0);
-    while (s.n) {
-        name_frame f = s.items[--s.n];
+    while (frame_stack_length(&s)) {
+        name_frame f = frame_stack_pop(&s);
         const ptoc_op *owner = f.region->owner;
         /* Suggested names start afresh in each region isolated from above (each
          * function), as mlir-opt's do; no value can be seen across that border.
@@ -516,8 +503,7 @@ static void number_values(ptoc_printer *p, const ptoc_op *root)
         }
         number_region(p, &s, f);
     }
-    if (s.cap)
-        ptoc_free(p->ctx, s.items, s.cap * sizeof *s.items);
+    frame_stack_free(&s);
 }
 
 /* `%c0` or `%3`: the name an op's results share. */

@@ -46,17 +46,12 @@ static inline bool map_find(const ptoc_ptrmap *m, const void *key, uint32_t *val
 
 /* ---------------------------------------------------------------- growable arrays */
 
-#define VEC_PUSH(arena, arr, n, cap, item)                                         \
-    do {                                                                           \
-        if ((n) == (cap)) {                                                        \
-            size_t ncap_ = (cap) ? (size_t)(cap) * 2 : 64;                         \
-            void *p_ = ptoc_arena_alloc((arena), ncap_ * sizeof *(arr), _Alignof(max_align_t)); \
-            if (n)                                                                 \
-                memcpy(p_, (arr), (size_t)(n) * sizeof *(arr));                    \
-            (arr) = p_;                                                            \
-            (cap) = (uint32_t)ncap_;                                               \
-        }                                                                          \
-        (arr)[(n)++] = (item);                                                     \
+#define VEC_PUSH(arena, arr, n, cap, item)                                                      \
+    do {                                                                                        \
+        if ((n) == (cap))                                                                       \
+            (arr) = ptoc_varr_grow(NULL, (arena), (arr), (n), &(cap), (n) + 1, sizeof *(arr),   \
+                                   _Alignof(max_align_t));                                      \
+        (arr)[(n)++] = (item);                                                                  \
     } while (0)
 
 /* ---------------------------------------------------------------- op kinds */

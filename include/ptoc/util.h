@@ -25,11 +25,12 @@
 
 /* Returns a block with room for at least `need` elements of `size` bytes holding
  * the `len` elements of `data`, and sets *cap to its capacity (capacities double
- * from 8). NULL, with `data` untouched, when malloc fails. Use through the
- * functions PTOC_VARR_DEF defines. */
-void *ptoc_varr_grow_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
+ * from 8). NULL, with `data` untouched, when malloc fails. The functions
+ * PTOC_VARR_DEF defines use it; so do arrays kept as separate pointer, count and
+ * capacity fields. */
+void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
                       uint32_t need, size_t size, size_t align);
-void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t cap, size_t size);
+void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t cap, size_t size);
 
 /* Defines `name`, an array of T, and its functions:
  *   name_init(v, ctx)          memory from the context, or malloc when ctx is NULL
@@ -54,7 +55,7 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
     {                                                                                               \
         if (n <= v->cap)                                                                            \
             return true;                                                                            \
-        void *grown = ptoc_varr_grow_(v->ctx, v->arena, v->data, v->len, &v->cap, n, sizeof(T),     \
+        void *grown = ptoc_varr_grow(v->ctx, v->arena, v->data, v->len, &v->cap, n, sizeof(T),     \
                                       _Alignof(T));                                                 \
         if (!grown)                                                                                 \
             return false;                                                                           \
@@ -80,7 +81,7 @@ void ptoc_varr_free_(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
     static inline uint32_t name##_length(const name *v) { return v->len; }                          \
     static inline void name##_free(name *v)                                                         \
     {                                                                                               \
-        ptoc_varr_free_(v->ctx, v->arena, v->data, v->cap, sizeof(T));                              \
+        ptoc_varr_release(v->ctx, v->arena, v->data, v->cap, sizeof(T));                              \
         v->data = NULL;                                                                             \
         v->len = v->cap = 0;                                                                        \
     }
