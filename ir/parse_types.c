@@ -65,7 +65,7 @@ bool ptoc_parser_is_type_start(ptoc_parser *p)
 /* ---------------------------------------------------------------- lists */
 
 /* Lists being parsed grow in the parser's scratch arena. */
-PTOC_VARR_DEF(ptoc_type *, type_vec)
+typedef ptoc_type_varr type_vec;
 
 static bool parse_types_into(ptoc_parser *p, type_vec *v)
 {
@@ -73,7 +73,7 @@ static bool parse_types_into(ptoc_parser *p, type_vec *v)
         ptoc_type *t;
         if (!ptoc_parse_type(p, &t))
             return false;
-        type_vec_push(v, t);
+        ptoc_type_varr_push(v, t);
     } while (ptoc_parse_optional(p, ","));
     return true;
 }
@@ -81,7 +81,7 @@ static bool parse_types_into(ptoc_parser *p, type_vec *v)
 bool ptoc_parse_type_list(ptoc_parser *p, ptoc_type ***out, uint32_t *n)
 {
     type_vec v;
-    type_vec_init_arena(&v, p->scratch);
+    ptoc_type_varr_init_arena(&v, p->scratch);
     *n = 0;
     if (!parse_types_into(p, &v))
         return false;
@@ -117,7 +117,7 @@ static bool parse_result_types(ptoc_parser *p, type_vec *v)
     ptoc_type *t;
     if (!ptoc_parse_type(p, &t))
         return false;
-    type_vec_push(v, t);
+    ptoc_type_varr_push(v, t);
     return true;
 }
 
@@ -126,7 +126,7 @@ bool ptoc_parse_optional_arrow_types(ptoc_parser *p, ptoc_op_state *st)
     if (!ptoc_parse_optional(p, "->"))
         return false;
     type_vec v;
-    type_vec_init_arena(&v, p->scratch);
+    ptoc_type_varr_init_arena(&v, p->scratch);
     if (!parse_result_types(p, &v))
         return false;
     for (uint32_t i = 0; i < v.len; i++)
@@ -137,8 +137,8 @@ bool ptoc_parse_optional_arrow_types(ptoc_parser *p, ptoc_op_state *st)
 static bool parse_function_body(ptoc_parser *p, ptoc_type **out)
 {
     type_vec in, res;
-    type_vec_init_arena(&in, p->scratch);
-    type_vec_init_arena(&res, p->scratch);
+    ptoc_type_varr_init_arena(&in, p->scratch);
+    ptoc_type_varr_init_arena(&res, p->scratch);
     if (!parse_paren_types(p, &in))
         return false;
     if (!ptoc_parse_optional(p, "->"))

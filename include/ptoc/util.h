@@ -89,6 +89,7 @@ void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_
 /* The arrays most code needs. */
 PTOC_VARR_DEF(ptoc_op *, ptoc_op_varr)
 PTOC_VARR_DEF(ptoc_value *, ptoc_value_varr)
+PTOC_VARR_DEF(ptoc_type *, ptoc_type_varr)
 PTOC_VARR_DEF(int64_t, ptoc_i64_varr)
 
 /* ---------------------------------------------------------------- pointer map */
