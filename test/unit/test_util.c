@@ -7,37 +7,11 @@
  * its own value, keys never put must stay absent, and iteration must give the
  * keys in the order they were first put, whatever the table's layout. */
 #include "check.h"
+#include "count_alloc.h"
 
 #include "ptoc/util.h"
 
 #include <stdlib.h>
-
-typedef struct counter {
-    size_t live, calls;
-    int bad_sizes;
-} counter;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counter *c = user;
-    max_align_t *p = malloc(sizeof(max_align_t) + size);
-    if (!p)
-        return NULL;
-    *(size_t *)p = size;
-    c->live += size;
-    c->calls++;
-    return p + 1;
-}
-
-static void count_free(void *user, void *ptr, size_t size)
-{
-    counter *c = user;
-    max_align_t *p = (max_align_t *)ptr - 1;
-    if (*(size_t *)p != size)
-        c->bad_sizes++;
-    c->live -= *(size_t *)p;
-    free(p);
-}
 
 typedef struct pair {
     int a;
