@@ -33,7 +33,7 @@ static void give_back(ptoc_context *ctx, ptoc_arena *arena, void *p, size_t byte
 /* ---------------------------------------------------------------- growable arrays */
 
 void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
-                      uint32_t need, size_t size, size_t align)
+                     uint32_t need, size_t size, size_t align)
 {
     uint64_t want = *cap ? *cap : 8;
     while (want < need)
@@ -122,7 +122,7 @@ static bool grow_slots(ptoc_ptrmap *m)
 static bool grow_entries(ptoc_ptrmap *m)
 {
     void *grown = ptoc_varr_grow(m->ctx, NULL, m->entries, m->count, &m->entries_cap, m->count + 1,
-                                  sizeof *m->entries, _Alignof(ptoc_ptrmap_entry));
+                                 sizeof *m->entries, _Alignof(ptoc_ptrmap_entry));
     if (!grown)
         return false;
     m->entries = grown;

@@ -29,7 +29,7 @@
  * PTOC_VARR_DEF defines use it; so do arrays kept as separate pointer, count and
  * capacity fields. */
 void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
-                      uint32_t need, size_t size, size_t align);
+                     uint32_t need, size_t size, size_t align);
 void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t cap, size_t size);
 
 /* Defines `name`, an array of T, and its functions:
@@ -55,8 +55,8 @@ void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_
     {                                                                                               \
         if (n <= v->cap)                                                                            \
             return true;                                                                            \
-        void *grown = ptoc_varr_grow(v->ctx, v->arena, v->data, v->len, &v->cap, n, sizeof(T),     \
-                                      _Alignof(T));                                                 \
+        void *grown = ptoc_varr_grow(v->ctx, v->arena, v->data, v->len, &v->cap, n, sizeof(T),      \
+                                     _Alignof(T));                                                  \
         if (!grown)                                                                                 \
             return false;                                                                           \
         v->data = grown;                                                                            \
@@ -81,14 +81,13 @@ void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_
     static inline uint32_t name##_length(const name *v) { return v->len; }                          \
     static inline void name##_free(name *v)                                                         \
     {                                                                                               \
-        ptoc_varr_release(v->ctx, v->arena, v->data, v->cap, sizeof(T));                              \
+        ptoc_varr_release(v->ctx, v->arena, v->data, v->cap, sizeof(T));                            \
         v->data = NULL;                                                                             \
         v->len = v->cap = 0;                                                                        \
     }
 
 /* The arrays most code needs. */
 PTOC_VARR_DEF(ptoc_op *, ptoc_op_varr)
-PTOC_VARR_DEF(ptoc_value *, ptoc_value_varr)
 PTOC_VARR_DEF(ptoc_type *, ptoc_type_varr)
 PTOC_VARR_DEF(int64_t, ptoc_i64_varr)
 
