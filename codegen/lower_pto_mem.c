@@ -275,17 +275,14 @@ static bool lower_alloc_tile(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(op->results[0].type);
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-    const ptoc_value *given[3] = {NULL, NULL, NULL};     /* addr, valid_row, valid_col */
-    for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++)
-        if (seg->u.dense.values[k] == 1)
-            given[k] = ptoc_op_operand(op, next++);
+    ptoc_value *given[2];                               /* valid_row, valid_col */
+    ptoc_pto_alloc_tile_valid(op, given);
     bool placed;
     LLVMValueRef offset = buffer_addr(g, op, &placed);
     if (placed && !offset)
         return false;
-    LLVMValueRef vrows = valid_dim(g, given[1], d->valid_rows, d->rows);
-    LLVMValueRef vcols = valid_dim(g, given[2], d->valid_cols, d->cols);
+    LLVMValueRef vrows = valid_dim(g, given[0], d->valid_rows, d->rows);
+    LLVMValueRef vcols = valid_dim(g, given[1], d->valid_cols, d->cols);
     return vrows && vcols && make_tile(g, &op->results[0], offset, vrows, vcols, op->loc);
 }
 
@@ -920,7 +917,7 @@ static const char *const tload_operand_clauses[4] = {"pad_value", "left_padding_
  * ignored, and so is a pad_value that PadValue does not use. */
 static bool read_tload_clauses(ptoc_op *op, pad_clause *out)
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes"), *mode = ptoc_op_attr(op, "pad_mode");
+    ptoc_attr *seg = ptoc_op_segment_attr(op), *mode = ptoc_op_attr(op, "pad_mode");
     ptoc_attr *init = ptoc_op_attr(op, "init_out_buffer");
     const char *clause = NULL;
     *out = (pad_clause){PADMODE_NULL};
@@ -1007,7 +1004,7 @@ static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     transfer x = {.dir = TO_VIEW};
     uint32_t nins = op->noperands - 1, nouts;
-    if (ptoc_op_attr(op, "operandSegmentSizes"))
+    if (ptoc_op_segment_attr(op))
         ptoc_pto_dps_split(op, &nins, &nouts);
     const ptoc_value *dst = ptoc_op_operand(op, nins);
     if (!check_tstore_options(op, nins) || !transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t))

@@ -16,6 +16,7 @@
  * and ends with `br body` once the body is done; the body starts in `body`.
  */
 #include "codegen/codegen_internal.h"
+#include "ptoc/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,75 +25,15 @@
 
 /* ---------------------------------------------------------------- the value map */
 
-/* Open addressing, linear probing, keyed by the ptoc_value pointer. */
 struct cg_valmap {
-    const ptoc_value **keys;
-    LLVMValueRef *vals;
-    size_t cap, count;          /* cap is a power of two */
+    ptoc_ptrmap map;
 };
-
-static size_t ptr_hash(const void *p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return (size_t)x;
-}
-
-static void valmap_init(cg_valmap *m, size_t cap)
-{
-    m->cap = cap;
-    m->count = 0;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->vals = calloc(cap, sizeof *m->vals);
-    if (!m->keys || !m->vals)
-        ptoc_fatal("out of memory");
-}
-
-static void valmap_free(cg_valmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
-
-static size_t valmap_slot(const cg_valmap *m, const ptoc_value *v)
-{
-    size_t i = ptr_hash(v) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != v)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static void valmap_put(cg_valmap *m, const ptoc_value *v, LLVMValueRef llv);
-
-static void valmap_grow(cg_valmap *m)
-{
-    cg_valmap old = *m;
-    valmap_init(m, old.cap * 2);
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.keys[i])
-            valmap_put(m, old.keys[i], old.vals[i]);
-    valmap_free(&old);
-}
-
-static void valmap_put(cg_valmap *m, const ptoc_value *v, LLVMValueRef llv)
-{
-    if (2 * (m->count + 1) > m->cap)
-        valmap_grow(m);
-    size_t i = valmap_slot(m, v);
-    if (!m->keys[i]) {
-        m->keys[i] = v;
-        m->count++;
-    }
-    m->vals[i] = llv;
-}
 
 LLVMValueRef cg_get(cg *g, const ptoc_value *v)
 {
-    size_t i = valmap_slot(g->values, v);
-    if (g->values->keys[i])
-        return g->values->vals[i];
+    const ptoc_ptrmap_entry *e = ptoc_ptrmap_find(&g->values->map, v);
+    if (e)
+        return e->val.ptr;
     ptoc_loc loc = v->kind == PTOC_VALUE_RESULT ? v->owner.op->loc : v->loc;
     ptoc_emit_error(g->ctx, loc, "internal error: codegen used a value before lowering it");
     return NULL;
@@ -100,7 +41,7 @@ LLVMValueRef cg_get(cg *g, const ptoc_value *v)
 
 void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv)
 {
-    valmap_put(g->values, v, llv);
+    ptoc_ptrmap_put(&g->values->map, v, llv);
 }
 
 /* ---------------------------------------------------------------- the rule hash */
@@ -501,14 +442,14 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     g->mod = m->mod;
     g->b = LLVMCreateBuilderInContext(g->llctx);
     be->init_types(g);
-    valmap_init(&cm.values, 256);
+    ptoc_ptrmap_init(&cm.values.map, g->ctx);
     g->values = &cm.values;
     rule_map_init(&cm.rules, be);
     g->shared = cg_shared_count(module);
     bool ok = lower_functions(g, module) && verify_llvm(g, module);
     cg_shared_free(g->shared);
     LLVMDisposeBuilder(g->b);
-    valmap_free(&cm.values);
+    ptoc_ptrmap_free(&cm.values.map);
     free(cm.rules.slots);
     if (!ok) {
         ptoc_llvm_module_destroy(m);

@@ -65,15 +65,14 @@ static bool alloc_parse(ptoc_parser *p, ptoc_op_state *st)
     if (t->kind != PTOC_TYPE_MEMREF)
         return ptoc_parser_error_at(p, loc, "invalid kind of type specified: expected a memref");
     ptoc_state_add_result(st, t);
-    ptoc_upstream_add_attr(p, st, "operandSegmentSizes",
-                           ptoc_attr_dense(ctx, ptoc_type_int(ctx, 32, PTOC_SIGNLESS), 2, segments));
+    ptoc_state_set_segment_sizes(st, ctx, 2, segments);
     return true;
 }
 
 /* Dynamic size and symbol operand counts. */
 static void alloc_segments(const ptoc_op *op, uint32_t *ndyn, uint32_t *nsym)
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     *ndyn = op->noperands;
     *nsym = 0;
     if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 2 &&
@@ -86,7 +85,7 @@ static void alloc_segments(const ptoc_op *op, uint32_t *ndyn, uint32_t *nsym)
 
 static void alloc_print(ptoc_printer *p, const ptoc_op *op)
 {
-    static const char *const elided[] = {"operandSegmentSizes"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR};
     uint32_t ndyn, nsym;
     alloc_segments(op, &ndyn, &nsym);
     ptoc_print_str(p, "(");
@@ -105,18 +104,18 @@ static void alloc_print(ptoc_printer *p, const ptoc_op *op)
 
 static bool alloc_verify_segments(const ptoc_op *op)
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (!seg)
         return true;
     if (seg->kind != PTOC_ATTR_DENSE_ARRAY || seg->u.dense.n != 2 ||
         ptoc_type_bitwidth(seg->u.dense.elem) != 32) {
-        ptoc_op_emit_error(op, "attribute 'operandSegmentSizes' must be array<i32: sizes, symbols>");
+        ptoc_op_emit_error(op, "attribute '" PTOC_SEGMENT_SIZES_ATTR "' must be array<i32: sizes, symbols>");
         return false;
     }
     int64_t total = seg->u.dense.values[0] + seg->u.dense.values[1];
     if (seg->u.dense.values[0] < 0 || seg->u.dense.values[1] < 0 || total != (int64_t)op->noperands) {
         ptoc_op_emit_error(op, "operand count (%u) does not match with the total size (%lld) "
-                               "specified in attribute 'operandSegmentSizes'",
+                               "specified in attribute '" PTOC_SEGMENT_SIZES_ATTR "'",
                            op->noperands, (long long)total);
         return false;
     }
@@ -284,15 +283,14 @@ static bool cast_parse(ptoc_parser *p, ptoc_op_state *st)
     for (uint32_t i = 0; i < lists.noperands; i++)
         ptoc_state_add_operand(st, lists.operands[i]);
     ptoc_state_add_result(st, to);
-    ptoc_upstream_add_attr(p, st, "operandSegmentSizes",
-                           ptoc_attr_dense(ctx, ptoc_type_int(ctx, 32, PTOC_SIGNLESS), 4, seg));
+    ptoc_state_set_segment_sizes(st, ctx, 4, seg);
     return true;
 }
 
 /* Operand counts per list (offsets, sizes, strides), when the segments are sound. */
 static bool cast_segments(const ptoc_op *op, int64_t counts[3])
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (!seg || seg->kind != PTOC_ATTR_DENSE_ARRAY || seg->u.dense.n != 4 || seg->u.dense.values[0] != 1)
         return false;
     int64_t total = 1;
@@ -313,7 +311,7 @@ static const ptoc_attr *cast_static_attr(const ptoc_op *op, int k)
 
 static void cast_print(ptoc_printer *p, const ptoc_op *op)
 {
-    static const char *const elided[] = {"operandSegmentSizes", "static_offsets", "static_sizes",
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR, "static_offsets", "static_sizes",
                                          "static_strides"};
     int64_t counts[3];
     bool ok = cast_segments(op, counts) && op->nresults == 1;
@@ -457,7 +455,7 @@ static bool cast_verify_counts(const ptoc_op *op, const ptoc_type *r)
 {
     int64_t counts[3];
     if (!cast_segments(op, counts)) {
-        ptoc_op_emit_error(op, "'operandSegmentSizes' must be array<i32: 1, offsets, sizes, strides> and add up to "
+        ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' must be array<i32: 1, offsets, sizes, strides> and add up to "
                                "the operand count");
         return false;
     }

@@ -42,8 +42,9 @@
 #include <string.h>
 
 #include "dialect/pto_internal.h"
+#include "ptoc/util.h"
 
-static const char *const segment_attr = "operandSegmentSizes";
+static const char *const segment_attr = PTOC_SEGMENT_SIZES_ATTR;
 
 /* `#key=value` keys that stand for another attribute of an enum kind. */
 static const struct {
@@ -80,14 +81,9 @@ static const ptoc_pto_op_info *info_of(const ptoc_op_state *st) { return st->def
 
 static asm_operand *next_operand(ptoc_parser *p, asm_stmt *s)
 {
-    if (s->nops == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 4;
-        asm_operand *grown = PTOC_NEW_ARRAY(ptoc_parser_scratch(p), asm_operand, cap);
-        if (s->nops)
-            memcpy(grown, s->ops, s->nops * sizeof *grown);
-        s->ops = grown;
-        s->cap = cap;
-    }
+    if (s->nops == s->cap)
+        s->ops = ptoc_varr_grow(NULL, ptoc_parser_scratch(p), s->ops, s->nops, &s->cap, s->nops + 1,
+                                sizeof *s->ops, _Alignof(asm_operand));
     asm_operand *o = &s->ops[s->nops++];
     memset(o, 0, sizeof *o);
     return o;
@@ -410,8 +406,7 @@ static bool build_dps(ptoc_parser *p, ptoc_op_state *st, asm_stmt *s)
      * their own forms do. */
     int64_t seg[6] = {s->nops - nouts, nouts, 0, 0, 0, 0};
     uint32_t nseg = own_segments(info_of(st)->opcode);
-    ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
-    ptoc_state_add_attr(st, ptoc_ident_cstr(pctx(p), segment_attr), ptoc_attr_dense(pctx(p), i32, nseg, seg));
+    ptoc_state_set_segment_sizes(st, pctx(p), nseg, seg);
     return true;
 }
 
@@ -429,9 +424,8 @@ bool pto_parse_asm(ptoc_parser *p, ptoc_op_state *st)
 
 static const int64_t *segments_of(const ptoc_op *op, uint32_t *n)
 {
-    ptoc_attr *a = ptoc_op_attr(op, segment_attr);
-    *n = a && a->kind == PTOC_ATTR_DENSE_ARRAY ? a->u.dense.n : 0;
-    return *n ? a->u.dense.values : NULL;
+    const int64_t *sizes = ptoc_op_segment_sizes(op, n);
+    return *n ? sizes : NULL;
 }
 
 /* A DPS op the statement reads back as itself: the op's fixed out count, every

@@ -198,7 +198,7 @@ ptoc_type *pto_role_type(const ptoc_op *op, const char *role)
     int j = role_index(operand_rows[r].outs, role);
     if (j < 0 || (uint32_t)j >= nouts)
         return NULL;
-    if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0)
+    if (!ptoc_op_segment_attr(op) && op->nresults > 0)
         return (uint32_t)j < op->nresults ? op->results[j].type : NULL;
     return nins + (uint32_t)j < op->noperands ? ptoc_op_operand(op, nins + (uint32_t)j)->type : NULL;
 }

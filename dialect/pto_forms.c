@@ -150,7 +150,7 @@ void pto_print_attrs_besides(ptoc_printer *p, const ptoc_op *op, const pto_form_
         ptoc_unreachable("too many keys in a pto form");
     for (uint32_t k = 0; k < n; k++)
         elided[k] = keys[k].attr;
-    elided[n] = "operandSegmentSizes";
+    elided[n] = PTOC_SEGMENT_SIZES_ATTR;
     ptoc_print_attr_dict(p, op, elided, n + 1);
 }
 
@@ -471,7 +471,7 @@ void pto_print_bind_tile(ptoc_printer *p, const ptoc_op *op)
         ptoc_print_str(p, ", ");
         ptoc_print_operands(p, op, first, 2);
     }
-    static const char *const elided[] = {"operandSegmentSizes"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR};
     ptoc_print_attr_dict(p, op, elided, 1);
     ptoc_print_str(p, " : ");
     ptoc_print_value_type(p, ptoc_op_operand(op, 0));
@@ -582,7 +582,7 @@ void pto_print_pointer_cast(ptoc_printer *p, const ptoc_op *op)
         ptoc_print_str(p, " ");
         ptoc_print_operands(p, op, first, 2);
     }
-    static const char *const elided[] = {"operandSegmentSizes"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR};
     ptoc_print_attr_dict(p, op, elided, 1);
     ptoc_print_str(p, " : ");
     ptoc_print_type(p, op->results[0].type);
@@ -708,7 +708,7 @@ void pto_print_tgather(ptoc_printer *p, const ptoc_op *op)
         pto_print_dps(p, op);
         return;
     }
-    static const char *const elided[] = {"operandSegmentSizes", "maskPattern"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR, "maskPattern"};
     ptoc_print_str(p, " ins(");
     ptoc_print_value(p, ptoc_op_operand(op, 0));
     ptoc_print_str(p, ", {maskPattern = ");
@@ -780,7 +780,7 @@ void pto_print_tmov(ptoc_printer *p, const ptoc_op *op)
     }
     ptoc_print_str(p, ")");
     pto_print_group(p, op, "outs", 1, 1, false);
-    static const char *const elided[] = {"operandSegmentSizes"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR};
     ptoc_print_attr_dict(p, op, elided, 1);
     ptoc_print_arrow_result_types(p, op);
 }

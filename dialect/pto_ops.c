@@ -32,7 +32,7 @@ typedef struct pto_op_row {
     bool (*print_asm)(ptoc_printer *p, const ptoc_op *op);
 } pto_op_row;
 
-static const char *const segment_attr_name = "operandSegmentSizes";
+static const char *const segment_attr_name = PTOC_SEGMENT_SIZES_ATTR;
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -45,21 +45,11 @@ void pto_add_attr(ptoc_parser *p, ptoc_op_state *st, const char *name, ptoc_attr
 
 void pto_add_segments(ptoc_parser *p, ptoc_op_state *st, uint32_t n, const int64_t *sizes)
 {
-    ptoc_type *i32 = ptoc_type_int(pctx(p), 32, PTOC_SIGNLESS);
-    pto_add_attr(p, st, segment_attr_name, ptoc_attr_dense(pctx(p), i32, n, sizes));
+    ptoc_state_set_segment_sizes(st, pctx(p), n, sizes);
 }
 
 /* The segment sizes of an op, or NULL (n = 0) when it has none. */
-const int64_t *pto_op_segments(const ptoc_op *op, uint32_t *n)
-{
-    ptoc_attr *a = ptoc_op_attr(op, segment_attr_name);
-    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY) {
-        *n = 0;
-        return NULL;
-    }
-    *n = a->u.dense.n;
-    return a->u.dense.values;
-}
+const int64_t *pto_op_segments(const ptoc_op *op, uint32_t *n) { return ptoc_op_segment_sizes(op, n); }
 
 static const pto_op_row *row_of(const ptoc_op *op)
 {
@@ -288,7 +278,7 @@ static void print_tload(ptoc_printer *p, const ptoc_op *op)
         pto_print_dps(p, op);
         return;
     }
-    static const char *const elided[] = {"operandSegmentSizes", "pad_mode", "init_out_buffer"};
+    static const char *const elided[] = {PTOC_SEGMENT_SIZES_ATTR, "pad_mode", "init_out_buffer"};
     pto_print_group(p, op, "ins", 0, 1, false);
     pto_print_group(p, op, "outs", 1, 1, false);
     ptoc_print_attr_dict(p, op, elided, 3);
@@ -539,7 +529,7 @@ static void print_two_lists(ptoc_printer *p, const ptoc_op *op, const char *firs
 static void print_make_tensor_view(ptoc_printer *p, const ptoc_op *op)
 {
     print_two_lists(p, op, "shape", "strides");
-    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_attr(op, segment_attr_name)) {
+    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_segment_attr(op)) {
         ptoc_print_str(p, " : ");
         ptoc_print_type(p, op->results[0].type);
     }
@@ -548,7 +538,7 @@ static void print_make_tensor_view(ptoc_printer *p, const ptoc_op *op)
 static void print_partition_view(ptoc_printer *p, const ptoc_op *op)
 {
     print_two_lists(p, op, "offsets", "sizes");
-    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_attr(op, segment_attr_name)) {
+    if (op->nresults == 1 && op->noperands >= 1 && ptoc_op_segment_attr(op)) {
         ptoc_print_str(p, " : ");
         ptoc_print_value_type(p, ptoc_op_operand(op, 0));
         ptoc_print_str(p, " -> ");
@@ -707,6 +697,23 @@ ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op)
         a.known = ptoc_arith_int_constant(a.value, &a.offset);   /* as manual mode writes it */
     }
     return a;
+}
+
+/* alloc_tile's operands are [addr] [valid_row] [valid_col], each segment 0 or 1. */
+void ptoc_pto_alloc_tile_valid(const ptoc_op *op, ptoc_value *valid[2])
+{
+    uint32_t nseg;
+    const int64_t *seg = pto_op_segments(op, &nseg);
+    valid[0] = valid[1] = NULL;
+    if (!ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE))
+        return;
+    for (uint32_t k = 0, next = 0; k < 3 && k < nseg; k++) {
+        if (seg[k] != 1)
+            continue;
+        if (k > 0)
+            valid[k - 1] = ptoc_op_operand(op, next);
+        next++;
+    }
 }
 
 /* ---------------------------------------------------------------- sync forms */

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "dialect/pto_internal.h"
+#include "ptoc/util.h"
 
 /* ---------------------------------------------------------------- accessors */
 
@@ -674,21 +675,15 @@ bool pto_parse_type_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type *
 
 bool pto_parse_type_list_or_bare(ptoc_parser *p, ptoc_pto_type_kind kind, ptoc_type ***out, uint32_t *n)
 {
-    uint32_t cap = 4;
-    ptoc_type **types = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap);
+    ptoc_type_varr types;
+    ptoc_type_varr_init_arena(&types, ptoc_parser_arena(p));
     *n = 0;
     do {
-        if (*n == cap) {
-            ptoc_type **grown = PTOC_NEW_ARRAY(ptoc_parser_arena(p), ptoc_type *, cap * 2);
-            memcpy(grown, types, sizeof *types * cap);
-            types = grown;
-            cap *= 2;
-        }
-        if (!pto_parse_type_or_bare(p, kind, &types[*n]))
+        if (!pto_parse_type_or_bare(p, kind, ptoc_type_varr_add(&types)))
             return false;
-        (*n)++;
     } while (ptoc_parse_optional(p, ","));
-    *out = types;
+    *out = types.data;
+    *n = types.len;
     return true;
 }
 

@@ -71,10 +71,8 @@ ptoc_pto_level ptoc_pto_target_level(ptoc_context *ctx)
 bool ptoc_pto_is_addressless_buffer(const ptoc_op *op)
 {
     ptoc_pto_address_space space;
-    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE)) {
-        ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-        return !(seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1);
-    }
+    if (ptoc_pto_is(op, PTOC_PTO_OP_ALLOC_TILE))
+        return !ptoc_pto_buffer_addr(op).given;
     return (ptoc_op_is(op, "memref.alloc") || ptoc_op_is(op, "memref.alloca")) && op->nresults == 1 &&
            ptoc_pto_memref_space(op->results[0].type, &space) && space != PTOC_PTO_AS_GM &&
            !ptoc_op_attr(op, "pto.addr");
@@ -147,23 +145,23 @@ static bool check_count(const ptoc_op *op, const char *what, uint32_t n, uint32_
  * add up to the operand count. */
 static bool check_segments(const ptoc_op *op, uint32_t want)
 {
-    ptoc_attr *a = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *a = ptoc_op_segment_attr(op);
     if (!a)
         return true;
     if (a->kind != PTOC_ATTR_DENSE_ARRAY || (want && a->u.dense.n != want)) {
-        ptoc_op_emit_error(op, "'operandSegmentSizes' must be an array<i32> of %u sizes", want);
+        ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' must be an array<i32> of %u sizes", want);
         return false;
     }
     uint64_t sum = 0;
     for (uint32_t i = 0; i < a->u.dense.n; i++) {
         if (a->u.dense.values[i] < 0) {
-            ptoc_op_emit_error(op, "'operandSegmentSizes' has a negative size");
+            ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' has a negative size");
             return false;
         }
         sum += (uint64_t)a->u.dense.values[i];
     }
     if (sum != op->noperands) {
-        ptoc_op_emit_error(op, "'operandSegmentSizes' adds up to %llu but the op has %u operands",
+        ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' adds up to %llu but the op has %u operands",
                            (unsigned long long)sum, op->noperands);
         return false;
     }
@@ -176,7 +174,7 @@ static bool verify_dps_counts(const ptoc_op *op, const ptoc_pto_op_info *info, u
         return false;
     uint32_t nins, nouts;
     ptoc_pto_dps_split(op, &nins, &nouts);
-    if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults == 0) {
+    if (!ptoc_op_segment_attr(op) && op->nresults == 0) {
         /* Level-1 form with no result (tstore %t, %view): all operands count. */
         uint32_t hi = info->max_ins == PTOC_PTO_VARIADIC || info->max_outs == PTOC_PTO_VARIADIC
                           ? PTOC_PTO_VARIADIC : (uint32_t)info->max_ins + info->max_outs;
@@ -209,7 +207,7 @@ static ptoc_type *dps_out(const ptoc_op *op, uint32_t j)
 {
     uint32_t nins, nouts;
     ptoc_pto_dps_split(op, &nins, &nouts);
-    if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0)
+    if (!ptoc_op_segment_attr(op) && op->nresults > 0)
         return op->results[j].type;
     /* A generic DPS op with neither results nor operandSegmentSizes counts every
      * operand as an in, so it has no out operand to return. */
@@ -225,7 +223,7 @@ static const ptoc_value *dps_value(const ptoc_op *op, bool out, uint32_t i)
     ptoc_pto_dps_split(op, &nins, &nouts);
     if (!out)
         return ptoc_op_operand(op, i);
-    if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0)
+    if (!ptoc_op_segment_attr(op) && op->nresults > 0)
         return &op->results[i];
     return ptoc_op_operand(op, nins + i);
 }
@@ -258,7 +256,7 @@ static const ptoc_pto_tile_desc *tile_of(const ptoc_op *op, const char *name, co
     if (d)
         return d;
     if (!t) {
-        ptoc_op_emit_error(op, "%s is missing: a DPS op without results needs 'operandSegmentSizes'", name);
+        ptoc_op_emit_error(op, "%s is missing: a DPS op without results needs '" PTOC_SEGMENT_SIZES_ATTR "'", name);
         return NULL;
     }
     ptoc_strbuf sb;
@@ -709,7 +707,7 @@ static bool placed_by_author(const ptoc_value *v, uint32_t depth)
 static bool check_scratch_supplied(const ptoc_op *op, const select_form *f, uint32_t nins, ptoc_pto_arch arch)
 {
     ptoc_type *scratch = nins == 3 ? ptoc_pto_select_scratch(op, NULL) : NULL;
-    bool level1 = !ptoc_op_attr(op, "operandSegmentSizes") && op->nresults > 0;
+    bool level1 = !ptoc_op_segment_attr(op) && op->nresults > 0;
     if (!scratch || level1 || nins >= op->noperands || !placed_by_author(ptoc_op_operand(op, nins), 0))
         return true;
     ptoc_strbuf sb;
@@ -878,7 +876,7 @@ static bool check_transfer(const ptoc_op *op, const ptoc_type *from, const ptoc_
 bool pto_verify_tload(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (!verify_dps_counts(op, info, seg ? 6 : 2))
         return false;
     ptoc_attr *mode = ptoc_op_attr(op, "pad_mode"), *init = ptoc_op_attr(op, "init_out_buffer");
@@ -937,7 +935,7 @@ bool pto_verify_tstore(const ptoc_op *op)
     uint32_t nins, nouts;
     ptoc_pto_dps_split(op, &nins, &nouts);
     const ptoc_type *dst;
-    if (!ptoc_op_attr(op, "operandSegmentSizes") && op->nresults == 0) {
+    if (!ptoc_op_segment_attr(op) && op->nresults == 0) {
         nins = op->noperands - 1;        /* Level 1: tstore %t, %view */
         dst = ptoc_op_operand(op, nins)->type;
     } else {
@@ -1234,12 +1232,12 @@ bool pto_verify_alloc_tile(const ptoc_op *op)
         ptoc_op_emit_error(op, "result must be a !pto.tile_buf");
         return false;
     }
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     int64_t has[3] = {0, 0, 0};
     if (seg)
         memcpy(has, seg->u.dense.values, sizeof has);
     else if (op->noperands > 0) {
-        ptoc_op_emit_error(op, "operands need 'operandSegmentSizes' (addr, valid_row, valid_col)");
+        ptoc_op_emit_error(op, "operands need '" PTOC_SEGMENT_SIZES_ATTR "' (addr, valid_row, valid_col)");
         return false;
     }
     static const char *const names[2] = {"valid_row", "valid_col"};
@@ -1259,7 +1257,7 @@ bool pto_verify_make_tensor_view(const ptoc_op *op)
     if (!pto_verify_structure(op) || !check_segments(op, 3))
         return false;
     const ptoc_pto_view *v = ptoc_pto_tensor_view(op->results[0].type);
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (!v) {
         ptoc_op_emit_error(op, "result must be a !pto.tensor_view");
         return false;
@@ -1289,7 +1287,7 @@ bool pto_verify_partition_view(const ptoc_op *op)
     const ptoc_type *src = ptoc_op_operand(op, 0)->type;
     const ptoc_pto_view *from = ptoc_pto_tensor_view(src);
     const ptoc_pto_view *to = ptoc_pto_partition_view(op->results[0].type);
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
     if (!to) {
         ptoc_op_emit_error(op, "result must be a !pto.partition_tensor_view");
         return false;

@@ -121,7 +121,7 @@ static bool check_valid_segments(const ptoc_op *op, uint32_t *first, bool *valid
     const int64_t *seg = pto_op_segments(op, &nseg);
     if (!seg || nseg != 3 || seg[0] < 0 || seg[1] != seg[2] || seg[1] < 0 || seg[1] > 1 ||
         (uint64_t)seg[0] + 2 * (uint64_t)seg[1] != op->noperands) {
-        ptoc_op_emit_error(op, "'operandSegmentSizes' must be array<i32: n, v, v> with v = 0 or 1 "
+        ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' must be array<i32: n, v, v> with v = 0 or 1 "
                                "(valid_row and valid_col together)");
         return false;
     }
@@ -564,7 +564,7 @@ static bool tmov_parts_of(const ptoc_op *op, tmov_parts *m)
     bool four = nseg == 4 && seg[2] >= 0 && seg[2] <= 1 && seg[3] >= 0 && seg[3] <= 1;
     if (seg[0] != 1 || seg[1] != 1 || !(four || nseg == 2) ||
         (four ? 2 + seg[2] + seg[3] : 2) != (int64_t)op->noperands) {
-        ptoc_op_emit_error(op, "'operandSegmentSizes' must be array<i32: 1, 1, f, q> (src, dst, fp, "
+        ptoc_op_emit_error(op, "'" PTOC_SEGMENT_SIZES_ATTR "' must be array<i32: 1, 1, f, q> (src, dst, fp, "
                                "preQuantScalar; f, q = 0 or 1)");
         return false;
     }

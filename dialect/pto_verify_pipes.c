@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dialect/pto_internal.h"
+#include "ptoc/util.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -557,15 +558,9 @@ static ptoc_walk_result collect_init(ptoc_op *op, void *user)
     pipe_set *s = user;
     if (!is_pipe_init(op))
         return PTOC_WALK_ADVANCE;
-    if (s->n == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 8;
-        pipe_init *grown = ptoc_alloc(s->ctx, sizeof *grown * cap);
-        if (s->n)
-            memcpy(grown, s->inits, sizeof *grown * s->n);
-        ptoc_free(s->ctx, s->inits, sizeof *s->inits * s->cap);
-        s->inits = grown;
-        s->cap = cap;
-    }
+    if (s->n == s->cap)
+        s->inits = ptoc_varr_grow(s->ctx, NULL, s->inits, s->n, &s->cap, s->n + 1, sizeof *s->inits,
+                                  _Alignof(pipe_init));
     s->inits[s->n] = (pipe_init){.op = op};
     describe_init(&s->inits[s->n++]);
     return PTOC_WALK_ADVANCE;

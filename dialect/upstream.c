@@ -1,5 +1,6 @@
 /* upstream.c: helpers shared by the upstream MLIR dialects (see upstream.h). */
 #include "dialect/upstream.h"
+#include "ptoc/util.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -81,14 +82,7 @@ ptoc_op *ptoc_upstream_lookup_symbol(const ptoc_op *from, const ptoc_ident *name
 
 void *ptoc_upstream_grow(ptoc_arena *arena, void *data, uint32_t n, uint32_t *cap, size_t size)
 {
-    if (n < *cap)
-        return data;
-    uint32_t ncap = *cap ? *cap * 2 : 4;
-    void *fresh = ptoc_arena_alloc(arena, size * ncap, _Alignof(max_align_t));
-    if (n)
-        memcpy(fresh, data, size * n);
-    *cap = ncap;
-    return fresh;
+    return n < *cap ? data : ptoc_varr_grow(NULL, arena, data, n, cap, n + 1, size, _Alignof(max_align_t));
 }
 
 bool ptoc_upstream_parse_dict(ptoc_parser *p, ptoc_attr **out)

@@ -105,7 +105,7 @@ struct ptoc_context {
     void *diag_user;
     size_t error_count;
     ptoc_source *sources;
-    size_t nsources, sources_cap;
+    uint32_t nsources, sources_cap;
 };
 
 /* Frees what the diagnostics part of the context holds (source buffers). */

@@ -8,6 +8,7 @@
  * of the handler, and reports what did not match.
  */
 #include "ir/core_internal.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -257,19 +258,13 @@ static void release_source(ptoc_context *ctx, ptoc_source *s)
 
 void ptoc_source_add(ptoc_context *ctx, ptoc_ident *file, const char *text, size_t len)
 {
-    ptoc_source *s = find_source(ctx, file), *grown;
+    ptoc_source *s = find_source(ctx, file);
     if (s) {
         release_source(ctx, s);      /* a file read again replaces its old text */
     } else {
-        if (ctx->nsources == ctx->sources_cap) {
-            size_t cap = ctx->sources_cap ? ctx->sources_cap * 2 : 4;
-            grown = ptoc_alloc(ctx, cap * sizeof *grown);
-            if (ctx->nsources)
-                memcpy(grown, ctx->sources, ctx->nsources * sizeof *grown);
-            ptoc_free(ctx, ctx->sources, ctx->sources_cap * sizeof *grown);
-            ctx->sources = grown;
-            ctx->sources_cap = cap;
-        }
+        if (ctx->nsources == ctx->sources_cap)
+            ctx->sources = ptoc_varr_grow(ctx, NULL, ctx->sources, ctx->nsources, &ctx->sources_cap,
+                                          ctx->nsources + 1, sizeof *ctx->sources, _Alignof(ptoc_source));
         s = &ctx->sources[ctx->nsources++];
         s->file = file;
     }
@@ -371,33 +366,16 @@ typedef struct unexpected {
     size_t message;           /* offset in strings */
 } unexpected;
 
+PTOC_VARR_DEF(expectation, expectation_varr)
+PTOC_VARR_DEF(unexpected, unexpected_varr)
+
 struct ptoc_diag_verifier {
     ptoc_context *ctx;
     ptoc_ident *file;
-    expectation *exps;
-    size_t nexps, exps_cap;
-    unexpected *extra;
-    size_t nextra, extra_cap;
+    expectation_varr exps;
+    unexpected_varr extra;
     ptoc_strbuf strings;
 };
-
-/* Appends one zeroed element to a growing array of `size`-byte elements. */
-static void *push(ptoc_context *ctx, void **array, size_t *n, size_t *cap, size_t size)
-{
-    char *grown;
-    if (*n == *cap) {
-        size_t new_cap = *cap ? *cap * 2 : 16;
-        grown = ptoc_alloc(ctx, new_cap * size);
-        if (*n)
-            memcpy(grown, *array, *n * size);
-        ptoc_free(ctx, *array, *cap * size);
-        *array = grown;
-        *cap = new_cap;
-    }
-    grown = (char *)*array + (*n)++ * size;
-    memset(grown, 0, size);
-    return grown;
-}
 
 static size_t save_string(ptoc_diag_verifier *v, const char *s, size_t len)
 {
@@ -455,7 +433,7 @@ static const char *parse_directive(ptoc_diag_verifier *v, const char *p, const c
             break;
     if (sev > PTOC_SEV_REMARK)
         return p;                    /* prose such as "expected-value", not a directive */
-    e = push(v->ctx, (void **)&v->exps, &v->nexps, &v->exps_cap, sizeof *v->exps);
+    e = expectation_varr_add(&v->exps);
     e->at_line = e->line = line;
     e->at_col = col;
     e->malformed = true;
@@ -502,6 +480,8 @@ ptoc_diag_verifier *ptoc_diag_verifier_create(ptoc_context *ctx, ptoc_ident *fil
     uint32_t line = 1;
     memset(v, 0, sizeof *v);
     v->ctx = ctx;
+    expectation_varr_init(&v->exps, ctx);
+    unexpected_varr_init(&v->extra, ctx);
     v->file = file;
     ptoc_strbuf_init(&v->strings, ctx);
     for (; p < end; p = eol + 1, line++) {
@@ -519,8 +499,8 @@ static void verify_one(ptoc_diag_verifier *v, const ptoc_diagnostic *d)
     unexpected *u;
     size_t i;
     if (d->loc.file == v->file) {
-        for (i = 0; i < v->nexps; i++) {
-            expectation *e = &v->exps[i];
+        for (i = 0; i < v->exps.len; i++) {
+            expectation *e = &v->exps.data[i];
             if (!e->met && !e->malformed && e->severity == d->severity && e->line == d->loc.line &&
                 strstr(d->message, v->strings.data + e->text)) {
                 e->met = true;
@@ -528,7 +508,7 @@ static void verify_one(ptoc_diag_verifier *v, const ptoc_diagnostic *d)
             }
         }
     }
-    u = push(v->ctx, (void **)&v->extra, &v->nextra, &v->extra_cap, sizeof *v->extra);
+    u = unexpected_varr_add(&v->extra);
     u->severity = d->severity;
     u->loc = d->loc;
     u->message = save_string(v, d->message, strlen(d->message));
@@ -555,15 +535,15 @@ bool ptoc_diag_verifier_finish(ptoc_diag_verifier *v, FILE *out)
     bool ok = true;
     size_t i;
     ptoc_strbuf_init(&msg, v->ctx);
-    for (i = 0; i < v->nextra; i++) {
-        const unexpected *u = &v->extra[i];
+    for (i = 0; i < v->extra.len; i++) {
+        const unexpected *u = &v->extra.data[i];
         msg.len = 0;
         ptoc_strbuf_printf(&msg, "unexpected %s: %s", severity_words[u->severity], v->strings.data + u->message);
         complain(v, out, u->loc, ptoc_strbuf_cstr(&msg));
         ok = false;
     }
-    for (i = 0; i < v->nexps; i++) {
-        const expectation *e = &v->exps[i];
+    for (i = 0; i < v->exps.len; i++) {
+        const expectation *e = &v->exps.data[i];
         ptoc_loc at = {v->file, e->at_line, e->at_col};
         if (e->met)
             continue;
@@ -584,8 +564,8 @@ void ptoc_diag_verifier_destroy(ptoc_diag_verifier *v)
 {
     if (!v)
         return;
-    ptoc_free(v->ctx, v->exps, v->exps_cap * sizeof *v->exps);
-    ptoc_free(v->ctx, v->extra, v->extra_cap * sizeof *v->extra);
+    expectation_varr_free(&v->exps);
+    unexpected_varr_free(&v->extra);
     ptoc_strbuf_free(&v->strings);
     ptoc_free(v->ctx, v, sizeof *v);
 }

@@ -277,6 +277,37 @@ bool ptoc_op_remove_attr(ptoc_op *op, const char *name)
     return true;
 }
 
+/* ---------------------------------------------------------------- operand segments */
+
+ptoc_attr *ptoc_op_segment_attr(const ptoc_op *op) { return ptoc_op_attr(op, PTOC_SEGMENT_SIZES_ATTR); }
+
+const int64_t *ptoc_op_segment_sizes(const ptoc_op *op, uint32_t *n)
+{
+    ptoc_attr *a = ptoc_op_segment_attr(op);
+    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY) {
+        *n = 0;
+        return NULL;
+    }
+    *n = a->u.dense.n;
+    return a->u.dense.values;
+}
+
+static ptoc_attr *segment_sizes(ptoc_context *ctx, uint32_t n, const int64_t *sizes)
+{
+    return ptoc_attr_dense(ctx, ptoc_type_int(ctx, 32, PTOC_SIGNLESS), n, sizes);
+}
+
+void ptoc_state_set_segment_sizes(ptoc_op_state *st, ptoc_context *ctx, uint32_t n, const int64_t *sizes)
+{
+    ptoc_state_add_attr(st, ptoc_ident_cstr(ctx, PTOC_SEGMENT_SIZES_ATTR), segment_sizes(ctx, n, sizes));
+}
+
+void ptoc_op_set_segment_sizes(ptoc_op *op, ptoc_arena *arena, uint32_t n, const int64_t *sizes)
+{
+    ptoc_context *ctx = ptoc_op_context(op);
+    ptoc_op_set_attr(op, arena, ptoc_ident_cstr(ctx, PTOC_SEGMENT_SIZES_ATTR), segment_sizes(ctx, n, sizes));
+}
+
 void ptoc_op_unlink(ptoc_op *op)
 {
     ptoc_block *b = op->block;

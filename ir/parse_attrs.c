@@ -21,23 +21,10 @@ static const struct { const char *keyword; bool typed; } raw_builtins[] = {
     { "strided", false }, { "affine_map", false }, { "affine_set", false },
 };
 
-typedef struct attr_vec {
-    ptoc_attr **items;
-    uint32_t n, cap;
-} attr_vec;
-
-static void attr_vec_push(ptoc_parser *p, attr_vec *v, ptoc_attr *a)
-{
-    if (v->n == v->cap) {
-        uint32_t cap = v->cap ? v->cap * 2 : 4;
-        ptoc_attr **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_attr *, cap);
-        if (v->n)
-            memcpy(grown, v->items, v->n * sizeof *grown);
-        v->items = grown;
-        v->cap = cap;
-    }
-    v->items[v->n++] = a;
-}
+/* Lists being parsed grow in the parser's scratch arena. */
+PTOC_VARR_DEF(ptoc_attr *, attr_vec)
+PTOC_VARR_DEF(ptoc_ident *, ident_vec)
+PTOC_VARR_DEF(ptoc_named_attr, named_attr_vec)
 
 static bool tok_is_word(const ptoc_parser *p, const char *w)
 {
@@ -135,19 +122,20 @@ static bool parse_number(ptoc_parser *p, ptoc_attr **out)
 
 static bool parse_array(ptoc_parser *p, ptoc_attr **out)
 {
-    attr_vec v = { NULL, 0, 0 };
+    attr_vec v;
+    attr_vec_init_arena(&v, p->scratch);
     ptoc_parser_advance(p);
     if (!ptoc_parse_optional(p, "]")) {
         do {
             ptoc_attr *a;
             if (!ptoc_parse_attr(p, &a))
                 return false;
-            attr_vec_push(p, &v, a);
+            attr_vec_push(&v, a);
         } while (ptoc_parse_optional(p, ","));
         if (!ptoc_parse_expect(p, "]"))
             return false;
     }
-    *out = ptoc_attr_array(p->ctx, v.n, v.items);
+    *out = ptoc_attr_array(p->ctx, v.len, v.data);
     return true;
 }
 
@@ -188,37 +176,29 @@ static bool parse_dict_entries(ptoc_parser *p, entry_fn add, void *user)
 }
 
 typedef struct dict_builder {
-    ptoc_named_attr *items;
-    uint32_t n, cap;
-    ptoc_pmap seen;
+    named_attr_vec items;
+    ptoc_ptrmap seen;
 } dict_builder;
 
 static bool dict_add(ptoc_parser *p, void *user, ptoc_named_attr *e, ptoc_loc at)
 {
     dict_builder *d = user;
-    if (ptoc_pmap_get(&d->seen, e->name))
+    if (ptoc_ptrmap_get(&d->seen, e->name))
         return ptoc_parser_error_at(p, at, "duplicate key '%s' in dictionary attribute", e->name->str);
-    ptoc_pmap_put(&d->seen, e->name, e->name);
-    if (d->n == d->cap) {
-        uint32_t cap = d->cap ? d->cap * 2 : 4;
-        ptoc_named_attr *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_named_attr, cap);
-        if (d->n)
-            memcpy(grown, d->items, d->n * sizeof *grown);
-        d->items = grown;
-        d->cap = cap;
-    }
-    d->items[d->n++] = *e;
+    ptoc_ptrmap_put(&d->seen, e->name, e->name);
+    named_attr_vec_push(&d->items, *e);
     return true;
 }
 
 static bool parse_dict(ptoc_parser *p, ptoc_attr **out)
 {
-    dict_builder d = { NULL, 0, 0, { 0 } };
-    ptoc_pmap_init(&d.seen, p->ctx);
+    dict_builder d;
+    named_attr_vec_init_arena(&d.items, p->scratch);
+    ptoc_ptrmap_init(&d.seen, p->ctx);
     bool ok = parse_dict_entries(p, dict_add, &d);
-    ptoc_pmap_free(&d.seen);
+    ptoc_ptrmap_free(&d.seen);
     if (ok)
-        *out = ptoc_attr_dict(p->ctx, d.n, d.items);
+        *out = ptoc_attr_dict(p->ctx, d.items.len, d.items.data);
     return ok;
 }
 
@@ -256,23 +236,17 @@ bool ptoc_parse_optional_attr_dict_with_keyword(ptoc_parser *p, ptoc_op_state *s
 
 static bool parse_symref(ptoc_parser *p, ptoc_attr **out)
 {
-    ptoc_ident *root, **nested = NULL, *name;
-    uint32_t n = 0, cap = 0;
+    ptoc_ident *root, *name;
+    ident_vec nested;
+    ident_vec_init_arena(&nested, p->scratch);
     if (!ptoc_parse_symbol_name(p, &root))
         return false;
     while (ptoc_parse_optional(p, "::")) {
         if (!ptoc_parse_symbol_name(p, &name))
             return false;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            ptoc_ident **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ident *, cap);
-            if (n)
-                memcpy(grown, nested, n * sizeof *grown);
-            nested = grown;
-        }
-        nested[n++] = name;
+        ident_vec_push(&nested, name);
     }
-    *out = ptoc_attr_symref(p->ctx, root, n, nested);
+    *out = ptoc_attr_symref(p->ctx, root, nested.len, nested.data);
     return true;
 }
 
@@ -308,8 +282,8 @@ static bool parse_dense_elem(ptoc_parser *p, ptoc_type *elem, int64_t *out)
 static bool parse_dense_array(ptoc_parser *p, ptoc_attr **out)
 {
     ptoc_type *elem;
-    int64_t *vals = NULL;
-    uint32_t n = 0, cap = 0;
+    ptoc_i64_varr vals;
+    ptoc_i64_varr_init_arena(&vals, p->scratch);
     ptoc_parser_advance(p);
     if (!ptoc_parse_expect(p, "<") || !ptoc_parse_type(p, &elem))
         return false;
@@ -317,20 +291,13 @@ static bool parse_dense_array(ptoc_parser *p, ptoc_attr **out)
         return ptoc_parser_error(p, "expected integer or float type in dense array");
     if (ptoc_parse_optional(p, ":")) {
         do {
-            if (n == cap) {
-                cap = cap ? cap * 2 : 8;
-                int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, cap);
-                if (n)
-                    memcpy(grown, vals, n * sizeof *grown);
-                vals = grown;
-            }
-            if (!parse_dense_elem(p, elem, &vals[n++]))
+            if (!parse_dense_elem(p, elem, ptoc_i64_varr_add(&vals)))
                 return false;
         } while (ptoc_parse_optional(p, ","));
     }
     if (!ptoc_parse_expect(p, ">"))
         return false;
-    *out = ptoc_attr_dense(p->ctx, elem, n, vals);
+    *out = ptoc_attr_dense(p->ctx, elem, vals.len, vals.data);
     return true;
 }
 
@@ -525,7 +492,7 @@ static bool parse_loc_string(ptoc_parser *p, loc_result *r)
 static bool parse_loc_alias(ptoc_parser *p, loc_result *r)
 {
     ptoc_ident *name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
-    const ptoc_loc *l = ptoc_pmap_get(&p->loc_aliases, name);
+    const ptoc_loc *l = ptoc_ptrmap_get(&p->loc_aliases, name);
     if (!r->have && l && l->file) {
         r->have = true;
         r->loc = *l;

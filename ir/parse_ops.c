@@ -23,7 +23,8 @@
 void ptoc_parser_push_isolated(ptoc_parser *p)
 {
     ptoc_ssa_scope *s = PTOC_NEW(p->scratch, ptoc_ssa_scope);
-    ptoc_pmap_init(&s->names, p->ctx);
+    ptoc_ptrmap_init(&s->names, p->ctx);
+    ssa_entry_varr_init_arena(&s->fwd, p->scratch);
     s->outer = p->scope;
     p->scope = s;
 }
@@ -35,25 +36,25 @@ bool ptoc_parser_pop_isolated(ptoc_parser *p)
     ptoc_ssa_scope *s = p->scope;
     bool ok = true;
     if (s->unresolved && !p->failed) {
-        for (uint32_t i = 0; i < s->nfwd; i++)
-            if (s->fwd[i]->state == SSA_FORWARD) {
-                ptoc_parser_error_at(p, s->fwd[i]->fwd_loc, "use of undeclared SSA value name");
+        for (uint32_t i = 0; i < s->fwd.len; i++)
+            if (s->fwd.data[i]->state == SSA_FORWARD) {
+                ptoc_parser_error_at(p, s->fwd.data[i]->fwd_loc, "use of undeclared SSA value name");
                 break;
             }
         ok = false;
     }
-    ptoc_pmap_free(&s->names);
+    ptoc_ptrmap_free(&s->names);
     p->scope = s->outer;
     return ok && !p->failed;
 }
 
 static ptoc_ssa_entry *ssa_entry(ptoc_parser *p, ptoc_ident *name)
 {
-    ptoc_ssa_entry *e = ptoc_pmap_get(&p->scope->names, name);
+    ptoc_ssa_entry *e = ptoc_ptrmap_get(&p->scope->names, name);
     if (!e) {
         e = PTOC_NEW(p->scratch, ptoc_ssa_entry);
         e->name = name;
-        ptoc_pmap_put(&p->scope->names, name, e);
+        ptoc_ptrmap_put(&p->scope->names, name, e);
     }
     return e;
 }
@@ -61,29 +62,13 @@ static ptoc_ssa_entry *ssa_entry(ptoc_parser *p, ptoc_ident *name)
 static void remember_forward(ptoc_parser *p, ptoc_ssa_entry *e)
 {
     ptoc_ssa_scope *s = p->scope;
-    if (s->nfwd == s->fwd_cap) {
-        uint32_t cap = s->fwd_cap ? s->fwd_cap * 2 : 16;
-        ptoc_ssa_entry **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ssa_entry *, cap);
-        if (s->nfwd)
-            memcpy(grown, s->fwd, s->nfwd * sizeof *grown);
-        s->fwd = grown;
-        s->fwd_cap = cap;
-    }
-    s->fwd[s->nfwd++] = e;
+    ssa_entry_varr_push(&s->fwd, e);
     s->unresolved++;
 }
 
 static void remember_def(ptoc_parser *p, ptoc_ssa_entry *e)
 {
-    if (p->ndefs == p->defs_cap) {
-        uint32_t cap = p->defs_cap ? p->defs_cap * 2 : 64;
-        ptoc_ssa_entry **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_ssa_entry *, cap);
-        if (p->ndefs)
-            memcpy(grown, p->defs, p->ndefs * sizeof *grown);
-        p->defs = grown;
-        p->defs_cap = cap;
-    }
-    p->defs[p->ndefs++] = e;
+    ssa_entry_varr_push(&p->defs, e);
 }
 
 static bool type_mismatch(ptoc_parser *p, ptoc_loc at, const ptoc_operand_ref *ref, ptoc_type *want,
@@ -232,10 +217,12 @@ bool ptoc_parse_operand(ptoc_parser *p, ptoc_operand_ref *out)
     return p->failed ? false : ptoc_parser_expected(p, "SSA operand");
 }
 
+PTOC_VARR_DEF(ptoc_operand_ref, operand_ref_vec)
+
 bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n)
 {
-    ptoc_operand_ref *refs = NULL;
-    uint32_t count = 0, cap = 0;
+    operand_ref_vec refs;
+    operand_ref_vec_init_arena(&refs, p->scratch);
     *out = NULL;
     *n = 0;
     if (p->failed)
@@ -243,24 +230,17 @@ bool ptoc_parse_operand_list(ptoc_parser *p, ptoc_operand_ref **out, uint32_t *n
     if (p->tok.kind != TOK_PERCENT_ID)
         return true;
     do {
-        if (count == cap) {
-            cap = cap ? cap * 2 : 4;
-            ptoc_operand_ref *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_operand_ref, cap);
-            if (count)
-                memcpy(grown, refs, count * sizeof *grown);
-            refs = grown;
-        }
-        if (!ptoc_parse_operand(p, &refs[count++]))
+        if (!ptoc_parse_operand(p, operand_ref_vec_add(&refs)))
             return false;
     } while (ptoc_parser_consume(p, TOK_COMMA));
-    *out = refs;
-    *n = count;
+    *out = refs.data;
+    *n = refs.len;
     return !p->failed;
 }
 
 ptoc_type *ptoc_parser_defined_type(ptoc_parser *p, const ptoc_operand_ref *ref)
 {
-    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_ptrmap_get(&p->scope->names, ref->name);
     return e && e->state == SSA_DEFINED && ref->number < e->n ? e->first[ref->number].type : NULL;
 }
 
@@ -326,9 +306,9 @@ static bool define_block_arg(ptoc_parser *p, ptoc_block *b, const ptoc_region_ar
 static bool parse_block_label(ptoc_parser *p, ptoc_block *b, uintptr_t serial)
 {
     ptoc_ident *name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
-    if ((uintptr_t)ptoc_pmap_get(&p->blocks, name) == serial)
+    if ((uintptr_t)ptoc_ptrmap_get(&p->blocks, name) == serial)
         return ptoc_parser_error(p, "redefinition of block '^%s'", name->str);
-    ptoc_pmap_put(&p->blocks, name, (void *)serial);
+    ptoc_ptrmap_put(&p->blocks, name, (void *)serial);
     ptoc_parser_advance(p);
     if (ptoc_parse_optional(p, "(") && !ptoc_parse_optional(p, ")")) {
         do {
@@ -412,7 +392,7 @@ bool ptoc_parse_region(ptoc_parser *p, ptoc_region *r, const ptoc_region_arg *ar
     if (!ptoc_parse_expect(p, "{") || !ptoc_parser_enter(p))
         return false;
     bool isolated = p->cur_def && (p->cur_def->flags & PTOC_OPF_ISOLATED);
-    uint32_t defs_mark = p->ndefs;
+    uint32_t defs_mark = p->defs.len;
     const char *saved_dialect = p->default_dialect;
     const ptoc_op_def *saved_def = p->cur_def;
     if (isolated)
@@ -426,9 +406,9 @@ bool ptoc_parse_region(ptoc_parser *p, ptoc_region *r, const ptoc_region_arg *ar
         add_terminators(p, r, add_implicit, end);
 
     /* Names defined in the region are not visible after it. */
-    for (uint32_t i = defs_mark; i < p->ndefs; i++)
-        p->defs[i]->state = SSA_ABSENT;
-    p->ndefs = defs_mark;
+    for (uint32_t i = defs_mark; i < p->defs.len; i++)
+        p->defs.data[i]->state = SSA_ABSENT;
+    p->defs.len = defs_mark;
     if (isolated)
         ok = ptoc_parser_pop_isolated(p) && ok;
     p->default_dialect = saved_dialect;
@@ -488,24 +468,18 @@ typedef struct result_name {
     uint32_t count;
     ptoc_loc loc;
 } result_name;
+PTOC_VARR_DEF(result_name, result_name_vec)
 
 /* `%a, %b:2 =` */
 static bool parse_result_names(ptoc_parser *p, result_name **out, uint32_t *nnames, uint32_t *total)
 {
-    result_name *names = NULL;
-    uint32_t n = 0, cap = 0;
+    result_name_vec names;
+    result_name_vec_init_arena(&names, p->scratch);
     *total = 0;
     do {
         if (!ptoc_parser_is(p, TOK_PERCENT_ID))
             return p->failed ? false : ptoc_parser_expected(p, "SSA result name");
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4;
-            result_name *grown = PTOC_NEW_ARRAY(p->scratch, result_name, cap);
-            if (n)
-                memcpy(grown, names, n * sizeof *grown);
-            names = grown;
-        }
-        result_name *r = &names[n++];
+        result_name *r = result_name_vec_add(&names);
         r->name = ptoc_parser_ident(p, p->tok.start + 1, p->tok.len - 1);
         r->loc = ptoc_parser_loc(p);
         r->count = 1;
@@ -522,8 +496,8 @@ static bool parse_result_names(ptoc_parser *p, result_name **out, uint32_t *nnam
         }
         *total += r->count;
     } while (ptoc_parse_optional(p, ","));
-    *out = names;
-    *nnames = n;
+    *out = names.data;
+    *nnames = names.len;
     return ptoc_parse_expect(p, "=");
 }
 
@@ -636,7 +610,7 @@ static bool parse_custom_op(ptoc_parser *p, ptoc_op_state *st, ptoc_loc loc, uin
 
 bool ptoc_parser_rebind_to_result(ptoc_parser *p, const ptoc_operand_ref *ref)
 {
-    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_pmap_get(&p->scope->names, ref->name);
+    ptoc_ssa_entry *e = p->failed ? NULL : ptoc_ptrmap_get(&p->scope->names, ref->name);
     if (p->failed)
         return false;
     if (!e || e->state != SSA_DEFINED || ref->number >= e->n || e->n != 1)
@@ -659,7 +633,7 @@ ptoc_op *ptoc_parser_insert_op(ptoc_parser *p, const ptoc_op_state *st)
 /* After ptoc_parser_rebind_to_result: the name now stands for op's result. */
 static void apply_rebind(ptoc_parser *p, ptoc_op *op)
 {
-    ptoc_ssa_entry *e = ptoc_pmap_get(&p->scope->names, p->rebind);
+    ptoc_ssa_entry *e = ptoc_ptrmap_get(&p->scope->names, p->rebind);
     p->rebind = NULL;
     if (e && op->nresults == 1) {
         e->first = &op->results[0];

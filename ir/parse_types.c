@@ -64,23 +64,8 @@ bool ptoc_parser_is_type_start(ptoc_parser *p)
 
 /* ---------------------------------------------------------------- lists */
 
-typedef struct type_vec {
-    ptoc_type **items;
-    uint32_t n, cap;
-} type_vec;
-
-static void type_vec_push(ptoc_parser *p, type_vec *v, ptoc_type *t)
-{
-    if (v->n == v->cap) {
-        uint32_t cap = v->cap ? v->cap * 2 : 4;
-        ptoc_type **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_type *, cap);
-        if (v->n)
-            memcpy(grown, v->items, v->n * sizeof *grown);
-        v->items = grown;
-        v->cap = cap;
-    }
-    v->items[v->n++] = t;
-}
+/* Lists being parsed grow in the parser's scratch arena. */
+typedef ptoc_type_varr type_vec;
 
 static bool parse_types_into(ptoc_parser *p, type_vec *v)
 {
@@ -88,19 +73,20 @@ static bool parse_types_into(ptoc_parser *p, type_vec *v)
         ptoc_type *t;
         if (!ptoc_parse_type(p, &t))
             return false;
-        type_vec_push(p, v, t);
+        ptoc_type_varr_push(v, t);
     } while (ptoc_parse_optional(p, ","));
     return true;
 }
 
 bool ptoc_parse_type_list(ptoc_parser *p, ptoc_type ***out, uint32_t *n)
 {
-    type_vec v = { NULL, 0, 0 };
+    type_vec v;
+    ptoc_type_varr_init_arena(&v, p->scratch);
     *n = 0;
     if (!parse_types_into(p, &v))
         return false;
-    *out = v.items;
-    *n = v.n;
+    *out = v.data;
+    *n = v.len;
     return true;
 }
 
@@ -131,7 +117,7 @@ static bool parse_result_types(ptoc_parser *p, type_vec *v)
     ptoc_type *t;
     if (!ptoc_parse_type(p, &t))
         return false;
-    type_vec_push(p, v, t);
+    ptoc_type_varr_push(v, t);
     return true;
 }
 
@@ -139,24 +125,27 @@ bool ptoc_parse_optional_arrow_types(ptoc_parser *p, ptoc_op_state *st)
 {
     if (!ptoc_parse_optional(p, "->"))
         return false;
-    type_vec v = { NULL, 0, 0 };
+    type_vec v;
+    ptoc_type_varr_init_arena(&v, p->scratch);
     if (!parse_result_types(p, &v))
         return false;
-    for (uint32_t i = 0; i < v.n; i++)
-        ptoc_state_add_result(st, v.items[i]);
+    for (uint32_t i = 0; i < v.len; i++)
+        ptoc_state_add_result(st, v.data[i]);
     return true;
 }
 
 static bool parse_function_body(ptoc_parser *p, ptoc_type **out)
 {
-    type_vec in = { NULL, 0, 0 }, res = { NULL, 0, 0 };
+    type_vec in, res;
+    ptoc_type_varr_init_arena(&in, p->scratch);
+    ptoc_type_varr_init_arena(&res, p->scratch);
     if (!parse_paren_types(p, &in))
         return false;
     if (!ptoc_parse_optional(p, "->"))
         return p->failed ? false : ptoc_parser_expected(p, "'->' in function type");
     if (!parse_result_types(p, &res))
         return false;
-    *out = ptoc_type_function(p->ctx, in.n, in.items, res.n, res.items);
+    *out = ptoc_type_function(p->ctx, in.len, in.data, res.len, res.data);
     return true;
 }
 
@@ -183,22 +172,9 @@ static void relex_from(ptoc_parser *p, size_t pos)
 }
 
 /* A growing dimension list in the parser's scratch arena. */
-typedef struct dim_list {
-    int64_t *dims;
-    uint32_t n, cap;
-} dim_list;
+typedef ptoc_i64_varr dim_list;
 
-static int64_t *dim_slot(ptoc_parser *p, dim_list *l)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 4;
-        int64_t *grown = PTOC_NEW_ARRAY(p->scratch, int64_t, l->cap);
-        if (l->n)
-            memcpy(grown, l->dims, l->n * sizeof *grown);
-        l->dims = grown;
-    }
-    return &l->dims[l->n++];
-}
+static int64_t *dim_slot(ptoc_parser *p, dim_list *l) { return ptoc_i64_varr_add(l); }
 
 static bool is_digit_char(char c) { return c >= '0' && c <= '9'; }
 
@@ -267,7 +243,8 @@ static bool parse_dim(ptoc_parser *p, bool allow_dynamic, int64_t *dim)
 
 bool ptoc_parse_dimension_list(ptoc_parser *p, int64_t **shape, uint32_t *rank, bool allow_dynamic)
 {
-    dim_list l = {NULL, 0, 0};
+    dim_list l;
+    ptoc_i64_varr_init_arena(&l, p->scratch);
     *rank = 0;
     *shape = NULL;
     while (ptoc_parser_is(p, TOK_INTEGER) || ptoc_parser_is(p, TOK_QUESTION)) {
@@ -278,8 +255,8 @@ bool ptoc_parse_dimension_list(ptoc_parser *p, int64_t **shape, uint32_t *rank, 
             if (!parse_dim_x(p, &l, &need_x))
                 return false;
     }
-    *shape = l.dims;
-    *rank = l.n;
+    *shape = l.data;
+    *rank = l.len;
     return !p->failed;
 }
 

@@ -424,7 +424,7 @@ static bool parse_attr_alias(ptoc_parser *p)
     ptoc_ident *name;
     if (!parse_alias_head(p, "attribute", &name, &at))
         return false;
-    if (ptoc_pmap_get(&p->attr_aliases, name) || ptoc_pmap_get(&p->loc_aliases, name))
+    if (ptoc_ptrmap_get(&p->attr_aliases, name) || ptoc_ptrmap_get(&p->loc_aliases, name))
         return ptoc_parser_error_at(p, at, "redefinition of attribute alias id '%s'", name->str);
     if (ptoc_parser_is_loc(p)) {
         ptoc_loc *l = PTOC_NEW(p->scratch, ptoc_loc);
@@ -432,13 +432,13 @@ static bool parse_attr_alias(ptoc_parser *p)
         *l = ptoc_loc_unknown();
         if (!ptoc_parse_optional_location(p, l, &pending))
             return false;
-        ptoc_pmap_put(&p->loc_aliases, name, l);
+        ptoc_ptrmap_put(&p->loc_aliases, name, l);
         return true;
     }
     ptoc_attr *a;
     if (!ptoc_parse_attr(p, &a))
         return false;
-    ptoc_pmap_put(&p->attr_aliases, name, a);
+    ptoc_ptrmap_put(&p->attr_aliases, name, a);
     return true;
 }
 
@@ -449,38 +449,30 @@ static bool parse_type_alias(ptoc_parser *p)
     ptoc_ident *name;
     if (!parse_alias_head(p, "type", &name, &at))
         return false;
-    if (ptoc_pmap_get(&p->type_aliases, name))
+    if (ptoc_ptrmap_get(&p->type_aliases, name))
         return ptoc_parser_error_at(p, at, "redefinition of type alias id '%s'", name->str);
     ptoc_type *t;
     if (!ptoc_parse_type(p, &t))
         return false;
-    ptoc_pmap_put(&p->type_aliases, name, t);
+    ptoc_ptrmap_put(&p->type_aliases, name, t);
     return true;
 }
 
 void ptoc_parser_add_fixup(ptoc_parser *p, ptoc_loc *target, ptoc_ident *alias, ptoc_loc use)
 {
-    if (p->nfixups == p->fixups_cap) {
-        uint32_t cap = p->fixups_cap ? p->fixups_cap * 2 : 16;
-        ptoc_loc_fixup *grown = PTOC_NEW_ARRAY(p->scratch, ptoc_loc_fixup, cap);
-        if (p->nfixups)
-            memcpy(grown, p->fixups, p->nfixups * sizeof *grown);
-        p->fixups = grown;
-        p->fixups_cap = cap;
-    }
     ptoc_loc_fixup f = { target, alias, use };
-    p->fixups[p->nfixups++] = f;
+    loc_fixup_varr_push(&p->fixups, f);
 }
 
 /* Location aliases may be defined after their uses (MLIR prints them last). */
 static bool apply_fixups(ptoc_parser *p)
 {
-    for (uint32_t i = 0; i < p->nfixups && !p->failed; i++) {
-        const ptoc_loc *l = ptoc_pmap_get(&p->loc_aliases, p->fixups[i].alias);
+    for (uint32_t i = 0; i < p->fixups.len && !p->failed; i++) {
+        const ptoc_loc *l = ptoc_ptrmap_get(&p->loc_aliases, p->fixups.data[i].alias);
         if (!l)
-            return ptoc_parser_error_at(p, p->fixups[i].use, "undefined symbol alias id '%s'",
-                                        p->fixups[i].alias->str);
-        *p->fixups[i].target = *l;
+            return ptoc_parser_error_at(p, p->fixups.data[i].use, "undefined symbol alias id '%s'",
+                                        p->fixups.data[i].alias->str);
+        *p->fixups.data[i].target = *l;
     }
     return !p->failed;
 }
@@ -526,13 +518,15 @@ static void parser_init(ptoc_parser *p, ptoc_context *ctx, ptoc_arena *arena, co
     p->ctx = ctx;
     p->arena = arena;
     p->scratch = ptoc_arena_create(ctx);
+    loc_fixup_varr_init_arena(&p->fixups, p->scratch);
+    ssa_entry_varr_init_arena(&p->defs, p->scratch);
     p->file = ptoc_ident_cstr(ctx, filename ? filename : "<input>");
     p->max_depth = opts && opts->max_depth ? opts->max_depth : 256;
     ptoc_strbuf_init(&p->text, ctx);
-    ptoc_pmap_init(&p->type_aliases, ctx);
-    ptoc_pmap_init(&p->attr_aliases, ctx);
-    ptoc_pmap_init(&p->loc_aliases, ctx);
-    ptoc_pmap_init(&p->blocks, ctx);
+    ptoc_ptrmap_init(&p->type_aliases, ctx);
+    ptoc_ptrmap_init(&p->attr_aliases, ctx);
+    ptoc_ptrmap_init(&p->loc_aliases, ctx);
+    ptoc_ptrmap_init(&p->blocks, ctx);
     p->default_dialect = "";
     if (opts) {
         p->asm_dialect = opts->asm_dialect;
@@ -550,12 +544,12 @@ static void parser_free(ptoc_parser *p)
     while (p->scope) {
         ptoc_ssa_scope *s = p->scope;
         p->scope = s->outer;
-        ptoc_pmap_free(&s->names);
+        ptoc_ptrmap_free(&s->names);
     }
-    ptoc_pmap_free(&p->type_aliases);
-    ptoc_pmap_free(&p->attr_aliases);
-    ptoc_pmap_free(&p->loc_aliases);
-    ptoc_pmap_free(&p->blocks);
+    ptoc_ptrmap_free(&p->type_aliases);
+    ptoc_ptrmap_free(&p->attr_aliases);
+    ptoc_ptrmap_free(&p->loc_aliases);
+    ptoc_ptrmap_free(&p->blocks);
     ptoc_strbuf_free(&p->text);
     ptoc_arena_destroy(p->scratch);
 }
@@ -619,7 +613,7 @@ bool ptoc_parse_dialect_sym(ptoc_parser *p, const ptoc_sym_kind *k, void **out)
     const char *dot = memchr(s, '.', len);
     if (!dot && !has_trailing_less(p)) {
         ptoc_ident *name = ptoc_ident_get(p->ctx, s, len);
-        *out = ptoc_pmap_get((ptoc_pmap *)((char *)p + k->aliases), name);
+        *out = ptoc_ptrmap_get((ptoc_ptrmap *)((char *)p + k->aliases), name);
         if (!*out)
             return ptoc_parser_error(p, "undefined symbol alias id '%s'", name->str);
         ptoc_parser_advance(p);

@@ -20,6 +20,7 @@
 #include "ir/core_internal.h"
 #include "ptoc/pass.h"
 #include "ptoc/syntax.h"
+#include "ptoc/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -448,44 +449,17 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef struct op_list {
-    ptoc_context *ctx;
-    ptoc_op **ops;
-    size_t n, cap;
-} op_list;
-
-static void op_list_push(op_list *l, ptoc_op *op)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        ptoc_op **ops = ptoc_alloc(l->ctx, cap * sizeof *ops);
-        if (l->n)
-            memcpy(ops, l->ops, l->n * sizeof *ops);
-        if (l->ops)
-            ptoc_free(l->ctx, l->ops, l->cap * sizeof *ops);
-        l->ops = ops;
-        l->cap = cap;
-    }
-    l->ops[l->n++] = op;
-}
-
-static void op_list_free(op_list *l)
-{
-    if (l->ops)
-        ptoc_free(l->ctx, l->ops, l->cap * sizeof *l->ops);
-}
-
 typedef struct collect_state {
     ptoc_op *start;
     const char *name;
-    op_list *out;
+    ptoc_op_varr *out;
 } collect_state;
 
 static ptoc_walk_result collect_named(ptoc_op *op, void *user)
 {
     collect_state *st = user;
     if (op != st->start && ptoc_op_is(op, st->name)) {
-        op_list_push(st->out, op);
+        ptoc_op_varr_push(st->out, op);
         return PTOC_WALK_SKIP;             /* nested ops of the same name belong to it */
     }
     return PTOC_WALK_ADVANCE;
@@ -493,10 +467,10 @@ static ptoc_walk_result collect_named(ptoc_op *op, void *user)
 
 /* The ops an element runs on, when run on `op`: `op` itself if `self` is true,
  * else every op named `name` below it (not below another such op). */
-static void collect_targets(op_list *out, ptoc_op *op, const char *name, bool self)
+static void collect_targets(ptoc_op_varr *out, ptoc_op *op, const char *name, bool self)
 {
     if (self) {
-        op_list_push(out, op);
+        ptoc_op_varr_push(out, op);
         return;
     }
     collect_state st = {op, name, out};
@@ -620,7 +594,8 @@ static bool run_list(ptoc_pm *pm, pm_node *list, ptoc_op *op, ptoc_op *root, pto
 
 static bool run_node(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_arena *arena)
 {
-    op_list targets = {pm->ctx, NULL, 0, 0};
+    ptoc_op_varr targets;
+    ptoc_op_varr_init(&targets, pm->ctx);
     if (n->pass) {
         const char *anchor = n->pass->anchor;
         collect_targets(&targets, op, anchor, !anchor || ptoc_op_is(op, anchor));
@@ -628,12 +603,12 @@ static bool run_node(ptoc_pm *pm, pm_node *n, ptoc_op *op, ptoc_op *root, ptoc_a
         collect_targets(&targets, op, n->anchor, op == root && ptoc_op_is(op, n->anchor));
     }
     bool ok = true;
-    for (size_t i = 0; ok && i < targets.n; i++)
+    for (uint32_t i = 0; ok && i < targets.len; i++)
         if (n->pass)
-            ok = run_pass(pm, n, targets.ops[i], root, arena);
-        else if (!n->applies || n->applies(targets.ops[i]))
-            ok = run_list(pm, n->children, targets.ops[i], root, arena);
-    op_list_free(&targets);
+            ok = run_pass(pm, n, targets.data[i], root, arena);
+        else if (!n->applies || n->applies(targets.data[i]))
+            ok = run_list(pm, n->children, targets.data[i], root, arena);
+    ptoc_op_varr_free(&targets);
     return ok;
 }
 

@@ -21,9 +21,9 @@ struct ptoc_printer {
     ptoc_strbuf *out;
     ptoc_print_options opts;
     uint32_t indent;
-    ptoc_pmap names;              /* op, block argument or block -> number + 1 */
-    ptoc_pmap hints;              /* op -> the unique name (ptoc_ident) its hook suggested */
-    ptoc_pmap used;               /* suggested name (ptoc_ident) -> next `_N` suffix + 1 */
+    ptoc_ptrmap names;            /* op, block argument or block -> number + 1 */
+    ptoc_ptrmap hints;            /* op -> the unique name (ptoc_ident) its hook suggested */
+    ptoc_ptrmap used;             /* suggested name (ptoc_ident) -> next `_N` suffix + 1 */
     const char *default_dialect;  /* op name prefix elided in the current region */
 };
 
@@ -58,9 +58,9 @@ static void printer_init(ptoc_printer *p, ptoc_strbuf *out, ptoc_context *ctx, c
     if (opts)
         p->opts = *opts;
     p->default_dialect = "";
-    ptoc_pmap_init(&p->names, ctx);
-    ptoc_pmap_init(&p->hints, ctx);
-    ptoc_pmap_init(&p->used, ctx);
+    ptoc_ptrmap_init(&p->names, ctx);
+    ptoc_ptrmap_init(&p->hints, ctx);
+    ptoc_ptrmap_init(&p->used, ctx);
 }
 
 /* ---------------------------------------------------------------- strings */
@@ -388,12 +388,12 @@ static void print_loc(ptoc_printer *p, ptoc_loc l)
 
 static uint32_t number_of(const ptoc_printer *p, const void *key)
 {
-    return (uint32_t)(uintptr_t)ptoc_pmap_get(&p->names, key);
+    return (uint32_t)(uintptr_t)ptoc_ptrmap_get(&p->names, key);
 }
 
 static void set_number(ptoc_printer *p, const void *key, uint32_t n)
 {
-    ptoc_pmap_put(&p->names, key, (void *)(uintptr_t)(n + 1));
+    ptoc_ptrmap_put(&p->names, key, (void *)(uintptr_t)(n + 1));
 }
 
 static bool is_name_char(char c)
@@ -415,8 +415,8 @@ static bool is_valid_hint(const char *s, size_t len)
 /* Marks `name` used; its first suffix to try is 0. */
 static void mark_used(ptoc_printer *p, ptoc_ident *name)
 {
-    if (!ptoc_pmap_get(&p->used, name))
-        ptoc_pmap_put(&p->used, name, (void *)(uintptr_t)1);
+    if (!ptoc_ptrmap_get(&p->used, name))
+        ptoc_ptrmap_put(&p->used, name, (void *)(uintptr_t)1);
 }
 
 /* Names an op's results after its def's suggestion, made unique over the whole
@@ -435,17 +435,17 @@ static bool name_from_hint(ptoc_printer *p, const ptoc_op *op)
         return false;
     }
     base = name = ptoc_ident_get(p->ctx, sb.data, sb.len);
-    uintptr_t next = (uintptr_t)ptoc_pmap_get(&p->used, base);
+    uintptr_t next = (uintptr_t)ptoc_ptrmap_get(&p->used, base);
     if (next) {
         do {
             sb.len = base->len;
             ptoc_strbuf_printf(&sb, "_%u", (unsigned)(next++ - 1));
             name = ptoc_ident_get(p->ctx, sb.data, sb.len);
-        } while (ptoc_pmap_get(&p->used, name));
-        ptoc_pmap_put(&p->used, base, (void *)next);
+        } while (ptoc_ptrmap_get(&p->used, name));
+        ptoc_ptrmap_put(&p->used, base, (void *)next);
     }
     mark_used(p, name);
-    ptoc_pmap_put(&p->hints, op, name);
+    ptoc_ptrmap_put(&p->hints, op, name);
     ptoc_strbuf_free(&sb);
     return true;
 }
@@ -455,26 +455,12 @@ typedef struct name_frame {
     uint32_t next_value, next_arg;
 } name_frame;
 
-typedef struct frame_stack {
-    ptoc_context *ctx;
-    name_frame *items;
-    size_t n, cap;
-} frame_stack;
+PTOC_VARR_DEF(name_frame, frame_stack)
 
 static void frames_push(frame_stack *s, const ptoc_region *r, uint32_t nv, uint32_t na)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        name_frame *grown = ptoc_alloc(s->ctx, cap * sizeof *grown);
-        if (s->n)
-            memcpy(grown, s->items, s->n * sizeof *grown);
-        if (s->cap)
-            ptoc_free(s->ctx, s->items, s->cap * sizeof *s->items);
-        s->items = grown;
-        s->cap = cap;
-    }
     name_frame f = { r, nv, na };
-    s->items[s->n++] = f;
+    frame_stack_push(s, f);
 }
 
 /* Numbers one region's blocks, arguments and results, then queues its ops'
@@ -498,32 +484,32 @@ static void number_region(ptoc_printer *p, frame_stack *s, name_frame f)
 
 static void number_values(ptoc_printer *p, const ptoc_op *root)
 {
-    frame_stack s = { p->ctx, NULL, 0, 0 };
+    frame_stack s;
+    frame_stack_init(&s, p->ctx);
     uint32_t nv = 0;
     if (root->nresults)
         set_number(p, root, nv++);
     for (uint32_t i = 0; i < root->nregions; i++)
         frames_push(&s, &root->regions[i], nv, 0);
-    while (s.n) {
-        name_frame f = s.items[--s.n];
+    while (frame_stack_length(&s)) {
+        name_frame f = frame_stack_pop(&s);
         const ptoc_op *owner = f.region->owner;
         /* Suggested names start afresh in each region isolated from above (each
          * function), as mlir-opt's do; no value can be seen across that border.
          * The walk is depth-first, so no other scope is still being named. */
         if (owner && owner->def && (owner->def->flags & PTOC_OPF_ISOLATED)) {
-            ptoc_pmap_free(&p->used);
-            ptoc_pmap_init(&p->used, p->ctx);
+            ptoc_ptrmap_free(&p->used);
+            ptoc_ptrmap_init(&p->used, p->ctx);
         }
         number_region(p, &s, f);
     }
-    if (s.cap)
-        ptoc_free(p->ctx, s.items, s.cap * sizeof *s.items);
+    frame_stack_free(&s);
 }
 
 /* `%c0` or `%3`: the name an op's results share. */
 static void print_result_name(ptoc_printer *p, const ptoc_op *op)
 {
-    const ptoc_ident *hint = ptoc_pmap_get(&p->hints, op);
+    const ptoc_ident *hint = ptoc_ptrmap_get(&p->hints, op);
     if (hint)
         ptoc_print_fmt(p, "%%%s", hint->str);
     else
@@ -541,7 +527,7 @@ void ptoc_print_value(ptoc_printer *p, const ptoc_value *v)
         return;
     }
     const ptoc_op *op = v->owner.op;
-    if (!op || (!ptoc_pmap_get(&p->hints, op) && !number_of(p, op))) {
+    if (!op || (!ptoc_ptrmap_get(&p->hints, op) && !number_of(p, op))) {
         put(p, "<<UNKNOWN SSA VALUE>>");
         return;
     }
@@ -742,9 +728,9 @@ void ptoc_print_op(ptoc_strbuf *out, const ptoc_op *op, const ptoc_print_options
     number_values(&p, op);
     print_op(&p, op);
     ptoc_strbuf_putc(out, '\n');
-    ptoc_pmap_free(&p.names);
-    ptoc_pmap_free(&p.hints);
-    ptoc_pmap_free(&p.used);
+    ptoc_ptrmap_free(&p.names);
+    ptoc_ptrmap_free(&p.hints);
+    ptoc_ptrmap_free(&p.used);
 }
 
 void ptoc_print_type_to(ptoc_strbuf *out, const ptoc_type *t)

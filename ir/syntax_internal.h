@@ -1,31 +1,15 @@
 /* syntax_internal.h: what the lexer, parser and printer share.
  *
  * The token and lexer types, the parser struct behind the opaque ptoc_parser
- * (with its SSA scopes and alias tables), a small pointer-keyed hash map, and the
+ * (with its SSA scopes and alias tables; their maps are ptoc_ptrmap), and the
  * internal entry points the parser files call in one another. Nothing outside
- * ir/lexer.c, ir/parse*.c, ir/syntax_map.c and ir/printer.c includes this.
+ * ir/lexer.c, ir/parse*.c and ir/printer.c includes this.
  */
 #ifndef PTOC_IR_SYNTAX_INTERNAL_H
 #define PTOC_IR_SYNTAX_INTERNAL_H
 
 #include "ptoc/syntax.h"
-
-/* ---------------------------------------------------------------- pointer map */
-
-/* Open addressing, linear probing, keys are non-NULL pointers (interned idents,
- * ops, values); memory comes from the context allocator. Entries are never
- * removed: callers reset the value instead. */
-typedef struct ptoc_pmap {
-    ptoc_context *ctx;
-    const void **keys;
-    void **vals;
-    size_t cap, count;
-} ptoc_pmap;
-
-void ptoc_pmap_init(ptoc_pmap *m, ptoc_context *ctx);
-void ptoc_pmap_free(ptoc_pmap *m);
-void *ptoc_pmap_get(const ptoc_pmap *m, const void *key);   /* NULL if absent */
-void ptoc_pmap_put(ptoc_pmap *m, const void *key, void *val);
+#include "ptoc/util.h"
 
 /* ---------------------------------------------------------------- tokens */
 
@@ -86,11 +70,13 @@ typedef struct ptoc_ssa_entry {
     ptoc_loc fwd_loc;         /* FORWARD: first use */
 } ptoc_ssa_entry;
 
+/* The parser's growable lists live in its scratch arena. */
+PTOC_VARR_DEF(ptoc_ssa_entry *, ssa_entry_varr)
+
 /* One per isolated-from-above region tree (and one for the top level). */
 typedef struct ptoc_ssa_scope {
-    ptoc_pmap names;          /* ident -> ptoc_ssa_entry */
-    ptoc_ssa_entry **fwd;     /* entries that got forward references, in order */
-    uint32_t nfwd, fwd_cap;
+    ptoc_ptrmap names;        /* ident -> ptoc_ssa_entry */
+    ssa_entry_varr fwd;       /* entries that got forward references, in order */
     uint32_t unresolved;      /* entries currently FORWARD */
     struct ptoc_ssa_scope *outer;
 } ptoc_ssa_scope;
@@ -101,6 +87,7 @@ typedef struct ptoc_loc_fixup {
     ptoc_ident *alias;
     ptoc_loc use;
 } ptoc_loc_fixup;
+PTOC_VARR_DEF(ptoc_loc_fixup, loc_fixup_varr)
 
 struct ptoc_parser {
     ptoc_context *ctx;
@@ -116,14 +103,12 @@ struct ptoc_parser {
     bool failed;
     ptoc_strbuf text;         /* scratch for unescaped strings */
 
-    ptoc_pmap type_aliases, attr_aliases, loc_aliases;
-    ptoc_loc_fixup *fixups;
-    uint32_t nfixups, fixups_cap;
+    ptoc_ptrmap type_aliases, attr_aliases, loc_aliases;
+    loc_fixup_varr fixups;
 
     ptoc_ssa_scope *scope;
-    ptoc_ssa_entry **defs;    /* names defined per region, innermost last */
-    uint32_t ndefs, defs_cap;
-    ptoc_pmap blocks;         /* ^name -> region serial number + 1 */
+    ssa_entry_varr defs;      /* names defined per region, innermost last */
+    ptoc_ptrmap blocks;       /* ^name -> region serial number + 1 */
     uintptr_t region_serial;
 
     const char *asm_dialect;      /* ptoc_parse_options: assembly statements */

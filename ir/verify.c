@@ -15,6 +15,7 @@
  * visible from its start, as MLIR requires no dominance there.
  */
 #include "ir/core_internal.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -22,9 +23,7 @@
 
 typedef struct verifier {
     ptoc_context *ctx;
-    const ptoc_value **keys;   /* open-addressing map value -> isolation depth */
-    int32_t *depths;
-    size_t cap, count;
+    ptoc_ptrmap depths;        /* value -> isolation depth, OUT_OF_SCOPE once its block is left */
     int32_t depth;             /* isolated ops enclosing the current position */
     const ptoc_op *isolated;   /* the innermost of them */
     bool ok;
@@ -32,53 +31,15 @@ typedef struct verifier {
 
 /* ---------------------------------------------------------------- scope map */
 
-static size_t slot_of(const ptoc_value *const *keys, size_t cap, const ptoc_value *val)
-{
-    size_t i = (size_t)ptoc_hash_finish(ptoc_hash_ptr(PTOC_HASH_SEED, val)) & (cap - 1);
-    while (keys[i] && keys[i] != val)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-static void map_grow(verifier *v)
-{
-    size_t cap = v->cap ? v->cap * 2 : 256, i, j;
-    const ptoc_value **keys = ptoc_alloc(v->ctx, cap * sizeof *keys);
-    int32_t *depths = ptoc_alloc(v->ctx, cap * sizeof *depths);
-    memset(keys, 0, cap * sizeof *keys);
-    for (i = 0; i < v->cap; i++)
-        if (v->keys[i]) {
-            j = slot_of(keys, cap, v->keys[i]);
-            keys[j] = v->keys[i];
-            depths[j] = v->depths[i];
-        }
-    ptoc_free(v->ctx, v->keys, v->cap * sizeof *v->keys);
-    ptoc_free(v->ctx, v->depths, v->cap * sizeof *v->depths);
-    v->keys = keys;
-    v->depths = depths;
-    v->cap = cap;
-}
-
 static void set_depth(verifier *v, const ptoc_value *val, int32_t depth)
 {
-    size_t i;
-    if ((v->count + 1) * 10 > v->cap * 7)
-        map_grow(v);
-    i = slot_of(v->keys, v->cap, val);
-    if (!v->keys[i]) {
-        v->keys[i] = val;
-        v->count++;
-    }
-    v->depths[i] = depth;
+    ptoc_ptrmap_put_int(&v->depths, val, (uint64_t)(int64_t)depth);
 }
 
 static int32_t depth_of(const verifier *v, const ptoc_value *val)
 {
-    size_t i;
-    if (!v->cap)
-        return OUT_OF_SCOPE;
-    i = slot_of(v->keys, v->cap, val);
-    return v->keys[i] ? v->depths[i] : OUT_OF_SCOPE;
+    uint64_t depth;
+    return ptoc_ptrmap_get_int(&v->depths, val, &depth) ? (int32_t)(int64_t)depth : OUT_OF_SCOPE;
 }
 
 /* Makes a block's arguments and its ops' results visible (or not). */
@@ -195,8 +156,8 @@ bool ptoc_verify(ptoc_op *root)
     memset(&v, 0, sizeof v);
     v.ctx = root->ctx;
     v.ok = true;
+    ptoc_ptrmap_init(&v.depths, v.ctx);
     verify_op(&v, root, false);      /* the root's own operands come from outside */
-    ptoc_free(v.ctx, v.keys, v.cap * sizeof *v.keys);
-    ptoc_free(v.ctx, v.depths, v.cap * sizeof *v.depths);
+    ptoc_ptrmap_free(&v.depths);
     return v.ok && root->ctx->error_count == errors;
 }

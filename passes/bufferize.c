@@ -37,6 +37,7 @@
 #include "passes/passes.h"
 
 #include "ptoc/pto.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -82,25 +83,9 @@ static int shape_from(const ptoc_op *op)
 typedef struct bz {
     ptoc_context *ctx;
     ptoc_arena *arena;
-    ptoc_op **ops;        /* pto ops to rewrite, in program order */
-    size_t n, cap;
+    ptoc_op_varr ops;     /* pto ops to rewrite, in program order */
     bool failed;
 } bz;
-
-static void push_op(bz *st, ptoc_op *op)
-{
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        ptoc_op **ops = ptoc_alloc(st->ctx, cap * sizeof *ops);
-        if (st->n)
-            memcpy(ops, st->ops, st->n * sizeof *ops);
-        if (st->ops)
-            ptoc_free(st->ctx, st->ops, st->cap * sizeof *ops);
-        st->ops = ops;
-        st->cap = cap;
-    }
-    st->ops[st->n++] = op;
-}
 
 static ptoc_type *buf_type_of(ptoc_context *ctx, const ptoc_type *t)
 {
@@ -166,7 +151,7 @@ static ptoc_walk_result retype_op(ptoc_op *op, void *user)
                 retype_value(st->ctx, b->args[i]);
     if (ptoc_pto_op_info_of(op)) {
         if (has_tile_result(op) || ptoc_pto_is(op, PTOC_PTO_OP_TSTORE))
-            push_op(st, op);
+            ptoc_op_varr_push(&st->ops, op);
         return PTOC_WALK_ADVANCE;
     }
     if (!has_tile_result(op))
@@ -254,7 +239,7 @@ static ptoc_value *index_constant(bz *st, ptoc_builder *b, int64_t v)
 static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2])
 {
     ptoc_op *view = ptoc_value_def(ptoc_op_operand(op, 0));
-    ptoc_attr *seg = view ? ptoc_op_attr(view, "operandSegmentSizes") : NULL;
+    ptoc_attr *seg = view ? ptoc_op_segment_attr(view) : NULL;
     if (!view || !ptoc_pto_is(view, PTOC_PTO_OP_PARTITION_VIEW) || !seg || seg->u.dense.n != 3 ||
         seg->u.dense.values[2] != 2) {
         ptoc_op_emit_error(op, "cannot bufferize a dynamic valid shape: the source is not a rank-2 "
@@ -270,16 +255,11 @@ static bool view_valid_dims(ptoc_op *op, const bool need[2], ptoc_value *dims[2]
 /* The valid_row/valid_col operands of the alloc_tile that defines `buf`. */
 static void alloc_valid_operands(const ptoc_value *buf, ptoc_value *given[2])
 {
-    given[0] = given[1] = NULL;
     ptoc_op *def = ptoc_value_def(buf);
-    ptoc_attr *seg = def && ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE) ? ptoc_op_attr(def, "operandSegmentSizes") : NULL;
-    for (uint32_t k = 0, next = 0; seg && k < 3 && k < seg->u.dense.n; k++) {
-        if (seg->u.dense.values[k] != 1)
-            continue;
-        if (k > 0)
-            given[k - 1] = ptoc_op_operand(def, next);
-        next++;
-    }
+    if (def)
+        ptoc_pto_alloc_tile_valid(def, given);
+    else
+        given[0] = given[1] = NULL;
 }
 
 static int shape_operand(const ptoc_op *op, const ptoc_type *want)
@@ -338,8 +318,7 @@ static bool valid_dims(bz *st, ptoc_builder *b, ptoc_op *op, const ptoc_type *wa
 
 static void add_segments(bz *st, ptoc_op_state *s, uint32_t n, const int64_t *sizes)
 {
-    ptoc_type *i32 = ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS);
-    ptoc_state_add_attr(s, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"), ptoc_attr_dense(st->ctx, i32, n, sizes));
+    ptoc_state_set_segment_sizes(s, st->ctx, n, sizes);
 }
 
 /* `%b = pto.alloc_tile [valid_row = %r] [valid_col = %c] : want` at `b`, with a
@@ -413,7 +392,7 @@ static bool check_level1(const ptoc_op *op)
         ptoc_op_emit_error(op, "cannot bufferize a view of a !pto.tile: write it on a !pto.tile_buf");
         return false;
     }
-    if (ptoc_op_attr(op, "operandSegmentSizes")) {
+    if (ptoc_op_segment_attr(op)) {
         ptoc_op_emit_error(op, "has both ins/outs and a !pto.tile result: mixed Level-1 and Level-2 form");
         return false;
     }
@@ -457,15 +436,13 @@ static bool bufferize_tile_op(bz *st, ptoc_op *op)
 static void set_dps_segments(bz *st, ptoc_op *op, uint32_t nins, uint32_t nouts)
 {
     int64_t seg[2] = {nins, nouts};
-    ptoc_type *i32 = ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS);
-    ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"),
-                     ptoc_attr_dense(st->ctx, i32, 2, seg));
+    ptoc_op_set_segment_sizes(op, st->arena, 2, seg);
 }
 
 /* `pto.tstore %t[, %q], %v` -> `pto.tstore ins(%t[, %q]) outs(%v)`: same operands. */
 static bool bufferize_tstore(bz *st, ptoc_op *op)
 {
-    if (ptoc_op_attr(op, "operandSegmentSizes") || op->noperands < 2)
+    if (ptoc_op_segment_attr(op) || op->noperands < 2)
         return true;
     set_dps_segments(st, op, op->noperands - 1, 1);
     return true;
@@ -635,7 +612,7 @@ static ptoc_walk_result supply_scratch(ptoc_op *op, void *user)
     bz *st = user;
     uint32_t nins, nouts, at;
     ptoc_type *scratch = ptoc_pto_select_scratch(op, &at);
-    if (!scratch || !ptoc_op_attr(op, "operandSegmentSizes") || !ptoc_pto_dps_split(op, &nins, &nouts) ||
+    if (!scratch || !ptoc_op_segment_attr(op) || !ptoc_pto_dps_split(op, &nins, &nouts) ||
         nins != 3)
         return PTOC_WALK_ADVANCE;
     ptoc_builder b;
@@ -655,18 +632,18 @@ static ptoc_walk_result supply_scratch(ptoc_op *op, void *user)
 static bool run_bufferize(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    bz st = {ptoc_op_context(func), arena, NULL, 0, 0, false};
+    bz st = {ptoc_op_context(func), arena, {0}, false};
+    ptoc_op_varr_init(&st.ops, st.ctx);
     ptoc_walk_pre(func, retype_op, &st);
     bool ok = !st.failed && retype_function(&st, func);
-    for (size_t i = 0; ok && i < st.n; i++)
-        ok = ptoc_pto_is(st.ops[i], PTOC_PTO_OP_TSTORE) ? bufferize_tstore(&st, st.ops[i])
-                                                 : bufferize_tile_op(&st, st.ops[i]);
+    for (uint32_t i = 0; ok && i < st.ops.len; i++)
+        ok = ptoc_pto_is(st.ops.data[i], PTOC_PTO_OP_TSTORE) ? bufferize_tstore(&st, st.ops.data[i])
+                                                             : bufferize_tile_op(&st, st.ops.data[i]);
     if (ok)
         ok = ptoc_walk_pre(func, fix_control_flow, &st);
     if (ok)
         ptoc_walk_pre(func, supply_scratch, &st);
-    if (st.ops)
-        ptoc_free(st.ctx, st.ops, st.cap * sizeof *st.ops);
+    ptoc_op_varr_free(&st.ops);
     return ok;
 }
 

@@ -23,6 +23,7 @@
  *           hoisted once at the end.
  */
 #include "passes/canonicalize.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -32,8 +33,7 @@ typedef struct canon {
     ptoc_context *ctx;
     ptoc_arena *arena;           /* the module's: new ops */
     ptoc_op *root;
-    ptoc_op **ops;               /* this round's ops, pre-order */
-    size_t n, cap;
+    ptoc_op_varr ops;            /* this round's ops, pre-order */
 } canon;
 
 /* ---------------------------------------------------------------- helpers */
@@ -41,17 +41,7 @@ typedef struct canon {
 static ptoc_walk_result collect_op(ptoc_op *op, void *user)
 {
     canon *c = user;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        ptoc_op **ops = ptoc_alloc(c->ctx, cap * sizeof *ops);
-        if (c->n)
-            memcpy(ops, c->ops, c->n * sizeof *ops);
-        if (c->ops)
-            ptoc_free(c->ctx, c->ops, c->cap * sizeof *ops);
-        c->ops = ops;
-        c->cap = cap;
-    }
-    c->ops[c->n++] = op;
+    ptoc_op_varr_push(&c->ops, op);
     return PTOC_WALK_ADVANCE;
 }
 
@@ -322,11 +312,11 @@ static bool simplify(canon *c, ptoc_op *op)
 
 static bool run_round(canon *c)
 {
-    c->n = 0;
+    c->ops.len = 0;
     ptoc_walk_pre(c->root, collect_op, c);
     bool changed = false;
-    for (size_t i = 0; i < c->n; i++)
-        if (still_attached(c, c->ops[i]) && simplify(c, c->ops[i]))
+    for (uint32_t i = 0; i < c->ops.len; i++)
+        if (still_attached(c, c->ops.data[i]) && simplify(c, c->ops.data[i]))
             changed = true;
     return changed;
 }
@@ -335,9 +325,7 @@ static bool run_round(canon *c)
 
 typedef struct hoist {
     ptoc_op *func;               /* the isolated op whose constants these are */
-    ptoc_op **kept;              /* first occurrences, in order */
-    size_t n, cap;
-    ptoc_context *ctx;
+    ptoc_op_varr kept;           /* first occurrences, in order */
 } hoist;
 
 static bool same_constant(const ptoc_op *a, const ptoc_op *b)
@@ -352,24 +340,15 @@ static ptoc_walk_result hoist_constant(ptoc_op *op, void *user)
         return PTOC_WALK_SKIP;         /* a nested function has its own */
     if (!ptoc_op_is(op, "arith.constant") || op->nresults != 1)
         return PTOC_WALK_ADVANCE;
-    for (size_t i = 0; i < h->n; i++) {
-        if (same_constant(h->kept[i], op)) {
-            ptoc_value_replace_all_uses(&op->results[0], &h->kept[i]->results[0]);
+    for (uint32_t i = 0; i < h->kept.len; i++) {
+        ptoc_op *k = h->kept.data[i];
+        if (same_constant(k, op)) {
+            ptoc_value_replace_all_uses(&op->results[0], &k->results[0]);
             ptoc_op_erase(op);
             return PTOC_WALK_ADVANCE;
         }
     }
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 32;
-        ptoc_op **kept = ptoc_alloc(h->ctx, cap * sizeof *kept);
-        if (h->n)
-            memcpy(kept, h->kept, h->n * sizeof *kept);
-        if (h->kept)
-            ptoc_free(h->ctx, h->kept, h->cap * sizeof *kept);
-        h->kept = kept;
-        h->cap = cap;
-    }
-    h->kept[h->n++] = op;
+    ptoc_op_varr_push(&h->kept, op);
     return PTOC_WALK_ADVANCE;
 }
 
@@ -378,8 +357,8 @@ static void place_constants(hoist *h)
 {
     ptoc_block *entry = h->func->regions[0].first;
     ptoc_op *at = entry->first;
-    for (size_t i = 0; i < h->n; i++) {
-        ptoc_op *k = h->kept[i];
+    for (uint32_t i = 0; i < h->kept.len; i++) {
+        ptoc_op *k = h->kept.data[i];
         if (k == at) {
             at = at->next;
             continue;
@@ -395,12 +374,12 @@ static ptoc_walk_result hoist_function(ptoc_op *op, void *user)
     bool function = (op->def->flags & PTOC_OPF_ISOLATED) && !(op->def->flags & PTOC_OPF_SYMBOL_TABLE);
     if (!function || op->nregions == 0 || !op->regions[0].first)
         return PTOC_WALK_ADVANCE;
-    hoist h = {op, NULL, 0, 0, ctx};
+    hoist h = {.func = op};
+    ptoc_op_varr_init(&h.kept, ctx);
     ptoc_walk_pre(op, hoist_constant, &h);   /* erasing the visited constant is safe */
-    if (h.n)
+    if (h.kept.len)
         place_constants(&h);
-    if (h.kept)
-        ptoc_free(ctx, h.kept, h.cap * sizeof *h.kept);
+    ptoc_op_varr_free(&h.kept);
     return PTOC_WALK_ADVANCE;
 }
 
@@ -409,11 +388,11 @@ static ptoc_walk_result hoist_function(ptoc_op *op, void *user)
 static bool run_canonicalize(ptoc_op *root, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    canon c = {ptoc_op_context(root), arena, root, NULL, 0, 0};
+    canon c = {ptoc_op_context(root), arena, root, {0}};
+    ptoc_op_varr_init(&c.ops, c.ctx);
     for (int round = 0; round < MAX_ROUNDS && run_round(&c); round++)
         ;
-    if (c.ops)
-        ptoc_free(c.ctx, c.ops, c.cap * sizeof *c.ops);
+    ptoc_op_varr_free(&c.ops);
     ptoc_walk_pre(root, hoist_function, c.ctx);
     return true;
 }

@@ -11,30 +11,12 @@
  *           pass is linear in the size of the IR.
  */
 #include "passes/passes.h"
-
-#include <string.h>
+#include "ptoc/util.h"
 
 typedef struct dce_state {
-    ptoc_context *ctx;
     ptoc_op *root;
-    ptoc_op **worklist;
-    size_t n, cap;
+    ptoc_op_varr worklist;
 } dce_state;
-
-static void worklist_push(dce_state *st, ptoc_op *op)
-{
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        ptoc_op **ops = ptoc_alloc(st->ctx, cap * sizeof *ops);
-        if (st->n)
-            memcpy(ops, st->worklist, st->n * sizeof *ops);
-        if (st->worklist)
-            ptoc_free(st->ctx, st->worklist, st->cap * sizeof *ops);
-        st->worklist = ops;
-        st->cap = cap;
-    }
-    st->worklist[st->n++] = op;
-}
 
 static bool op_is_effect_free(const ptoc_op *op)
 {
@@ -73,7 +55,7 @@ static ptoc_walk_result queue_operand_defs(ptoc_op *op, void *user)
     for (uint32_t i = 0; i < op->noperands; i++) {
         ptoc_op *def = ptoc_value_def(op->operands[i].value);
         if (def)
-            worklist_push(user, def);
+            ptoc_op_varr_push(&((dce_state *)user)->worklist, def);
     }
     return PTOC_WALK_ADVANCE;
 }
@@ -96,15 +78,15 @@ static bool run_dce(ptoc_op *root, ptoc_arena *arena, const ptoc_pass_options *o
 {
     (void)arena;
     (void)opts;
-    dce_state st = {ptoc_op_context(root), root, NULL, 0, 0};
+    dce_state st = {.root = root};
+    ptoc_op_varr_init(&st.worklist, ptoc_op_context(root));
     ptoc_walk_post(root, sweep, &st);
-    while (st.n > 0) {
-        ptoc_op *op = st.worklist[--st.n];
+    while (ptoc_op_varr_length(&st.worklist) > 0) {
+        ptoc_op *op = ptoc_op_varr_pop(&st.worklist);
         if (is_attached(&st, op) && is_dead(&st, op))
             erase_dead(&st, op);
     }
-    if (st.worklist)
-        ptoc_free(st.ctx, st.worklist, st.cap * sizeof *st.worklist);
+    ptoc_op_varr_free(&st.worklist);
     return true;
 }
 

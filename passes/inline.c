@@ -21,6 +21,7 @@
  *           inlines nothing; copying uses a value map (old -> new values).
  */
 #include "passes/passes.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -28,58 +29,15 @@
 
 /* ---------------------------------------------------------------- value map */
 
-typedef struct value_map {
-    ptoc_context *ctx;
-    const ptoc_value **keys;
-    ptoc_value **vals;
-    size_t cap, n;
-} value_map;
+typedef ptoc_ptrmap value_map;     /* value -> its copy */
 
-static size_t slot(const value_map *m, const ptoc_value *key)
-{
-    uintptr_t x = (uintptr_t)key;
-    size_t i = (size_t)((x ^ (x >> 17)) * 0x9E3779B97F4A7C15u) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    return i;
-}
-
-static void map_alloc(value_map *m, size_t cap)
-{
-    m->cap = cap;
-    m->n = 0;
-    m->keys = ptoc_alloc(m->ctx, cap * sizeof *m->keys);
-    m->vals = ptoc_alloc(m->ctx, cap * sizeof *m->vals);
-    memset(m->keys, 0, cap * sizeof *m->keys);
-}
-
-static void map_free(value_map *m)
-{
-    ptoc_free(m->ctx, m->keys, m->cap * sizeof *m->keys);
-    ptoc_free(m->ctx, m->vals, m->cap * sizeof *m->vals);
-}
-
-static void map_put(value_map *m, const ptoc_value *key, ptoc_value *val)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        value_map old = *m;
-        map_alloc(m, old.cap * 2);
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.keys[i])
-                map_put(m, old.keys[i], old.vals[i]);
-        map_free(&old);
-    }
-    size_t i = slot(m, key);
-    m->n += !m->keys[i];
-    m->keys[i] = key;
-    m->vals[i] = val;
-}
+static void map_put(value_map *m, const ptoc_value *key, ptoc_value *val) { ptoc_ptrmap_put(m, key, val); }
 
 /* The copy of `v`, or `v` itself when it was defined outside what is copied. */
 static ptoc_value *map_get(const value_map *m, ptoc_value *v)
 {
-    size_t i = slot(m, v);
-    return m->keys[i] ? m->vals[i] : v;
+    ptoc_value *copy = ptoc_ptrmap_get(m, v);
+    return copy ? copy : v;
 }
 
 /* ---------------------------------------------------------------- copying */
@@ -171,8 +129,8 @@ static bool may_inline(ptoc_op *call, ptoc_op *callee)
 static void inline_call(ptoc_arena *arena, ptoc_op *call, ptoc_op *callee)
 {
     ptoc_context *ctx = ptoc_op_context(call);
-    value_map map = {ctx, NULL, NULL, 0, 0};
-    map_alloc(&map, 64);
+    value_map map;
+    ptoc_ptrmap_init(&map, ctx);
     ptoc_block *body = callee->regions[0].first;
     for (uint32_t i = 0; i < body->nargs && i < call->noperands; i++)
         map_put(&map, body->args[i], ptoc_op_operand(call, i));
@@ -184,62 +142,44 @@ static void inline_call(ptoc_arena *arena, ptoc_op *call, ptoc_op *callee)
         clone_op(&b, op, &map);
     for (uint32_t i = 0; ret && i < call->nresults && i < ret->noperands; i++)
         ptoc_value_replace_all_uses(&call->results[i], map_get(&map, ptoc_op_operand(ret, i)));
-    map_free(&map);
+    ptoc_ptrmap_free(&map);
     ptoc_op_erase(call);
 }
 
 /* ---------------------------------------------------------------- the pass */
 
 typedef struct inliner {
-    ptoc_context *ctx;
-    ptoc_op **calls;
-    size_t n, cap;
-    ptoc_op **inlined;           /* callees with a call inlined, once each */
-    size_t ninlined, inlined_cap;
+    ptoc_op_varr calls;          /* this round's calls */
+    ptoc_op_varr inlined;        /* callees with a call inlined, once each */
 } inliner;
-
-static void push(ptoc_context *ctx, ptoc_op ***arr, size_t *n, size_t *cap, ptoc_op *op)
-{
-    if (*n == *cap) {
-        size_t new_cap = *cap ? *cap * 2 : 32;
-        ptoc_op **grown = ptoc_alloc(ctx, new_cap * sizeof *grown);
-        if (*n)
-            memcpy(grown, *arr, *n * sizeof *grown);
-        if (*arr)
-            ptoc_free(ctx, *arr, *cap * sizeof *grown);
-        *arr = grown;
-        *cap = new_cap;
-    }
-    (*arr)[(*n)++] = op;
-}
 
 static ptoc_walk_result collect_call(ptoc_op *op, void *user)
 {
     inliner *in = user;
     if (ptoc_op_is(op, "func.call"))
-        push(in->ctx, &in->calls, &in->n, &in->cap, op);
+        ptoc_op_varr_push(&in->calls, op);
     return PTOC_WALK_ADVANCE;
 }
 
 static void note_inlined(inliner *in, ptoc_op *callee)
 {
-    for (size_t i = 0; i < in->ninlined; i++)
-        if (in->inlined[i] == callee)
+    for (uint32_t i = 0; i < in->inlined.len; i++)
+        if (in->inlined.data[i] == callee)
             return;
-    push(in->ctx, &in->inlined, &in->ninlined, &in->inlined_cap, callee);
+    ptoc_op_varr_push(&in->inlined, callee);
 }
 
 /* One round over the calls there are now; true if one was inlined. Calls
  * copied in by this round wait for the next. */
 static bool inline_round(inliner *in, ptoc_op *root, ptoc_arena *arena)
 {
-    in->n = 0;
+    in->calls.len = 0;
     ptoc_walk_pre(root, collect_call, in);
     bool changed = false;
-    for (size_t i = 0; i < in->n; i++) {
-        ptoc_op *callee = callee_of(in->calls[i]);
-        if (callee && may_inline(in->calls[i], callee)) {
-            inline_call(arena, in->calls[i], callee);
+    for (uint32_t i = 0; i < in->calls.len; i++) {
+        ptoc_op *call = in->calls.data[i], *callee = callee_of(call);
+        if (callee && may_inline(call, callee)) {
+            inline_call(arena, call, callee);
             note_inlined(in, callee);
             changed = true;
         }
@@ -271,8 +211,8 @@ static ptoc_walk_result find_reference(ptoc_op *op, void *user)
 
 static void erase_dead_callees(inliner *in, ptoc_op *root)
 {
-    for (size_t i = 0; i < in->ninlined; i++) {
-        ptoc_op *f = in->inlined[i];
+    for (uint32_t i = 0; i < in->inlined.len; i++) {
+        ptoc_op *f = in->inlined.data[i];
         ptoc_attr *vis = ptoc_op_attr(f, "sym_visibility");
         bool is_private = vis && vis->kind == PTOC_ATTR_STRING && strcmp(vis->u.string->str, "private") == 0;
         if (is_private && ptoc_walk_pre(root, find_reference, (void *)sym_name(f)))
@@ -283,14 +223,14 @@ static void erase_dead_callees(inliner *in, ptoc_op *root)
 static bool run_inline(ptoc_op *root, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    inliner in = {ptoc_op_context(root), NULL, 0, 0, NULL, 0, 0};
+    inliner in;
+    ptoc_op_varr_init(&in.calls, ptoc_op_context(root));
+    ptoc_op_varr_init(&in.inlined, ptoc_op_context(root));
     for (int round = 0; round < MAX_ROUNDS && inline_round(&in, root, arena); round++)
         ;
     erase_dead_callees(&in, root);
-    if (in.calls)
-        ptoc_free(in.ctx, in.calls, in.cap * sizeof *in.calls);
-    if (in.inlined)
-        ptoc_free(in.ctx, in.inlined, in.inlined_cap * sizeof *in.inlined);
+    ptoc_op_varr_free(&in.calls);
+    ptoc_op_varr_free(&in.inlined);
     return true;
 }
 

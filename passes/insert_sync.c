@@ -80,6 +80,7 @@
  */
 #include "passes/passes.h"
 #include "ptoc/pto.h"
+#include "ptoc/util.h"
 #include "ptoc/ptoc.h"
 
 #include <stdio.h>
@@ -145,24 +146,15 @@ typedef struct sync_pass {
 
 static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t size)
 {
-    if (n < *cap)
-        return old;
-    uint32_t c = *cap ? *cap * 2 : 16;
-    void *p = ptoc_arena_alloc(a, size * c, 16);
-    if (n)
-        memcpy(p, old, size * n);
-    *cap = c;
-    return p;
+    return n < *cap ? old : ptoc_varr_grow(NULL, a, old, n, cap, n + 1, size, 16);
 }
 
 /* operandSegmentSizes, or 0 when absent. */
 static uint32_t segments(const ptoc_op *op, const int64_t **seg)
 {
-    ptoc_attr *a = ptoc_op_attr(op, "operandSegmentSizes");
-    if (!a || a->kind != PTOC_ATTR_DENSE_ARRAY)
-        return 0;
-    *seg = a->u.dense.values;
-    return a->u.dense.n;
+    uint32_t n;
+    *seg = ptoc_op_segment_sizes(op, &n);
+    return n;
 }
 
 static uint64_t elem_bytes(ptoc_type *t)

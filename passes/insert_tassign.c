@@ -14,6 +14,8 @@
  *           constants are looked up in a small table kept sorted by offset.
  */
 #include "passes/passes.h"
+#include "ptoc/pto.h"
+#include "ptoc/util.h"
 
 #include "ptoc/pto.h"
 
@@ -23,6 +25,7 @@
 #define PLANNED "pto.planned_offset"
 
 typedef struct offset_const { int64_t offset; ptoc_value *value; } offset_const;
+PTOC_VARR_DEF(offset_const, offset_const_varr)
 
 typedef struct tassign_state {
     ptoc_context *ctx;
@@ -30,39 +33,24 @@ typedef struct tassign_state {
     ptoc_arena *tmp;              /* this run's tables */
     ptoc_block *entry;
     ptoc_op *first_const_anchor;  /* constants go before this op (the entry's first) */
-    offset_const *consts;
-    uint32_t nconsts, consts_cap;
-    ptoc_op **ops;
-    uint32_t nops, ops_cap;
+    offset_const_varr consts;     /* sorted by offset */
+    ptoc_op_varr ops;             /* the ops with a planned offset, in order */
 } tassign_state;
-
-static void push_op(tassign_state *st, ptoc_op *op)
-{
-    if (st->nops == st->ops_cap) {
-        uint32_t cap = st->ops_cap ? st->ops_cap * 2 : 64;
-        ptoc_op **ops = PTOC_NEW_ARRAY(st->tmp, ptoc_op *, cap);
-        if (st->nops)
-            memcpy(ops, st->ops, st->nops * sizeof *ops);
-        st->ops = ops;
-        st->ops_cap = cap;
-    }
-    st->ops[st->nops++] = op;
-}
 
 static ptoc_walk_result collect(ptoc_op *op, void *user)
 {
     if (ptoc_op_attr(op, PLANNED))
-        push_op(user, op);
+        ptoc_op_varr_push(&((tassign_state *)user)->ops, op);
     return PTOC_WALK_ADVANCE;
 }
 
 /* Binary search in the sorted table; returns the insertion index when absent. */
 static uint32_t find_const(const tassign_state *st, int64_t offset)
 {
-    uint32_t lo = 0, hi = st->nconsts;
+    uint32_t lo = 0, hi = st->consts.len;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (st->consts[mid].offset < offset)
+        if (st->consts.data[mid].offset < offset)
             lo = mid + 1;
         else
             hi = mid;
@@ -88,31 +76,26 @@ static ptoc_value *make_const(tassign_state *st, int64_t offset, ptoc_loc loc)
 static ptoc_value *offset_value(tassign_state *st, int64_t offset, ptoc_loc loc)
 {
     uint32_t i = find_const(st, offset);
-    if (i < st->nconsts && st->consts[i].offset == offset)
-        return st->consts[i].value;
-    if (st->nconsts == st->consts_cap) {
-        uint32_t cap = st->consts_cap ? st->consts_cap * 2 : 16;
-        offset_const *c = PTOC_NEW_ARRAY(st->tmp, offset_const, cap);
-        if (st->nconsts)
-            memcpy(c, st->consts, st->nconsts * sizeof *c);
-        st->consts = c;
-        st->consts_cap = cap;
-    }
-    memmove(&st->consts[i + 1], &st->consts[i], (st->nconsts - i) * sizeof *st->consts);
-    st->consts[i].offset = offset;
-    st->consts[i].value = make_const(st, offset, loc);
-    st->nconsts++;
-    return st->consts[i].value;
+    offset_const_varr *c = &st->consts;
+    if (i < c->len && c->data[i].offset == offset)
+        return c->data[i].value;
+    offset_const_varr_reserve(c, c->len + 1);
+    memmove(&c->data[i + 1], &c->data[i], (c->len - i) * sizeof *c->data);
+    c->data[i].offset = offset;
+    c->data[i].value = make_const(st, offset, loc);
+    c->len++;
+    return c->data[i].value;
 }
 
 /* alloc_tile's operands are [addr] [valid_row] [valid_col] with operandSegmentSizes. */
 static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
 {
-    ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
+    uint32_t nseg;
+    const int64_t *seg = ptoc_op_segment_sizes(op, &nseg);
     int64_t sizes[3] = {0, 0, 0};
-    if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3)
-        memcpy(sizes, seg->u.dense.values, sizeof sizes);
-    if (sizes[0] != 0) {
+    if (nseg == 3)
+        memcpy(sizes, seg, sizeof sizes);
+    if (ptoc_pto_buffer_addr(op).given) {
         ptoc_op_emit_error(op, "has both an addr and a planned offset");
         return false;
     }
@@ -122,8 +105,7 @@ static bool give_alloc_tile_addr(tassign_state *st, ptoc_op *op, int64_t offset)
         vals[i + 1] = ptoc_op_operand(op, i);
     ptoc_op_set_operands(op, st->arena, op->noperands + 1, vals);
     sizes[0] = 1;
-    ptoc_op_set_attr(op, st->arena, ptoc_ident_cstr(st->ctx, "operandSegmentSizes"),
-                     ptoc_attr_dense(st->ctx, ptoc_type_int(st->ctx, 32, PTOC_SIGNLESS), 3, sizes));
+    ptoc_op_set_segment_sizes(op, st->arena, 3, sizes);
     return true;
 }
 
@@ -155,11 +137,13 @@ static bool run_insert_tassign(ptoc_op *func, ptoc_arena *arena, const ptoc_pass
     if (!entry)
         return true;                   /* a declaration */
     ptoc_context *ctx = ptoc_op_context(func);
-    tassign_state st = {ctx, arena, ptoc_arena_create(ctx), entry, entry->first, NULL, 0, 0, NULL, 0, 0};
+    tassign_state st = {ctx, arena, ptoc_arena_create(ctx), entry, entry->first, {0}, {0}};
+    offset_const_varr_init_arena(&st.consts, st.tmp);
+    ptoc_op_varr_init_arena(&st.ops, st.tmp);
     ptoc_walk_pre(func, collect, &st);
     bool ok = true;
-    for (uint32_t i = 0; i < st.nops; i++)
-        ok &= materialise(&st, st.ops[i]);
+    for (uint32_t i = 0; i < st.ops.len; i++)
+        ok &= materialise(&st, st.ops.data[i]);
     ptoc_arena_destroy(st.tmp);
     return ok;
 }

@@ -174,7 +174,7 @@ static bool buffer_bytes(const ptoc_op *op, const ptoc_type *t, uint64_t *bytes)
 
 static uint32_t node(planner *pl, const ptoc_value *v)
 {
-    uint32_t id = map_get_or_put(&pl->node_of, pl->tmp, v, pl->nnodes);
+    uint32_t id = map_get_or_put(&pl->node_of, v, pl->nnodes);
     if (id == pl->nnodes)
         VEC_PUSH(pl->tmp, pl->parent, pl->nnodes, pl->nodes_cap, id);
     return id;
@@ -351,11 +351,10 @@ static void number_arms(planner *pl, ptoc_op *op)
 
 static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
 {
-    uint32_t kind = map_get_or_put(&pl->kind_of, pl->tmp, op->def, UINT32_MAX);
+    uint32_t kind = map_get_or_put(&pl->kind_of, op->def, UINT32_MAX);
     if (kind == UINT32_MAX) {
         kind = classify(op);
-        bool found;
-        *map_slot(&pl->kind_of, op->def, &found) = kind;
+        ptoc_ptrmap_put_int(&pl->kind_of, op->def, kind);
     }
     return kind;
 }
@@ -614,8 +613,8 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     pl.cur_arm = NO_ARM;
     pl.cur_scope = NO_SCOPE;
     pl.arch = ptoc_pto_target_arch(func, NULL);
-    map_init(&pl.node_of, pl.tmp, 256);
-    map_init(&pl.kind_of, pl.tmp, 64);
+    ptoc_ptrmap_init(&pl.node_of, ctx);
+    ptoc_ptrmap_init(&pl.kind_of, ctx);
     pl.npoints = 1;                      /* point 0: the function's entry */
     if (func->nregions)
         number_region(&pl, func, 0);
@@ -633,6 +632,8 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
         ok = memplan_plan_space(&pl, s, print);
     if (ok)
         annotate(&pl, buf_of, arena);
+    ptoc_ptrmap_free(&pl.node_of);
+    ptoc_ptrmap_free(&pl.kind_of);
     ptoc_arena_destroy(pl.tmp);
     return ok;
 }

@@ -11,6 +11,7 @@
 
 #include "passes/passes.h"
 #include "ptoc/pto.h"
+#include "ptoc/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,83 +22,33 @@
 
 /* ---------------------------------------------------------------- pointer map */
 
-/* Open addressing, pointer -> uint32; grows at half full. */
-typedef struct ptr_map {
-    const void **keys;
-    uint32_t *vals;
-    uint32_t cap, n;
-} ptr_map;
-
-static inline uint32_t ptr_hash(const void *p)
+/* The value stored for `key` (a uint32 in a ptoc_ptrmap), inserting `fresh` when absent. */
+static inline uint32_t map_get_or_put(ptoc_ptrmap *m, const void *key, uint32_t fresh)
 {
-    uintptr_t x = (uintptr_t)p;
-    x ^= x >> 17;
-    x *= (uintptr_t)0x9E3779B97F4A7C15u;
-    return (uint32_t)(x ^ (x >> 29));
+    uint32_t before = ptoc_ptrmap_count(m);
+    ptoc_ptrmap_entry *e = ptoc_ptrmap_upsert(m, key);
+    if (ptoc_ptrmap_count(m) != before)
+        e->val.num = fresh;
+    return (uint32_t)e->val.num;
 }
 
-static inline uint32_t *map_slot(ptr_map *m, const void *key, bool *found)
+static inline bool map_find(const ptoc_ptrmap *m, const void *key, uint32_t *val)
 {
-    uint32_t i = ptr_hash(key) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    *found = m->keys[i] != NULL;
-    m->keys[i] = key;
-    return &m->vals[i];
-}
-
-static inline bool map_find(const ptr_map *m, const void *key, uint32_t *val)
-{
-    uint32_t i = ptr_hash(key) & (m->cap - 1);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    *val = m->vals[i];
-    return m->keys[i] != NULL;
-}
-
-static inline void map_init(ptr_map *m, ptoc_arena *a, uint32_t cap)
-{
-    m->cap = cap;
-    m->n = 0;
-    m->keys = PTOC_NEW_ARRAY(a, const void *, cap);
-    m->vals = PTOC_NEW_ARRAY(a, uint32_t, cap);
-}
-
-/* The value stored for `key`, inserting `fresh` when absent. */
-static inline uint32_t map_get_or_put(ptr_map *m, ptoc_arena *a, const void *key, uint32_t fresh)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        ptr_map old = *m;
-        map_init(m, a, old.cap * 2);
-        for (uint32_t i = 0; i < old.cap; i++) {
-            bool f;
-            if (old.keys[i])
-                *map_slot(m, old.keys[i], &f) = old.vals[i];
-        }
-        m->n = old.n;
-    }
-    bool found;
-    uint32_t *v = map_slot(m, key, &found);
-    if (!found) {
-        *v = fresh;
-        m->n++;
-    }
-    return *v;
+    uint64_t v;
+    if (!ptoc_ptrmap_get_int(m, key, &v))
+        return false;
+    *val = (uint32_t)v;
+    return true;
 }
 
 /* ---------------------------------------------------------------- growable arrays */
 
-#define VEC_PUSH(arena, arr, n, cap, item)                                         \
-    do {                                                                           \
-        if ((n) == (cap)) {                                                        \
-            size_t ncap_ = (cap) ? (size_t)(cap) * 2 : 64;                         \
-            void *p_ = ptoc_arena_alloc((arena), ncap_ * sizeof *(arr), _Alignof(max_align_t)); \
-            if (n)                                                                 \
-                memcpy(p_, (arr), (size_t)(n) * sizeof *(arr));                    \
-            (arr) = p_;                                                            \
-            (cap) = (uint32_t)ncap_;                                               \
-        }                                                                          \
-        (arr)[(n)++] = (item);                                                     \
+#define VEC_PUSH(arena, arr, n, cap, item)                                                      \
+    do {                                                                                        \
+        if ((n) == (cap))                                                                       \
+            (arr) = ptoc_varr_grow(NULL, (arena), (arr), (n), &(cap), (n) + 1, sizeof *(arr),   \
+                                   _Alignof(max_align_t));                                      \
+        (arr)[(n)++] = (item);                                                                  \
     } while (0)
 
 /* ---------------------------------------------------------------- op kinds */
@@ -185,8 +136,8 @@ typedef struct planner {
     ptoc_pto_arch arch;
     bool bad, needs_scratch;
     uint32_t npoints;
-    ptr_map node_of;             /* ptoc_value* -> union-find node */
-    ptr_map kind_of;             /* ptoc_op_def* -> op_kind */
+    ptoc_ptrmap node_of;            /* ptoc_value* -> union-find node */
+    ptoc_ptrmap kind_of;            /* ptoc_op_def* -> op_kind */
     uint32_t *parent, nnodes, nodes_cap;
     use_rec *uses;
     uint32_t nuses, uses_cap;

@@ -432,6 +432,18 @@ void ptoc_op_set_operands(ptoc_op *op, ptoc_arena *arena, uint32_t n, ptoc_value
 ptoc_attr *ptoc_op_attr(const ptoc_op *op, const char *name);
 void ptoc_op_set_attr(ptoc_op *op, ptoc_arena *arena, ptoc_ident *name, ptoc_attr *value);
 bool ptoc_op_remove_attr(ptoc_op *op, const char *name);
+/* MLIR's operandSegmentSizes: an op whose operands come in variable-length
+ * groups stores each group's length in this dense i32 array attribute. The name
+ * is spelled here only; read and write it through the functions below. */
+#define PTOC_SEGMENT_SIZES_ATTR "operandSegmentSizes"
+/* The attribute as it is (any kind, for verifiers), NULL when absent. */
+ptoc_attr *ptoc_op_segment_attr(const ptoc_op *op);
+/* The group lengths, or NULL (*n = 0) when the op has none or the attribute is
+ * not a dense array. */
+const int64_t *ptoc_op_segment_sizes(const ptoc_op *op, uint32_t *n);
+/* Sets array<i32: sizes...> on a state being built (parsers, builders) or on an op. */
+void ptoc_state_set_segment_sizes(ptoc_op_state *st, ptoc_context *ctx, uint32_t n, const int64_t *sizes);
+void ptoc_op_set_segment_sizes(ptoc_op *op, ptoc_arena *arena, uint32_t n, const int64_t *sizes);
 /* Unlinks `op` from its block, keeping it alive (it can be inserted again). */
 void ptoc_op_unlink(ptoc_op *op);
 /* Drops every use the op and its nested ops hold, unlinks it. Its results must

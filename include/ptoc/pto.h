@@ -366,6 +366,9 @@ typedef struct ptoc_pto_addr {
     int64_t offset;             /* then: the byte offset in the tile's address space */
 } ptoc_pto_addr;
 ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op);
+/* An alloc_tile's valid_row and valid_col operands, NULL where not given (and
+ * both NULL for any other op). */
+void ptoc_pto_alloc_tile_valid(const ptoc_op *op, ptoc_value *valid[2]);
 /* The scratch tile a pto.tsel/tsels needs, on the arch it is verified for, when
  * it is written without its tmp operand: a !pto.tile_buf of 32 bytes in vec on
  * A2/A3 (u32 words for tsel, the source's dtype for tsels), NULL on A5 and cpu,

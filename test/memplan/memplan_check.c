@@ -116,19 +116,14 @@ static uint64_t tile_bytes(const ptoc_pto_tile_desc *d)
     return (uint64_t)d->rows * (uint64_t)d->cols * ((ptoc_type_bitwidth(d->elem) + 7) / 8);
 }
 
-/* The constant address of an alloc_tile: `addr = %c` (operand 0 when the first
- * segment is present) or the pto.planned_offset attribute. */
+/* The constant address of an alloc_tile: its `addr = %c` (ptoc_pto_buffer_addr)
+ * or the pto.planned_offset attribute. */
 static bool alloc_offset(const ptoc_op *op, uint64_t *out)
 {
-    const ptoc_attr *seg = ptoc_op_attr(op, "operandSegmentSizes");
-    if (seg && seg->kind == PTOC_ATTR_DENSE_ARRAY && seg->u.dense.n == 3 && seg->u.dense.values[0] == 1 &&
-        op->noperands > 0) {
-        const ptoc_op *def = ptoc_value_def(ptoc_op_operand(op, 0));
-        const ptoc_attr *value = def && ptoc_op_is(def, "arith.constant") ? ptoc_op_attr(def, "value") : NULL;
-        if (!value || value->kind != PTOC_ATTR_INTEGER)
-            return false;
-        *out = (uint64_t)value->u.integer.value;
-        return true;
+    ptoc_pto_addr addr = ptoc_pto_buffer_addr(op);
+    if (addr.given) {
+        *out = (uint64_t)addr.offset;
+        return addr.known;
     }
     const ptoc_attr *planned = ptoc_op_attr(op, "pto.planned_offset");
     if (!planned || planned->kind != PTOC_ATTR_INTEGER)

@@ -4,40 +4,11 @@
  * destroying the context returns the live byte count to zero, and that each
  * free gets the size its allocation asked for. */
 #include "check.h"
+#include "count_alloc.h"
 #include "unit_dialect.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct counter {
-    size_t live, peak, calls;
-    int bad_sizes;
-} counter;
-
-/* Each block carries its size in front so frees can be checked. */
-static void *count_alloc(void *user, size_t size)
-{
-    counter *c = user;
-    max_align_t *p = malloc(sizeof(max_align_t) + size);
-    if (!p)
-        return NULL;
-    *(size_t *)p = size;
-    c->live += size;
-    c->calls++;
-    if (c->live > c->peak)
-        c->peak = c->live;
-    return p + 1;
-}
-
-static void count_free(void *user, void *ptr, size_t size)
-{
-    counter *c = user;
-    max_align_t *p = (max_align_t *)ptr - 1;
-    if (*(size_t *)p != size)
-        c->bad_sizes++;
-    c->live -= *(size_t *)p;
-    free(p);
-}
 
 static void quiet(void *user, const ptoc_diagnostic *d) { (void)user; (void)d; }
 
