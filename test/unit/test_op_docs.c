@@ -1,8 +1,9 @@
 /* test_op_docs.c: docs/ops.md agrees with the code. Every pto op of the
- * dialect's table has exactly one row in the doc's op table, and the row's cpu
- * column says "yes" exactly when the cpu target has a rule for the op
+ * dialect's table has exactly one row in the doc's op table, the table has a
+ * column per entry of codegen's list of targets, and each (op, target) cell
+ * says "yes" exactly when that target has a rule for the op
  * (ptoc_llvm_supports_op). A new lowering therefore cannot land without its
- * doc row, nor a doc row claim a lowering that does not exist. The doc's
+ * doc cell, nor a cell claim a lowering that does not exist. The doc's
  * element type section lists the rows of the element type table
  * (dialect/pto_dtypes.def), in order, and nothing else; on a difference the
  * test prints the section as it should read. */
@@ -14,35 +15,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The cpu column ("yes"/"no") of the row of `name` in `doc`; NULL if the doc
- * has no row, or more than one, for it. */
-static const char *cpu_column(const char *doc, const char *name, char *buf, size_t n)
+/* Cell `col` (0: the op's name) of the table row that starts with `key` in
+ * `doc`, trimmed, in buf; NULL if the doc has no such row, more than one, or
+ * fewer cells. */
+static const char *row_cell(const char *doc, const char *key, int col, char *buf, size_t n)
 {
-    char key[128];
-    snprintf(key, sizeof key, "\n| `%s` |", name);
     const char *row = strstr(doc, key);
     if (!row || strstr(row + 1, key))
         return NULL;
-    const char *end = strchr(row + 1, '\n');
-    if (!end)
+    row = strchr(row + 1, '|');                 /* the row's first bar */
+    for (int c = 0; row && c < col; c++)
+        row = strchr(row + 1, '|');
+    const char *end = row ? strchr(row + 1, '|') : NULL;
+    const char *nl = row ? strchr(row + 1, '\n') : NULL;
+    if (!end || (nl && nl < end))
         return NULL;
-    const char *bar = end - 1;                  /* the row ends in "| yes |" */
-    while (bar > row && *bar == ' ')
-        bar--;
-    const char *cell = bar - 1;
-    while (cell > row && *cell != '|')
-        cell--;
-    size_t len = (size_t)(bar - cell - 1);
+    while (row + 1 < end && row[1] == ' ')
+        row++;
+    while (end > row + 1 && end[-1] == ' ')
+        end--;
+    size_t len = (size_t)(end - row - 1);
     if (len >= n)
         return NULL;
-    memcpy(buf, cell + 1, len);
+    memcpy(buf, row + 1, len);
     buf[len] = '\0';
-    char *s = buf;
-    while (*s == ' ')
-        s++;
-    for (char *e = s + strlen(s); e > s && e[-1] == ' ';)
-        *--e = '\0';
-    return s;
+    return buf;
+}
+
+/* The column of the op table's header naming target `name`, or -1. */
+static int target_column(const char *op_table, const char *name)
+{
+    char buf[64];
+    for (int col = 1; col < 32; col++) {
+        const char *cell = row_cell(op_table, "\n| op | forms |", col, buf, sizeof buf);
+        if (!cell)
+            return -1;
+        if (strcmp(cell, name) == 0)
+            return col;
+    }
+    return -1;
 }
 
 static char *read_file(const char *path)
@@ -133,22 +144,33 @@ int main(void)
     CHECK(op_table != NULL);
     if (!op_table)
         return CHECK_DONE();
-    const ptoc_target *cpu = ptoc_target_find("cpu");
-    CHECK(cpu != NULL);
+    /* Every (op, target) cell says whether the target has a rule for the op. */
     size_t lowered = 0;
-    for (size_t i = 0; i < ptoc_pto_op_count(); i++) {
-        const char *name = ptoc_pto_op_info_at(i)->name;
-        char buf[16];
-        const char *cell = cpu_column(op_table, name, buf, sizeof buf);
-        bool supported = ptoc_llvm_supports_op(cpu, name);
-        lowered += supported;
-        if (!cell || strcmp(cell, supported ? "yes" : "no") != 0) {
-            fprintf(stderr, "docs/ops.md: the row of %s should end in | %s |\n", name,
-                    supported ? "yes" : "no");
+    for (size_t t = 0; t < ptoc_target_count(); t++) {
+        const ptoc_target *target = ptoc_target_at(t);
+        int col = target_column(op_table, target->name);
+        if (col < 0) {
+            fprintf(stderr, "docs/ops.md: the op table has no column for target %s\n", target->name);
             CHECK(false);
+            continue;
+        }
+        for (size_t i = 0; i < ptoc_pto_op_count(); i++) {
+            const char *name = ptoc_pto_op_info_at(i)->name;
+            char key[128], buf[16];
+            snprintf(key, sizeof key, "\n| `%s` |", name);
+            const char *cell = row_cell(op_table, key, col, buf, sizeof buf);
+            bool supported = ptoc_llvm_supports_op(target, name);
+            lowered += supported;
+            if (!cell || strcmp(cell, supported ? "yes" : "no") != 0) {
+                fprintf(stderr, "docs/ops.md: %s's %s cell should be %s\n", name, target->name,
+                        supported ? "yes" : "no");
+                CHECK(false);
+            }
         }
     }
     CHECK(lowered > 0);
+    const ptoc_target *cpu = ptoc_target_find("cpu");
+    CHECK(cpu != NULL);
     CHECK(!ptoc_llvm_supports_op(cpu, "pto.no_such_op"));
     CHECK(ptoc_llvm_supports_op(cpu, "arith.addi"));
     check_dtype_section(doc);
