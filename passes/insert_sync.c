@@ -896,12 +896,15 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
         return true;
     }
     ptoc_context *ctx = ptoc_op_context(func);
+    ptoc_pto_arch arch;
+    if (!ptoc_pass_target_arch(func, &arch))
+        return false;
     sync_pass sp = {0};
     sp.ctx = ctx;
     sp.arena = arena;
     sp.tmp = ptoc_arena_create(ctx);
     sp.func = func;
-    sp.arch = ptoc_pto_target_arch(func, NULL);
+    sp.arch = arch;
     insert_sync(&sp);
     if (print)
         print_decisions(&sp);

@@ -16,6 +16,16 @@ const char *ptoc_pass_func_name(const ptoc_op *func)
     return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : "?";
 }
 
+bool ptoc_pass_target_arch(ptoc_op *func, ptoc_pto_arch *arch)
+{
+    const char *spelling = NULL;
+    *arch = ptoc_pto_target_arch(func, &spelling);
+    if (ptoc_pto_arch_info_of(*arch))
+        return true;
+    ptoc_op_emit_error(func, "unknown pto target arch '%s'", spelling ? spelling : "?");
+    return false;
+}
+
 static bool defines_level1_tile(const ptoc_op *op)
 {
     for (uint32_t i = 0; i < op->nresults; i++)

@@ -7,6 +7,7 @@
 #define PTOC_PASSES_PASSES_H
 
 #include "ptoc/pass.h"
+#include "ptoc/pto.h"
 
 extern const ptoc_pass_def ptoc_dce_pass;
 extern const ptoc_pass_def ptoc_strip_debuginfo_pass;
@@ -26,5 +27,9 @@ extern const ptoc_pass_def ptoc_inline_pass;
 bool ptoc_pass_flag(const char *value);
 const char *ptoc_pass_func_name(const ptoc_op *func);
 bool ptoc_pass_needs_auto_mode(ptoc_op *func);
+/* The arch whose rules a pass applies to `func` (ptoc_pto_target_arch); false,
+ * with an error at `func`, when the option or attribute names no known arch
+ * (possible on IR that was never verified). */
+bool ptoc_pass_target_arch(ptoc_op *func, ptoc_pto_arch *arch);
 
 #endif

@@ -606,13 +606,16 @@ static bool print_requested(ptoc_context *ctx, const ptoc_pass_options *opts)
 static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     ptoc_context *ctx = ptoc_op_context(func);
+    ptoc_pto_arch arch;
+    if (!ptoc_pass_target_arch(func, &arch))
+        return false;
     planner pl = {0};
     pl.ctx = ctx;
     pl.tmp = ptoc_arena_create(ctx);
     pl.func = func;
     pl.cur_arm = NO_ARM;
     pl.cur_scope = NO_SCOPE;
-    pl.arch = ptoc_pto_target_arch(func, NULL);
+    pl.arch = arch;
     ptoc_ptrmap_init(&pl.node_of, ctx);
     ptoc_ptrmap_init(&pl.kind_of, ctx);
     pl.npoints = 1;                      /* point 0: the function's entry */
