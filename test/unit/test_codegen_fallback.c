@@ -4,46 +4,13 @@
  * space that overflows is a located error; an on-chip memref with dynamic
  * sizes is refused. */
 #include "check.h"
+#include "lower_text.h"
 
 #include "ptoc/codegen.h"
 #include "ptoc/ptoc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static char last_error[512];
-
-static void capture(void *user, const ptoc_diagnostic *d)
-{
-    (void)user;
-    if (d->severity == PTOC_SEV_ERROR)
-        snprintf(last_error, sizeof last_error, "%u:%u: %s", d->loc.line, d->loc.col, d->message);
-}
-
-/* Lowers `text` at -O0; returns the LLVM IR (malloc'd) or NULL with last_error set. */
-static char *lower(const char *text)
-{
-    last_error[0] = '\0';
-    ptoc_context *ctx = ptoc_context_create(NULL);
-    ptoc_register_all(ctx);
-    ptoc_context_set_option(ctx, "pto-arch", "cpu");
-    ptoc_context_set_diag_handler(ctx, capture, NULL, NULL);
-    ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, strlen(text), "k.pto", NULL);
-    char *ir = NULL;
-    if (module && ptoc_verify(module)) {
-        ptoc_codegen_options o = ptoc_codegen_defaults();
-        o.opt_level = 0;
-        ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);
-        char *err = NULL;
-        if (m)
-            ir = ptoc_llvm_emit_string(m, PTOC_EMIT_LLVM, &err);
-        free(err);
-        ptoc_llvm_module_destroy(m);
-    }
-    ptoc_context_destroy(ctx);
-    return ir;
-}
 
 static const char sequential[] =
     "func.func @k(%p: !pto.ptr<f32>) {\n"
@@ -70,7 +37,7 @@ static const char dynamic_memref[] =
 
 int main(void)
 {
-    char *ir = lower(sequential);
+    char *ir = lower_text(NULL, "cpu", sequential);
     CHECK(ir != NULL);
     /* 1024 bytes, then 64 (one row of 16 floats), then 1024 */
     const char *a = ir ? strstr(ir, "%tile = getelementptr i8, ptr %1, i64 0") : NULL;
@@ -78,10 +45,10 @@ int main(void)
     CHECK(a != NULL && s != NULL && strstr(s, "%tile2 = getelementptr i8, ptr %1, i64 1088") != NULL);
     free(ir);
 
-    CHECK(lower(overflow) == NULL);
-    CHECK(strcmp(last_error, "3:8: vec overflow: sequential placement needs 524288 bytes, 262144 available") == 0);
+    CHECK(lower_text(NULL, "cpu", overflow) == NULL);
+    CHECK(strcmp(lower_text_error, "3:8: vec overflow: sequential placement needs 524288 bytes, 262144 available") == 0);
 
-    CHECK(lower(dynamic_memref) == NULL);
-    CHECK(strstr(last_error, "an on-chip memref with dynamic sizes is not supported by the cpu target") != NULL);
+    CHECK(lower_text(NULL, "cpu", dynamic_memref) == NULL);
+    CHECK(strstr(lower_text_error, "an on-chip memref with dynamic sizes is not supported by the cpu target") != NULL);
     return CHECK_DONE();
 }

@@ -9,6 +9,7 @@
  * the default and the one that runs.
  */
 #include "check.h"
+#include "lower_text.h"
 
 #include "codegen/codegen_internal.h"
 #include "ptoc/codegen.h"
@@ -40,41 +41,6 @@ static ptoc_target_backend dummy_backend;
 static const ptoc_target dummy = {.name = "dummy", .aliases = dummy_aliases, .arch = "cpu",
                                   .pipeline = ptoc_level_pipeline, .backend = &dummy_backend};
 
-static char last_error[512];
-
-static void capture(void *user, const ptoc_diagnostic *d)
-{
-    (void)user;
-    if (d->severity == PTOC_SEV_ERROR)
-        snprintf(last_error, sizeof last_error, "%u:%u: %s", d->loc.line, d->loc.col, d->message);
-}
-
-/* Lowers `text` for target `t` at -O0; the LLVM IR (malloc'd), or NULL with
- * last_error set. */
-static char *lower_for(const ptoc_target *t, const char *text)
-{
-    last_error[0] = '\0';
-    ptoc_context *ctx = ptoc_context_create(NULL);
-    ptoc_register_all(ctx);
-    ptoc_context_set_diag_handler(ctx, capture, NULL, NULL);
-    ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, strlen(text), "k.pto", NULL);
-    char *ir = NULL;
-    if (module && ptoc_verify(module)) {
-        ptoc_codegen_options o = ptoc_codegen_defaults();
-        o.target = t;
-        o.opt_level = 0;
-        ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);
-        char *err = NULL;
-        if (m)
-            ir = ptoc_llvm_emit_string(m, PTOC_EMIT_LLVM, &err);
-        free(err);
-        ptoc_llvm_module_destroy(m);
-    }
-    ptoc_context_destroy(ctx);
-    return ir;
-}
-
 static const char empty_kernel[] = "func.func @k() {\n  return\n}\n";
 static const char constant_kernel[] =
     "func.func @k() {\n"
@@ -102,8 +68,8 @@ static void check_builtin_entries(void)
     CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a5, "a5")) == PTOC_PTO_ARCH_A5);
     CHECK(ptoc_llvm_supports_op(cpu, "arith.addi") && !ptoc_llvm_supports_op(a5, "arith.addi"));
     /* a target without rules is refused by codegen itself, not only by the driver */
-    CHECK(lower_for(a5, empty_kernel) == NULL);
-    CHECK(strstr(last_error, "code generation for target 'a5' is not implemented") != NULL);
+    CHECK(lower_text(a5, NULL, empty_kernel) == NULL);
+    CHECK(strstr(lower_text_error, "code generation for target 'a5' is not implemented") != NULL);
 }
 
 static void check_registration(void)
@@ -125,14 +91,14 @@ static void check_lowering(void)
 {
     CHECK(ptoc_llvm_supports_op(&dummy, "func.return"));
     CHECK(!ptoc_llvm_supports_op(&dummy, "arith.constant"));
-    char *ir = lower_for(&dummy, empty_kernel);
+    char *ir = lower_text(&dummy, NULL, empty_kernel);
     CHECK(ir && strstr(ir, "@dummy_rule_ran = global i32 42") && strstr(ir, "ret void"));
     free(ir);
-    ir = lower_for(ptoc_target_find("cpu"), empty_kernel);
+    ir = lower_text(ptoc_target_find("cpu"), NULL, empty_kernel);
     CHECK(ir && !strstr(ir, "dummy_rule_ran"));
     free(ir);
-    CHECK(lower_for(&dummy, constant_kernel) == NULL);
-    CHECK(strcmp(last_error, "2:8: 'arith.constant' op is not supported by the dummy target yet") == 0);
+    CHECK(lower_text(&dummy, NULL, constant_kernel) == NULL);
+    CHECK(strcmp(lower_text_error, "2:8: 'arith.constant' op is not supported by the dummy target yet") == 0);
 }
 
 int main(void)
