@@ -349,12 +349,10 @@ static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_i
 }
 
 /* The cpu target's sync rules (as A5's), from the arch table. */
-static const ptoc_rt_arch_rules *cpu_sync_rules(void)
+static ptoc_rt_arch_rules cpu_sync_rules(void)
 {
-    static ptoc_rt_arch_rules rules;
     const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_CPU);
-    rules = (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
-    return &rules;
+    return (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
 }
 
 /* The pipe simulator's verdict on the last launch (cpu rules): no race, no
@@ -362,7 +360,8 @@ static const ptoc_rt_arch_rules *cpu_sync_rules(void)
 static bool pipes_clean(const e2e_program *p, int run_index)
 {
     char *reports = NULL;
-    uint32_t n = ptoc_rt_pipe_check(cpu_sync_rules(), &reports);
+    ptoc_rt_arch_rules rules = cpu_sync_rules();
+    uint32_t n = ptoc_rt_pipe_check(&rules, &reports);
     if (n)
         printf("FAILED %s run %d: the pipe simulator found %u errors:\n%s", p->name, run_index, n,
                reports ? reports : "");
@@ -481,7 +480,8 @@ static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t
         char *err = NULL, *reports = NULL;
         if (fn && launch(fn, &c->prog, &c->runs[0], 0, &b, &err)) {
             *ran = true;
-            ptoc_rt_pipe_check(cpu_sync_rules(), &reports);
+            ptoc_rt_arch_rules rules = cpu_sync_rules();
+            ptoc_rt_pipe_check(&rules, &reports);
             race = reports && strstr(reports, "race:");
         }
         ptoc_rt_pipe_reset();
