@@ -17,6 +17,7 @@
  * simulates A5 and checks the union of the hardware dtype sets.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,25 @@ ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
                 return row->arch;
     }
     return PTOC_PTO_ARCH_INVALID;
+}
+
+size_t ptoc_pto_arch_names(char *buf, size_t n)
+{
+    const char *names[2 * (PTOC_PTO_ARCH_MAX_ALIASES + 1) * PTOC_PTO_ARCH_INVALID];
+    size_t count = 0, len = 0;
+    for (size_t a = 0; a < sizeof arch_rows / sizeof arch_rows[0]; a++) {
+        names[count++] = arch_rows[a].name;
+        for (size_t k = 0; k < PTOC_PTO_ARCH_MAX_ALIASES && arch_rows[a].aliases[k]; k++)
+            names[count++] = arch_rows[a].aliases[k];
+    }
+    for (size_t i = 0; i < count; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int w = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, "%s%s", sep, names[i]);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (n && len >= n)
+        buf[n - 1] = '\0';
+    return len;
 }
 
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch)

@@ -96,7 +96,9 @@ static bool op_arch(const ptoc_op *op, ptoc_pto_arch *arch)
     *arch = ptoc_pto_target_arch(op, &spelling);
     if (*arch != PTOC_PTO_ARCH_INVALID)
         return true;
-    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected a2, a3, a2a3, a5 or cpu)", spelling);
+    char names[128];
+    ptoc_pto_arch_names(names, sizeof names);
+    ptoc_op_emit_error(op, "unknown pto target arch '%s' (expected %s)", spelling, names);
     return false;
 }
 

@@ -244,7 +244,9 @@ bool ptoc_tool_set_arch(void *o, const char *value)
 {
     ptoc_tool_common *c = o;
     if (!ptoc_tool_arch_valid(value)) {
-        ptoc_tool_error(c->prog, "invalid --pto-arch value '%s' (expected " PTOC_TOOL_ARCH_LIST ")", value);
+        char names[128];
+        ptoc_pto_arch_names(names, sizeof names);
+        ptoc_tool_error(c->prog, "invalid --pto-arch value '%s' (expected %s)", value, names);
         return false;
     }
     c->arch = value;

@@ -83,7 +83,6 @@ ptoc_parse_options ptoc_tool_parse_options(const char *path, ptoc_tool_lang lang
 /* The architectures --pto-arch accepts (ptoc_pto_arch_from_name:
  * a2, a3, a2a3, a5 or cpu, in any case). */
 bool ptoc_tool_arch_valid(const char *arch);
-#define PTOC_TOOL_ARCH_LIST "a2, a3, a2a3, a5 or cpu"
 
 /* ---------------------------------------------------------------- shared flags */
 

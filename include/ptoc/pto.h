@@ -228,6 +228,9 @@ const ptoc_pto_arch_info *ptoc_pto_arch_info_of(ptoc_pto_arch arch);
 /* A row's name or one of its aliases, in any case; INVALID for anything else. */
 ptoc_pto_arch ptoc_pto_arch_from_name(const char *name);
 const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* the row's name, "invalid" */
+/* Every name and alias of the table, "a2, a3, a2a3, a5 or cpu", into buf (n
+ * bytes, truncated to fit); returns the full length, as snprintf does. */
+size_t ptoc_pto_arch_names(char *buf, size_t n);
 /* Whether `pipe` keeps its own ops in order on `arch`. */
 bool ptoc_pto_pipe_in_order(ptoc_pto_arch arch, int pipe);
 

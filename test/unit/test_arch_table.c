@@ -4,7 +4,8 @@
  * the planner (alignments powers of two, capacities whole multiples of them);
  * a scratch window lies inside UB; every arch has at least one event id and
  * no more than the pipe simulator tracks; in-order pipes are real pipes; and
- * ptoc_pto_space_capacity / alignment / pipe_in_order answer from the row.
+ * ptoc_pto_space_capacity / alignment / pipe_in_order answer from the row;
+ * ptoc_pto_arch_names lists every spelling.
  */
 #include "check.h"
 
@@ -71,6 +72,12 @@ int main(void)
         check_spaces(row);
         check_pipes(row);
     }
+    /* The list diagnostics quote: every name and alias, in table order, the last
+     * after "or"; truncated to the buffer, the full length returned. */
+    char names[128], small[6];
+    size_t len = ptoc_pto_arch_names(names, sizeof names);
+    CHECK(strcmp(names, "a2, a3, a2a3, a5 or cpu") == 0 && len == strlen(names));
+    CHECK(ptoc_pto_arch_names(small, sizeof small) == len && strcmp(small, "a2, a") == 0);
     CHECK(ptoc_pto_arch_info_of(PTOC_PTO_ARCH_INVALID) == NULL);
     CHECK(ptoc_pto_arch_from_name("a4") == PTOC_PTO_ARCH_INVALID);
     CHECK(ptoc_pto_arch_from_name("") == PTOC_PTO_ARCH_INVALID);
