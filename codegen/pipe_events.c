@@ -6,10 +6,9 @@
  * order:
  *   - a pto op with a pipe (ptoc_pto_op_pipe) calls
  *       ptoc_rt_pipe_op(pipe, "pto.name", "file:line:col", n, accesses)
- *     with one access per tile or GM operand: DPS ins are read, outs written
- *     (an out the op only partly writes is reported as written: a write
- *     conflicts with everything a read does), Level-1 result tiles written.
- *     A tile is [offset, offset + rows*cols*elem) in its space: the whole
+ *     with one access per access of the access model (ptoc_pto_op_accesses:
+ *     ins read, outs, scratch ins and Level-1 result tiles written). A tile
+ *     is [offset, offset + ptoc_pto_buffer_bytes) in its space: the whole
  *     physical tile, since that is what the planner hands out. A view is the
  *     host-address range [lowest, highest + 1) byte of its window, computed at
  *     run time from its shape and strides (empty when a dim is 0);
@@ -104,9 +103,9 @@ static LLVMValueRef field(cg *g, LLVMValueRef agg, unsigned idx)
 static bool tile_access(cg *g, const ptoc_value *v, const ptoc_pto_tile_desc *d, access *out)
 {
     LLVMValueRef agg = cg_get(g, v);
-    if (!agg)
+    uint64_t bytes;
+    if (!agg || !ptoc_pto_buffer_bytes(v->type, &bytes))
         return false;
-    uint64_t bytes = (uint64_t)d->rows * (uint64_t)d->cols * cg_elem_size(d->elem);
     out->space = (int32_t)d->loc;
     out->begin = field(g, agg, 0);
     out->end = LLVMBuildAdd(g->b, out->begin, cg_i64(g, (int64_t)bytes), "");
@@ -204,27 +203,20 @@ static void emit_op_call(cg *g, ptoc_op *op, int pipe, const access *acc, uint32
     call_void(g, "ptoc_rt_pipe_op", params, 5, args);
 }
 
-/* A pto op on a pipe: its tile and GM operands (and Level-1 result tiles). */
+/* A pto op on a pipe: the accesses of the access model, each with the range
+ * its value has at run time. */
 static bool emit_op(cg *g, ptoc_op *op, int pipe)
 {
-    uint32_t nins = op->noperands, nouts = 0;
-    if (!ptoc_pto_dps_split(op, &nins, &nouts)) {
-        nins = op->noperands;
-        nouts = 0;
-    }
-    bool level1 = op->nresults > 0 && cg_tile_desc_of(op->results[0].type, &(ptoc_pto_tile_desc){0});
-    uint32_t cap = op->noperands + op->nresults, n = 0;
-    access *acc = calloc(cap + 1, sizeof *acc);
-    if (!acc)
+    ptoc_pto_access *model = calloc(ptoc_pto_op_max_accesses(op), sizeof *model);
+    access *acc = calloc(ptoc_pto_op_max_accesses(op), sizeof *acc);
+    if (!model || !acc)
         ptoc_fatal("out of memory");
-    for (uint32_t i = 0; i < op->noperands; i++) {
-        bool write = !level1 && i >= nins && i < nins + nouts;
-        n += access_of(g, ptoc_op_operand(op, i), write, &acc[n]);
-    }
-    for (uint32_t i = 0; i < op->nresults; i++)
-        n += access_of(g, &op->results[i], true, &acc[n]);
+    uint32_t nmodel = ptoc_pto_op_accesses(op, model), n = 0;
+    for (uint32_t i = 0; i < nmodel; i++)
+        n += model[i].value && access_of(g, model[i].value, model[i].write, &acc[n]);
     emit_op_call(g, op, pipe, acc, n);
     free(acc);
+    free(model);
     return true;
 }
 

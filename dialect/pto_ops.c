@@ -2,7 +2,7 @@
  *
  * One row per op, expanded from pto_ops.def at the bottom: opcode, name, form,
  * pipe, how many ins and outs it takes, its parse/print hooks, its verifier,
- * and flags (the effects columns are pto_effects.c's). Which targets lower an
+ * and flags (the effects columns are pto_access.c's). Which targets lower an
  * op is codegen's business (its rule tables; ptoc_llvm_supports_op), since
  * this layer knows nothing of LLVM. A DPS op is stored as operands ins ++
  * outs with `operandSegmentSizes = array<i32: nins, nouts>` (as MLIR does;
@@ -963,7 +963,7 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* The rows are those of pto_ops.def, in its order, so row i has opcode i. */
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
-               inplace, whole, scratch)                                                                          \
+               inplace, whole, scratch, window)                                                                     \
     {{PTOC_PTO_OP_##id, "pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify,       \
      parse_asm, print_asm},
 static const pto_op_row pto_rows[] = {

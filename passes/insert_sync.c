@@ -15,19 +15,15 @@
  *           event id is free or no set/wait placement exists. Never fails.
  *           `{print=true}` prints the decisions to stdout (format below).
  * Method:
- *   Accesses. A pipe op's DPS ins are reads and its outs writes (an out that is
- *     not written whole is also read, which changes nothing: a write already
- *     conflicts with everything); an in the op uses as scratch (tsel/tsels'
- *     tmp, ptoc_pto_effects.scratch_ins) is a write. A tile's bytes are
- *     [addr, addr+rows*cols*elem) in its space; a tile or memref without a
- *     constant address covers its whole space. GM comes from partition_view ->
- *     make_tensor_view -> pointer argument (the root): the range is [lowest,
- *     highest+1) byte when offsets, sizes and strides are constants, else the
- *     whole root. Two GM accesses conflict only with the same root (different
- *     pointer arguments are assumed not to alias: that is the kernel ABI we
- *     document) or an unknown root. A pipe op we cannot describe touches
- *     everything. Conflict = same space,
- *     overlapping bytes, one write: physical overlap, never buffer identity.
+ *   Accesses: the access model's (ptoc_pto_op_accesses, dialect/pto_access.c):
+ *     a pipe op reads its ins and writes its outs, the scratch ins it uses
+ *     (tsel/tsels' tmp) and, in the Level-1 form, its result tiles; a tile
+ *     covers its bytes in its space when its address is a constant, else the
+ *     whole space; GM is a byte range from the pointer argument a view stands
+ *     on (its root). Different pointer arguments are assumed not to alias:
+ *     that is the kernel ABI we document. Conflict = the accesses overlap
+ *     (same space, same or unknown root, common bytes) and one writes:
+ *     physical overlap, never buffer identity.
  *   Analysis: a forward abstract interpretation of the structured program.
  *     The state is a list of access entries (op, access, pipe, stamp) with,
  *     per pipe q, seen[q]: the stamp from which q's ops are ordered after the
@@ -89,16 +85,9 @@
 
 #define NPIPE 16                  /* pipe enum values are below 16 */
 #define NEVER INT64_MAX           /* seen[q]: pipe q is not ordered after the access */
-#define SPACE_ANY (-1)            /* an access we cannot describe: meets every access */
 #define MAX_ROUNDS 16
-#define WHOLE UINT64_MAX
 
-typedef struct access {
-    int32_t space;                /* ptoc_pto_address_space or SPACE_ANY */
-    const ptoc_value *root;       /* GM: the pointer the view comes from; NULL unknown */
-    uint64_t lo, hi;              /* bytes [lo, hi) */
-    bool write;
-} access;
+typedef ptoc_pto_access access;   /* the access model's, dialect/pto_access.c */
 
 typedef struct entry {
     ptoc_op *op;
@@ -147,20 +136,6 @@ typedef struct sync_pass {
 static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t size)
 {
     return n < *cap ? old : ptoc_varr_grow(NULL, a, old, n, cap, n + 1, size, 16);
-}
-
-/* operandSegmentSizes, or 0 when absent. */
-static uint32_t segments(const ptoc_op *op, const int64_t **seg)
-{
-    uint32_t n;
-    *seg = ptoc_op_segment_sizes(op, &n);
-    return n;
-}
-
-static uint64_t elem_bytes(ptoc_type *t)
-{
-    uint32_t bits = t ? ptoc_type_bitwidth(t) : 0;
-    return bits ? (bits + 7) / 8 : 1;
 }
 
 static int op_pipe(const ptoc_op *op)
@@ -224,154 +199,18 @@ static void number_ops(sync_pass *sp)
 
 /* ---------------------------------------------------------------- accesses */
 
-/* The value a view or a memref stands on: a function argument, else NULL. */
-static const ptoc_value *gm_root(const ptoc_value *v)
-{
-    for (int depth = 0; depth < 64; depth++) {
-        ptoc_op *d = ptoc_value_def(v);
-        if (!d)
-            return v->owner.block->region && v->owner.block->region->owner &&
-                           ptoc_op_is(v->owner.block->region->owner, "func.func")
-                       ? v
-                       : NULL;
-        if (!(ptoc_pto_is(d, PTOC_PTO_OP_PARTITION_VIEW) || ptoc_pto_is(d, PTOC_PTO_OP_MAKE_TENSOR_VIEW) ||
-              ptoc_op_is(d, "memref.subview") || ptoc_op_is(d, "memref.reinterpret_cast") ||
-              ptoc_op_is(d, "memref.cast")) || d->noperands == 0)
-            return NULL;
-        v = ptoc_op_operand(d, 0);
-    }
-    return NULL;
-}
-
-static bool index_list(const ptoc_op *op, uint32_t first, uint32_t n, int64_t *out)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!ptoc_arith_int_constant(ptoc_op_operand(op, first + i), &out[i]) || out[i] < 0 ||
-            out[i] > PTOC_MAX_DIM)
-            return false;
-    return true;
-}
-
-/* [lowest, highest+1) byte of a partition of a tensor view, when all constant. */
-static void gm_range(const ptoc_value *v, ptoc_type *elem, access *a)
-{
-    ptoc_op *pv = ptoc_value_def(v);
-    ptoc_op *tv = pv && ptoc_pto_is(pv, PTOC_PTO_OP_PARTITION_VIEW) ? ptoc_value_def(ptoc_op_operand(pv, 0)) : NULL;
-    const int64_t *ps, *ts;
-    if (!tv || !ptoc_pto_is(tv, PTOC_PTO_OP_MAKE_TENSOR_VIEW) || segments(pv, &ps) != 3 || segments(tv, &ts) != 3)
-        return;
-    uint32_t rank = (uint32_t)ps[1];
-    int64_t off[PTOC_PTO_MAX_VIEW_RANK], size[PTOC_PTO_MAX_VIEW_RANK], stride[PTOC_PTO_MAX_VIEW_RANK];
-    if (rank == 0 || rank > PTOC_PTO_MAX_VIEW_RANK || ps[2] != ps[1] || ts[2] != ps[1] ||
-        !index_list(pv, 1, rank, off) || !index_list(pv, 1 + rank, rank, size) ||
-        !index_list(tv, 1 + (uint32_t)ts[1], rank, stride))
-        return;
-    uint64_t lo = 0, span = 0;
-    for (uint32_t i = 0; i < rank; i++) {
-        if (size[i] == 0)
-            return;
-        lo += (uint64_t)off[i] * (uint64_t)stride[i];
-        span += (uint64_t)(size[i] - 1) * (uint64_t)stride[i];
-    }
-    a->lo = lo * elem_bytes(elem);
-    a->hi = (lo + span + 1) * elem_bytes(elem);
-}
-
-static bool tile_addr(const ptoc_value *v, int64_t *addr)
-{
-    ptoc_op *d = ptoc_value_def(v);
-    ptoc_pto_addr a = d ? ptoc_pto_buffer_addr(d) : (ptoc_pto_addr){false, NULL, false, 0};
-    *addr = a.offset;
-    return a.known;
-}
-
-static bool memref_access(const ptoc_value *v, access *a)
-{
-    ptoc_pto_address_space as;
-    if (!ptoc_pto_memref_space(v->type, &as))
-        return false;
-    a->space = (int32_t)as;
-    if (as == PTOC_PTO_AS_GM) {
-        a->root = gm_root(v);
-        return true;
-    }
-    ptoc_op *d = ptoc_value_def(v);
-    ptoc_attr *addr = d ? ptoc_op_attr(d, "pto.addr") : NULL;
-    uint64_t n = elem_bytes(v->type->u.shaped.elem);
-    for (uint32_t i = 0; i < v->type->u.shaped.rank; i++) {
-        int64_t s = v->type->u.shaped.shape[i];
-        if (s == PTOC_DYNAMIC || s < 0)
-            return true;
-        n *= (uint64_t)s;
-    }
-    if (addr && addr->kind == PTOC_ATTR_INTEGER && addr->u.integer.value >= 0) {
-        a->lo = (uint64_t)addr->u.integer.value;
-        a->hi = a->lo + n;
-    }
-    return true;
-}
-
-/* The bytes `v` names, if it is a buffer or a GM view. */
-static bool operand_access(const ptoc_value *v, access *a)
-{
-    *a = (access){SPACE_ANY, NULL, 0, WHOLE, false};
-    const ptoc_pto_tile_desc *tb = ptoc_pto_tile_buf(v->type);
-    const ptoc_pto_view *pv = ptoc_pto_partition_view(v->type);
-    int64_t addr;
-    if (tb) {
-        a->space = (int32_t)tb->loc;
-        if (tile_addr(v, &addr) && addr >= 0) {
-            a->lo = (uint64_t)addr;
-            a->hi = a->lo + (uint64_t)tb->rows * (uint64_t)tb->cols * elem_bytes(tb->elem);
-        }
-        return true;
-    }
-    if (pv || ptoc_pto_tensor_view(v->type)) {
-        a->space = PTOC_PTO_AS_GM;
-        a->root = gm_root(v);
-        if (pv)
-            gm_range(v, pv->elem, a);
-        return true;
-    }
-    return memref_access(v, a);
-}
-
-/* The accesses of a pipe op; an op we cannot read touches everything. */
+/* The accesses of a pipe op. A partial write still conflicts with later
+ * writes (WAW), so only read and write matter here. */
 static access *op_accesses(sync_pass *sp, const ptoc_op *op, uint32_t *n)
 {
-    access *acc = PTOC_NEW_ARRAY(sp->tmp, access, op->noperands + 1);
-    uint32_t nins, nouts;
-    const int64_t *seg;
-    *n = 0;
-    if (!ptoc_pto_op_info_of(op) || !ptoc_pto_dps_split(op, &nins, &nouts)) {
-        acc[(*n)++] = (access){SPACE_ANY, NULL, 0, WHOLE, true};
-        return acc;
-    }
-    uint32_t scratch = ptoc_pto_op_effects(op)->scratch_ins;   /* ins the op writes as scratch */
-    if (!segments(op, &seg)) {
-        nins = 0;                 /* no ins/outs split: every buffer operand may be written */
-        nouts = op->noperands;
-    }
-    /* Operands after the outs (tload's clause operands, tmov's fp tile) are read. */
-    for (uint32_t i = 0; i < op->noperands; i++)
-        if (operand_access(ptoc_op_operand(op, i), &acc[*n])) {
-            acc[*n].write = (i >= nins && i < nins + nouts) || (i < nins && i < 32 && (scratch & (1u << i)));
-            (*n)++;
-        }
+    access *acc = PTOC_NEW_ARRAY(sp->tmp, access, ptoc_pto_op_max_accesses(op));
+    *n = ptoc_pto_op_accesses(op, acc);
     return acc;
 }
 
 static bool conflict(const access *x, const access *y)
 {
-    if (!x->write && !y->write)
-        return false;
-    if (x->space != SPACE_ANY && y->space != SPACE_ANY) {
-        if (x->space != y->space)
-            return false;
-        if (x->space == PTOC_PTO_AS_GM && x->root && y->root && x->root != y->root)
-            return false;
-    }
-    return x->lo < y->hi && y->lo < x->hi;
+    return (x->write || y->write) && ptoc_pto_accesses_overlap(x, y);
 }
 
 static bool entry_conflicts(const entry *e, const access *acc, uint32_t n)

@@ -68,8 +68,9 @@
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
  *           not planned; their bytes are reserved for the whole function. The
  *           arch's scratch window (the arch table; on A2/A3 UB [184 KiB,
- *           192 KiB)) is reserved when TROWEXPAND*, TCVT or TEXTRACT appear
- *           (their hidden scratch).
+ *           192 KiB)) is reserved when an op that uses it on the arch appears
+ *           (the op table's window column: TROWEXPAND*, TCVT, TEXTRACT* on
+ *           A2/A3).
  *
  * `pto-plan-memory{print=true}` (ptoc-opt --test-print-memplan) writes the plan to
  * stdout before the IR, one line per item, in this stable format:
@@ -96,30 +97,23 @@ static const struct { const char *name; uint32_t kind; } op_kinds[] = {
     {"scf.if", OP_IF},                 {"scf.execute_region", OP_EXECUTE},
 };
 
-/* A pto op's kind: the buffer-defining ops, and the ops whose A2/A3
- * implementation uses the hidden UB scratch (TROWEXPAND*, TCVT, TEXTRACT*). */
-static uint32_t classify_pto(ptoc_pto_op_id opcode)
+/* A pto op's kind: the buffer-defining ops, and the ops that use the arch's
+ * hidden scratch window on this arch (the op table's window column). */
+static uint32_t classify_pto(const planner *pl, const ptoc_op *op, ptoc_pto_op_id opcode)
 {
-    switch (opcode) {
-    case PTOC_PTO_OP_ALLOC_TILE:
+    if (opcode == PTOC_PTO_OP_ALLOC_TILE)
         return OP_ALLOC_TILE;
-    case PTOC_PTO_OP_TASSIGN:
+    if (opcode == PTOC_PTO_OP_TASSIGN)
         return OP_TASSIGN;
-    case PTOC_PTO_OP_TROWEXPAND: case PTOC_PTO_OP_TROWEXPANDADD: case PTOC_PTO_OP_TROWEXPANDSUB:
-    case PTOC_PTO_OP_TROWEXPANDMUL: case PTOC_PTO_OP_TROWEXPANDDIV: case PTOC_PTO_OP_TROWEXPANDMAX:
-    case PTOC_PTO_OP_TROWEXPANDMIN: case PTOC_PTO_OP_TROWEXPANDEXPDIF:
-    case PTOC_PTO_OP_TCVT: case PTOC_PTO_OP_TEXTRACT: case PTOC_PTO_OP_TEXTRACT_FP:
-        return OP_OTHER | OP_SCRATCH;
-    default:
-        return OP_OTHER;
-    }
+    bool window = (ptoc_pto_op_effects(op)->window_archs >> pl->arch) & 1u;
+    return OP_OTHER | (window ? OP_SCRATCH : 0);
 }
 
-static uint32_t classify(const ptoc_op *op)
+static uint32_t classify(const planner *pl, const ptoc_op *op)
 {
     ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
     if (opcode != PTOC_PTO_OP_NONE)
-        return classify_pto(opcode);
+        return classify_pto(pl, op, opcode);
     for (size_t i = 0; i < sizeof op_kinds / sizeof op_kinds[0]; i++)
         if (ptoc_op_is(op, op_kinds[i].name))
             return op_kinds[i].kind;
@@ -142,32 +136,18 @@ bool memplan_buffer_space(const ptoc_type *t, uint32_t *space)
     return on_chip(*space);
 }
 
-static uint64_t elem_bytes(const ptoc_type *elem)
-{
-    uint32_t bits = ptoc_type_bitwidth(elem);
-    return bits < 8 ? 1 : bits / 8;
-}
-
-/* Bytes of a buffer type, from its static shape; false (after a diagnostic) when
- * the shape is dynamic. compact=row_plus_one stores one more row. */
+/* Bytes of a buffer type (ptoc_pto_buffer_bytes); false (after a diagnostic)
+ * when the shape is dynamic. */
 static bool buffer_bytes(const ptoc_op *op, const ptoc_type *t, uint64_t *bytes)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-    if (d) {
-        uint64_t rows = (uint64_t)d->rows + (d->compact == PTOC_PTO_COMPACT_ROW_PLUS_ONE);
-        *bytes = rows * (uint64_t)d->cols * elem_bytes(d->elem);
+    if (ptoc_pto_buffer_bytes(t, bytes))
         return true;
-    }
-    uint64_t n = elem_bytes(t->u.shaped.elem);
-    for (uint32_t i = 0; i < t->u.shaped.rank; i++) {
+    for (uint32_t i = 0; i < t->u.shaped.rank; i++)
         if (t->u.shaped.shape[i] == PTOC_DYNAMIC) {
             ptoc_op_emit_error(op, "cannot plan a buffer with a dynamic shape (dimension %u)", i);
-            return false;
+            break;
         }
-        n *= (uint64_t)t->u.shaped.shape[i];
-    }
-    *bytes = n;
-    return true;
+    return false;
 }
 
 /* ---------------------------------------------------------------- union-find */
@@ -353,51 +333,44 @@ static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
 {
     uint32_t kind = map_get_or_put(&pl->kind_of, op->def, UINT32_MAX);
     if (kind == UINT32_MAX) {
-        kind = classify(op);
+        kind = classify(pl, op);
         ptoc_ptrmap_put_int(&pl->kind_of, op->def, kind);
     }
     return kind;
 }
 
-/* Operand i of a DPS op whose operands are exactly its ins then its outs. */
-static bool is_dps_out(const ptoc_op *op, uint32_t i)
-{
-    uint32_t nins, nouts;
-    return ptoc_pto_op_info_of(op) && ptoc_pto_dps_split(op, &nins, &nouts) && nins + nouts == op->noperands &&
-           i >= nins;
-}
-
-/* A DPS out that replaces everything the value held: the op writes its whole
- * valid region (ptoc_pto_effects), that region is the whole static tile, and
- * the value stands for a whole buffer (an alloc, a block argument or a region
- * op's result; a view or an alias may cover less). */
-static bool use_kills(const ptoc_op *op, const ptoc_value *v)
-{
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
-    ptoc_op *def = ptoc_value_def(v);
-    bool whole_buffer = !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
-    return d && d->valid_rows == d->rows && d->valid_cols == d->cols && d->compact != PTOC_PTO_COMPACT_ROW_PLUS_ONE &&
-           whole_buffer && ptoc_pto_op_effects(op)->writes_valid;
-}
-
-/* An in the op writes as scratch before it reads it (tsel/tsels' tmp): its old
- * contents are dead there, as after a kill, when the value is a whole buffer. */
-static bool scratch_kills(const ptoc_op *op, uint32_t i, const ptoc_value *v)
+/* Whether `v` stands for a whole buffer (an alloc, a block argument or a
+ * region op's result); a view or an alias may cover less, so a write through
+ * it kills nothing. */
+static bool whole_buffer(const ptoc_value *v)
 {
     ptoc_op *def = ptoc_value_def(v);
-    bool whole_buffer = !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
-    return i < 32 && (ptoc_pto_op_effects(op)->scratch_ins & (1u << i)) && ptoc_pto_tile_buf(v->type) &&
-           whole_buffer && !is_dps_out(op, i);
+    return !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
 }
 
-static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t kind, uint32_t point)
+static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t point, bool touches, bool reads, bool kills)
 {
-    ptoc_value *v = ptoc_op_operand(op, i);
-    bool touches = kind != OP_PASS && op->nregions == 0, out = touches && is_dps_out(op, i);
-    bool scratch = touches && scratch_kills(op, i, v);
-    use_rec u = {op, i, node(pl, v), point, pl->cur_arm, pl->cur_scope, pl->cur_region, NO_SET,
-                 touches, touches && !out && !scratch, (out && use_kills(op, v)) || scratch};
+    use_rec u = {op, i, node(pl, ptoc_op_operand(op, i)), point, pl->cur_arm, pl->cur_scope, pl->cur_region,
+                 NO_SET, touches, reads, kills};
     VEC_PUSH(pl->tmp, pl->uses, pl->nuses, pl->uses_cap, u);
+}
+
+/* The buffer operands of an op without regions, as the access model reads
+ * them: a read needs the contents, a kill ends the need (the op writes every
+ * byte first: an out written whole, a scratch in), every access touches. An
+ * op that only passes buffers on (scf.yield ...) touches nothing. */
+static void record_uses(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
+{
+    ptoc_pto_access *acc = PTOC_NEW_ARRAY(pl->tmp, ptoc_pto_access, ptoc_pto_op_max_accesses(op));
+    uint32_t n = ptoc_pto_op_accesses(op, acc), space;
+    for (uint32_t k = 0; k < n; k++) {
+        const ptoc_pto_access *a = &acc[k];
+        if (a->index >= op->noperands || !memplan_buffer_space(a->value->type, &space))
+            continue;
+        bool touches = kind != OP_PASS;
+        record_use(pl, op, a->index, point, touches, touches && a->read,
+                   touches && a->kills && whole_buffer(a->value));
+    }
 }
 
 /* The ins a DPS op may overwrite in place with its one out, when they have the
@@ -454,9 +427,7 @@ static void number_op(planner *pl, ptoc_op *op)
     note_alloc(pl, op, kind, point);
     pl->needs_scratch |= (info & OP_SCRATCH) != 0;
     if (op->nregions == 0) {
-        for (uint32_t i = 0; i < op->noperands; i++)
-            if (memplan_buffer_space(ptoc_op_operand(op, i)->type, &space))
-                record_use(pl, op, i, kind, point);
+        record_uses(pl, op, kind, point);
         record_handovers(pl, op, point, first_use);
         alias_op(pl, op, kind);
         return;
@@ -466,7 +437,7 @@ static void number_op(planner *pl, ptoc_op *op)
     uint32_t self = pl->cur_scope;
     for (uint32_t i = 0; i < op->noperands; i++)   /* in its own scope: the walks visit the op */
         if (memplan_buffer_space(ptoc_op_operand(op, i)->type, &space))
-            record_use(pl, op, i, kind, point);
+            record_use(pl, op, i, point, false, false, false);
     if (kind == OP_IF && op->nregions == 2)
         number_arms(pl, op);
     else

@@ -59,7 +59,7 @@ typedef enum op_kind {
     OP_OTHER, OP_ALLOC_TILE, OP_MEMREF_ALLOC, OP_TASSIGN, OP_FOR, OP_WHILE,
     OP_PASS,                     /* a terminator that only hands its operands on */
     OP_IF, OP_EXECUTE,
-    OP_SCRATCH = 1u << 4,        /* flag: uses the A2/A3 hidden UB scratch */
+    OP_SCRATCH = 1u << 4,        /* flag: uses the arch's hidden scratch window */
 } op_kind;
 #define OP_KIND_MASK 15u
 

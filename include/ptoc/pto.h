@@ -356,8 +356,43 @@ typedef struct ptoc_pto_effects {
     uint32_t inplace_ins;       /* bit i: the ISA allows the out to be exactly in i (dst == src) */
     bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
     uint32_t scratch_ins;       /* bit i: in i is scratch the op writes (on some arch) before reading it */
+    uint32_t window_archs;      /* bit a (ptoc_pto_arch): on arch a it uses the arch's hidden scratch window */
 } ptoc_pto_effects;
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
+
+/* ---------------------------------------------------------------- accesses */
+
+/* How an op touches one buffer or GM operand: the one access model that the
+ * passes which place or order memory (pto-plan-memory, pto-insert-sync) and
+ * codegen's pipe events read (dialect/pto_access.c gives the rules). */
+#define PTOC_PTO_SPACE_ANY (-1)         /* space of an access that may touch anything */
+typedef struct ptoc_pto_access {
+    const ptoc_value *value;    /* the operand or Level-1 result touched; NULL: anything */
+    uint32_t index;             /* operand index; noperands + k for result k */
+    uint32_t role;              /* place among the op's ins then outs, equal in its DPS and Level-1 forms */
+    bool read;                  /* the op reads the value's contents */
+    bool write;                 /* the op writes some of them */
+    bool kills;                 /* it writes every byte the value holds before reading any */
+    int32_t space;              /* ptoc_pto_address_space, or PTOC_PTO_SPACE_ANY */
+    const ptoc_value *root;     /* GM: the pointer argument under the view; NULL when unknown */
+    bool known;                 /* the byte range is static; else it is the whole space */
+    uint64_t lo, hi;            /* bytes [lo, hi) of the space (GM: from root) */
+} ptoc_pto_access;
+/* The room ptoc_pto_op_accesses needs for `op`: one per operand and result, plus one. */
+uint32_t ptoc_pto_op_max_accesses(const ptoc_op *op);
+/* Fills out[0 .. n) with the accesses of `op` and returns n, in operand order
+ * then result order, one per operand or result that is a tile, an on-chip or
+ * GM memref, or a view (nothing else is memory). */
+uint32_t ptoc_pto_op_accesses(const ptoc_op *op, ptoc_pto_access *out);
+/* Whether two accesses may touch a common byte (same space, same GM root or
+ * an unknown one, overlapping ranges), whatever they read or write. */
+bool ptoc_pto_accesses_overlap(const ptoc_pto_access *x, const ptoc_pto_access *y);
+/* Bytes of one element of `elem` (1 for types narrower than a byte). */
+uint64_t ptoc_pto_elem_bytes(const ptoc_type *elem);
+/* Bytes a tile or an on-chip memref occupies: rows * cols * element, with
+ * one more row for compact=row_plus_one; false when the shape is dynamic or
+ * `t` is not a buffer type. */
+bool ptoc_pto_buffer_bytes(const ptoc_type *t, uint64_t *bytes);
 /* Where an op places the buffer it defines; every pass and backend reads
  * addresses through this: alloc_tile's `addr` operand, pto.tassign's address
  * operand (PTOAS's `%r = pto.tassign %t, %addr`) or its i64 attribute `addr`

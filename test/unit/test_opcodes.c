@@ -2,7 +2,7 @@
  * has opcode i and ptoc_pto_op_name(i) is its name; an op built by that name
  * answers that opcode; other ops answer PTOC_PTO_OP_NONE. The enum names are
  * checked against names written here by hand (PTOC_PTO_OP_<NAME>, '.' as '_'),
- * and the effects columns against pto_effects.c's stated rules for a few ops. */
+ * and the effects columns against pto_access.c's stated rules for a few ops. */
 #include "check.h"
 
 #include "ptoc/ptoc.h"
@@ -57,8 +57,10 @@ static void check_others(ptoc_builder *b)
     CHECK(ptoc_pto_op_effects(add)->inplace_ins == 0 && !ptoc_pto_op_effects(add)->writes_valid);
 }
 
-/* pto_effects.c: tadd may write over either in and writes its whole valid
- * region; tcmp neither; tsel writes its tmp (in 3) as scratch. */
+/* pto_access.c: tadd may write over either in and writes its whole valid
+ * region; tcmp neither; tsel writes its tmp (in 3) as scratch; on A2/A3 (and
+ * only there) trowexpand and tcvt use the arch's hidden scratch window, tadd
+ * does not. */
 static void check_effects(ptoc_builder *b)
 {
     const ptoc_pto_effects *tadd = ptoc_pto_op_effects(build(b, "pto.tadd"));
@@ -67,6 +69,10 @@ static void check_effects(ptoc_builder *b)
     CHECK(tadd->inplace_ins == 3u && tadd->writes_valid && tadd->scratch_ins == 0);
     CHECK(tcmp->inplace_ins == 0 && !tcmp->writes_valid && tcmp->scratch_ins == 0);
     CHECK(tsel->inplace_ins == 0 && tsel->writes_valid && tsel->scratch_ins == 1u << 3);
+    uint32_t a2a3 = (1u << PTOC_PTO_ARCH_A2) | (1u << PTOC_PTO_ARCH_A3);
+    CHECK(ptoc_pto_op_effects(build(b, "pto.trowexpand"))->window_archs == a2a3);
+    CHECK(ptoc_pto_op_effects(build(b, "pto.tcvt"))->window_archs == a2a3);
+    CHECK(tadd->window_archs == 0 && tsel->window_archs == 0);
 }
 
 int main(void)
