@@ -17,10 +17,13 @@
  * of constants, so static shapes stay static. The static facts of a tile
  * (dtype, physical shape, layout) come from its ptoc type, never from LLVM.
  *
- * Ops are lowered by rules: rows {op name, lowering function, small integer}
- * in tables, one table per file (cg_std_rules in lower_std.c, ...); module.c
- * collects the tables. A lowering function emits at the builder's position,
- * sets the results with cg_set, and returns false after a diagnostic.
+ * Ops are lowered by rules: rows {op, lowering function, small integer} in
+ * tables, one table per file (cg_std_rules in lower_std.c, ...); module.c
+ * collects the tables. A pto op's row names it by its opcode (PTO(TADD)), any
+ * other op's by its name (STD("arith.addi")), so that a pto op's rule is found
+ * by indexing an array and no codegen file spells a pto op's name. A lowering
+ * function emits at the builder's position, sets the results with cg_set, and
+ * returns false after a diagnostic.
  *
  * Simulated memory: the base of an address space comes from the runtime
  * (ptoc_rt_space_base, once per function, in its entry block). A tile's address
@@ -70,10 +73,16 @@ typedef struct cg_rule cg_rule;
 typedef bool (*cg_lower_fn)(cg *g, ptoc_op *op, const cg_rule *rule);
 
 struct cg_rule {
-    const char *name;          /* "pto.tadd" */
+    ptoc_pto_op_id opcode;     /* the pto op it lowers; PTOC_PTO_OP_NONE for other ops */
+    const char *name;          /* another dialect's op ("arith.addi"); NULL for a pto op */
     cg_lower_fn lower;
     int arg;                   /* the rule's own selector (an opcode, a cmp kind ...) */
 };
+
+/* The op a row lowers, its first two fields: {PTO(TADD), lower_tile_tile, EW_ADD},
+ * {STD("arith.addi"), lower_int_binop, LLVMAdd}. */
+#define PTO(id) PTOC_PTO_OP_##id, NULL
+#define STD(name) PTOC_PTO_OP_NONE, name
 
 /* Tables of rules, each defined in its own file. */
 extern const cg_rule cg_std_rules[];            /* lower_std.c: arith, func, scf, memref (GM) */

@@ -364,6 +364,6 @@ static bool lower_thistogram(cg *g, ptoc_op *op, const cg_rule *rule)
 }
 
 const cg_rule cg_pto_histogram_rules[] = {
-    {"pto.thistogram", lower_thistogram, 0},
+    {PTO(THISTOGRAM), lower_thistogram, 0},
 };
 const size_t cg_pto_histogram_rule_count = sizeof cg_pto_histogram_rules / sizeof cg_pto_histogram_rules[0];

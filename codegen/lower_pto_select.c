@@ -510,11 +510,11 @@ static bool lower_tsetval(cg *g, ptoc_op *op, const cg_rule *rule)
 }
 
 const cg_rule cg_pto_select_rules[] = {
-    {"pto.tcmp", lower_tcmp, RHS_TILE},
-    {"pto.tcmps", lower_tcmp, RHS_SCALAR},
-    {"pto.tsel", lower_tsel, RHS_TILE},
-    {"pto.tsels", lower_tsel, RHS_SCALAR},
-    {"pto.tgetval", lower_tgetval, 0},
-    {"pto.tsetval", lower_tsetval, 0},
+    {PTO(TCMP), lower_tcmp, RHS_TILE},
+    {PTO(TCMPS), lower_tcmp, RHS_SCALAR},
+    {PTO(TSEL), lower_tsel, RHS_TILE},
+    {PTO(TSELS), lower_tsel, RHS_SCALAR},
+    {PTO(TGETVAL), lower_tgetval, 0},
+    {PTO(TSETVAL), lower_tsetval, 0},
 };
 const size_t cg_pto_select_rule_count = sizeof cg_pto_select_rules / sizeof cg_pto_select_rules[0];

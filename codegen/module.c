@@ -3,7 +3,8 @@
  * ptoc_llvm_lower sets up the LLVM context (owned by an ORC thread-safe
  * context, so the JIT can take the module as is) and the target machine, both
  * as the options' target entry says (targets.c), gathers the rule tables of
- * that entry into one hash keyed by op name,
+ * that entry into one lookup (an array indexed by opcode for pto ops, a hash
+ * keyed by name for the others),
  * declares every func.func first (so calls and recursion need no order), then
  * lowers each body op by op through its rule, and finally verifies the LLVM
  * module: a module that does not verify is a codegen bug, reported as an
@@ -44,10 +45,12 @@ void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv)
     ptoc_ptrmap_put(&g->values->map, v, llv);
 }
 
-/* ---------------------------------------------------------------- the rule hash */
+/* ---------------------------------------------------------------- the rule lookup */
 
+/* A target's rules: pto ops by opcode, other ops in a hash keyed by name. */
 typedef struct rule_map {
-    const cg_rule **slots;
+    const cg_rule *by_opcode[PTOC_PTO_OP_COUNT];
+    const cg_rule **by_name;                    /* open addressing, cap a power of 2 */
     size_t cap;
 } rule_map;
 
@@ -59,50 +62,91 @@ static size_t str_hash(const char *s)
     return (size_t)h;
 }
 
-static const cg_rule *rule_find(const rule_map *rm, const char *name)
+static const cg_rule *rule_find_name(const rule_map *rm, const char *name)
 {
-    for (size_t i = str_hash(name) & (rm->cap - 1); rm->slots[i]; i = (i + 1) & (rm->cap - 1))
-        if (strcmp(rm->slots[i]->name, name) == 0)
-            return rm->slots[i];
+    for (size_t i = str_hash(name) & (rm->cap - 1); rm->by_name[i]; i = (i + 1) & (rm->cap - 1))
+        if (strcmp(rm->by_name[i]->name, name) == 0)
+            return rm->by_name[i];
     return NULL;
 }
 
-static void rule_add_table(rule_map *rm, const cg_rule *rules, size_t n)
+/* A row whose op already has a rule is skipped: the first table to claim an
+ * op wins. */
+static void rule_add(rule_map *rm, const cg_rule *r)
 {
-    for (size_t k = 0; k < n; k++) {
-        if (!rules[k].name || rule_find(rm, rules[k].name))
-            continue;                       /* the first table to claim an op wins */
-        size_t i = str_hash(rules[k].name) & (rm->cap - 1);
-        while (rm->slots[i])
-            i = (i + 1) & (rm->cap - 1);
-        rm->slots[i] = &rules[k];
+    if (r->opcode != PTOC_PTO_OP_NONE) {
+        if (r->opcode >= 0 && r->opcode < PTOC_PTO_OP_COUNT && !rm->by_opcode[r->opcode])
+            rm->by_opcode[r->opcode] = r;
+        return;
     }
+    if (!r->name || rule_find_name(rm, r->name))
+        return;
+    size_t i = str_hash(r->name) & (rm->cap - 1);
+    while (rm->by_name[i])
+        i = (i + 1) & (rm->cap - 1);
+    rm->by_name[i] = r;
 }
 
 static void rule_map_init(rule_map *rm, const ptoc_target_backend *be)
 {
+    memset(rm, 0, sizeof *rm);
     size_t total = 0;
     for (size_t t = 0; t < be->ntables; t++)
         total += *be->tables[t].count;
     rm->cap = 16;
     while (rm->cap < 2 * total + 2)
         rm->cap *= 2;
-    rm->slots = calloc(rm->cap, sizeof *rm->slots);
-    if (!rm->slots)
+    rm->by_name = calloc(rm->cap, sizeof *rm->by_name);
+    if (!rm->by_name)
         ptoc_fatal("out of memory");
     for (size_t t = 0; t < be->ntables; t++)
-        rule_add_table(rm, be->tables[t].rules, *be->tables[t].count);
+        for (size_t k = 0; k < *be->tables[t].count; k++)
+            rule_add(rm, &be->tables[t].rules[k]);
+}
+
+/* The rule that lowers `op`, or NULL. */
+static const cg_rule *rule_for(const rule_map *rm, const ptoc_op *op)
+{
+    ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    return opcode != PTOC_PTO_OP_NONE ? rm->by_opcode[opcode] : rule_find_name(rm, op->name->str);
+}
+
+/* Whether a row of the backend's tables lowers the pto op `opcode` (when not
+ * PTOC_PTO_OP_NONE) or the other op `name`. */
+static bool backend_claims(const ptoc_target_backend *be, ptoc_pto_op_id opcode, const char *name)
+{
+    for (size_t t = 0; t < be->ntables; t++)
+        for (size_t k = 0; k < *be->tables[t].count; k++) {
+            const cg_rule *r = &be->tables[t].rules[k];
+            if (opcode != PTOC_PTO_OP_NONE ? r->opcode == opcode
+                                           : r->opcode == PTOC_PTO_OP_NONE && r->name && strcmp(r->name, name) == 0)
+                return true;
+        }
+    return false;
+}
+
+bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode)
+{
+    return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT && ptoc_target_generates_code(t) &&
+           backend_claims(t->backend, opcode, NULL);
+}
+
+/* The opcode of the pto op called `name`, or PTOC_PTO_OP_NONE. */
+static ptoc_pto_op_id pto_opcode_named(const char *name)
+{
+    for (size_t i = 0; i < ptoc_pto_op_count(); i++)
+        if (strcmp(ptoc_pto_op_info_at(i)->name, name) == 0)
+            return ptoc_pto_op_info_at(i)->opcode;
+    return PTOC_PTO_OP_NONE;
 }
 
 bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name)
 {
     if (!ptoc_target_generates_code(t))
         return false;
-    rule_map rm;
-    rule_map_init(&rm, t->backend);
-    bool found = rule_find(&rm, name) != NULL;
-    free(rm.slots);
-    return found;
+    ptoc_pto_op_id opcode = pto_opcode_named(name);
+    return opcode != PTOC_PTO_OP_NONE ? ptoc_llvm_supports_pto_op(t, opcode)
+                                      : backend_claims(t->backend, PTOC_PTO_OP_NONE, name);
 }
 
 /* The lowering state of a whole module: `cg` plus what only this file sees. */
@@ -118,7 +162,7 @@ typedef struct cg_module {
  * events follow at the op's own place. */
 bool cg_lower_op(cg *g, ptoc_op *op)
 {
-    const cg_rule *rule = rule_find(&((cg_module *)g)->rules, op->name->str);
+    const cg_rule *rule = rule_for(&((cg_module *)g)->rules, op);
     if (!rule) {
         ptoc_op_emit_error(op, "is not supported by the %s target yet", g->target->name);
         return false;
@@ -450,7 +494,7 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     cg_shared_free(g->shared);
     LLVMDisposeBuilder(g->b);
     ptoc_ptrmap_free(&cm.values.map);
-    free(cm.rules.slots);
+    free(cm.rules.by_name);
     if (!ok) {
         ptoc_llvm_module_destroy(m);
         return NULL;

@@ -1,8 +1,9 @@
 /* pto_ops.c: the pto op table, the textual forms of the ops, and registration.
  *
  * One row per op, expanded from pto_ops.def at the bottom: opcode, name, form,
- * pipe, how many ins and outs it takes, its parse/print hooks, its verifier,
- * and flags (the effects columns are pto_access.c's). Which targets lower an
+ * pipe, how many ins and outs it takes, its parse/print hooks, its verifier
+ * (and that function's name, for docs/ops.md's op table), and flags (the
+ * effects columns are pto_access.c's). Which targets lower an
  * op is codegen's business (its rule tables; ptoc_llvm_supports_op), since
  * this layer knows nothing of LLVM. A DPS op is stored as operands ins ++
  * outs with `operandSegmentSizes = array<i32: nins, nouts>` (as MLIR does;
@@ -30,6 +31,7 @@ typedef struct pto_op_row {
     bool (*verify)(const ptoc_op *op);
     bool (*parse_asm)(ptoc_parser *p, ptoc_op_state *st);      /* PTO-AS statement, or NULL */
     bool (*print_asm)(ptoc_printer *p, const ptoc_op *op);
+    const char *verify_name;        /* the verifier's C name, for docs/ops.md's op table */
 } pto_op_row;
 
 static const char *const segment_attr_name = PTOC_SEGMENT_SIZES_ATTR;
@@ -963,9 +965,9 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* The rows are those of pto_ops.def, in its order, so row i has opcode i. */
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
-               inplace, whole, scratch, window)                                                                     \
+               inplace, whole, scratch, window)                                                                  \
     {{PTOC_PTO_OP_##id, "pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify,       \
-     parse_asm, print_asm},
+     parse_asm, print_asm, #verify},
 static const pto_op_row pto_rows[] = {
 #include "dialect/pto_ops.def"
 };
@@ -1046,6 +1048,11 @@ ptoc_pto_op_id ptoc_pto_opcode(const ptoc_op *op)
 const char *ptoc_pto_op_name(ptoc_pto_op_id opcode)
 {
     return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT ? pto_rows[opcode].info.name : NULL;
+}
+
+const char *ptoc_pto_op_verifier_name(ptoc_pto_op_id opcode)
+{
+    return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT ? pto_rows[opcode].verify_name : NULL;
 }
 
 size_t ptoc_pto_op_count(void) { return PTO_NOPS; }

@@ -27,6 +27,7 @@
 #define PTOC_CODEGEN_H
 
 #include "ptoc/ir.h"
+#include "ptoc/pto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,9 +116,12 @@ typedef struct ptoc_llvm_module ptoc_llvm_module;
 ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *opts);
 void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
 
-/* Whether target `t` lowers the op named `name` ("pto.tadd"): its entry has
- * a rule for it. docs/ops.md's cpu column is checked against the cpu entry. */
+/* Whether target `t` lowers the op named `name` ("pto.tadd", "arith.addi"):
+ * its entry has a rule for it. docs/ops.md's target columns are generated from
+ * the entries. */
 bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name);
+/* The same for the pto op `opcode` (false for PTOC_PTO_OP_NONE). */
+bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode);
 
 /* Makes (and drops) the target machine of `opts`; false with *err set when LLVM
  * refuses. LLVM-C cannot say whether a CPU or feature name is known: LLVM

@@ -343,6 +343,10 @@ ptoc_pto_op_id ptoc_pto_opcode(const ptoc_op *op);
 /* The full name of an opcode's op ("pto.tmov"), for building one; NULL for
  * PTOC_PTO_OP_NONE and out-of-range values. */
 const char *ptoc_pto_op_name(ptoc_pto_op_id opcode);
+/* The C name of an opcode's verifier ("pto_verify_elementwise";
+ * "pto_verify_structure" checks the counts and types only), for documentation;
+ * NULL for PTOC_PTO_OP_NONE and out-of-range values. */
+const char *ptoc_pto_op_verifier_name(ptoc_pto_op_id opcode);
 /* Whether `op` is the pto op `opcode`. */
 static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { return ptoc_pto_opcode(op) == opcode; }
 /* The pipe an op runs on, refined by its operands (tstore from ACC runs on FIX). */

@@ -8,11 +8,9 @@ a line `MACRO(ID, "name", ...`). A string literal in SRC_ROOT/passes,
 SRC_ROOT/codegen or SRC_ROOT/runtime (*.c, *.h; comments are skipped) whose
 text is exactly "pto." + one of those names is an error: compare
 ptoc_pto_opcode(op) with PTOC_PTO_OP_<ID>, read the op's row, or build the op
-with ptoc_pto_op_name(PTOC_PTO_OP_<ID>). A literal that only starts with
-"pto." (an attribute such as "pto.addr", a message) is not an op name.
-
-Exception: the rows of codegen's rule tables in codegen/lower_*.c, one a line
-`{"pto.name", lower_<fn>, arg},`, which codegen/module.c looks up by name.
+with ptoc_pto_op_name(PTOC_PTO_OP_<ID>). Codegen's rule rows name a pto op
+by its opcode too ({PTO(TADD), lower_fn, arg}). A literal that only starts
+with "pto." (an attribute such as "pto.addr", a message) is not an op name.
 
 Exit status 0 when no such literal is found; 1 otherwise, after listing each
 as `file:line: "pto.name"`.
@@ -24,7 +22,6 @@ import sys
 ROW_RE = re.compile(r'^[A-Z][A-Z0-9_]*\(\s*[A-Z][A-Z0-9_]*\s*,\s*"([a-z0-9_.]+)"', re.M)
 # A string literal, a comment, or a character constant, in source order.
 TOKEN_RE = re.compile(r'"((?:[^"\\\n]|\\.)*)"|/\*.*?\*/|//[^\n]*|\'(?:[^\'\\\n]|\\.)*\'', re.S)
-RULE_ROW_RE = re.compile(r'^\s*\{\s*"pto\.[a-z0-9_.]+"\s*,\s*lower_\w+\s*,[^}]*\}\s*,?\s*$')
 SOURCE_DIRS = ("passes", "codegen", "runtime")
 
 
@@ -36,23 +33,15 @@ def op_names(root):
     return names
 
 
-def in_rule_table(rel, line):
-    d, f = os.path.split(rel)
-    return d == "codegen" and f.startswith("lower_") and RULE_ROW_RE.match(line) is not None
-
-
 def scan(root, rel, names):
     with open(os.path.join(root, rel), encoding="utf-8") as f:
         text = f.read()
-    lines = text.split("\n")
     found = []
     for m in TOKEN_RE.finditer(text):
         lit = m.group(1)
         if lit is None or not lit.startswith("pto.") or lit[4:] not in names:
             continue
-        lineno = text.count("\n", 0, m.start()) + 1
-        if not in_rule_table(rel, lines[lineno - 1]):
-            found.append((rel, lineno, lit))
+        found.append((rel, text.count("\n", 0, m.start()) + 1, lit))
     return found
 
 

@@ -1,12 +1,19 @@
-/* test_op_docs.c: docs/ops.md agrees with the code. Every pto op of the
- * dialect's table has exactly one row in the doc's op table, the table has a
- * column per entry of codegen's list of targets, and each (op, target) cell
- * says "yes" exactly when that target has a rule for the op
- * (ptoc_llvm_supports_op). A new lowering therefore cannot land without its
- * doc cell, nor a cell claim a lowering that does not exist. The doc's
- * element type section lists the rows of the element type table
- * (dialect/pto_dtypes.def), in order, and nothing else; on a difference the
- * test prints the section as it should read. */
+/* test_op_docs.c: docs/ops.md's generated tables say what the code says.
+ *
+ * Two sections of the doc end in a table built from the code:
+ *   "Element types per target"  a row per row of the element type table
+ *                               (dialect/pto_dtypes.def), in order;
+ *   "Op table"                  a row per op of the op table (dialect/pto_ops.def),
+ *                               in order: its forms, pipe, counts and verifier,
+ *                               then a column per entry of codegen's list of
+ *                               targets saying whether that target lowers it
+ *                               (ptoc_llvm_supports_pto_op).
+ * The test builds each table's text and compares it with the doc's, byte for
+ * byte. On a difference it prints the table as it should read and writes the
+ * doc with every table as it should read (the prose around them unchanged) to
+ * ops.md in its build directory (and removes that file when they agree):
+ * copying it over docs/ops.md refreshes the doc. A new op or lowering therefore cannot land without its doc row or
+ * cell, nor a cell claim a lowering that does not exist. */
 #include "check.h"
 
 #include "ptoc/codegen.h"
@@ -14,47 +21,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Cell `col` (0: the op's name) of the table row that starts with `key` in
- * `doc`, trimmed, in buf; NULL if the doc has no such row, more than one, or
- * fewer cells. */
-static const char *row_cell(const char *doc, const char *key, int col, char *buf, size_t n)
-{
-    const char *row = strstr(doc, key);
-    if (!row || strstr(row + 1, key))
-        return NULL;
-    row = strchr(row + 1, '|');                 /* the row's first bar */
-    for (int c = 0; row && c < col; c++)
-        row = strchr(row + 1, '|');
-    const char *end = row ? strchr(row + 1, '|') : NULL;
-    const char *nl = row ? strchr(row + 1, '\n') : NULL;
-    if (!end || (nl && nl < end))
-        return NULL;
-    while (row + 1 < end && row[1] == ' ')
-        row++;
-    while (end > row + 1 && end[-1] == ' ')
-        end--;
-    size_t len = (size_t)(end - row - 1);
-    if (len >= n)
-        return NULL;
-    memcpy(buf, row + 1, len);
-    buf[len] = '\0';
-    return buf;
-}
-
-/* The column of the op table's header naming target `name`, or -1. */
-static int target_column(const char *op_table, const char *name)
-{
-    char buf[64];
-    for (int col = 1; col < 32; col++) {
-        const char *cell = row_cell(op_table, "\n| op | forms |", col, buf, sizeof buf);
-        if (!cell)
-            return -1;
-        if (strcmp(cell, name) == 0)
-            return col;
-    }
-    return -1;
-}
 
 static char *read_file(const char *path)
 {
@@ -75,6 +41,8 @@ static char *read_file(const char *path)
     return text;
 }
 
+/* ---------------------------------------------------------------- element types */
+
 /* "i16 i32 f16 f32", "none" or "any" for a class set. */
 static void set_text(uint32_t set, char *buf, size_t n)
 {
@@ -90,82 +58,177 @@ static void set_text(uint32_t set, char *buf, size_t n)
         snprintf(buf, n, "none");
 }
 
-/* The doc line of element type row `r`. */
-static void dtype_line(const ptoc_pto_dtype_rule *r, char *buf, size_t n)
+/* The element type table: a line per row of dialect/pto_dtypes.def. */
+static void dtype_table(ptoc_strbuf *sb)
 {
-    char sets[3][160];
     const ptoc_pto_arch archs[3] = {PTOC_PTO_ARCH_A3, PTOC_PTO_ARCH_A5, PTOC_PTO_ARCH_CPU};
-    for (int k = 0; k < 3; k++) {
-        if (r->same_as)
-            snprintf(sets[k], sizeof sets[k], "as %s", r->same_as);
-        else
-            set_text(ptoc_pto_dtype_rule_set(r, archs[k]), sets[k], sizeof sets[k]);
-    }
-    snprintf(buf, n, "| `%s` | %s | %s | %s | %s | %s |", r->op, r->role, r->when, sets[0], sets[1], sets[2]);
-}
-
-/* The element type section: its table rows are the table's, in order. */
-static void check_dtype_section(const char *doc)
-{
-    const char *start = strstr(doc, "\n## Element types per target\n");
-    CHECK(start != NULL);
-    if (!start)
-        return;
-    const char *end = strstr(start + 1, "\n## ");
-    const char *p = strstr(start, "\n|---");
-    p = p ? strchr(p + 1, '\n') : NULL;
-    bool same = p != NULL && (!end || p < end);
-    for (size_t i = 0; same && i < ptoc_pto_dtype_rule_count(); i++) {
-        char line[640];
-        dtype_line(ptoc_pto_dtype_rule_at(i), line, sizeof line);
-        size_t len = strlen(line);
-        same = strncmp(p + 1, line, len) == 0 && p[1 + len] == '\n';
-        p += 1 + len;
-    }
-    same = same && p[1] != '|';
-    if (!same) {
-        fprintf(stderr, "docs/ops.md: the element type section should list:\n");
-        for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
-            char line[640];
-            dtype_line(ptoc_pto_dtype_rule_at(i), line, sizeof line);
-            fprintf(stderr, "%s\n", line);
+    ptoc_strbuf_puts(sb, "| op | operand | when | a2/a3 | a5 | cpu |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
+        const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
+        ptoc_strbuf_printf(sb, "| `%s` | %s | %s |", r->op, r->role, r->when);
+        for (int k = 0; k < 3; k++) {
+            char set[160];
+            if (r->same_as)
+                snprintf(set, sizeof set, "as %s", r->same_as);
+            else
+                set_text(ptoc_pto_dtype_rule_set(r, archs[k]), set, sizeof set);
+            ptoc_strbuf_printf(sb, " %s |", set);
         }
+        ptoc_strbuf_putc(sb, '\n');
     }
-    CHECK(same);
 }
 
-int main(void)
+/* ---------------------------------------------------------------- the op table */
+
+/* How an op is written: its form, then "/ SSA" when it also reads the Level-1
+ * form. A DPS row without the Level-1 form parses a DPS form of its own. */
+static const char *forms_text(const ptoc_pto_op_info *info)
 {
-    char *doc = read_file(PTOC_SRC_ROOT "/docs/ops.md");
-    CHECK(doc != NULL);
-    if (!doc)
-        return CHECK_DONE();
-    const char *op_table = strstr(doc, "\n## Op table\n");
-    CHECK(op_table != NULL);
-    if (!op_table)
-        return CHECK_DONE();
-    /* Every (op, target) cell says whether the target has a rule for the op. */
+    switch (info->form) {
+    case PTOC_PTO_FORM_DPS:
+        return info->level1 ? "DPS / SSA" : "custom DPS";
+    case PTOC_PTO_FORM_DPS_ATTR_INS:
+        return info->level1 ? "DPS (attrs in ins) / SSA" : "DPS (attrs in ins)";
+    case PTOC_PTO_FORM_CUSTOM:
+        return info->level1 ? "custom / SSA" : "custom";
+    }
+    return "?";
+}
+
+/* "2", "1-3", "1+"; "any" when neither the ins nor the outs are bounded. */
+static void count_text(const ptoc_pto_op_info *info, bool ins, char *buf, size_t n)
+{
+    unsigned lo = ins ? info->min_ins : info->min_outs, hi = ins ? info->max_ins : info->max_outs;
+    bool unbounded = info->min_ins == 0 && info->max_ins == PTOC_PTO_VARIADIC && info->min_outs == 0 &&
+                     info->max_outs == PTOC_PTO_VARIADIC;
+    if (unbounded)
+        snprintf(buf, n, "any");
+    else if (hi == PTOC_PTO_VARIADIC)
+        snprintf(buf, n, "%u+", lo);
+    else if (lo == hi)
+        snprintf(buf, n, "%u", lo);
+    else
+        snprintf(buf, n, "%u-%u", lo, hi);
+}
+
+/* The pipe without its "PIPE_" prefix ("MTE2"), "-" for none. */
+static const char *pipe_text(int pipe)
+{
+    const char *name = pipe == PTOC_PTO_PIPE_NONE ? NULL : ptoc_pto_enum_name(PTOC_PTO_ENUM_PIPE, (uint32_t)pipe);
+    if (!name)
+        return "-";
+    return strncmp(name, "PIPE_", 5) == 0 ? name + 5 : name;
+}
+
+/* The verifier without its "pto_verify_" prefix ("elementwise"). */
+static const char *verifier_text(ptoc_pto_op_id opcode)
+{
+    const char *name = ptoc_pto_op_verifier_name(opcode);
+    if (!name)
+        return "?";
+    return strncmp(name, "pto_verify_", 11) == 0 ? name + 11 : name;
+}
+
+/* The op table: a line per op of dialect/pto_ops.def, a column per target. */
+static void op_table(ptoc_strbuf *sb)
+{
+    ptoc_strbuf_puts(sb, "| op | forms | pipe | ins | outs | verifier |");
+    for (size_t t = 0; t < ptoc_target_count(); t++)
+        ptoc_strbuf_printf(sb, " %s |", ptoc_target_at(t)->name);
+    ptoc_strbuf_puts(sb, "\n|---|---|---|---|---|---|");
+    for (size_t t = 0; t < ptoc_target_count(); t++)
+        ptoc_strbuf_puts(sb, "---|");
+    ptoc_strbuf_putc(sb, '\n');
+    for (size_t i = 0; i < ptoc_pto_op_count(); i++) {
+        const ptoc_pto_op_info *info = ptoc_pto_op_info_at(i);
+        char ins[16], outs[16];
+        count_text(info, true, ins, sizeof ins);
+        count_text(info, false, outs, sizeof outs);
+        ptoc_strbuf_printf(sb, "| `%s` | %s | %s | %s | %s | %s |", info->name, forms_text(info),
+                           pipe_text(info->pipe), ins, outs, verifier_text(info->opcode));
+        for (size_t t = 0; t < ptoc_target_count(); t++)
+            ptoc_strbuf_puts(sb, ptoc_llvm_supports_pto_op(ptoc_target_at(t), info->opcode) ? " yes |" : " no |");
+        ptoc_strbuf_putc(sb, '\n');
+    }
+}
+
+/* ---------------------------------------------------------------- comparing */
+
+/* The table of section `heading` in `doc`: from its first line that starts
+ * with '|' to the end of the last such line in a row. False if the doc has no
+ * such section or the section no table. */
+static bool find_table(const char *doc, const char *heading, size_t *start, size_t *end)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n## %s\n", heading);
+    const char *sec = strstr(doc, key);
+    if (!sec)
+        return false;
+    const char *sec_end = strstr(sec + 1, "\n## ");
+    const char *p = strstr(sec, "\n|");
+    if (!p || (sec_end && p > sec_end))
+        return false;
+    *start = (size_t)(p + 1 - doc);
+    for (p++; *p == '|';) {
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    *end = (size_t)(p - doc);
+    return true;
+}
+
+/* Replaces, in `doc` (malloc'ed), the table of section `heading` by `want`;
+ * records a failure, with the table as it should read, when they differ. */
+static char *check_table(char *doc, const char *heading, const char *want)
+{
+    size_t start, end;
+    if (!find_table(doc, heading, &start, &end)) {
+        fprintf(stderr, "docs/ops.md: no section \"## %s\" with a table\n", heading);
+        CHECK(false);
+        return doc;
+    }
+    size_t len = strlen(want), doc_len = strlen(doc);
+    if (end - start == len && memcmp(doc + start, want, len) == 0)
+        return doc;
+    fprintf(stderr, "docs/ops.md: the table of \"## %s\" should read:\n%s", heading, want);
+    CHECK(false);
+    char *fixed = malloc(doc_len - (end - start) + len + 1);
+    if (!fixed)
+        return doc;
+    memcpy(fixed, doc, start);
+    memcpy(fixed + start, want, len);
+    memcpy(fixed + start + len, doc + end, doc_len - end + 1);
+    free(doc);
+    return fixed;
+}
+
+#define FIXED_DOC PTOC_UNIT_BUILD_DIR "/ops.md"
+
+/* Writes the doc as it should read next to the test, for copying over docs/ops.md. */
+static void write_fixed(const char *fixed)
+{
+    const char *path = FIXED_DOC;
+    FILE *f = fopen(path, "wb");
+    if (f && fputs(fixed, f) >= 0 && fclose(f) == 0)
+        fprintf(stderr, "docs/ops.md as it should read: %s (copy it over docs/ops.md)\n", path);
+    else
+        fprintf(stderr, "cannot write %s\n", path);
+}
+
+/* ptoc_llvm_supports_op (by name) agrees with ptoc_llvm_supports_pto_op for
+ * every op and target, and some op is lowered somewhere. */
+static void check_supports(void)
+{
     size_t lowered = 0;
     for (size_t t = 0; t < ptoc_target_count(); t++) {
         const ptoc_target *target = ptoc_target_at(t);
-        int col = target_column(op_table, target->name);
-        if (col < 0) {
-            fprintf(stderr, "docs/ops.md: the op table has no column for target %s\n", target->name);
-            CHECK(false);
-            continue;
-        }
+        CHECK(!ptoc_llvm_supports_pto_op(target, PTOC_PTO_OP_NONE));
+        CHECK(!ptoc_llvm_supports_pto_op(target, PTOC_PTO_OP_COUNT));
         for (size_t i = 0; i < ptoc_pto_op_count(); i++) {
-            const char *name = ptoc_pto_op_info_at(i)->name;
-            char key[128], buf[16];
-            snprintf(key, sizeof key, "\n| `%s` |", name);
-            const char *cell = row_cell(op_table, key, col, buf, sizeof buf);
-            bool supported = ptoc_llvm_supports_op(target, name);
-            lowered += supported;
-            if (!cell || strcmp(cell, supported ? "yes" : "no") != 0) {
-                fprintf(stderr, "docs/ops.md: %s's %s cell should be %s\n", name, target->name,
-                        supported ? "yes" : "no");
-                CHECK(false);
-            }
+            const ptoc_pto_op_info *info = ptoc_pto_op_info_at(i);
+            bool by_opcode = ptoc_llvm_supports_pto_op(target, info->opcode);
+            CHECK(ptoc_llvm_supports_op(target, info->name) == by_opcode);
+            lowered += by_opcode;
         }
     }
     CHECK(lowered > 0);
@@ -173,7 +236,30 @@ int main(void)
     CHECK(cpu != NULL);
     CHECK(!ptoc_llvm_supports_op(cpu, "pto.no_such_op"));
     CHECK(ptoc_llvm_supports_op(cpu, "arith.addi"));
-    check_dtype_section(doc);
+    CHECK(ptoc_llvm_supports_pto_op(cpu, PTOC_PTO_OP_TADD));
+}
+
+int main(void)
+{
+    check_supports();
+    char *doc = read_file(PTOC_SRC_ROOT "/docs/ops.md");
+    CHECK(doc != NULL);
+    if (!doc)
+        return CHECK_DONE();
+    ptoc_strbuf dtypes, ops;
+    ptoc_strbuf_init(&dtypes, NULL);
+    ptoc_strbuf_init(&ops, NULL);
+    dtype_table(&dtypes);
+    op_table(&ops);
+    int failures = check_failures;
+    doc = check_table(doc, "Element types per target", ptoc_strbuf_cstr(&dtypes));
+    doc = check_table(doc, "Op table", ptoc_strbuf_cstr(&ops));
+    if (check_failures != failures)
+        write_fixed(doc);
+    else
+        remove(FIXED_DOC);                      /* none stale from an earlier run */
+    ptoc_strbuf_free(&dtypes);
+    ptoc_strbuf_free(&ops);
     free(doc);
     return CHECK_DONE();
 }

@@ -30,7 +30,7 @@ static bool lower_marked_return(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-static const cg_rule dummy_rules[] = {{"func.return", lower_marked_return, MARKER_VALUE}};
+static const cg_rule dummy_rules[] = {{STD("func.return"), lower_marked_return, MARKER_VALUE}};
 static const size_t dummy_rule_count = 1;
 static const cg_rule_table dummy_tables[] = {{dummy_rules, &dummy_rule_count}};
 static const char *const dummy_aliases[] = {"dummy-alias", NULL};

@@ -1,0 +1,2 @@
+/* Headers are scanned as well as .c files. */
+#define TADD_NAME "pto.tadd"
