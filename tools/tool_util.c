@@ -83,6 +83,21 @@ bool ptoc_tool_parse_args(const ptoc_tool_cli *cli, int argc, char **argv, void 
     return true;
 }
 
+/* The arch table's names as a metavar: "a2|a3|a2a3|a5|cpu". */
+static const char *arch_metavar(char *buf, size_t n)
+{
+    char names[128];
+    ptoc_pto_arch_names(names, sizeof names);
+    size_t len = 0;
+    for (const char *s = names; *s && len + 1 < n;) {
+        size_t sep = strncmp(s, ", ", 2) == 0 ? 2 : strncmp(s, " or ", 4) == 0 ? 4 : 0;
+        buf[len++] = sep ? '|' : *s;
+        s += sep ? sep : 1;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
 void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
 {
     fprintf(out, "OVERVIEW: %s\n\nUSAGE: %s %s\n\nOPTIONS:\n", cli->overview, cli->prog, cli->usage);
@@ -90,17 +105,18 @@ void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
         const ptoc_tool_flag *f = &cli->flags[i];
         if (!f->help)
             continue;
-        char spelling[80];
+        char spelling[80], archs[64];
+        const char *metavar = f->apply == ptoc_tool_set_arch ? arch_metavar(archs, sizeof archs) : f->metavar;
         /* Short flags (-o, -O2) read best with one dash, long ones with two. */
         bool is_short = strlen(f->name) <= 2;
         const char *dashes = is_short ? "-" : "--";
         if (f->arg == PTOC_TOOL_NO_VALUE)
             snprintf(spelling, sizeof spelling, "%s%s", dashes, f->name);
         else if (f->arg == PTOC_TOOL_OPTIONAL_VALUE)
-            snprintf(spelling, sizeof spelling, "%s%s[=%s]", dashes, f->name, f->metavar);
+            snprintf(spelling, sizeof spelling, "%s%s[=%s]", dashes, f->name, metavar);
         else
             snprintf(spelling, sizeof spelling, "%s%s%s%s", dashes, f->name, is_short ? " " : "=",
-                     f->metavar);
+                     metavar);
         fprintf(out, "  %-34s %s\n", spelling, f->help);
     }
     fputs("\nFlags take one dash or two; a value follows '=' or comes as the next argument.\n"

@@ -110,7 +110,7 @@ bool ptoc_tool_set_timing(void *o, const char *value);
 bool ptoc_tool_set_print_after_failure(void *o, const char *value);
 
 #define PTOC_TOOL_COMMON_FLAGS                                                                         \
-    {"pto-arch", PTOC_TOOL_VALUE, "a2|a3|a2a3|a5|cpu", ptoc_tool_set_arch,                                  \
+    {"pto-arch", PTOC_TOOL_VALUE, "ARCH", ptoc_tool_set_arch, /* help lists the arch table's names */      \
      "Arch whose rules apply (verifier, memory, sync); wins over the module's pto.target_arch "        \
      "(default: that attribute, else cpu)"},                                                           \
     {"pto-level", PTOC_TOOL_VALUE, "level1|level2|level3", ptoc_tool_set_level,                        \
