@@ -6,7 +6,7 @@
  * sync (hazards) and codegen's pipe events (the simulator's ranges) all read,
  * so that none of them can disagree with another.
  *
- * Effects, the effects columns of pto_ops.def (inpl, whole, scratch, window) expanded
+ * Effects, the effects columns of pto_ops.def (inpl ... vshape) expanded
  * into one row per opcode; every op that is not a pto op gets the
  * conservative answer (no in-place, outs not written whole). Why the rows say
  * what they say:
@@ -29,6 +29,11 @@
  *    the arch's hidden scratch window (pto_arch.c): on A2/A3, TROWEXPAND*,
  *    TCVT and TEXTRACT* use UB[184 KiB, 192 KiB), so the planner keeps it
  *    free in a function that has one of them.
+ *  - vshape: the operand whose valid shape an op's result has, so that
+ *    pto-bufferize can size the buffer of a result with a dynamic one: an
+ *    elementwise op's first in (tsel/tsels: the first data in), tload's view,
+ *    the tcolexpand family's and tdivs' in of the result's type (tdivs' scalar
+ *    may come first).
  *
  * Accesses. Only memory counts: tiles, memrefs and tensor views; scalars and
  * handles have none. By the op's form:
@@ -58,14 +63,14 @@
 /* ---------------------------------------------------------------- effects */
 
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
-               inplace, whole, scratch, window)                                                                  \
-    [PTOC_PTO_OP_##id] = {inplace, whole, scratch, window},
+               inplace, whole, scratch, window, vshape)                                                          \
+    [PTOC_PTO_OP_##id] = {inplace, whole, scratch, window, vshape},
 static const ptoc_pto_effects effect_rows[PTOC_PTO_OP_COUNT] = {
 #include "dialect/pto_ops.def"
 };
 #undef PTO_OP
 
-static const ptoc_pto_effects no_effects = {0, false, 0, 0};
+static const ptoc_pto_effects no_effects = {0, false, 0, 0, PTOC_PTO_VSHAPE_NONE};
 
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
 {

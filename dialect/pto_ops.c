@@ -965,7 +965,7 @@ static void print_print_op(ptoc_printer *p, const ptoc_op *op)
 
 /* The rows are those of pto_ops.def, in its order, so row i has opcode i. */
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
-               inplace, whole, scratch, window)                                                                  \
+               inplace, whole, scratch, window, vshape)                                                          \
     {{PTOC_PTO_OP_##id, "pto." name, form, pipe, ilo, ihi, olo, ohi, level1}, flags, parse, print, verify,       \
      parse_asm, print_asm, #verify},
 static const pto_op_row pto_rows[] = {

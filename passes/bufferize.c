@@ -20,8 +20,8 @@
  *           one (A2/A3: ptoc_pto_select_scratch).
  * Method:   retype first (types only, no new ops), then visit the pto ops in program
  *           order (pre-order, so every operand is already a buffer). The op table's
- *           effects say over which operands an op may write in place, and shape_from
- *           from which operand a dynamic valid shape comes. In place is taken only when
+ *           effects say over which operands an op may write in place, and from
+ *           which operand a dynamic valid shape comes. In place is taken only when
  *           it is plainly safe: the operand's buffer has the result's type, comes from
  *           an alloc_tile in the op's own block or is an iter_arg of the scf.for whose
  *           body that block is (so never a value from outside the loop the op is in, nor
@@ -49,33 +49,19 @@ enum {
     SHAPE_SAME_TYPE = -3, /* the first operand of the result's own type */
 };
 
-/* The operand whose valid shape a dynamic result of `op` has, or SHAPE_*.
- * Which operands a result may overwrite in place is the op table's
+/* The operand whose valid shape a dynamic result of `op` has, or SHAPE_*: the
+ * op table's vshape column, as in-place writes are its inpl column
  * (ptoc_pto_op_effects). */
 static int shape_from(const ptoc_op *op)
 {
-    switch (ptoc_pto_opcode(op)) {
-    case PTOC_PTO_OP_TLOAD:
-        return SHAPE_VIEW;
-    case PTOC_PTO_OP_TADD: case PTOC_PTO_OP_TSUB: case PTOC_PTO_OP_TMUL:
-    case PTOC_PTO_OP_TDIV: case PTOC_PTO_OP_TMAX: case PTOC_PTO_OP_TMIN:
-    case PTOC_PTO_OP_TADDS: case PTOC_PTO_OP_TSUBS: case PTOC_PTO_OP_TMULS:
-    case PTOC_PTO_OP_TMAXS: case PTOC_PTO_OP_TMINS:
-    case PTOC_PTO_OP_TCMP: case PTOC_PTO_OP_TCMPS: case PTOC_PTO_OP_THISTOGRAM:
-    case PTOC_PTO_OP_TABS: case PTOC_PTO_OP_TNEG: case PTOC_PTO_OP_TEXP:
-    case PTOC_PTO_OP_TLOG: case PTOC_PTO_OP_TSQRT: case PTOC_PTO_OP_TRECIP:
-    case PTOC_PTO_OP_TRELU:
-        return 0;
-    case PTOC_PTO_OP_TSEL: case PTOC_PTO_OP_TSELS:
-        return 1;
-    case PTOC_PTO_OP_TDIVS:     /* its scalar may come first (dst = s / src) */
-    case PTOC_PTO_OP_TCOLEXPANDADD: case PTOC_PTO_OP_TCOLEXPANDSUB: case PTOC_PTO_OP_TCOLEXPANDMUL:
-    case PTOC_PTO_OP_TCOLEXPANDDIV: case PTOC_PTO_OP_TCOLEXPANDMAX: case PTOC_PTO_OP_TCOLEXPANDMIN:
-    case PTOC_PTO_OP_TCOLEXPANDEXPDIF:
-        return SHAPE_SAME_TYPE;
-    default:
-        return SHAPE_NONE;
+    switch (ptoc_pto_op_effects(op)->vshape) {
+    case PTOC_PTO_VSHAPE_IN0: return 0;
+    case PTOC_PTO_VSHAPE_IN1: return 1;
+    case PTOC_PTO_VSHAPE_VIEW: return SHAPE_VIEW;
+    case PTOC_PTO_VSHAPE_SAME_TYPE: return SHAPE_SAME_TYPE;
+    case PTOC_PTO_VSHAPE_NONE: break;
     }
+    return SHAPE_NONE;
 }
 
 /* ---------------------------------------------------------------- state */

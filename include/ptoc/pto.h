@@ -354,6 +354,14 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
  * Level-1 shape: operands are ins, results are outs). */
 bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);
+/* Where the dynamic valid shape of a Level-1 op's result comes from. */
+typedef enum ptoc_pto_vshape {
+    PTOC_PTO_VSHAPE_NONE = 0,       /* nowhere: a dynamic valid shape is an error */
+    PTOC_PTO_VSHAPE_IN0,            /* in 0's */
+    PTOC_PTO_VSHAPE_IN1,            /* in 1's (tsel, tsels: in 0 is the mask) */
+    PTOC_PTO_VSHAPE_VIEW,           /* the partition view's sizes (tload) */
+    PTOC_PTO_VSHAPE_SAME_TYPE,      /* the first in whose type is the result's */
+} ptoc_pto_vshape;
 /* How a DPS pto op touches its tile operands (the effects columns of
  * dialect/pto_ops.def); never NULL: other ops get no in-place and no whole writes. */
 typedef struct ptoc_pto_effects {
@@ -361,6 +369,7 @@ typedef struct ptoc_pto_effects {
     bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
     uint32_t scratch_ins;       /* bit i: in i is scratch the op writes (on some arch) before reading it */
     uint32_t window_archs;      /* bit a (ptoc_pto_arch): on arch a it uses the arch's hidden scratch window */
+    ptoc_pto_vshape vshape;     /* where a Level-1 result's dynamic valid shape comes from */
 } ptoc_pto_effects;
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
 

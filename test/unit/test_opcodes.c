@@ -60,7 +60,8 @@ static void check_others(ptoc_builder *b)
 /* pto_access.c: tadd may write over either in and writes its whole valid
  * region; tcmp neither; tsel writes its tmp (in 3) as scratch; on A2/A3 (and
  * only there) trowexpand and tcvt use the arch's hidden scratch window, tadd
- * does not. */
+ * does not; a dynamic valid shape comes from tadd's in 0, tsel's in 1 (after
+ * the mask), tload's view, tdivs' in of the result's type, and not from tmatmul. */
 static void check_effects(ptoc_builder *b)
 {
     const ptoc_pto_effects *tadd = ptoc_pto_op_effects(build(b, "pto.tadd"));
@@ -73,6 +74,10 @@ static void check_effects(ptoc_builder *b)
     CHECK(ptoc_pto_op_effects(build(b, "pto.trowexpand"))->window_archs == a2a3);
     CHECK(ptoc_pto_op_effects(build(b, "pto.tcvt"))->window_archs == a2a3);
     CHECK(tadd->window_archs == 0 && tsel->window_archs == 0);
+    CHECK(tadd->vshape == PTOC_PTO_VSHAPE_IN0 && tsel->vshape == PTOC_PTO_VSHAPE_IN1);
+    CHECK(ptoc_pto_op_effects(build(b, "pto.tload"))->vshape == PTOC_PTO_VSHAPE_VIEW);
+    CHECK(ptoc_pto_op_effects(build(b, "pto.tdivs"))->vshape == PTOC_PTO_VSHAPE_SAME_TYPE);
+    CHECK(ptoc_pto_op_effects(build(b, "pto.tmatmul"))->vshape == PTOC_PTO_VSHAPE_NONE);
 }
 
 int main(void)
