@@ -38,7 +38,7 @@ void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t 
 void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t cap, size_t size);
 
 /* Appends a slot to an array kept as separate fields, with memory from a
- * context or an arena (one of them NULL), and yields a pointer to the slot:
+ * context or an arena (the other NULL), and yields a pointer to the slot:
  *     *PTOC_VARR_PUSH_FIELDS(NULL, arena, b->args, b->nargs, b->args_cap) = v;
  * `arr`, `n` and `cap` (n and cap uint32_t) are plain lvalues, evaluated more
  * than once. The slot is not cleared. Elements are aligned for any type, as a

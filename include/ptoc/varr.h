@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* The capacity an array of `cap` elements of `size` bytes grows to so that it
- * holds `need`, in *out; false when that many would not fit in 2^32 elements
- * or in size_t bytes. */
+/* The capacity an array of `cap` elements of `size` bytes (size > 0) grows to
+ * so that it holds `need`, in *out; false when that many would not fit in 2^32
+ * elements or in size_t bytes. */
 static inline bool ptoc_varr_next_cap(uint32_t cap, uint32_t need, size_t size, uint32_t *out)
 {
     uint64_t want = cap ? cap : 8;
