@@ -18,6 +18,7 @@
  */
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -60,18 +61,18 @@ static bool parse_fn_arg(ptoc_parser *p, fn_sig *sig, uint32_t index)
     if (!ptoc_parse_type(p, &type))
         return false;
     if (named) {
-        ptoc_region_arg *arg = PTOC_UPSTREAM_PUSH(arena, sig->args, sig->nargs, sig->cap_args);
+        ptoc_region_arg *arg = PTOC_VARR_PUSH_FIELDS(NULL, arena, sig->args, sig->nargs, sig->cap_args);
         arg->ref = ref;
         arg->type = type;
         arg->loc = ref.loc;
     }
-    *PTOC_UPSTREAM_PUSH(arena, sig->inputs, sig->ninputs, sig->cap_inputs) = type;
+    *PTOC_VARR_PUSH_FIELDS(NULL, arena, sig->inputs, sig->ninputs, sig->cap_inputs) = type;
     /* `%a: T {attrs} loc(...)` as mlir-opt --mlir-print-debuginfo prints it; the
      * loc is also accepted before the attributes, where our printer puts it. */
     if (named && !parse_fn_arg_loc(p, &sig->args[sig->nargs - 1]))
         return false;
-    if (!ptoc_upstream_parse_dict(p, PTOC_UPSTREAM_PUSH(arena, sig->arg_attrs,
-                                                        sig->narg_attrs, sig->cap_arg_attrs)))
+    ptoc_attr **attrs = PTOC_VARR_PUSH_FIELDS(NULL, arena, sig->arg_attrs, sig->narg_attrs, sig->cap_arg_attrs);
+    if (!ptoc_upstream_parse_dict(p, attrs))
         return false;
     return !named || parse_fn_arg_loc(p, &sig->args[sig->nargs - 1]);
 }
@@ -96,8 +97,8 @@ static bool parse_fn_result(ptoc_parser *p, fn_sig *sig, bool with_attrs)
     ptoc_type *type;
     if (!ptoc_parse_type(p, &type))
         return false;
-    *PTOC_UPSTREAM_PUSH(arena, sig->results, sig->nresults, sig->cap_results) = type;
-    ptoc_attr **attrs = PTOC_UPSTREAM_PUSH(arena, sig->res_attrs, sig->nres_attrs, sig->cap_res_attrs);
+    *PTOC_VARR_PUSH_FIELDS(NULL, arena, sig->results, sig->nresults, sig->cap_results) = type;
+    ptoc_attr **attrs = PTOC_VARR_PUSH_FIELDS(NULL, arena, sig->res_attrs, sig->nres_attrs, sig->cap_res_attrs);
     if (with_attrs)
         return ptoc_upstream_parse_dict(p, attrs);
     *attrs = ptoc_attr_dict(ptoc_parser_context(p), 0, NULL);

@@ -18,6 +18,7 @@
  */
 #include "ptoc/ptoc.h"
 #include "ptoc/pto.h"
+#include "ptoc/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -249,7 +250,7 @@ static bool parse_dynamic_index_list(ptoc_parser *p, ptoc_op_state *st, int64_t 
         } else if (ptoc_parser_failed(p) || !ptoc_parse_integer(p, &v)) {
             return false;
         }
-        *PTOC_UPSTREAM_PUSH(arena, *statics, *n, cap) = v;
+        *PTOC_VARR_PUSH_FIELDS(NULL, arena, *statics, *n, cap) = v;
     } while (ptoc_parse_optional(p, ","));
     return ptoc_parse_expect(p, "]");
 }

@@ -80,11 +80,6 @@ ptoc_op *ptoc_upstream_lookup_symbol(const ptoc_op *from, const ptoc_ident *name
     return NULL;
 }
 
-void *ptoc_upstream_grow(ptoc_arena *arena, void *data, uint32_t n, uint32_t *cap, size_t size)
-{
-    return n < *cap ? data : ptoc_varr_grow(NULL, arena, data, n, cap, n + 1, size, _Alignof(max_align_t));
-}
-
 bool ptoc_upstream_parse_dict(ptoc_parser *p, ptoc_attr **out)
 {
     ptoc_op_state tmp;
@@ -105,8 +100,8 @@ bool ptoc_upstream_parse_assignments(ptoc_parser *p, ptoc_region_arg **args,
     *inits = NULL;
     if (!ptoc_parse_optional(p, ")")) {
         do {
-            ptoc_region_arg *arg = PTOC_UPSTREAM_PUSH(arena, *args, nargs, cap_args);
-            ptoc_operand_ref *init = PTOC_UPSTREAM_PUSH(arena, *inits, ninits, cap_inits);
+            ptoc_region_arg *arg = PTOC_VARR_PUSH_FIELDS(NULL, arena, *args, nargs, cap_args);
+            ptoc_operand_ref *init = PTOC_VARR_PUSH_FIELDS(NULL, arena, *inits, ninits, cap_inits);
             if (!ptoc_parse_region_arg(p, arg, false))   /* rejects `%x#1` */
                 return false;
             if (!ptoc_parse_expect(p, "=") || !ptoc_parse_operand(p, init))

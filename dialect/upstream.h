@@ -32,14 +32,6 @@ void ptoc_upstream_add_attr(ptoc_parser *p, ptoc_op_state *st, const char *name,
  * SYMBOL_TABLE flag) for an op whose sym_name is `name`. NULL if none. */
 ptoc_op *ptoc_upstream_lookup_symbol(const ptoc_op *from, const ptoc_ident *name);
 
-/* Returns `data` (n elements of `size` bytes) with room for one more, copied to a
- * twice larger arena array when full. Use through PTOC_UPSTREAM_PUSH. */
-void *ptoc_upstream_grow(ptoc_arena *arena, void *data, uint32_t n, uint32_t *cap, size_t size);
-/* Appends a slot to the arena array `arr` (count `n`, capacity `cap`, plain
- * lvalues) and yields a pointer to it: `*PTOC_UPSTREAM_PUSH(a, v, n, cap) = x;` */
-#define PTOC_UPSTREAM_PUSH(arena, arr, n, cap) \
-    ((arr) = ptoc_upstream_grow((arena), (arr), (n), &(cap), sizeof *(arr)), &(arr)[(n)++])
-
 /* Parses an optional `{...}` into a dictionary attribute (empty dict when absent). */
 bool ptoc_upstream_parse_dict(ptoc_parser *p, ptoc_attr **out);
 

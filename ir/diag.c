@@ -44,13 +44,14 @@ typedef struct pending_note {
     size_t message;
 } pending_note;
 
+PTOC_VARR_DEF(pending_note, note_varr)
+
 struct ptoc_diag {
     ptoc_context *ctx;
     ptoc_severity severity;
     ptoc_loc loc;
     ptoc_strbuf text;          /* the message, then each note's, each ending in '\0' */
-    pending_note *notes;
-    size_t nnotes, notes_cap;
+    note_varr notes;
 };
 
 static ptoc_diag *diag_create(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc)
@@ -61,12 +62,13 @@ static ptoc_diag *diag_create(ptoc_context *ctx, ptoc_severity sev, ptoc_loc loc
     d->severity = sev;
     d->loc = loc;
     ptoc_strbuf_init(&d->text, ctx);
+    note_varr_init(&d->notes, ctx);
     return d;
 }
 
 static void diag_destroy(ptoc_diag *d)
 {
-    ptoc_free(d->ctx, d->notes, d->notes_cap * sizeof *d->notes);
+    note_varr_free(&d->notes);
     ptoc_strbuf_free(&d->text);
     ptoc_free(d->ctx, d, sizeof *d);
 }
@@ -97,17 +99,7 @@ static ptoc_diag *op_diag_beginv(const ptoc_op *op, ptoc_severity sev, const cha
 
 static void add_notev(ptoc_diag *d, ptoc_loc loc, const char *fmt, va_list ap)
 {
-    if (d->nnotes == d->notes_cap) {
-        size_t cap = d->notes_cap ? d->notes_cap * 2 : 4;
-        pending_note *grown = ptoc_alloc(d->ctx, cap * sizeof *grown);
-        if (d->nnotes)
-            memcpy(grown, d->notes, d->nnotes * sizeof *grown);
-        ptoc_free(d->ctx, d->notes, d->notes_cap * sizeof *grown);
-        d->notes = grown;
-        d->notes_cap = cap;
-    }
-    d->notes[d->nnotes].loc = loc;
-    d->notes[d->nnotes++].message = d->text.len;
+    note_varr_push(&d->notes, (pending_note){loc, d->text.len});   /* a context's: cannot fail */
     ptoc_strbuf_vprintf(&d->text, fmt, ap);
     ptoc_strbuf_putc(&d->text, '\0');
 }
@@ -177,14 +169,16 @@ void ptoc_diag_forward(ptoc_diag *d, ptoc_diag_handler h, void *user)
     size_t i;
     if (!d)
         return;
-    if (d->nnotes > LOCAL_NOTES)
-        notes = ptoc_alloc(d->ctx, d->nnotes * sizeof *notes);
-    for (i = 0; i < d->nnotes; i++)
-        notes[i] = (ptoc_diagnostic){PTOC_SEV_NOTE, d->notes[i].loc, d->text.data + d->notes[i].message, NULL, 0};
-    out = (ptoc_diagnostic){d->severity, d->loc, d->text.data, d->nnotes ? notes : NULL, d->nnotes};
+    uint32_t nnotes = d->notes.len;
+    if (nnotes > LOCAL_NOTES)
+        notes = ptoc_alloc(d->ctx, nnotes * sizeof *notes);
+    for (i = 0; i < nnotes; i++)
+        notes[i] = (ptoc_diagnostic){PTOC_SEV_NOTE, d->notes.data[i].loc, d->text.data + d->notes.data[i].message,
+                                     NULL, 0};
+    out = (ptoc_diagnostic){d->severity, d->loc, d->text.data, nnotes ? notes : NULL, nnotes};
     h(user, &out);
     if (notes != local)
-        ptoc_free(d->ctx, notes, d->nnotes * sizeof *notes);
+        ptoc_free(d->ctx, notes, nnotes * sizeof *notes);
     diag_destroy(d);
 }
 
@@ -262,10 +256,7 @@ void ptoc_source_add(ptoc_context *ctx, ptoc_ident *file, const char *text, size
     if (s) {
         release_source(ctx, s);      /* a file read again replaces its old text */
     } else {
-        if (ctx->nsources == ctx->sources_cap)
-            ctx->sources = ptoc_varr_grow(ctx, NULL, ctx->sources, ctx->nsources, &ctx->sources_cap,
-                                          ctx->nsources + 1, sizeof *ctx->sources, _Alignof(ptoc_source));
-        s = &ctx->sources[ctx->nsources++];
+        s = PTOC_VARR_PUSH_FIELDS(ctx, NULL, ctx->sources, ctx->nsources, ctx->sources_cap);
         s->file = file;
     }
     s->text = ptoc_alloc(ctx, len + 1);

@@ -8,6 +8,7 @@
  * Nothing here scans a block or a use-list on a hot path.
  */
 #include "ir/core_internal.h"
+#include "ptoc/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,19 +74,6 @@ ptoc_block *ptoc_value_block(const ptoc_value *v)
 
 /* ---------------------------------------------------------------- op state */
 
-/* Grows an arena array of `size`-byte elements to hold one more. */
-static void *grow_array(ptoc_arena *arena, void *old, uint32_t n, uint32_t *cap, size_t size)
-{
-    void *fresh;
-    if (n < *cap)
-        return old;
-    *cap = *cap ? *cap * 2 : 4;
-    fresh = ptoc_arena_alloc(arena, size * *cap, _Alignof(max_align_t));
-    if (n)
-        memcpy(fresh, old, size * n);
-    return fresh;
-}
-
 void ptoc_state_init(ptoc_op_state *st, ptoc_arena *arena, const ptoc_op_def *def, ptoc_loc loc)
 {
     memset(st, 0, sizeof *st);
@@ -96,15 +84,12 @@ void ptoc_state_init(ptoc_op_state *st, ptoc_arena *arena, const ptoc_op_def *de
 
 void ptoc_state_add_operand(ptoc_op_state *st, ptoc_value *v)
 {
-    st->operands = grow_array(st->arena, st->operands, st->noperands, &st->operands_cap, sizeof *st->operands);
-    st->operands[st->noperands++] = v;
+    *PTOC_VARR_PUSH_FIELDS(NULL, st->arena, st->operands, st->noperands, st->operands_cap) = v;
 }
 
 void ptoc_state_add_result(ptoc_op_state *st, ptoc_type *t)
 {
-    st->result_types = grow_array(st->arena, st->result_types, st->nresult_types, &st->results_cap,
-                                  sizeof *st->result_types);
-    st->result_types[st->nresult_types++] = t;
+    *PTOC_VARR_PUSH_FIELDS(NULL, st->arena, st->result_types, st->nresult_types, st->results_cap) = t;
 }
 
 /* Index of `name` in a sorted attribute array, or where it would go (*found false). */
@@ -137,7 +122,7 @@ static ptoc_named_attr *attr_put(ptoc_arena *arena, ptoc_named_attr *attrs, uint
         attrs[i].value = value;
         return attrs;
     }
-    attrs = grow_array(arena, attrs, *n, cap, sizeof *attrs);
+    attrs = ptoc_varr_grow(NULL, arena, attrs, *n, cap, *n + 1, sizeof *attrs, _Alignof(ptoc_named_attr));
     memmove(attrs + i + 1, attrs + i, (*n - i) * sizeof *attrs);
     attrs[i].name = name;
     attrs[i].value = value;
@@ -159,9 +144,7 @@ ptoc_attr *ptoc_state_attr(const ptoc_op_state *st, const char *name)
 
 ptoc_region *ptoc_state_add_region(ptoc_op_state *st)
 {
-    ptoc_region *r;
-    st->regions = grow_array(st->arena, st->regions, st->nregions, &st->regions_cap, sizeof *st->regions);
-    r = &st->regions[st->nregions++];
+    ptoc_region *r = PTOC_VARR_PUSH_FIELDS(NULL, st->arena, st->regions, st->nregions, st->regions_cap);
     memset(r, 0, sizeof *r);
     return r;
 }
@@ -365,8 +348,7 @@ ptoc_value *ptoc_block_add_arg(ptoc_block *b, ptoc_arena *arena, ptoc_type *t, p
     v->index = b->nargs;
     v->owner.block = b;
     v->loc = loc;
-    b->args = grow_array(arena, b->args, b->nargs, &b->args_cap, sizeof *b->args);
-    b->args[b->nargs++] = v;
+    *PTOC_VARR_PUSH_FIELDS(NULL, arena, b->args, b->nargs, b->args_cap) = v;
     return v;
 }
 

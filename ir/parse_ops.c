@@ -108,11 +108,11 @@ static bool forward_type_mismatch(ptoc_parser *p, ptoc_loc def_loc, ptoc_ident *
 static ptoc_value *forward_value(ptoc_parser *p, ptoc_ssa_entry *e, const ptoc_operand_ref *ref, ptoc_type *t)
 {
     if (ref->number >= e->nfwd) {
+        /* The slots from nfwd on are NULL: scratch memory starts zeroed and
+         * nothing wrote there. */
         uint32_t n = ref->number + 1;
-        ptoc_value **grown = PTOC_NEW_ARRAY(p->scratch, ptoc_value *, n);
-        if (e->nfwd)
-            memcpy(grown, e->fwd, e->nfwd * sizeof *grown);
-        e->fwd = grown;
+        e->fwd = ptoc_varr_grow(NULL, p->scratch, e->fwd, e->nfwd, &e->fwd_cap, n, sizeof *e->fwd,
+                                _Alignof(ptoc_value *));
         e->nfwd = n;
     }
     ptoc_value *v = e->fwd[ref->number];
@@ -139,7 +139,8 @@ bool ptoc_parse_resolve(ptoc_parser *p, const ptoc_operand_ref *ref, ptoc_type *
     } else {
         if (e->state == SSA_ABSENT) {
             e->state = SSA_FORWARD;
-            e->nfwd = 0;
+            e->fwd = NULL;              /* a name out of scope again: none of its old placeholders */
+            e->nfwd = e->fwd_cap = 0;
             e->fwd_loc = ref->loc;
             remember_forward(p, e);
         }

@@ -29,15 +29,17 @@
 
 /* ---------------------------------------------------------------- registry */
 
+PTOC_VARR_DEF(const ptoc_pass_def *, pass_def_varr)
+PTOC_VARR_DEF(const ptoc_pipeline_def *, pipeline_def_varr)
+
 typedef struct pass_registry {
-    const ptoc_pass_def **passes;
-    size_t npasses, passes_cap;
-    const ptoc_pipeline_def **pipelines;
-    size_t npipelines, pipelines_cap;
+    pass_def_varr passes;
+    pipeline_def_varr pipelines;
 } pass_registry;
 
-/* The registry is a context extension, allocated in the context's permanent
- * arena so it is freed with the context. */
+/* The registry is a context extension, allocated with its rows in the
+ * context's permanent arena so it is freed with the context (growing a row
+ * array cannot fail: the arena stops the program first). */
 #define REGISTRY_KEY "ptoc.pass-registry"
 
 static pass_registry *registry_find(ptoc_context *ctx)
@@ -49,81 +51,72 @@ static pass_registry *registry_get(ptoc_context *ctx)
 {
     pass_registry *reg = registry_find(ctx);
     if (!reg) {
-        reg = PTOC_NEW(ptoc_context_perm_arena(ctx), pass_registry);
+        ptoc_arena *perm = ptoc_context_perm_arena(ctx);
+        reg = PTOC_NEW(perm, pass_registry);
+        pass_def_varr_init_arena(&reg->passes, perm);
+        pipeline_def_varr_init_arena(&reg->pipelines, perm);
         ptoc_context_set_extension(ctx, REGISTRY_KEY, reg);
     }
     return reg;
-}
-
-/* A copy of the `n` pointers at `old` in twice the room (16 at first). */
-static void *grow_rows(ptoc_context *ctx, const void *old, size_t n, size_t *cap)
-{
-    *cap = *cap ? *cap * 2 : 16;
-    void *rows = ptoc_arena_alloc(ptoc_context_perm_arena(ctx), *cap * sizeof(void *), _Alignof(void *));
-    if (n)
-        memcpy(rows, old, n * sizeof(void *));
-    return rows;
 }
 
 /* Registering a name again replaces the earlier row (the same row: no change). */
 void ptoc_pass_register(ptoc_context *ctx, const ptoc_pass_def *def)
 {
     pass_registry *reg = registry_get(ctx);
-    size_t i = 0;
-    while (i < reg->npasses && strcmp(reg->passes[i]->name, def->name) != 0)
+    pass_def_varr *rows = &reg->passes;
+    uint32_t i = 0;
+    while (i < rows->len && strcmp(rows->data[i]->name, def->name) != 0)
         i++;
-    if (i == reg->npasses) {             /* a new name */
-        if (reg->npasses == reg->passes_cap)
-            reg->passes = grow_rows(ctx, reg->passes, reg->npasses, &reg->passes_cap);
-        reg->npasses++;
-    }
-    reg->passes[i] = def;
+    if (i == rows->len)                  /* a new name */
+        pass_def_varr_push(rows, def);
+    else
+        rows->data[i] = def;
 }
 
 const ptoc_pass_def *ptoc_pass_lookup(ptoc_context *ctx, const char *name)
 {
     pass_registry *reg = registry_find(ctx);
-    for (size_t i = 0; reg && i < reg->npasses; i++)
-        if (strcmp(reg->passes[i]->name, name) == 0)
-            return reg->passes[i];
+    for (uint32_t i = 0; reg && i < reg->passes.len; i++)
+        if (strcmp(reg->passes.data[i]->name, name) == 0)
+            return reg->passes.data[i];
     return NULL;
 }
 
 size_t ptoc_pass_list(ptoc_context *ctx, const ptoc_pass_def *const **out)
 {
     pass_registry *reg = registry_find(ctx);
-    *out = reg ? reg->passes : NULL;
-    return reg ? reg->npasses : 0;
+    *out = reg ? reg->passes.data : NULL;
+    return reg ? reg->passes.len : 0;
 }
 
 void ptoc_pipeline_register(ptoc_context *ctx, const ptoc_pipeline_def *def)
 {
     pass_registry *reg = registry_get(ctx);
-    size_t i = 0;
-    while (i < reg->npipelines && strcmp(reg->pipelines[i]->name, def->name) != 0)
+    pipeline_def_varr *rows = &reg->pipelines;
+    uint32_t i = 0;
+    while (i < rows->len && strcmp(rows->data[i]->name, def->name) != 0)
         i++;
-    if (i == reg->npipelines) {             /* a new name */
-        if (reg->npipelines == reg->pipelines_cap)
-            reg->pipelines = grow_rows(ctx, reg->pipelines, reg->npipelines, &reg->pipelines_cap);
-        reg->npipelines++;
-    }
-    reg->pipelines[i] = def;
+    if (i == rows->len)                  /* a new name */
+        pipeline_def_varr_push(rows, def);
+    else
+        rows->data[i] = def;
 }
 
 const ptoc_pipeline_def *ptoc_pipeline_lookup(ptoc_context *ctx, const char *name)
 {
     pass_registry *reg = registry_find(ctx);
-    for (size_t i = 0; reg && i < reg->npipelines; i++)
-        if (strcmp(reg->pipelines[i]->name, name) == 0)
-            return reg->pipelines[i];
+    for (uint32_t i = 0; reg && i < reg->pipelines.len; i++)
+        if (strcmp(reg->pipelines.data[i]->name, name) == 0)
+            return reg->pipelines.data[i];
     return NULL;
 }
 
 size_t ptoc_pipeline_list(ptoc_context *ctx, const ptoc_pipeline_def *const **out)
 {
     pass_registry *reg = registry_find(ctx);
-    *out = reg ? reg->pipelines : NULL;
-    return reg ? reg->npipelines : 0;
+    *out = reg ? reg->pipelines.data : NULL;
+    return reg ? reg->pipelines.len : 0;
 }
 
 const char *ptoc_pass_option(const ptoc_pass_options *o, const char *key)

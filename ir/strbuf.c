@@ -1,11 +1,12 @@
 /* strbuf.c: a growable byte string for the printer and diagnostics. With a context
  * it allocates through the context's allocator (so leak-counting tests see it),
- * without one through malloc. The bytes are always NUL-terminated once any
- * exist, so ptoc_strbuf_cstr is free.
+ * without one through malloc; either way it grows as util.h's arrays do. The
+ * bytes are always NUL-terminated once any exist, so ptoc_strbuf_cstr is free.
+ * Running out of memory is ptoc_fatal, as in the rest of the core.
  */
 #include "ir/core_internal.h"
+#include "ptoc/util.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 void ptoc_strbuf_init(ptoc_strbuf *sb, ptoc_context *ctx)
@@ -17,34 +18,25 @@ void ptoc_strbuf_init(ptoc_strbuf *sb, ptoc_context *ctx)
 
 void ptoc_strbuf_free(ptoc_strbuf *sb)
 {
-    if (sb->ctx)
-        ptoc_free(sb->ctx, sb->data, sb->cap);
-    else
-        free(sb->data);
+    ptoc_varr_release(sb->ctx, NULL, sb->data, (uint32_t)sb->cap, 1);
     sb->data = NULL;
     sb->len = sb->cap = 0;
 }
 
-/* Makes room for `extra` more bytes plus the terminating NUL. */
+/* Makes room for `extra` more bytes plus the terminating NUL. The capacity
+ * stays below 4 GiB (the arrays' limit), which no printed module or message
+ * reaches; a string that would pass it is out of memory. */
 static void reserve(ptoc_strbuf *sb, size_t extra)
 {
-    size_t need = sb->len + extra + 1, cap;
-    char *data;
+    size_t need = sb->len + extra + 1;
     if (need <= sb->cap)
         return;
-    cap = sb->cap ? sb->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    if (sb->ctx) {
-        data = ptoc_alloc(sb->ctx, cap);
-        if (sb->len)
-            memcpy(data, sb->data, sb->len);
-        ptoc_free(sb->ctx, sb->data, sb->cap);
-    } else {
-        data = realloc(sb->data, cap);
-        if (!data)
-            ptoc_fatal("out of memory (%zu bytes)", cap);
-    }
+    uint32_t cap = (uint32_t)sb->cap;
+    char *data = need > UINT32_MAX ? NULL
+                                   : ptoc_varr_grow(sb->ctx, NULL, sb->data, (uint32_t)sb->len, &cap,
+                                                    (uint32_t)need, 1, 1);
+    if (!data)
+        ptoc_fatal("out of memory (%zu bytes)", need);
     sb->data = data;
     sb->cap = cap;
 }

@@ -66,7 +66,7 @@ typedef struct ptoc_ssa_entry {
     uint32_t n;               /* DEFINED: how many values */
     ptoc_loc def_loc;
     ptoc_value **fwd;         /* FORWARD: placeholders by result number (may hold NULLs) */
-    uint32_t nfwd;
+    uint32_t nfwd, fwd_cap;
     ptoc_loc fwd_loc;         /* FORWARD: first use */
 } ptoc_ssa_entry;
 

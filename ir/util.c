@@ -6,6 +6,7 @@
  */
 #include "ptoc/util.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,23 +36,18 @@ static void give_back(ptoc_context *ctx, ptoc_arena *arena, void *p, size_t byte
 void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
                      uint32_t need, size_t size, size_t align)
 {
-    uint64_t want = *cap ? *cap : 8;
-    while (want < need)
-        want *= 2;
-    if (want > UINT32_MAX || want > SIZE_MAX / size)
-        return NULL;
-    void *grown;
-    if (!arena && !ctx) {
-        grown = realloc(data, (size_t)want * size);     /* keeps `data` on failure */
-    } else {
-        grown = take(ctx, arena, (size_t)want * size, align);
-        if (grown && len)
-            memcpy(grown, data, (size_t)len * size);
-        if (grown)
-            give_back(ctx, arena, data, (size_t)*cap * size);
-    }
-    if (grown)
-        *cap = (uint32_t)want;
+    if (!arena && !ctx)
+        return ptoc_varr_realloc(data, cap, need, size);
+    if (data && need <= *cap)
+        return data;
+    uint32_t want = 0;                  /* ptoc_fatal does not return */
+    if (!ptoc_varr_next_cap(*cap, need, size, &want))
+        ptoc_fatal("out of memory (an array of %" PRIu32 " elements of %zu bytes)", need, size);
+    void *grown = take(ctx, arena, (size_t)want * size, align);
+    if (len)
+        memcpy(grown, data, (size_t)len * size);
+    give_back(ctx, arena, data, (size_t)*cap * size);
+    *cap = want;
     return grown;
 }
 

@@ -15,6 +15,7 @@
  *           exactly).
  */
 #include "passes/passes.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -22,8 +23,7 @@ typedef struct cse_table {
     ptoc_context *ctx;
     ptoc_op **slots;             /* open addressing on op_hash */
     size_t cap, n;
-    ptoc_op **log;               /* every op inserted, in order: the undo log */
-    size_t nlog, log_cap;
+    ptoc_op_varr log;            /* every op inserted, in order: the undo log */
 } cse_table;
 
 static uint32_t mix(uint32_t h, uintptr_t v)
@@ -61,19 +61,6 @@ static bool same_op(const ptoc_op *a, const ptoc_op *b)
     return true;
 }
 
-static void *grow(ptoc_context *ctx, void *old, size_t n, size_t *cap, size_t first)
-{
-    size_t new_cap = *cap ? *cap * 2 : first;
-    void *p = ptoc_alloc(ctx, new_cap * sizeof(ptoc_op *));
-    memset(p, 0, new_cap * sizeof(ptoc_op *));
-    if (n)
-        memcpy(p, old, n * sizeof(ptoc_op *));
-    if (old)
-        ptoc_free(ctx, old, *cap * sizeof(ptoc_op *));
-    *cap = new_cap;
-    return p;
-}
-
 static size_t slot_of(const cse_table *t, const ptoc_op *op, bool *found)
 {
     size_t i = op_hash(op) & (t->cap - 1);
@@ -93,10 +80,10 @@ static void rehash(cse_table *t)
     t->slots = ptoc_alloc(t->ctx, t->cap * sizeof *t->slots);
     memset(t->slots, 0, t->cap * sizeof *t->slots);
     t->n = 0;
-    size_t nlog = t->nlog;
-    t->nlog = 0;
-    for (size_t i = 0; i < nlog; i++)
-        insert(t, t->log[i]);
+    uint32_t nlog = t->log.len;
+    t->log.len = 0;
+    for (uint32_t i = 0; i < nlog; i++)
+        insert(t, t->log.data[i]);
 }
 
 static void insert(cse_table *t, ptoc_op *op)
@@ -107,17 +94,15 @@ static void insert(cse_table *t, ptoc_op *op)
     size_t i = slot_of(t, op, &found);
     t->slots[i] = op;
     t->n++;
-    if (t->nlog == t->log_cap)
-        t->log = grow(t->ctx, t->log, t->nlog, &t->log_cap, 64);
-    t->log[t->nlog++] = op;
+    ptoc_op_varr_push(&t->log, op);     /* a context's: cannot fail */
 }
 
 /* Removes the ops inserted after the first `mark`, newest first. */
-static void pop_to(cse_table *t, size_t mark)
+static void pop_to(cse_table *t, uint32_t mark)
 {
-    while (t->nlog > mark) {
+    while (t->log.len > mark) {
         bool found;
-        size_t i = slot_of(t, t->log[--t->nlog], &found);
+        size_t i = slot_of(t, ptoc_op_varr_pop(&t->log), &found);
         t->slots[i] = NULL;
         t->n--;
     }
@@ -158,7 +143,7 @@ static void cse_op(cse_table *t, ptoc_op *op)
         cse_isolated(t->ctx, op);
         return;
     }
-    size_t outer = t->nlog;
+    uint32_t outer = t->log.len;
     for (uint32_t r = 0; r < op->nregions; r++)
         for (ptoc_block *b = op->regions[r].first; b; b = b->next) {
             cse_block(t, b);
@@ -177,7 +162,8 @@ static void cse_block(cse_table *t, ptoc_block *b)
 /* The regions of an op isolated from above: nothing outside is visible. */
 static void cse_isolated(ptoc_context *ctx, ptoc_op *op)
 {
-    cse_table t = {ctx, NULL, 16, 0, NULL, 0, 0};
+    cse_table t = {ctx, NULL, 16, 0, {0}};
+    ptoc_op_varr_init(&t.log, ctx);
     t.slots = ptoc_alloc(ctx, t.cap * sizeof *t.slots);
     memset(t.slots, 0, t.cap * sizeof *t.slots);
     for (uint32_t r = 0; r < op->nregions; r++)
@@ -186,8 +172,7 @@ static void cse_isolated(ptoc_context *ctx, ptoc_op *op)
             pop_to(&t, 0);
         }
     ptoc_free(ctx, t.slots, t.cap * sizeof *t.slots);
-    if (t.log)
-        ptoc_free(ctx, t.log, t.log_cap * sizeof *t.log);
+    ptoc_op_varr_free(&t.log);
 }
 
 static bool run_cse(ptoc_op *root, ptoc_arena *arena, const ptoc_pass_options *opts)

@@ -10,6 +10,7 @@
  * strides can make an access outside the buffer look like one inside it.
  */
 #include "ptoc/runtime.h"
+#include "ptoc/varr.h"
 #include "runtime/rt_internal.h"
 
 #include <inttypes.h>
@@ -25,20 +26,16 @@ typedef struct gm_buffer {
 } gm_buffer;
 
 static gm_buffer *buffers;
-static size_t nbuffers, capacity;
+static uint32_t nbuffers, capacity;
 
 /* ---------------------------------------------------------------- the table */
 
 bool ptoc_rt_gm_register(const void *base, uint64_t bytes, const char *name)
 {
-    if (nbuffers == capacity) {
-        size_t want = capacity ? 2 * capacity : 8;
-        gm_buffer *grown = realloc(buffers, want * sizeof *grown);
-        if (!grown)
-            return false;
-        buffers = grown;
-        capacity = want;
-    }
+    gm_buffer *grown = ptoc_varr_realloc(buffers, &capacity, nbuffers + 1, sizeof *buffers);
+    if (!grown)
+        return false;
+    buffers = grown;
     char *copy = malloc(strlen(name) + 1);
     if (!copy)
         return false;
@@ -49,7 +46,7 @@ bool ptoc_rt_gm_register(const void *base, uint64_t bytes, const char *name)
 
 void ptoc_rt_gm_clear(void)
 {
-    for (size_t i = 0; i < nbuffers; i++)
+    for (uint32_t i = 0; i < nbuffers; i++)
         free(buffers[i].name);
     free(buffers);
     buffers = NULL;

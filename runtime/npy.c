@@ -121,7 +121,9 @@ const char *ptoc_array_shape_string(const ptoc_array *a, char *buf, size_t size)
 
 /* ---------------------------------------------------------------- files */
 
-/* The whole file in a malloc'd buffer, or NULL after an error. */
+/* The whole file in a malloc'd buffer, or NULL after an error. The buffer
+ * doubles from 64 KiB by its own rule, not ptoc/varr.h's: an array file may be
+ * larger than the 4 GiB an array's 32-bit capacity allows. */
 static unsigned char *read_file(const char *path, size_t *len, char **err)
 {
     FILE *f = fopen(path, "rb");

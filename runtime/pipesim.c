@@ -41,6 +41,7 @@
  * pipe is free. The trace shows this replay in cycles.
  */
 #include "ptoc/runtime.h"
+#include "ptoc/varr.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -74,9 +75,9 @@ typedef struct rt_log {
     struct rt_log *next;
     int64_t block;
     ev *evs;
-    size_t nev, capev;
+    uint32_t nev, capev;
     ptoc_rt_access *acc;
-    size_t nacc, capacc;
+    uint32_t nacc, capacc;
     bool truncated;
 } rt_log;
 
@@ -117,20 +118,14 @@ static rt_log *current_log(void)
     return l;
 }
 
-/* Grows `*p` (of *cap elements of `size`) to hold `need`; false when it cannot. */
-static bool reserve(void **p, size_t *cap, size_t need, size_t size)
+/* Grows `*p` (of *cap elements of `size`) to hold `need`, by ptoc/varr.h's
+ * rule; false, with `*p` as it was, when it cannot. */
+static bool reserve(void **p, uint32_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap * 2 : 256;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return false;
-    *p = q;
-    *cap = n;
-    return true;
+    void *q = need <= UINT32_MAX ? ptoc_varr_realloc(*p, cap, (uint32_t)need, size) : NULL;
+    if (q)
+        *p = q;
+    return q != NULL;
 }
 
 static void record(const ev *e, int32_t n, const ptoc_rt_access *acc)
@@ -150,7 +145,7 @@ static void record(const ev *e, int32_t n, const ptoc_rt_access *acc)
     d->nacc = (uint32_t)nacc;
     if (nacc)
         memcpy(l->acc + l->nacc, acc, nacc * sizeof *acc);
-    l->nacc += nacc;
+    l->nacc += (uint32_t)nacc;
 }
 
 static int8_t small(int32_t v)
@@ -201,7 +196,8 @@ void ptoc_rt_pipe_reset(void)
 
 typedef struct text {
     char *s;
-    size_t len, cap;
+    size_t len;
+    uint32_t cap;                   /* a text past 4 GiB counts as out of memory */
     bool failed;                    /* out of memory: the text is incomplete */
 } text;
 
@@ -266,14 +262,14 @@ typedef struct reports {
     text out;
     uint32_t count, printed;
     struct seen { int kind; const char *a, *b; } *seen;
-    size_t nseen, capseen;
+    uint32_t nseen, capseen;
 } reports;
 
 /* True when the report is new (and remembers it). Locations are compared as
  * pointers: one op's location is one constant of the module. */
 static bool report_new(reports *r, int kind, const char *a, const char *b)
 {
-    for (size_t i = 0; i < r->nseen; i++)
+    for (uint32_t i = 0; i < r->nseen; i++)
         if (r->seen[i].kind == kind && r->seen[i].a == a && r->seen[i].b == b)
             return false;
     if (reserve((void **)&r->seen, &r->capseen, r->nseen + 1, sizeof *r->seen))
@@ -359,7 +355,8 @@ typedef struct replay {
     uint64_t free_at[NPIPE];
     bool used[NPIPE];
     active *act;
-    size_t nact, capact, prune_at;
+    uint32_t nact, capact;
+    size_t prune_at;
 } replay;
 
 static bool pipe_in_order(const ptoc_rt_arch_rules *arch, int p)
@@ -564,8 +561,8 @@ static void report_race(replay *r, uint32_t ia, const ptoc_rt_access *a, int pa,
 /* Drops accesses every pipe with events left already knows to be complete. */
 static void prune(replay *r)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < r->nact; i++) {
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < r->nact; i++) {
         const active *a = &r->act[i];
         bool dead = true;
         for (int q = 0; q < NPIPE && dead; q++)
@@ -575,7 +572,7 @@ static void prune(replay *r)
             r->act[kept++] = *a;
     }
     r->nact = kept;
-    r->prune_at = 2 * kept > 4096 ? 2 * kept : 4096;
+    r->prune_at = 2 * (size_t)kept > 4096 ? 2 * (size_t)kept : 4096;
 }
 
 static void check_accesses(replay *r, uint32_t i, int p, const uint32_t *vc, uint32_t stamp)

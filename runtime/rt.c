@@ -85,6 +85,8 @@ void *ptoc_rt_space_base(int32_t space, int64_t bytes)
     size_t want = bytes > 0 ? (size_t)bytes : 1;
     if (s->data && s->size >= want)
         return s->data;
+    /* Exactly the bytes asked for: one space's memory, sized by its capacity
+     * (above), not an array that grows by appends. */
     unsigned char *data = realloc(s->data, want);
     if (!data)
         ptoc_rt_fail("", "cannot allocate %" PRId64 " bytes of simulated %s memory", bytes, space_name(space));

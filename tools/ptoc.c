@@ -28,6 +28,7 @@
 #include "ptoc/codegen.h"
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
+#include "ptoc/varr.h"
 #include "tools/ptoc_run.h"
 #include "tools/tool_util.h"
 
@@ -149,16 +150,13 @@ static bool set_run(void *o, const char *value)
 static bool add_arg(void *o, const char *value)
 {
     driver_options *opts = o;
-    if (opts->ro.nargs == opts->args_cap) {
-        uint32_t cap = opts->args_cap ? opts->args_cap * 2 : 8;
-        const char **args = realloc((void *)opts->ro.args, cap * sizeof *args);
-        if (!args) {
-            ptoc_tool_error(PROG, "out of memory");
-            return false;
-        }
-        opts->ro.args = args;
-        opts->args_cap = cap;
+    const char **args = ptoc_varr_realloc((void *)opts->ro.args, &opts->args_cap, opts->ro.nargs + 1,
+                                          sizeof *args);
+    if (!args) {
+        ptoc_tool_error(PROG, "out of memory");
+        return false;
     }
+    opts->ro.args = args;
     opts->ro.args[opts->ro.nargs++] = value;
     return true;
 }

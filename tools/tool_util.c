@@ -125,6 +125,9 @@ void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
 
 /* ---------------------------------------------------------------- files */
 
+/* The whole stream, NUL-terminated, in a malloc'd buffer; NULL when out of
+ * memory. The buffer doubles from 64 KiB by its own rule, not ptoc/varr.h's,
+ * whose 32-bit capacity would stop a stream at 4 GiB. */
 static char *read_stream(FILE *in, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;

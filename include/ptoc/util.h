@@ -9,12 +9,14 @@
  * Growth reports running out of memory by returning false (NULL for slots) and
  * leaves the container as it was. Through a context or an arena memory never
  * runs out in the caller's sight: their allocators stop the program with
- * ptoc_fatal, the core's one way out for out-of-memory.
+ * ptoc_fatal, the core's one way out for out-of-memory. The growth rule itself
+ * is in ptoc/varr.h, which the runtime uses on its own.
  */
 #ifndef PTOC_UTIL_H
 #define PTOC_UTIL_H
 
 #include "ptoc/ir.h"
+#include "ptoc/varr.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,13 +26,28 @@
 /* ---------------------------------------------------------------- growable arrays */
 
 /* Returns a block with room for at least `need` elements of `size` bytes holding
- * the `len` elements of `data`, and sets *cap to its capacity (capacities double
- * from 8). NULL, with `data` untouched, when malloc fails. The functions
+ * the `len` elements of `data`: `data` itself when it has the room, else a new
+ * block by the rule of ptoc/varr.h, with *cap set to its capacity. Without a
+ * context or an arena (both NULL) it is ptoc_varr_realloc: NULL, with `data`
+ * untouched, when malloc fails. Through a context or an arena it never returns
+ * NULL (running out, even of capacity, is ptoc_fatal). The functions
  * PTOC_VARR_DEF defines use it; so do arrays kept as separate pointer, count and
- * capacity fields. */
+ * capacity fields (PTOC_VARR_PUSH_FIELDS below). */
 void *ptoc_varr_grow(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t len, uint32_t *cap,
                      uint32_t need, size_t size, size_t align);
 void ptoc_varr_release(ptoc_context *ctx, ptoc_arena *arena, void *data, uint32_t cap, size_t size);
+
+/* Appends a slot to an array kept as separate fields, with memory from a
+ * context or an arena (the other NULL), and yields a pointer to the slot:
+ *     *PTOC_VARR_PUSH_FIELDS(NULL, arena, b->args, b->nargs, b->args_cap) = v;
+ * `arr`, `n` and `cap` (n and cap uint32_t) are plain lvalues, evaluated more
+ * than once. The slot is not cleared. Elements are aligned for any type, as a
+ * macro cannot name the element's type. Malloc'd arrays, which can run out,
+ * use ptoc_varr_grow or ptoc_varr_realloc and test the result instead. */
+#define PTOC_VARR_PUSH_FIELDS(ctx, arena, arr, n, cap)                                               \
+    ((arr) = ptoc_varr_grow((ctx), (arena), (arr), (n), &(cap), (n) + 1, sizeof *(arr),              \
+                            _Alignof(max_align_t)),                                                 \
+     &(arr)[(n)++])
 
 /* Defines `name`, an array of T, and its functions:
  *   name_init(v, ctx)          memory from the context, or malloc when ctx is NULL

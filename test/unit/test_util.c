@@ -1,7 +1,11 @@
-/* test_util.c: the growable array and the pointer map of include/ptoc/util.h.
+/* test_util.c: the growable array and the pointer map of include/ptoc/util.h,
+ * and the growth rule of include/ptoc/varr.h under them.
  * Arrays grow from empty through many doublings on each of the three memory
  * sources and keep every element in order; a counting allocator checks that a
  * context-backed array and map give back every byte with the size they took.
+ * The growth rule is checked against its statement (capacities double from 8
+ * until they hold what is needed, below 2^32 elements and SIZE_MAX bytes); an
+ * array with room is handed back as it is, without allocating.
  * The map holds thousands of keys in a table kept at most 70% full, so probes
  * run past occupied slots (collisions) all the time; every key must still find
  * its own value, keys never put must stay absent, and iteration must give the
@@ -81,6 +85,71 @@ static void test_varr(ptoc_context *ctx)
     pair_varr_free(&pv);
 }
 
+/* The rule of ptoc/varr.h, and ptoc_varr_realloc on malloc'd memory. */
+static void test_growth_rule(void)
+{
+    uint32_t cap = 0;
+    CHECK(ptoc_varr_next_cap(0, 1, 4, &cap) && cap == 8);
+    CHECK(ptoc_varr_next_cap(8, 9, 4, &cap) && cap == 16);
+    CHECK(ptoc_varr_next_cap(16, 100, 4, &cap) && cap == 128);   /* several doublings at once */
+    CHECK(ptoc_varr_next_cap(0, 0, 4, &cap) && cap == 8);
+    cap = 77;
+    CHECK(!ptoc_varr_next_cap(8, (UINT32_C(1) << 31) + 1, 1, &cap) && cap == 77);  /* 2^32 elements */
+    CHECK(!ptoc_varr_next_cap(0, 8, SIZE_MAX / 4, &cap) && cap == 77);             /* SIZE_MAX bytes */
+
+    int *xs = NULL;
+    uint32_t n = 0;
+    cap = 0;
+    bool ok = true;
+    for (int i = 0; i < N; i++) {
+        int *grown = ptoc_varr_realloc(xs, &cap, n + 1, sizeof *xs);
+        ok &= grown != NULL && cap >= n + 1;
+        if (!grown)
+            break;
+        xs = grown;
+        xs[n++] = i * 5;
+    }
+    CHECK(ok && n == N && cap == 8192);          /* the first power of two from 8 holding N */
+    int wrong = 0;
+    for (uint32_t i = 0; i < n; i++)
+        wrong += xs[i] != (int)i * 5;
+    CHECK(wrong == 0);
+    CHECK(ptoc_varr_realloc(xs, &cap, cap, sizeof *xs) == xs && cap == 8192);   /* room: itself */
+    /* too many: NULL, and the array and its capacity as they were */
+    CHECK(ptoc_varr_realloc(xs, &cap, UINT32_MAX, sizeof *xs) == NULL && cap == 8192 && xs[N - 1] == (N - 1) * 5);
+    free(xs);
+}
+
+/* ptoc_varr_grow hands back an array that has room without allocating, and
+ * PTOC_VARR_PUSH_FIELDS appends to arrays kept as fields, in a context or an arena. */
+static void test_fields(ptoc_context *ctx, counter *c)
+{
+    int *xs = NULL;
+    uint32_t n = 0, cap = 0;
+    for (int i = 0; i < N; i++)
+        *PTOC_VARR_PUSH_FIELDS(ctx, NULL, xs, n, cap) = i * 7;
+    CHECK(n == N && cap >= N);
+    int wrong = 0;
+    for (uint32_t i = 0; i < n; i++)
+        wrong += xs[i] != (int)i * 7;
+    CHECK(wrong == 0);
+    size_t calls = c->calls;
+    CHECK(ptoc_varr_grow(ctx, NULL, xs, n, &cap, cap, sizeof *xs, _Alignof(int)) == xs);
+    CHECK(c->calls == calls);
+    ptoc_varr_release(ctx, NULL, xs, cap, sizeof *xs);
+
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    pair *ps = NULL;
+    n = cap = 0;
+    for (int i = 0; i < N; i++)
+        PTOC_VARR_PUSH_FIELDS(NULL, arena, ps, n, cap)->a = i;
+    wrong = 0;
+    for (uint32_t i = 0; i < n; i++)
+        wrong += ps[i].a != (int)i || ps[i].b != 0.0;       /* arena slots start zeroed */
+    CHECK(n == N && wrong == 0);
+    ptoc_arena_destroy(arena);
+}
+
 static void test_ptrmap(ptoc_context *ctx, ptoc_context *no_ctx)
 {
     static char keys[2 * N];                       /* distinct addresses to use as keys */
@@ -138,6 +207,8 @@ int main(void)
     ptoc_context *ctx = ptoc_context_create(&a);
     size_t base = c.live;
     test_varr(ctx);
+    test_growth_rule();
+    test_fields(ctx, &c);
     test_ptrmap(ctx, NULL);
     CHECK(c.calls > 0);
     CHECK(c.live == base);                         /* arrays and maps gave all back */
