@@ -133,10 +133,6 @@ typedef struct sync_pass {
 
 /* ---------------------------------------------------------------- helpers */
 
-static void *grow(ptoc_arena *a, void *old, uint32_t n, uint32_t *cap, size_t size)
-{
-    return n < *cap ? old : ptoc_varr_grow(NULL, a, old, n, cap, n + 1, size, 16);
-}
 
 static int op_pipe(const ptoc_op *op)
 {
@@ -225,8 +221,7 @@ static bool entry_conflicts(const entry *e, const access *acc, uint32_t n)
 
 static void push_entry(sync_pass *sp, state *s, const entry *e)
 {
-    s->v = grow(sp->tmp, s->v, s->n, &s->cap, sizeof *s->v);
-    s->v[s->n++] = *e;
+    *PTOC_VARR_PUSH_FIELDS(NULL, sp->tmp, s->v, s->n, s->cap) = *e;
 }
 
 static state copy_state(sync_pass *sp, const state *s)
@@ -296,8 +291,7 @@ static void add_barrier(sync_pass *sp, ptoc_op *before, int pipe)
     for (uint32_t i = 0; i < sp->nbars; i++)
         if (sp->bars[i].before == before && sp->bars[i].pipe == pipe)
             return;
-    sp->bars = grow(sp->tmp, sp->bars, sp->nbars, &sp->bars_cap, sizeof *sp->bars);
-    sp->bars[sp->nbars++] = (barrier_req){before, pipe};
+    *PTOC_VARR_PUSH_FIELDS(NULL, sp->tmp, sp->bars, sp->nbars, sp->bars_cap) = (barrier_req){before, pipe};
 }
 
 /* The ancestor of `op` (or op) that lies in `blk`, or NULL. */
@@ -368,8 +362,7 @@ static void add_pair(sync_pass *sp, ptoc_op *prod, ptoc_op *cons, int src, int d
     for (uint32_t i = 0; i < sp->npairs; i++)
         if (sp->pairs[i].prod == prod && sp->pairs[i].cons == cons)
             return;
-    sp->pairs = grow(sp->tmp, sp->pairs, sp->npairs, &sp->pairs_cap, sizeof *sp->pairs);
-    pair *p = &sp->pairs[sp->npairs++];
+    pair *p = PTOC_VARR_PUSH_FIELDS(NULL, sp->tmp, sp->pairs, sp->npairs, sp->pairs_cap);
     *p = (pair){prod, cons, src, dst, PAIR_FORWARD, NULL, NULL, NULL, 0, 0, -1, NULL, false};
     place(sp, p);
 }

@@ -156,7 +156,7 @@ static uint32_t node(planner *pl, const ptoc_value *v)
 {
     uint32_t id = map_get_or_put(&pl->node_of, v, pl->nnodes);
     if (id == pl->nnodes)
-        VEC_PUSH(pl->tmp, pl->parent, pl->nnodes, pl->nodes_cap, id);
+        *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->parent, pl->nnodes, pl->nodes_cap) = id;
     return id;
 }
 
@@ -202,7 +202,7 @@ static void add_flow(planner *pl, const ptoc_value *from, const ptoc_value *to)
     if (!from || !to || !memplan_buffer_space(from->type, &s) || !memplan_buffer_space(to->type, &s))
         return;
     flow_rec f = {node(pl, from), node(pl, to)};
-    VEC_PUSH(pl->tmp, pl->flows, pl->nflows, pl->flows_cap, f);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->flows, pl->nflows, pl->flows_cap) = f;
 }
 
 /* operands[from + i] of `t` flow to values[i], for each i both have. */
@@ -272,7 +272,7 @@ static void add_alloc(planner *pl, ptoc_op *op, const ptoc_value *v, uint32_t po
     memplan_buffer_space(v->type, &r.space);
     if (!buffer_bytes(op, v->type, &r.size))
         pl->bad = true;
-    VEC_PUSH(pl->tmp, pl->allocs, pl->nallocs, pl->allocs_cap, r);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->allocs, pl->nallocs, pl->allocs_cap) = r;
 }
 
 /* Records the buffer an op creates or pins, if any. */
@@ -318,8 +318,8 @@ static void number_arms(planner *pl, ptoc_op *op)
 {
     uint32_t id = pl->narms, outer = pl->cur_arm;
     arm_info a = {0, 0, outer, pl->npoints - 2};
-    VEC_PUSH(pl->tmp, pl->arms, pl->narms, pl->arms_cap, a);
-    VEC_PUSH(pl->tmp, pl->arms, pl->narms, pl->arms_cap, a);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->arms, pl->narms, pl->arms_cap) = a;
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->arms, pl->narms, pl->arms_cap) = a;
     for (uint32_t r = 0; r < 2; r++) {
         pl->arms[id + r].begin = pl->npoints;
         pl->cur_arm = id + r;
@@ -352,7 +352,7 @@ static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t point, boo
 {
     use_rec u = {op, i, node(pl, ptoc_op_operand(op, i)), point, pl->cur_arm, pl->cur_scope, pl->cur_region,
                  NO_SET, touches, reads, kills};
-    VEC_PUSH(pl->tmp, pl->uses, pl->nuses, pl->uses_cap, u);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->uses, pl->nuses, pl->uses_cap) = u;
 }
 
 /* The buffer operands of an op without regions, as the access model reads
@@ -394,7 +394,7 @@ static void record_handovers(planner *pl, ptoc_op *op, uint32_t point, uint32_t 
         if ((mask & (1u << i)) && in->type == out->type && memplan_buffer_space(in->type, &space)) {
             handover h = {point, use_of_operand(pl, first_use, i), use_of_operand(pl, first_use, nins)};
             if (h.in != NO_SET && h.out != NO_SET)
-                VEC_PUSH(pl->tmp, pl->handovers, pl->nhandovers, pl->handovers_cap, h);
+                *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->handovers, pl->nhandovers, pl->handovers_cap) = h;
         }
     }
 }
@@ -413,7 +413,7 @@ static void open_scope(planner *pl, const ptoc_op *op, uint32_t kind, uint32_t p
 {
     scope_info sc = {op, kind, point, 0, pl->cur_scope, op->nregions, {{1, 0}, {1, 0}}, kind == OP_FOR && runs_once(op)};
     pl->cur_scope = pl->nscopes;
-    VEC_PUSH(pl->tmp, pl->scopes, pl->nscopes, pl->scopes_cap, sc);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->scopes, pl->nscopes, pl->scopes_cap) = sc;
 }
 
 /* Gives `op` its point (and an end point after its regions), records its buffer
@@ -464,7 +464,7 @@ static uint32_t *make_buffers(planner *pl)
         if (buf_of[set] == NO_SET) {
             buffer b = {a->op, a->space, a->point, a->point, a->point, 0, 0, false, false, false};
             buf_of[set] = pl->nbufs;
-            VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, b);
+            *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap) = b;
         }
         buffer *b = &pl->bufs[buf_of[set]];
         if (b->nallocs++ == 0)
@@ -490,7 +490,7 @@ static void add_scratch(planner *pl)
         return;
     buffer b = {pl->func, PTOC_PTO_AS_VEC, 0, 0, 0, row->scratch_end - row->scratch_begin, row->scratch_begin,
                 true, false, false};
-    VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, b);
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap) = b;
 }
 
 /* Pinned buffers hold their bytes for the whole function (one piece); sizes
@@ -505,7 +505,7 @@ static void finish_buffers(planner *pl)
             b->end = all.hi;
             b->pieces = pl->npieces;
             b->npieces = 1;
-            VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, all);
+            *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap) = all;
         }
         b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)b->space));
     }

@@ -41,16 +41,6 @@ static inline bool map_find(const ptoc_ptrmap *m, const void *key, uint32_t *val
     return true;
 }
 
-/* ---------------------------------------------------------------- growable arrays */
-
-#define VEC_PUSH(arena, arr, n, cap, item)                                                      \
-    do {                                                                                        \
-        if ((n) == (cap))                                                                       \
-            (arr) = ptoc_varr_grow(NULL, (arena), (arr), (n), &(cap), (n) + 1, sizeof *(arr),   \
-                                   _Alignof(max_align_t));                                      \
-        (arr)[(n)++] = (item);                                                                  \
-    } while (0)
-
 /* ---------------------------------------------------------------- op kinds */
 
 /* What the planner needs to know about an op, from its name; looked up once per

@@ -123,7 +123,7 @@ static uint32_t via_of(const live_walk *w, needs bits)
 static void live_span(live_walk *w, uint32_t lo, uint32_t hi, needs bits)
 {
     if (w->emit && lo <= hi)
-        VEC_PUSH(w->pl->tmp, w->out, w->nout, w->out_cap, ((span){lo, hi, via_of(w, bits)}));
+        *PTOC_VARR_PUSH_FIELDS(NULL, w->pl->tmp, w->out, w->nout, w->out_cap) = (span){lo, hi, via_of(w, bits)};
 }
 
 /* The bit of the carrier a value belongs to, 0 when it carries no part of X. */
@@ -386,7 +386,7 @@ static void count_via(planner *pl, via_count **vc, uint32_t *n, uint32_t *cap, u
             (*vc)[i].count = (uint32_t)((int32_t)(*vc)[i].count + delta);
             return;
         }
-    VEC_PUSH(pl->tmp, *vc, *n, *cap, ((via_count){via, (uint32_t)delta}));
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, *vc, *n, *cap) = (via_count){via, (uint32_t)delta};
 }
 
 static void push_piece(planner *pl, uint32_t *count, span p)
@@ -395,7 +395,7 @@ static void push_piece(planner *pl, uint32_t *count, span p)
     if (last && last->hi + 1 == p.lo && last->via == p.via)
         last->hi = p.hi;
     else {
-        VEC_PUSH(pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap, p);
+        *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap) = p;
         (*count)++;
     }
 }
@@ -489,7 +489,7 @@ static void confine(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_si
         if (site->lo < own->begin || site->hi > own->end || live_at(pl, b, if_point) ||
             touched_in_arm(pl, r, n, other))
             continue;
-        VEC_PUSH(pl->tmp, pl->confined_to, pl->nconfined, pl->confined_cap, a);
+        *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->confined_to, pl->nconfined, pl->confined_cap) = a;
         b->nconfined++;
     }
 }
@@ -709,7 +709,7 @@ static void split_webs(planner *pl, reach *r, const use_rec **scratch, uint32_t 
             if (copy.web == 0)
                 pl->bufs[b] = copy;
             else
-                VEC_PUSH(pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap, copy);
+                *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap) = copy;
         }
         ((use_rec *)ww.u[i])->web = buf_of_web[web];
     }

@@ -48,7 +48,7 @@ static void tree_insert(occ_tree *t, uint32_t n, uint32_t lo, uint32_t hi, span 
     t->count[n]++;
     if (b.lo <= lo && hi <= b.hi) {
         struct occ_entry e = {id, t->head[n], b.via};
-        VEC_PUSH(t->arena, t->entries, t->nentries, t->entries_cap, e);
+        *PTOC_VARR_PUSH_FIELDS(NULL, t->arena, t->entries, t->nentries, t->entries_cap) = e;
         t->head[n] = t->nentries - 1;
         return;
     }
@@ -339,8 +339,8 @@ static void add_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *cap, s
 {
     if (p.lo > p.hi)
         return;
-    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.lo, arm, p.via, (int64_t)size}));
-    VEC_PUSH(pl->tmp, *ev, *n, *cap, ((lb_event){p.hi + 1, arm, p.via, -(int64_t)size}));
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, *ev, *n, *cap) = (lb_event){p.lo, arm, p.via, (int64_t)size};
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, *ev, *n, *cap) = (lb_event){p.hi + 1, arm, p.via, -(int64_t)size};
 }
 
 /* A piece of a confined buffer: the part inside its innermost arm counts in
