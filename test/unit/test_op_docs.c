@@ -101,7 +101,8 @@ static void dtype_line(const ptoc_pto_dtype_rule *r, char *buf, size_t n)
         else
             set_text(ptoc_pto_dtype_rule_set(r, archs[k]), sets[k], sizeof sets[k]);
     }
-    snprintf(buf, n, "| `%s` | %s | %s | %s | %s | %s |", r->op, r->role, r->when, sets[0], sets[1], sets[2]);
+    snprintf(buf, n, "| `%s` | %s | %s | %s | %s | %s |", ptoc_pto_op_name(r->op), r->role, r->when, sets[0], sets[1],
+             sets[2]);
 }
 
 /* The element type section: its table rows are the table's, in order. */
