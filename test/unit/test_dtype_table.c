@@ -374,14 +374,13 @@ static void check_set_row(ptoc_context *ctx, const ptoc_pto_dtype_rule *r, const
             accepted += got;
             if (want != got)
                 fprintf(stderr, "%s %s when '%s' on %s with %s: the table %s, the verifier %s\n",
-                        ptoc_pto_op_name(r->op), r->role,
-                        r->when, ptoc_pto_arch_name(archs[k]), ptoc_pto_dtype_class_name(1u << c),
-                        want ? "accepts" : "rejects", got ? "accepts" : "rejects");
+                        ptoc_pto_op_name(r->op), r->role, r->when, ptoc_pto_arch_name(archs[k]),
+                        ptoc_pto_dtype_class_name(1u << c), want ? "accepts" : "rejects", got ? "accepts" : "rejects");
             CHECK(want == got);
         }
         if (ptoc_pto_dtype_rule_set(r, archs[k]) && !accepted)
-            fprintf(stderr, "%s %s when '%s' on %s: no class accepted\n", ptoc_pto_op_name(r->op), r->role, r->when,
-                    ptoc_pto_arch_name(archs[k]));
+            fprintf(stderr, "%s %s when '%s' on %s: no class accepted\n", ptoc_pto_op_name(r->op), r->role,
+                    r->when, ptoc_pto_arch_name(archs[k]));
         CHECK(accepted > 0 || !ptoc_pto_dtype_rule_set(r, archs[k]));
     }
 }
