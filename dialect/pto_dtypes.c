@@ -9,6 +9,7 @@
  * tcvt destination per source type, a textract per location pair) need no
  * code of their own.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "dialect/pto_dtypes.h"
@@ -18,16 +19,17 @@
 
 static const ptoc_pto_dtype_rule rules[] = {
 #define PTO_DTYPES(op, role, when, a2a3, a5, cpu)                                                              \
-    {op, role, when, NULL, (a2a3), (a5), (cpu) == PTO_DTYPES_UNION ? (a2a3) | (a5) : (cpu)},
-#define PTO_SAME(op, role, when, as) {op, role, when, as, 0, 0, 0},
+    {PTOC_PTO_OP_##op, role, when, NULL, (a2a3), (a5), (cpu) == PTO_DTYPES_UNION ? (a2a3) | (a5) : (cpu)},
+#define PTO_SAME(op, role, when, as) {PTOC_PTO_OP_##op, role, when, as, 0, 0, 0},
 #include "dialect/pto_dtypes.def"
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
 static const struct {
-    const char *op, *ins, *outs, *both;
+    ptoc_pto_op_id op;
+    const char *ins, *outs, *both;
 } operand_rows[] = {
-#define PTO_OPERANDS(op, ins, outs) {op, ins, outs, ins " | " outs},
+#define PTO_OPERANDS(op, ins, outs) {PTOC_PTO_OP_##op, ins, outs, ins " | " outs},
 #include "dialect/pto_dtypes.def"
 };
 #define NOPERAND_ROWS (sizeof operand_rows / sizeof operand_rows[0])
@@ -52,29 +54,44 @@ uint32_t ptoc_pto_dtype_rule_set(const ptoc_pto_dtype_rule *rule, ptoc_pto_arch 
     return 0;
 }
 
-static int operand_row(const char *op)
+/* ---------------------------------------------------------------- the index */
+
+/* Each opcode's rows, from one pass over the table: its rule rows are one run
+ * (the table keeps an op's rows together), so the first and the last bound it.
+ * Filled once, before the first lookup, by whichever thread comes first;
+ * pthread_once, as the op table's set-up (pto_ops.c), so that ThreadSanitizer
+ * sees the order. */
+static pto_dtype_rows op_rows[PTOC_PTO_OP_COUNT];
+static pthread_once_t op_rows_once = PTHREAD_ONCE_INIT;
+
+static void index_rows(void)
 {
+    for (size_t op = 0; op < PTOC_PTO_OP_COUNT; op++)
+        op_rows[op] = (pto_dtype_rows){0, 0, -1};
+    for (size_t i = NRULES; i-- > 0;) {
+        pto_dtype_rows *r = &op_rows[rules[i].op];
+        r->begin = (uint16_t)i;
+        if (!r->end)
+            r->end = (uint16_t)(i + 1);
+    }
     for (size_t i = 0; i < NOPERAND_ROWS; i++)
-        if (strcmp(operand_rows[i].op, op) == 0)
-            return (int)i;
-    return -1;
+        op_rows[operand_rows[i].op].operands = (int16_t)i;
 }
 
-pto_dtype_rows pto_dtype_rows_lookup(const char *name)
+static const pto_dtype_rows *rows_of(ptoc_pto_op_id opcode)
 {
-    pto_dtype_rows r = {0, 0, (int16_t)operand_row(name)};
-    size_t i = 0;
-    while (i < NRULES && strcmp(rules[i].op, name) != 0)
-        i++;
-    r.begin = r.end = (uint16_t)i;
-    while (r.end < NRULES && strcmp(rules[r.end].op, name) == 0)
-        r.end++;
-    return r;
+    static const pto_dtype_rows none = {0, 0, -1};
+    if (opcode < 0 || opcode >= PTOC_PTO_OP_COUNT)
+        return &none;
+    pthread_once(&op_rows_once, index_rows);
+    return &op_rows[opcode];
 }
 
-const char *ptoc_pto_op_roles(const char *op)
+const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op) { return rows_of(ptoc_pto_opcode(op)); }
+
+const char *ptoc_pto_op_roles(ptoc_pto_op_id opcode)
 {
-    int r = operand_row(op);
+    int r = rows_of(opcode)->operands;
     return r < 0 ? NULL : operand_rows[r].both;
 }
 

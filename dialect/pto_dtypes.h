@@ -51,9 +51,8 @@ typedef struct pto_dtype_rows {
     uint16_t begin, end;
     int16_t operands;
 } pto_dtype_rows;
-/* A scan of the table, done once per op when the dialect is first registered;
- * pto_op_dtype_rows (pto_ops.c) answers from then on. */
-pto_dtype_rows pto_dtype_rows_lookup(const char *name);
+/* The rows of `op`'s opcode, indexed once for all opcodes (no rows for ops
+ * that are not pto ops). */
 const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op);
 
 /* pto_dtypes.c: checks every row of `op`'s table entries against the op in

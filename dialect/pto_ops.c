@@ -19,7 +19,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "dialect/pto_dtypes.h"
 #include "dialect/pto_internal.h"
 #include "ptoc/ptoc.h"
 
@@ -993,14 +992,10 @@ const ptoc_dialect pto_dialect = {
 
 const ptoc_dialect *ptoc_pto_dialect(void) { return &pto_dialect; }
 
-/* Each row's element type rows (pto_dtypes.def), looked up by name once. */
-static pto_dtype_rows pto_row_dtypes[PTO_NOPS];
-
 static void fill_op_defs(void)
 {
     for (size_t i = 0; i < PTO_NOPS; i++) {
         const pto_op_row *r = &pto_rows[i];
-        pto_row_dtypes[i] = pto_dtype_rows_lookup(r->info.name);
         pto_op_defs[i] = (ptoc_op_def){
             .name = r->info.name, .flags = r->flags, .parse = r->parse, .print = r->print,
             .verify = r->verify, .data = r, .summary = NULL, .parse_asm = r->parse_asm,
@@ -1022,13 +1017,6 @@ void ptoc_register_pto_dialect(ptoc_context *ctx)
         return;
     pthread_once(&op_defs_once, fill_op_defs);
     ptoc_context_register_dialect(ctx, &pto_dialect);
-}
-
-const pto_dtype_rows *pto_op_dtype_rows(const ptoc_op *op)
-{
-    static const pto_dtype_rows none = {0, 0, -1};
-    const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
-    return info ? &pto_row_dtypes[(const pto_op_row *)info - pto_rows] : &none;
 }
 
 const ptoc_pto_op_info *ptoc_pto_op_info_of(const ptoc_op *op)

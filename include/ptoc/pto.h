@@ -281,29 +281,10 @@ uint32_t ptoc_pto_dtype_class(const ptoc_type *elem);
 /* The name of class `bit` ("i8", "ui16", "f8E4M3", "other"), NULL if not one bit. */
 const char *ptoc_pto_dtype_class_name(uint32_t bit);
 
-/* One row of the per-target element type table (dialect/pto_dtypes.def): the
- * operand `role` of `op` takes the classes of its arch's set, whenever every
- * condition of `when` holds ("" always; "src=f32": operand src has class f32;
- * "src@acc": operand src is in loc=acc; several are separated by spaces). A row
- * with `same_as` instead requires role's element type to equal same_as's. */
-typedef struct ptoc_pto_dtype_rule {
-    const char *op;              /* "pto.tadd" */
-    const char *role;            /* "dst" */
-    const char *when;            /* "" or conditions */
-    const char *same_as;         /* NULL for a set row */
-    uint32_t a2a3, a5, cpu;      /* class sets; cpu is the union of the hardware's plus its own */
-} ptoc_pto_dtype_rule;
-size_t ptoc_pto_dtype_rule_count(void);
-const ptoc_pto_dtype_rule *ptoc_pto_dtype_rule_at(size_t i);
-/* The set of `rule` for `arch` (a2 and a3 share one; 0 for an invalid arch). */
-uint32_t ptoc_pto_dtype_rule_set(const ptoc_pto_dtype_rule *rule, ptoc_pto_arch arch);
 /* The rules of a kernel entry (a pto.entry function, or a module's only
  * function with a body) on the hardware targets: it returns nothing and does
  * not call itself through func.call. func.func's verifier calls it. */
 bool ptoc_pto_verify_entry(const ptoc_op *fn);
-/* The operand roles of `op` ("src0 src1 | dst": ins, then outs after the bar),
- * for the ops the table has rows for; NULL for others. */
-const char *ptoc_pto_op_roles(const char *op);
 
 /* ---------------------------------------------------------------- ops */
 
@@ -430,6 +411,29 @@ ptoc_type *ptoc_pto_select_scratch(const ptoc_op *op, uint32_t *tmp_index);
 /* The table, in order: row i of ptoc_pto_op_count() rows (docs/ops.md lists them). */
 size_t ptoc_pto_op_count(void);
 const ptoc_pto_op_info *ptoc_pto_op_info_at(size_t i);
+
+/* ---------------------------------------------------------------- element type rows */
+
+/* One row of the per-target element type table (dialect/pto_dtypes.def): the
+ * operand `role` of op `op` takes the classes of its arch's set, whenever every
+ * condition of `when` holds ("" always; "src=f32": operand src has class f32;
+ * "src@acc": operand src is in loc=acc; several are separated by spaces). A row
+ * with `same_as` instead requires role's element type to equal same_as's. */
+typedef struct ptoc_pto_dtype_rule {
+    ptoc_pto_op_id op;           /* PTOC_PTO_OP_TADD */
+    const char *role;            /* "dst" */
+    const char *when;            /* "" or conditions */
+    const char *same_as;         /* NULL for a set row */
+    uint32_t a2a3, a5, cpu;      /* class sets; cpu is the union of the hardware's plus its own */
+} ptoc_pto_dtype_rule;
+/* The table's rows in order (the rows of one op are contiguous). */
+size_t ptoc_pto_dtype_rule_count(void);
+const ptoc_pto_dtype_rule *ptoc_pto_dtype_rule_at(size_t i);
+/* The set of `rule` for `arch` (a2 and a3 share one; 0 for an invalid arch). */
+uint32_t ptoc_pto_dtype_rule_set(const ptoc_pto_dtype_rule *rule, ptoc_pto_arch arch);
+/* The operand roles of op `opcode` ("src0 src1 | dst": ins, then outs after
+ * the bar), for the ops the table has rows for; NULL for others. */
+const char *ptoc_pto_op_roles(ptoc_pto_op_id opcode);
 
 #ifdef __cplusplus
 }

@@ -168,12 +168,20 @@ static void tdivs_edges(const e2e_case *c, const e2e_run *run, uint8_t **bufs, u
     (void)rng;
 }
 
-static void build_elementwise(e2e_case *c, e2e_opcode op, ref_dtype t, const shape_class *k)
+/* An elementwise case's op, and for tdivs whether the scalar comes first
+ * (tdivs ins(%s, %t): dst = s / t). */
+typedef struct elementwise_op {
+    ptoc_pto_op_id op;
+    bool scalar_first;
+} elementwise_op;
+
+static void build_elementwise(e2e_case *c, elementwise_op eo, ref_dtype t, const shape_class *k)
 {
     e2e_program *p = &c->prog;
     int a = full_tile(p, t, k), b = full_tile(p, t, k), d = full_tile(p, t, k);
-    bool scalar_first = op == E2E_TDIVS_SCALAR_FIRST;
-    bool scalar = op == E2E_TADDS || op == E2E_TMULS || op == E2E_TDIVS || scalar_first;
+    ptoc_pto_op_id op = eo.op;
+    bool scalar_first = eo.scalar_first;
+    bool scalar = op == PTOC_PTO_OP_TADDS || op == PTOC_PTO_OP_TMULS || op == PTOC_PTO_OP_TDIVS;
     program_load_tile(p, a);
     if (!scalar)
         program_load_tile(p, b);
@@ -185,7 +193,7 @@ static void build_elementwise(e2e_case *c, e2e_opcode op, ref_dtype t, const sha
         program_op(p, op, d, 2, in);
     }
     program_store_tile(p, d);
-    if (op == E2E_TDIVS || scalar_first) {
+    if (op == PTOC_PTO_OP_TDIVS) {
         c->fill = tdivs_edges;
         c->aux = scalar_first;
         set_runs(c, k, 2);
@@ -194,11 +202,17 @@ static void build_elementwise(e2e_case *c, e2e_opcode op, ref_dtype t, const sha
 
 static void family_elementwise(e2e_suite *s)
 {
-    static const e2e_opcode ops[] = {E2E_TADD, E2E_TSUB, E2E_TMUL,  E2E_TDIV,  E2E_TMAX,
-                                     E2E_TMIN, E2E_TADDS, E2E_TMULS, E2E_TDIVS, E2E_TDIVS_SCALAR_FIRST};
+    static const elementwise_op ops[] = {
+        {PTOC_PTO_OP_TADD, false},  {PTOC_PTO_OP_TSUB, false},  {PTOC_PTO_OP_TMUL, false},
+        {PTOC_PTO_OP_TDIV, false},  {PTOC_PTO_OP_TMAX, false},  {PTOC_PTO_OP_TMIN, false},
+        {PTOC_PTO_OP_TADDS, false}, {PTOC_PTO_OP_TMULS, false}, {PTOC_PTO_OP_TDIVS, false},
+        {PTOC_PTO_OP_TDIVS, true},
+    };
     enum { NOPS = sizeof ops / sizeof ops[0] };
-    static const char *const keys[NOPS] = {"tadd",  "tsub",  "tmul",  "tdiv",  "tmax",
-                                           "tmin",  "tadds", "tmuls", "tdivs", "tdivs (scalar first)"};
+    static char keys[NOPS][40];                    /* statistics keys outlive the cases */
+    for (int oi = 0; oi < NOPS; oi++)
+        snprintf(keys[oi], sizeof keys[oi], "%s%s", program_op_name(ops[oi].op),
+                 ops[oi].scalar_first ? " (scalar first)" : "");
     for (int di = 0; di < DTYPE_COUNT; di++) {
         ref_dtype t = all_dtypes[di];
         e2e_case *cases = case_array(CLASS_ALL * NOPS);
@@ -207,8 +221,8 @@ static void family_elementwise(e2e_suite *s)
             for (int oi = 0; oi < NOPS; oi++) {
                 shape_class k = class_of(ki, t);
                 char name[64];
-                snprintf(name, sizeof name, "%s%s_%s_%s", opcode_name(ops[oi]),
-                         ops[oi] == E2E_TDIVS_SCALAR_FIRST ? "_sf" : "", ref_dtype_name(t), k.name);
+                snprintf(name, sizeof name, "%s%s_%s_%s", program_op_name(ops[oi].op),
+                         ops[oi].scalar_first ? "_sf" : "", ref_dtype_name(t), k.name);
                 e2e_case *c = new_case(cases, &n, keys[oi], t, &k, name);
                 build_elementwise(c, ops[oi], t, &k);
             }
@@ -225,10 +239,11 @@ static void family_elementwise(e2e_suite *s)
  * full tile of which row 0 is used, or the roles swapped (src0 the row). */
 typedef enum colexpand_form { CE_ROW, CE_FULL_SRC1, CE_SWAPPED, CE_FORM_COUNT } colexpand_form;
 
-static void build_colexpand(e2e_case *c, e2e_opcode op, colexpand_form form, ref_dtype t, const shape_class *k)
+static void build_colexpand(e2e_case *c, ptoc_pto_op_id op, colexpand_form form, ref_dtype t,
+                            const shape_class *k)
 {
     e2e_program *p = &c->prog;
-    if (op == E2E_TCOLEXPAND) {
+    if (op == PTOC_PTO_OP_TCOLEXPAND) {
         int row = row_tile(p, t, k), d = full_tile(p, t, k);
         program_load_tile(p, row);
         e2e_operand in[1] = {tile_operand(row)};
@@ -248,33 +263,34 @@ static void build_colexpand(e2e_case *c, e2e_opcode op, colexpand_form form, ref
 
 static void family_colexpand(e2e_suite *s)
 {
-    static const e2e_opcode ops[] = {E2E_TCOLEXPAND,    E2E_TCOLEXPANDADD, E2E_TCOLEXPANDSUB,
-                                     E2E_TCOLEXPANDMUL, E2E_TCOLEXPANDDIV, E2E_TCOLEXPANDMAX,
-                                     E2E_TCOLEXPANDMIN, E2E_TCOLEXPANDEXPDIF};
+    static const ptoc_pto_op_id ops[] = {PTOC_PTO_OP_TCOLEXPAND,    PTOC_PTO_OP_TCOLEXPANDADD,
+                                         PTOC_PTO_OP_TCOLEXPANDSUB, PTOC_PTO_OP_TCOLEXPANDMUL,
+                                         PTOC_PTO_OP_TCOLEXPANDDIV, PTOC_PTO_OP_TCOLEXPANDMAX,
+                                         PTOC_PTO_OP_TCOLEXPANDMIN, PTOC_PTO_OP_TCOLEXPANDEXPDIF};
     enum { NOPS = sizeof ops / sizeof ops[0] };
     static const char *const form_suffix[CE_FORM_COUNT] = {"", "_full", "_swap"};
     static const char *const form_key[CE_FORM_COUNT] = {"", "(full src1)", "(swapped)"};
     static char keys[NOPS][CE_FORM_COUNT][40];     /* statistics keys outlive the cases */
     for (int oi = 0; oi < NOPS; oi++)
         for (int f = 0; f < CE_FORM_COUNT; f++)
-            snprintf(keys[oi][f], sizeof keys[oi][f], "%s%s", opcode_name(ops[oi]), form_key[f]);
+            snprintf(keys[oi][f], sizeof keys[oi][f], "%s%s", program_op_name(ops[oi]), form_key[f]);
     for (int di = 0; di < DTYPE_COUNT; di++) {
         ref_dtype t = all_dtypes[di];
         e2e_case *cases = case_array(96);
         int n = 0;
         for (int ki = 0; ki < CLASS_COUNT; ki++)
             for (int oi = 0; oi < NOPS; oi++)
-                for (int f = 0; f < (ops[oi] == E2E_TCOLEXPAND ? 1 : CE_FORM_COUNT); f++) {
-                    if (ops[oi] == E2E_TCOLEXPANDEXPDIF && t != REF_F16 && t != REF_F32)
+                for (int f = 0; f < (ops[oi] == PTOC_PTO_OP_TCOLEXPAND ? 1 : CE_FORM_COUNT); f++) {
+                    if (ops[oi] == PTOC_PTO_OP_TCOLEXPANDEXPDIF && t != REF_F16 && t != REF_F32)
                         continue;
                     if (f == CE_FULL_SRC1 && ki != 1)
                         continue;                 /* one class is enough for this form */
                     shape_class k = class_of(ki, t);
                     char name[64];
-                    snprintf(name, sizeof name, "%s%s_%s_%s", opcode_name(ops[oi]), form_suffix[f],
+                    snprintf(name, sizeof name, "%s%s_%s_%s", program_op_name(ops[oi]), form_suffix[f],
                              ref_dtype_name(t), k.name);
                     e2e_case *c = new_case(cases, &n, keys[oi][f], t, &k, name);
-                    c->ulp = ops[oi] == E2E_TCOLEXPANDEXPDIF ? 1 : 0;
+                    c->ulp = ops[oi] == PTOC_PTO_OP_TCOLEXPANDEXPDIF ? 1 : 0;
                     build_colexpand(c, ops[oi], (colexpand_form)f, t, &k);
                 }
         char module[64];
@@ -314,17 +330,18 @@ static void build_select(e2e_case *c, select_kind kind, ref_cmp mode, ref_dtype 
     if (kind == SEL_TCMPS_TSELS) {
         int s0 = program_scalar(p, t), s1 = program_scalar(p, t);
         e2e_operand cin[2] = {tile_operand(a), scalar_operand(s0)};
-        cmp = program_op(p, E2E_TCMPS, mask, 2, cin);
+        cmp = program_op(p, PTOC_PTO_OP_TCMPS, mask, 2, cin);
         e2e_operand sin[4] = {tile_operand(mask), tile_operand(a), tile_operand(tmp), scalar_operand(s1)};
         if (!with_tmp)
             sin[2] = sin[3];
-        program_op(p, E2E_TSELS, d, nsel, sin);
+        program_op(p, PTOC_PTO_OP_TSELS, d, nsel, sin);
     } else {
         e2e_operand cin[2] = {tile_operand(a), tile_operand(b)};
-        cmp = program_op(p, kind == SEL_TCMP_TSEL ? E2E_TCMP : E2E_TCMPS_TILE, mask, 2, cin);
+        /* tcmps of two tiles compares with src1's [0,0] */
+        cmp = program_op(p, kind == SEL_TCMP_TSEL ? PTOC_PTO_OP_TCMP : PTOC_PTO_OP_TCMPS, mask, 2, cin);
         e2e_operand sin[4] = {tile_operand(mask), tile_operand(kind == SEL_TCMP_TSEL ? a : b),
                               tile_operand(kind == SEL_TCMP_TSEL ? b : a), tile_operand(tmp)};
-        program_op(p, E2E_TSEL, d, nsel, sin);
+        program_op(p, PTOC_PTO_OP_TSEL, d, nsel, sin);
     }
     cmp->cmp = mode;
     program_store_tile(p, mask);
@@ -439,7 +456,7 @@ static void build_histogram(e2e_case *c, ref_dtype src_t, int byte, int is_msb, 
     }
     int dst = program_tile(p, dst_t, k->rows, 256, k->vrows, 256);
     e2e_operand in[2] = {tile_operand(src), tile_operand(idx)};
-    e2e_step *h = program_op(p, E2E_THISTOGRAM, dst, 2, in);
+    e2e_step *h = program_op(p, PTOC_PTO_OP_THISTOGRAM, dst, 2, in);
     h->byte = byte;
     h->is_msb = is_msb;
     program_store_tile(p, dst);

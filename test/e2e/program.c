@@ -94,7 +94,7 @@ void program_store_whole(e2e_program *p, int tile)
     program_store(p, full, program_tile_view(p, full));
 }
 
-e2e_step *program_op(e2e_program *p, e2e_opcode op, int dst, int nin, const e2e_operand *in)
+e2e_step *program_op(e2e_program *p, ptoc_pto_op_id op, int dst, int nin, const e2e_operand *in)
 {
     e2e_step *s = add_step(p, E2E_OP, dst);
     s->op = op;
@@ -108,19 +108,17 @@ e2e_operand scalar_operand(int param) { return (e2e_operand){true, param}; }
 
 /* ---------------------------------------------------------------- printing */
 
-static const char *const opcode_names[E2E_OPCODE_COUNT] = {
-    [E2E_TADD] = "tadd", [E2E_TSUB] = "tsub", [E2E_TMUL] = "tmul", [E2E_TDIV] = "tdiv",
-    [E2E_TMAX] = "tmax", [E2E_TMIN] = "tmin", [E2E_TADDS] = "tadds", [E2E_TMULS] = "tmuls",
-    [E2E_TDIVS] = "tdivs", [E2E_TDIVS_SCALAR_FIRST] = "tdivs",
-    [E2E_TCOLEXPAND] = "tcolexpand", [E2E_TCOLEXPANDADD] = "tcolexpandadd",
-    [E2E_TCOLEXPANDSUB] = "tcolexpandsub", [E2E_TCOLEXPANDMUL] = "tcolexpandmul",
-    [E2E_TCOLEXPANDDIV] = "tcolexpanddiv", [E2E_TCOLEXPANDMAX] = "tcolexpandmax",
-    [E2E_TCOLEXPANDMIN] = "tcolexpandmin", [E2E_TCOLEXPANDEXPDIF] = "tcolexpandexpdif",
-    [E2E_TCMP] = "tcmp", [E2E_TCMPS] = "tcmps", [E2E_TCMPS_TILE] = "tcmps", [E2E_TSEL] = "tsel",
-    [E2E_TSELS] = "tsels", [E2E_THISTOGRAM] = "thistogram",
-};
+const char *program_op_name(ptoc_pto_op_id op)
+{
+    const char *name = ptoc_pto_op_name(op);
+    return name ? name + strlen("pto.") : "?";
+}
 
-const char *opcode_name(e2e_opcode op) { return opcode_names[op]; }
+/* The ops written with a compare mode attribute. */
+static bool has_cmp_mode(const e2e_step *s)
+{
+    return s->op == PTOC_PTO_OP_TCMP || s->op == PTOC_PTO_OP_TCMPS;
+}
 
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
@@ -305,10 +303,10 @@ static void print_operand_type(FILE *out, const e2e_program *p, e2e_operand o)
 
 static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 {
-    fprintf(out, "    pto.%s ins(", opcode_name(s->op));
+    fprintf(out, "    %s ins(", ptoc_pto_op_name(s->op));
     for (int i = 0; i < s->nin; i++)
         fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
-    if (s->op == E2E_TCMP || s->op == E2E_TCMPS || s->op == E2E_TCMPS_TILE)
+    if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
     fputs(" : ", out);
     for (int i = 0; i < s->nin; i++) {
@@ -319,7 +317,7 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
     fprintf(out, ") outs(%%t%d : ", s->tile);
     print_tile_type(out, &p->tiles[s->tile]);
     fputc(')', out);
-    if (s->op == E2E_THISTOGRAM) {
+    if (s->op == PTOC_PTO_OP_THISTOGRAM) {
         if (s->is_msb >= 0)
             fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
         else
@@ -384,11 +382,11 @@ void program_emit(const e2e_program *p, FILE *out)
 
 static void print_op_attrs(FILE *out, const e2e_step *s)
 {
-    if (s->op == E2E_TCMP || s->op == E2E_TCMPS || s->op == E2E_TCMPS_TILE)
+    if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
-    else if (s->op == E2E_THISTOGRAM && s->is_msb >= 0)
+    else if (s->op == PTOC_PTO_OP_THISTOGRAM && s->is_msb >= 0)
         fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
-    else if (s->op == E2E_THISTOGRAM)
+    else if (s->op == PTOC_PTO_OP_THISTOGRAM)
         fprintf(out, " {byte = %d}", s->byte);
 }
 
@@ -405,7 +403,7 @@ bool program_level1_ok(const e2e_program *p, const char **why)
             return false;
         }
         const e2e_tile *d = &p->tiles[s->tile];
-        if (s->kind == E2E_OP && s->op == E2E_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
             /* the 1-row source has no valid rows to give: only an alloc_tile could say them */
             *why = "tcolexpand's dynamic valid shape comes from no operand";
             return false;
@@ -475,7 +473,7 @@ void program_emit_level1(const e2e_program *p, FILE *out)
             fputc('\n', out);
             continue;
         } else {
-            fprintf(out, "    %%s%d = pto.%s", i, opcode_name(s->op));
+            fprintf(out, "    %%s%d = %s", i, ptoc_pto_op_name(s->op));
             print_value_operands(out, p, s, def);
         }
         fputs(" -> ", out);
@@ -513,15 +511,15 @@ static ref_view view_of(const e2e_program *p, const e2e_view *v, uint8_t **bufs,
     return rv;
 }
 
-static ref_binop binop_of(e2e_opcode op)
+static ref_binop binop_of(ptoc_pto_op_id op)
 {
     switch (op) {
-    case E2E_TSUB: case E2E_TCOLEXPANDSUB: return REF_SUB;
-    case E2E_TMUL: case E2E_TMULS: case E2E_TCOLEXPANDMUL: return REF_MUL;
-    case E2E_TDIV: case E2E_TDIVS: case E2E_TDIVS_SCALAR_FIRST: case E2E_TCOLEXPANDDIV: return REF_DIV;
-    case E2E_TMAX: case E2E_TCOLEXPANDMAX: return REF_MAX;
-    case E2E_TMIN: case E2E_TCOLEXPANDMIN: return REF_MIN;
-    case E2E_TCOLEXPANDEXPDIF: return REF_EXPDIF;
+    case PTOC_PTO_OP_TSUB: case PTOC_PTO_OP_TCOLEXPANDSUB: return REF_SUB;
+    case PTOC_PTO_OP_TMUL: case PTOC_PTO_OP_TMULS: case PTOC_PTO_OP_TCOLEXPANDMUL: return REF_MUL;
+    case PTOC_PTO_OP_TDIV: case PTOC_PTO_OP_TDIVS: case PTOC_PTO_OP_TCOLEXPANDDIV: return REF_DIV;
+    case PTOC_PTO_OP_TMAX: case PTOC_PTO_OP_TCOLEXPANDMAX: return REF_MAX;
+    case PTOC_PTO_OP_TMIN: case PTOC_PTO_OP_TCOLEXPANDMIN: return REF_MIN;
+    case PTOC_PTO_OP_TCOLEXPANDEXPDIF: return REF_EXPDIF;
     default: return REF_ADD;
     }
 }
@@ -532,29 +530,38 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
 #define IN(i) (&t[s->in[i].index])
 #define SC(i) (scalars[s->in[i].index])
     switch (s->op) {
-    case E2E_TADD: case E2E_TSUB: case E2E_TMUL: case E2E_TDIV: case E2E_TMAX: case E2E_TMIN:
+    case PTOC_PTO_OP_TADD: case PTOC_PTO_OP_TSUB: case PTOC_PTO_OP_TMUL: case PTOC_PTO_OP_TDIV:
+    case PTOC_PTO_OP_TMAX: case PTOC_PTO_OP_TMIN:
         ref_binary(binop_of(s->op), d, IN(0), IN(1));
         break;
-    case E2E_TADDS: case E2E_TMULS: case E2E_TDIVS:
+    case PTOC_PTO_OP_TADDS: case PTOC_PTO_OP_TMULS:
         ref_binary_scalar(binop_of(s->op), d, IN(0), SC(1));
         break;
-    case E2E_TDIVS_SCALAR_FIRST:
-        ref_scalar_binary(REF_DIV, d, SC(0), IN(1));
+    case PTOC_PTO_OP_TDIVS:                        /* the scalar first: tdivs ins(%s, %t), dst = s / t */
+        if (s->in[0].scalar)
+            ref_scalar_binary(REF_DIV, d, SC(0), IN(1));
+        else
+            ref_binary_scalar(REF_DIV, d, IN(0), SC(1));
         break;
-    case E2E_TCOLEXPAND:
+    case PTOC_PTO_OP_TCOLEXPAND:
         ref_tcolexpand(d, IN(0));
         break;
-    case E2E_TCOLEXPANDADD: case E2E_TCOLEXPANDSUB: case E2E_TCOLEXPANDMUL: case E2E_TCOLEXPANDDIV:
-    case E2E_TCOLEXPANDMAX: case E2E_TCOLEXPANDMIN: case E2E_TCOLEXPANDEXPDIF:
+    case PTOC_PTO_OP_TCOLEXPANDADD: case PTOC_PTO_OP_TCOLEXPANDSUB: case PTOC_PTO_OP_TCOLEXPANDMUL:
+    case PTOC_PTO_OP_TCOLEXPANDDIV: case PTOC_PTO_OP_TCOLEXPANDMAX: case PTOC_PTO_OP_TCOLEXPANDMIN:
+    case PTOC_PTO_OP_TCOLEXPANDEXPDIF:
         ref_tcolexpand_binary(binop_of(s->op), d, IN(0), IN(1));
         break;
-    case E2E_TCMP: ref_tcmp(s->cmp, d, IN(0), IN(1)); break;
-    case E2E_TCMPS: ref_tcmps(s->cmp, d, IN(0), SC(1)); break;
-    case E2E_TCMPS_TILE: ref_tcmps_tile(s->cmp, d, IN(0), IN(1)); break;
-    case E2E_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
-    case E2E_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
-    case E2E_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
-    case E2E_OPCODE_COUNT: break;
+    case PTOC_PTO_OP_TCMP: ref_tcmp(s->cmp, d, IN(0), IN(1)); break;
+    case PTOC_PTO_OP_TCMPS:                        /* src1 a scalar, or a tile (its [0,0]) */
+        if (s->in[1].scalar)
+            ref_tcmps(s->cmp, d, IN(0), SC(1));
+        else
+            ref_tcmps_tile(s->cmp, d, IN(0), IN(1));
+        break;
+    case PTOC_PTO_OP_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
+    case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
+    case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
+    default: break;              /* not computed: its outputs stay as they were, and differ from ptoc's */
     }
 #undef IN
 #undef SC

@@ -17,6 +17,8 @@
 
 #include "ref.h"
 
+#include "ptoc/pto.h"
+
 #include <stdio.h>
 
 #define E2E_DYN_R (-1)     /* the %vr parameter */
@@ -59,15 +61,6 @@ typedef struct e2e_view {
 
 typedef enum e2e_step_kind { E2E_LOAD, E2E_STORE, E2E_OP } e2e_step_kind;
 
-typedef enum e2e_opcode {
-    E2E_TADD, E2E_TSUB, E2E_TMUL, E2E_TDIV, E2E_TMAX, E2E_TMIN, E2E_TADDS, E2E_TMULS, E2E_TDIVS,
-    E2E_TDIVS_SCALAR_FIRST,    /* tdivs ins(%s, %t): dst = s / t */
-    E2E_TCOLEXPAND, E2E_TCOLEXPANDADD, E2E_TCOLEXPANDSUB, E2E_TCOLEXPANDMUL, E2E_TCOLEXPANDDIV,
-    E2E_TCOLEXPANDMAX, E2E_TCOLEXPANDMIN, E2E_TCOLEXPANDEXPDIF,
-    E2E_TCMP, E2E_TCMPS, E2E_TCMPS_TILE, E2E_TSEL, E2E_TSELS, E2E_THISTOGRAM,
-    E2E_OPCODE_COUNT
-} e2e_opcode;
-
 /* An operand of an op step: a tile (index into tiles) or a scalar parameter. */
 typedef struct e2e_operand {
     bool scalar;
@@ -79,8 +72,8 @@ typedef struct e2e_step {
     int tile;                  /* LOAD/STORE: the tile; OP: the destination */
     e2e_view view;             /* LOAD/STORE */
     int pad_scalar;            /* LOAD: param index of pad_value, or -1 */
-    e2e_opcode op;             /* OP */
-    e2e_operand in[4];
+    ptoc_pto_op_id op;         /* OP: an op of the table (program_reference lists those it computes) */
+    e2e_operand in[4];         /* OP: its ins; their kinds pick the form (tdivs ins(%s, %t), tcmps of two tiles) */
     int nin;
     ref_cmp cmp;               /* tcmp / tcmps */
     int byte;                  /* thistogram: 0..3 */
@@ -120,7 +113,7 @@ void program_load_tile(e2e_program *p, int tile);
 void program_store_tile(e2e_program *p, int tile);
 /* The second half alone: the whole physical extent to a fresh buffer. */
 void program_store_whole(e2e_program *p, int tile);
-e2e_step *program_op(e2e_program *p, e2e_opcode op, int dst, int nin, const e2e_operand *in);
+e2e_step *program_op(e2e_program *p, ptoc_pto_op_id op, int dst, int nin, const e2e_operand *in);
 e2e_operand tile_operand(int tile);
 e2e_operand scalar_operand(int param);
 
@@ -146,6 +139,7 @@ const char *program_scalar_type(ref_dtype t);
 void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *scalars, int64_t vr, int64_t vc,
                        uint8_t ub_fill);
 
-const char *opcode_name(e2e_opcode op);
+/* The op's name without "pto." ("tadd"), for case names and statistics keys. */
+const char *program_op_name(ptoc_pto_op_id op);
 
 #endif

@@ -32,15 +32,17 @@ typedef struct operand {
 } operand;
 
 typedef struct fixture {
-    const char *op, *locs, *overrides;
+    ptoc_pto_op_id op;
+    const char *locs, *overrides;
     operand operands[12];
     int n;
 } fixture;
 
 static const struct {
-    const char *op, *locs, *ins, *outs, *overrides;
+    ptoc_pto_op_id op;
+    const char *locs, *ins, *outs, *overrides;
 } fixture_text[] = {
-#define FIXTURE(op, locs, ins, outs, overrides) {op, locs, ins, outs, overrides},
+#define FIXTURE(op, locs, ins, outs, overrides) {PTOC_PTO_OP_##op, locs, ins, outs, overrides},
 #include "dtype_fixtures.inc"
 #undef FIXTURE
 };
@@ -94,12 +96,12 @@ static void loc_part(const char *when, char *buf, size_t n)
     }
 }
 
-static bool find_fixture(const char *op, const char *when, fixture *f)
+static bool find_fixture(ptoc_pto_op_id op, const char *when, fixture *f)
 {
     char locs[96];
     loc_part(when, locs, sizeof locs);
     for (size_t i = 0; i < NFIXTURES; i++) {
-        if (strcmp(fixture_text[i].op, op) || strcmp(fixture_text[i].locs, locs))
+        if (fixture_text[i].op != op || strcmp(fixture_text[i].locs, locs))
             continue;
         memset(f, 0, sizeof *f);
         f->op = op;
@@ -173,7 +175,7 @@ static void set_with_partners(const fixture *f, assignment *a, const char *role,
         changed = false;
         for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
             const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
-            if (!r->same_as || strcmp(r->op, f->op))
+            if (!r->same_as || r->op != f->op)
                 continue;
             char locs[96];
             loc_part(r->when, locs, sizeof locs);
@@ -261,12 +263,12 @@ static uint32_t class_bit(const char *name)
     return 0;
 }
 
-static bool op_implemented(const char *op, ptoc_pto_arch arch)
+static bool op_implemented(ptoc_pto_op_id op, ptoc_pto_arch arch)
 {
     bool any = false;
     for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
         const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
-        if (strcmp(r->op, op) || r->same_as)
+        if (r->op != op || r->same_as)
             continue;
         any = true;
         if (ptoc_pto_dtype_rule_set(r, arch))
@@ -282,13 +284,13 @@ static bool table_accepts(const fixture *f, const assignment *a, ptoc_pto_arch a
         return false;
     /* thistogram's own rule comes first: a 16- or 32-bit integer source. */
     int src = index_of(f, "src");
-    if (!strcmp(f->op, "pto.thistogram") && !(class_bit(a->cls[src]) & (PTOC_PTO_DT_I16 | PTOC_PTO_DT_U16 |
+    if (f->op == PTOC_PTO_OP_THISTOGRAM && !(class_bit(a->cls[src]) & (PTOC_PTO_DT_I16 | PTOC_PTO_DT_U16 |
                                                                        PTOC_PTO_DT_I32 | PTOC_PTO_DT_U32)))
         return false;
     for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
         const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
         int x = index_of(f, r->role);
-        if (strcmp(r->op, f->op) || x < 0 || !when_holds(f, a, r->when))
+        if (r->op != f->op || x < 0 || !when_holds(f, a, r->when))
             continue;
         if (!r->same_as && !(class_bit(a->cls[x]) & ptoc_pto_dtype_rule_set(r, arch)))
             return false;
@@ -341,7 +343,7 @@ static void ignore(void *user, const ptoc_diagnostic *d)
 static bool verifier_accepts(ptoc_context *ctx, const fixture *f, const assignment *a, ptoc_pto_arch arch)
 {
     char op[2048] = "", args[2048] = "", text[4608];
-    snprintf(op, sizeof op, "%s", f->op);
+    snprintf(op, sizeof op, "%s", ptoc_pto_op_name(f->op));
     append_group(op, sizeof op, f, a, false, args, sizeof args);
     append_group(op, sizeof op, f, a, true, args, sizeof args);
     snprintf(text, sizeof text,
@@ -371,14 +373,14 @@ static void check_set_row(ptoc_context *ctx, const ptoc_pto_dtype_rule *r, const
             bool want = table_accepts(f, &a, archs[k]), got = verifier_accepts(ctx, f, &a, archs[k]);
             accepted += got;
             if (want != got)
-                fprintf(stderr, "%s %s when '%s' on %s with %s: the table %s, the verifier %s\n", r->op, r->role,
-                        r->when, ptoc_pto_arch_name(archs[k]), ptoc_pto_dtype_class_name(1u << c),
-                        want ? "accepts" : "rejects", got ? "accepts" : "rejects");
+                fprintf(stderr, "%s %s when '%s' on %s with %s: the table %s, the verifier %s\n",
+                        ptoc_pto_op_name(r->op), r->role, r->when, ptoc_pto_arch_name(archs[k]),
+                        ptoc_pto_dtype_class_name(1u << c), want ? "accepts" : "rejects", got ? "accepts" : "rejects");
             CHECK(want == got);
         }
         if (ptoc_pto_dtype_rule_set(r, archs[k]) && !accepted)
-            fprintf(stderr, "%s %s when '%s' on %s: no class accepted\n", r->op, r->role, r->when,
-                    ptoc_pto_arch_name(archs[k]));
+            fprintf(stderr, "%s %s when '%s' on %s: no class accepted\n", ptoc_pto_op_name(r->op), r->role,
+                    r->when, ptoc_pto_arch_name(archs[k]));
         CHECK(accepted > 0 || !ptoc_pto_dtype_rule_set(r, archs[k]));
     }
 }
@@ -397,7 +399,7 @@ static void check_same_row(ptoc_context *ctx, const ptoc_pto_dtype_rule *r, cons
         CHECK(!verifier_accepts(ctx, f, &a, PTOC_PTO_ARCH_A5));
         return;
     }
-    fprintf(stderr, "%s %s: no accepted instance to break\n", r->op, r->role);
+    fprintf(stderr, "%s %s: no accepted instance to break\n", ptoc_pto_op_name(r->op), r->role);
     CHECK(false);
 }
 
@@ -418,7 +420,7 @@ static void check_fixture_roles(const fixture *f)
     bool ok = bar && !strncmp(roles, ins, strlen(ins)) && (roles[strlen(ins)] == ' ' || !ins[0]) &&
               !strcmp(bar + 3, outs);
     if (!ok)
-        fprintf(stderr, "fixture of %s names %s | %s, the table %s\n", f->op, ins, outs, roles);
+        fprintf(stderr, "fixture of %s names %s | %s, the table %s\n", ptoc_pto_op_name(f->op), ins, outs, roles);
     CHECK(ok);
 }
 
@@ -426,12 +428,12 @@ static void check_fixture_roles(const fixture *f)
 static void check_contiguous(void)
 {
     for (size_t i = 1; i < ptoc_pto_dtype_rule_count(); i++) {
-        const char *op = ptoc_pto_dtype_rule_at(i)->op;
-        if (!strcmp(op, ptoc_pto_dtype_rule_at(i - 1)->op))
+        ptoc_pto_op_id op = ptoc_pto_dtype_rule_at(i)->op;
+        if (op == ptoc_pto_dtype_rule_at(i - 1)->op)
             continue;
         for (size_t j = 0; j + 1 < i; j++)
-            if (!strcmp(ptoc_pto_dtype_rule_at(j)->op, op)) {
-                fprintf(stderr, "the rows of %s are split (rows %zu and %zu)\n", op, j, i);
+            if (ptoc_pto_dtype_rule_at(j)->op == op) {
+                fprintf(stderr, "the rows of %s are split (rows %zu and %zu)\n", ptoc_pto_op_name(op), j, i);
                 CHECK(false);
                 break;
             }
@@ -450,7 +452,7 @@ int main(void)
         fixture f;
         bool found = find_fixture(r->op, r->when, &f);
         if (!found)
-            fprintf(stderr, "no fixture for %s when '%s'\n", r->op, r->when);
+            fprintf(stderr, "no fixture for %s when '%s'\n", ptoc_pto_op_name(r->op), r->when);
         CHECK(found);
         if (found)
             check_fixture_roles(&f);

@@ -65,7 +65,7 @@ static void dtype_table(ptoc_strbuf *sb)
     ptoc_strbuf_puts(sb, "| op | operand | when | a2/a3 | a5 | cpu |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
         const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
-        ptoc_strbuf_printf(sb, "| `%s` | %s | %s |", r->op, r->role, r->when);
+        ptoc_strbuf_printf(sb, "| `%s` | %s | %s |", ptoc_pto_op_name(r->op), r->role, r->when);
         for (int k = 0; k < 3; k++) {
             char set[160];
             if (r->same_as)

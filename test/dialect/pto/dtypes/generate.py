@@ -13,9 +13,10 @@ fails here. It also writes test/unit/dtype_fixtures.inc: the same op
 fixtures for test_dtype_table.c, which checks the verifier against the table
 for every (row, arch, element type).
 
-Rows are read from the table with the C preprocessor (only their keys: op,
-role, conditions); a row without an entry in HW is an error, so a new row
-needs its hardware sets written here too.
+Rows are read from the table with the C preprocessor (only their keys: opcode,
+role, conditions), and the opcodes' names from the op table (dialect/pto_ops.def)
+the same way; a row without an entry in HW is an error, so a new row needs its
+hardware sets written here too.
 """
 import os
 import re
@@ -298,17 +299,33 @@ fixture("ttrans", [("src", T()), ("tmp", T())], [("dst", T())])
 
 # ---------------------------------------------------------------- the table's rows
 
+def preprocess(src):
+    return subprocess.run(["cc", "-E", "-P", "-I" + ROOT, "-"], input=src, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def op_names():
+    """The full name of each opcode of the op table: {"TADD": "pto.tadd", ...}."""
+    out = preprocess('#define PTO_OP(id, name, ...) @OP id name @\n#include "dialect/pto_ops.def"\n')
+    return {op_id: "pto." + name for op_id, name in re.findall(r'@OP (\w+) "([^"]*)" @', out)}
+
+
+NAMES = op_names()
+OPCODES = {name: op_id for op_id, name in NAMES.items()}
+
+
 def table_rows():
-    """(kind, op, role, when, same_as) for every row of the table, in order."""
-    src = ('#define PTO_DTYPES(op, role, when, a2a3, a5, cpu) @ROW op role when @\n'
-           '#define PTO_SAME(op, role, when, as) @SAME op role when as @\n'
-           '#include "dialect/pto_dtypes.def"\n')
-    out = subprocess.run(["cc", "-E", "-P", "-I" + ROOT, "-"], input=src, capture_output=True, text=True,
-                         check=True).stdout
+    """(kind, op, role, when, same_as) for every row of the table, in order;
+    op is the opcode's name ("pto.tadd")."""
+    out = preprocess('#define PTO_DTYPES(op, role, when, a2a3, a5, cpu) @ROW op role when @\n'
+                     '#define PTO_SAME(op, role, when, as) @SAME op role when as @\n'
+                     '#include "dialect/pto_dtypes.def"\n')
     rows = []
-    for kind, body in re.findall(r'@(ROW|SAME) (.*?) @', out):
+    for kind, op_id, body in re.findall(r'@(ROW|SAME) (\w+) (.*?) @', out):
+        if op_id not in NAMES:
+            sys.exit("generate.py: the table's opcode %s is not in the op table" % op_id)
         strs = re.findall(r'"([^"]*)"', body)
-        rows.append((kind, strs[0], strs[1], strs[2], strs[3] if kind == "SAME" else None))
+        rows.append((kind, NAMES[op_id], strs[0], strs[1], strs[2] if kind == "SAME" else None))
     return rows
 
 
@@ -557,7 +574,7 @@ def c_str(s):
 
 def write_fixtures():
     out = ["/* dtype_fixtures.inc: written by test/dialect/pto/dtypes/generate.py.",
-           " * FIXTURE(op, loc conditions, ins, outs, overrides): each operand is",
+           " * FIXTURE(opcode, loc conditions, ins, outs, overrides): each operand is",
            " * `role:kind:loc:shape:default:extra` (kind t tile, s scalar, i index),",
            " * separated by ';'; overrides are `fact>role=class,...` separated by ';'. */"]
     for (op, locs), (ins, outs, overrides) in FIXTURES.items():
@@ -572,7 +589,9 @@ def write_fixtures():
                     parts.append("%s:i" % role)
             return ";".join(parts)
         ov = ";".join("%s>%s" % (f, s.replace(" ", ",")) for f, s in overrides)
-        out.append("FIXTURE(%s, %s, %s, %s, %s)" % (c_str(op), c_str(locs), c_str(enc(ins)), c_str(enc(outs)),
+        if op not in OPCODES:
+            sys.exit("generate.py: the fixture's op %s is not in the op table" % op)
+        out.append("FIXTURE(%s, %s, %s, %s, %s)" % (OPCODES[op], c_str(locs), c_str(enc(ins)), c_str(enc(outs)),
                                                     c_str(ov)))
     with open(os.path.join(ROOT, "test", "unit", "dtype_fixtures.inc"), "w") as f:
         f.write("\n".join(out) + "\n")
