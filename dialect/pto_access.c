@@ -49,7 +49,7 @@
  *    killed: the conservative answer.
  * An out is killed when the op writes its whole valid region (writes_valid)
  * and that region is the whole static tile (compact=row_plus_one keeps a row
- * the op does not write). Bytes: a tile or on-chip memref whose address is a
+ * the op does not write) or the whole on-chip memref. Bytes: a tile or on-chip memref whose address is a
  * constant (ptoc_pto_buffer_addr, memref pto.addr) covers [addr, addr +
  * ptoc_pto_buffer_bytes); a partition of a tensor view with constant offsets,
  * sizes and strides covers [lowest, highest + 1) byte from the pointer
@@ -216,11 +216,16 @@ static bool locate(const ptoc_value *v, ptoc_pto_access *a)
 /* ---------------------------------------------------------------- per op */
 
 /* Whether an out of this type is written whole by an op that writes its
- * valid region. */
+ * valid region: a tile whose valid region is all of it, or an on-chip memref
+ * of static shape (a memref's valid region is its shape). */
 static bool valid_is_whole(const ptoc_type *t)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(t);
-    return d && d->valid_rows == d->rows && d->valid_cols == d->cols && d->compact != PTOC_PTO_COMPACT_ROW_PLUS_ONE;
+    ptoc_pto_address_space space;
+    uint64_t bytes;
+    if (!d)
+        return ptoc_pto_memref_space(t, &space) && space != PTOC_PTO_AS_GM && ptoc_pto_buffer_bytes(t, &bytes);
+    return d->valid_rows == d->rows && d->valid_cols == d->cols && d->compact != PTOC_PTO_COMPACT_ROW_PLUS_ONE;
 }
 
 uint32_t ptoc_pto_op_max_accesses(const ptoc_op *op)

@@ -339,13 +339,14 @@ static uint32_t op_kind_of(planner *pl, const ptoc_op *op)
     return kind;
 }
 
-/* Whether `v` stands for a whole buffer (an alloc, a block argument or a
- * region op's result); a view or an alias may cover less, so a write through
- * it kills nothing. */
-static bool whole_buffer(const ptoc_value *v)
+/* Whether `v` stands for a whole buffer (an alloc_tile or memref.alloc, a
+ * block argument or a region op's result); a view or an alias may cover
+ * less, so a write through it kills nothing. */
+static bool whole_buffer(planner *pl, const ptoc_value *v)
 {
     ptoc_op *def = ptoc_value_def(v);
-    return !def || def->nregions > 0 || ptoc_pto_is(def, PTOC_PTO_OP_ALLOC_TILE);
+    uint32_t kind = def ? op_kind_of(pl, def) & OP_KIND_MASK : OP_OTHER;
+    return !def || def->nregions > 0 || kind == OP_ALLOC_TILE || kind == OP_MEMREF_ALLOC;
 }
 
 static void record_use(planner *pl, ptoc_op *op, uint32_t i, uint32_t point, bool touches, bool reads, bool kills)
@@ -369,7 +370,7 @@ static void record_uses(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
             continue;
         bool touches = kind != OP_PASS;
         record_use(pl, op, a->index, point, touches, touches && a->read,
-                   touches && a->kills && whole_buffer(a->value));
+                   touches && a->kills && whole_buffer(pl, a->value));
     }
 }
 
