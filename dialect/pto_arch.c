@@ -82,6 +82,11 @@ ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
 
 size_t ptoc_pto_arch_names(char *buf, size_t n)
 {
+    return ptoc_pto_arch_names_joined(buf, n, ", ", " or ");
+}
+
+size_t ptoc_pto_arch_names_joined(char *buf, size_t n, const char *sep, const char *last_sep)
+{
     const char *names[2 * (PTOC_PTO_ARCH_MAX_ALIASES + 1) * PTOC_PTO_ARCH_INVALID];
     size_t count = 0, len = 0;
     for (size_t a = 0; a < sizeof arch_rows / sizeof arch_rows[0]; a++) {
@@ -90,8 +95,8 @@ size_t ptoc_pto_arch_names(char *buf, size_t n)
             names[count++] = arch_rows[a].aliases[k];
     }
     for (size_t i = 0; i < count; i++) {
-        const char *sep = i == 0 ? "" : i + 1 == count ? " or " : ", ";
-        int w = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, "%s%s", sep, names[i]);
+        const char *before = i == 0 ? "" : i + 1 == count ? last_sep : sep;
+        int w = snprintf(buf + (len < n ? len : n), len < n ? n - len : 0, "%s%s", before, names[i]);
         len += w > 0 ? (size_t)w : 0;
     }
     if (n && len >= n)

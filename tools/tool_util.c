@@ -83,21 +83,6 @@ bool ptoc_tool_parse_args(const ptoc_tool_cli *cli, int argc, char **argv, void 
     return true;
 }
 
-/* The arch table's names as a metavar: "a2|a3|a2a3|a5|cpu". */
-static const char *arch_metavar(char *buf, size_t n)
-{
-    char names[128];
-    ptoc_pto_arch_names(names, sizeof names);
-    size_t len = 0;
-    for (const char *s = names; *s && len + 1 < n;) {
-        size_t sep = strncmp(s, ", ", 2) == 0 ? 2 : strncmp(s, " or ", 4) == 0 ? 4 : 0;
-        buf[len++] = sep ? '|' : *s;
-        s += sep ? sep : 1;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
 {
     fprintf(out, "OVERVIEW: %s\n\nUSAGE: %s %s\n\nOPTIONS:\n", cli->overview, cli->prog, cli->usage);
@@ -106,7 +91,11 @@ void ptoc_tool_print_help(const ptoc_tool_cli *cli, FILE *out)
         if (!f->help)
             continue;
         char spelling[80], archs[64];
-        const char *metavar = f->apply == ptoc_tool_set_arch ? arch_metavar(archs, sizeof archs) : f->metavar;
+        const char *metavar = f->metavar;
+        if (f->apply == ptoc_tool_set_arch) {   /* the arch table's names, not a copy of them */
+            ptoc_pto_arch_names_joined(archs, sizeof archs, "|", "|");
+            metavar = archs;
+        }
         /* Short flags (-o, -O2) read best with one dash, long ones with two. */
         bool is_short = strlen(f->name) <= 2;
         const char *dashes = is_short ? "-" : "--";

@@ -231,6 +231,9 @@ const char *ptoc_pto_arch_name(ptoc_pto_arch arch);          /* the row's name, 
 /* Every name and alias of the table, "a2, a3, a2a3, a5 or cpu", into buf (n
  * bytes, truncated to fit); returns the full length, as snprintf does. */
 size_t ptoc_pto_arch_names(char *buf, size_t n);
+/* The same list joined by `sep`, with `last_sep` before the last name
+ * ("|" and "|" give the metavar "a2|a3|a2a3|a5|cpu"). */
+size_t ptoc_pto_arch_names_joined(char *buf, size_t n, const char *sep, const char *last_sep);
 /* Whether `pipe` keeps its own ops in order on `arch`. */
 bool ptoc_pto_pipe_in_order(ptoc_pto_arch arch, int pipe);
 

@@ -78,6 +78,9 @@ int main(void)
     size_t len = ptoc_pto_arch_names(names, sizeof names);
     CHECK(strcmp(names, "a2, a3, a2a3, a5 or cpu") == 0 && len == strlen(names));
     CHECK(ptoc_pto_arch_names(small, sizeof small) == len && strcmp(small, "a2, a") == 0);
+    /* The same list as the tools' --pto-arch metavar. */
+    CHECK(ptoc_pto_arch_names_joined(names, sizeof names, "|", "|") == strlen("a2|a3|a2a3|a5|cpu") &&
+          strcmp(names, "a2|a3|a2a3|a5|cpu") == 0);
     CHECK(ptoc_pto_arch_info_of(PTOC_PTO_ARCH_INVALID) == NULL);
     CHECK(ptoc_pto_arch_from_name("a4") == PTOC_PTO_ARCH_INVALID);
     CHECK(ptoc_pto_arch_from_name("") == PTOC_PTO_ARCH_INVALID);
