@@ -133,7 +133,6 @@ typedef struct sync_pass {
 
 /* ---------------------------------------------------------------- helpers */
 
-
 static int op_pipe(const ptoc_op *op)
 {
     if (op->nregions)
