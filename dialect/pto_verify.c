@@ -1379,17 +1379,67 @@ bool pto_verify_barrier(const ptoc_op *op)
 
 /* ---------------------------------------------------------------- pipes */
 
+typedef struct move_row { uint8_t src, dst; int8_t pipe; } move_row;
+
+#define PTO_OP(...)
+#define PTO_MOVE(src, dst, pipe) {PTOC_PTO_AS_##src, PTOC_PTO_AS_##dst, PTOC_PTO_PIPE_##pipe},
+static const move_row move_rows[] = {
+#include "dialect/pto_ops.def"
+};
+#undef PTO_MOVE
+#undef PTO_OP
+
+/* The pipe of a move between two spaces (PTOC_PTO_SPACE_ANY: unknown, taken
+ * as vec: a tile always knows its space, so only untyped memory lands here).
+ * A load the hardware library has no row for (GM into a cube buffer, which
+ * PTOAS accepts) is still a GM read by the DMA engine: MTE2. */
+static ptoc_pto_pipe move_pipe(int32_t src, int32_t dst)
+{
+    src = src == PTOC_PTO_SPACE_ANY ? PTOC_PTO_AS_VEC : src;
+    dst = dst == PTOC_PTO_SPACE_ANY ? PTOC_PTO_AS_VEC : dst;
+    for (size_t i = 0; i < sizeof move_rows / sizeof move_rows[0]; i++)
+        if (move_rows[i].src == src && move_rows[i].dst == dst)
+            return (ptoc_pto_pipe)move_rows[i].pipe;
+    return src == PTOC_PTO_AS_GM ? PTOC_PTO_PIPE_MTE2 : PTOC_PTO_PIPE_V;
+}
+
+/* A move's source is its first in (access role 0) and its destination the
+ * one operand it writes (tinsert's is also read; tmov's fp tile, after its
+ * out, is only read). */
+static ptoc_pto_pipe op_move_pipe(const ptoc_op *op)
+{
+    ptoc_pto_access acc[8];
+    if (ptoc_pto_op_max_accesses(op) > 8)
+        return PTOC_PTO_PIPE_V;
+    uint32_t n = ptoc_pto_op_accesses(op, acc);
+    const ptoc_pto_access *src = NULL, *dst = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (acc[i].role == 0)
+            src = &acc[i];
+        if (acc[i].write && acc[i].role > 0 && !dst)
+            dst = &acc[i];
+    }
+    if (!src || !dst)
+        return PTOC_PTO_PIPE_V;
+    return move_pipe(src->space, dst->space);
+}
+
+bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_space *dst, ptoc_pto_pipe *pipe)
+{
+    if (i >= sizeof move_rows / sizeof move_rows[0])
+        return false;
+    *src = (ptoc_pto_address_space)move_rows[i].src;
+    *dst = (ptoc_pto_address_space)move_rows[i].dst;
+    *pipe = (ptoc_pto_pipe)move_rows[i].pipe;
+    return true;
+}
+
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
     if (!info)
         return PTOC_PTO_PIPE_NONE;
-    if (ptoc_pto_is(op, PTOC_PTO_OP_TSTORE) && op->noperands > 0) {
-        const ptoc_pto_tile_desc *src = ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type);
-        ptoc_pto_address_space as;
-        if ((src && src->loc == PTOC_PTO_AS_ACC) ||
-            (ptoc_pto_memref_space(ptoc_op_operand(op, 0)->type, &as) && as == PTOC_PTO_AS_ACC))
-            return PTOC_PTO_PIPE_FIX;
-    }
+    if (info->pipe == PTOC_PTO_PIPE_BY_SPACES)
+        return op_move_pipe(op);
     return (ptoc_pto_pipe)info->pipe;
 }

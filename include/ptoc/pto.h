@@ -39,6 +39,7 @@ typedef enum ptoc_pto_pipe {
     PTOC_PTO_PIPE_VIRTUAL_MTE2_L1A = 11, PTOC_PTO_PIPE_VIRTUAL_MTE2_L1B = 12,
     PTOC_PTO_PIPE_NUM = 13, PTOC_PTO_PIPE_UNASSIGNED = 99,
     PTOC_PTO_PIPE_NONE = -1,         /* op table only: the op runs on no pipe */
+    PTOC_PTO_PIPE_BY_SPACES = -2,    /* op table only: the pipe of its spaces' move row */
 } ptoc_pto_pipe;
 
 /* #pto.pipe_event_type<...> (alias #pto.sync_op_type<...>) */
@@ -333,8 +334,12 @@ const char *ptoc_pto_op_name(ptoc_pto_op_id opcode);
 const char *ptoc_pto_op_verifier_name(ptoc_pto_op_id opcode);
 /* Whether `op` is the pto op `opcode`. */
 static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { return ptoc_pto_opcode(op) == opcode; }
-/* The pipe an op runs on, refined by its operands (tstore from ACC runs on FIX). */
+/* The pipe an op runs on: its row's, or for a data movement (tload, tstore,
+ * tmov, textract, tinsert and their fp forms) the pipe of the move row of its
+ * source's and destination's spaces (pto_ops.def): MAT->LEFT is MTE1, ACC->GM FIX. */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
+/* The move rows of the op table, in order: row i, or false past the last. */
+bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_space *dst, ptoc_pto_pipe *pipe);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
  * Level-1 shape: operands are ins, results are outs). */
 bool ptoc_pto_dps_split(const ptoc_op *op, uint32_t *nins, uint32_t *nouts);

@@ -1,13 +1,15 @@
 /* test_op_docs.c: docs/ops.md's generated tables say what the code says.
  *
- * Two sections of the doc end in a table built from the code:
+ * Three sections of the doc end in a table built from the code:
  *   "Element types per target"  a row per row of the element type table
  *                               (dialect/pto_dtypes.def), in order;
  *   "Op table"                  a row per op of the op table (dialect/pto_ops.def),
  *                               in order: its forms, pipe, counts and verifier,
  *                               then a column per entry of codegen's list of
  *                               targets saying whether that target lowers it
- *                               (ptoc_llvm_supports_pto_op).
+ *                               (ptoc_llvm_supports_pto_op);
+ *   "Pipes of data movements"   a row per move row of the op table: the pipe
+ *                               of a move from one space to another.
  * The test builds each table's text and compares it with the doc's, byte for
  * byte. On a difference it prints the table as it should read and writes the
  * doc with every table as it should read (the prose around them unchanged) to
@@ -114,6 +116,8 @@ static void count_text(const ptoc_pto_op_info *info, bool ins, char *buf, size_t
 /* The pipe without its "PIPE_" prefix ("MTE2"), "-" for none. */
 static const char *pipe_text(int pipe)
 {
+    if (pipe == PTOC_PTO_PIPE_BY_SPACES)
+        return "by spaces";
     const char *name = pipe == PTOC_PTO_PIPE_NONE ? NULL : ptoc_pto_enum_name(PTOC_PTO_ENUM_PIPE, (uint32_t)pipe);
     if (!name)
         return "-";
@@ -150,6 +154,17 @@ static void op_table(ptoc_strbuf *sb)
             ptoc_strbuf_puts(sb, ptoc_llvm_supports_pto_op(ptoc_target_at(t), info->opcode) ? " yes |" : " no |");
         ptoc_strbuf_putc(sb, '\n');
     }
+}
+
+/* The move rows: the pipe of each pair of spaces a data movement runs between. */
+static void move_table(ptoc_strbuf *sb)
+{
+    ptoc_strbuf_puts(sb, "| from | to | pipe |\n|---|---|---|\n");
+    ptoc_pto_address_space src, dst;
+    ptoc_pto_pipe pipe;
+    for (size_t i = 0; ptoc_pto_move_at(i, &src, &dst, &pipe); i++)
+        ptoc_strbuf_printf(sb, "| %s | %s | %s |\n", ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, src),
+                           ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, dst), pipe_text(pipe));
 }
 
 /* ---------------------------------------------------------------- comparing */
@@ -246,20 +261,24 @@ int main(void)
     CHECK(doc != NULL);
     if (!doc)
         return CHECK_DONE();
-    ptoc_strbuf dtypes, ops;
+    ptoc_strbuf dtypes, ops, moves;
     ptoc_strbuf_init(&dtypes, NULL);
     ptoc_strbuf_init(&ops, NULL);
+    ptoc_strbuf_init(&moves, NULL);
     dtype_table(&dtypes);
     op_table(&ops);
+    move_table(&moves);
     int failures = check_failures;
     doc = check_table(doc, "Element types per target", ptoc_strbuf_cstr(&dtypes));
     doc = check_table(doc, "Op table", ptoc_strbuf_cstr(&ops));
+    doc = check_table(doc, "Pipes of data movements", ptoc_strbuf_cstr(&moves));
     if (check_failures != failures)
         write_fixed(doc);
     else
         remove(FIXED_DOC);                      /* none stale from an earlier run */
     ptoc_strbuf_free(&dtypes);
     ptoc_strbuf_free(&ops);
+    ptoc_strbuf_free(&moves);
     free(doc);
     return CHECK_DONE();
 }
