@@ -22,6 +22,7 @@
  * LLVM values). Produces: calls at the builder's position, nothing else.
  */
 #include "codegen/codegen_internal.h"
+#include "ptoc/runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ static bool emit_barrier(cg *g, ptoc_op *op)
 /* One ptoc_rt_access as i32/i64 values. */
 typedef struct access {
     int32_t space;
-    bool write;
+    int32_t write;                  /* PTOC_RT_READ, PTOC_RT_WRITE or PTOC_RT_READ_WRITE */
     LLVMValueRef begin, end;
 } access;
 
@@ -166,7 +167,7 @@ static bool memref_access(cg *g, const ptoc_value *v, access *out)
 }
 
 /* The access of value `v`, if it is a tile or GM data (false otherwise). */
-static bool access_of(cg *g, const ptoc_value *v, bool write, access *out)
+static bool access_of(cg *g, const ptoc_value *v, int write, access *out)
 {
     ptoc_pto_tile_desc d;
     ptoc_pto_address_space space;
@@ -213,7 +214,9 @@ static bool emit_op(cg *g, ptoc_op *op, int pipe)
         ptoc_fatal("out of memory");
     uint32_t nmodel = ptoc_pto_op_accesses(op, model), n = 0;
     for (uint32_t i = 0; i < nmodel; i++)
-        n += model[i].value && access_of(g, model[i].value, model[i].write, &acc[n]);
+        n += model[i].value &&
+             access_of(g, model[i].value,
+                       !model[i].write ? PTOC_RT_READ : model[i].read ? PTOC_RT_READ_WRITE : PTOC_RT_WRITE, &acc[n]);
     emit_op_call(g, op, pipe, acc, n);
     free(acc);
     free(model);

@@ -170,6 +170,11 @@ static void gm_range(const ptoc_value *v, const ptoc_type *elem, ptoc_pto_access
 static bool buffer_addr(const ptoc_value *v, uint64_t *addr)
 {
     ptoc_op *d = ptoc_value_def(v);
+    /* A reshape or bitcast of a tile is the same bytes seen another way
+     * (pto-isa's TRESHAPE only re-points the tile at its source's data). */
+    while (d && (ptoc_pto_is(d, PTOC_PTO_OP_TRESHAPE) || ptoc_pto_is(d, PTOC_PTO_OP_BITCAST)) && d->noperands == 1 &&
+           d->nresults == 1 && ptoc_pto_tile_like(ptoc_op_operand(d, 0)->type))
+        d = ptoc_value_def(ptoc_op_operand(d, 0));
     if (!d)
         return false;
     if (ptoc_pto_tile_like(v->type)) {

@@ -23,7 +23,10 @@
  *     on (its root). Different pointer arguments are assumed not to alias:
  *     that is the kernel ABI we document. Conflict = the accesses overlap
  *     (same space, same or unknown root, common bytes) and one writes:
- *     physical overlap, never buffer identity.
+ *     physical overlap, never buffer identity; except that a write into a
+ *     buffer no op ever reads (an alloc whose every use only writes it) does
+ *     not conflict with an earlier write: no read can tell which landed last,
+ *     and a later write of the bytes that is read is ordered after both.
  *   Analysis: a forward abstract interpretation of the structured program.
  *     The state is a list of access entries (op, access, pipe, stamp) with,
  *     per pipe q, seen[q]: the stamp from which q's ops are ordered after the
@@ -43,7 +46,8 @@
  *     NEVER wins). scf.for: the body is iterated from merge(entry, back edge)
  *     until the entry set and seen-ness repeat (loop-carried hazards through
  *     reused buffers come out of the back edge); the exit state is that merge
- *     (zero trips included). scf.while: before; exit; after; back edge. Past
+ *     (zero trips included), or the last body's when constant bounds make
+ *     the loop run at least once. scf.while: before; exit; after; back edge. Past
  *     16 rounds (never seen) a PIPE_ALL barrier at the body start and after
  *     the loop makes it safe.
  *   Placement of a pair (producer e, consumer X): in the deepest block B
@@ -208,10 +212,34 @@ static bool conflict(const access *x, const access *y)
     return (x->write || y->write) && ptoc_pto_accesses_overlap(x, y);
 }
 
-static bool entry_conflicts(const entry *e, const access *acc, uint32_t n)
+/* Whether `v` is a buffer no op ever reads: an alloc_tile or memref.alloc
+ * whose every use is a pipe op that only writes it. Anything else (a view, a
+ * yield, a call, an unknown op) may read it. */
+static bool never_read(sync_pass *sp, const ptoc_value *v)
+{
+    if (!v || v->kind != PTOC_VALUE_RESULT ||
+        !(ptoc_pto_is(v->owner.op, PTOC_PTO_OP_ALLOC_TILE) || ptoc_op_is(v->owner.op, "memref.alloc")))
+        return false;
+    for (const ptoc_use *u = v->uses; u; u = u->next) {
+        if (op_pipe(u->owner) == PTOC_PTO_PIPE_NONE)
+            return false;
+        uint32_t n;
+        const access *acc = op_accesses(sp, u->owner, &n);
+        for (uint32_t i = 0; i < n; i++)
+            if (acc[i].value == v && acc[i].read)
+                return false;
+    }
+    return true;
+}
+
+/* Whether an access of a later op conflicts with entry e. A write into a
+ * buffer no op reads need not land after an earlier write of the same bytes
+ * (WAW): no read can tell which landed last, and a later write of those
+ * bytes that is read is ordered after both (each stays an entry). */
+static bool entry_conflicts(sync_pass *sp, const entry *e, const access *acc, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (conflict(&e->a, &acc[i]))
+        if (conflict(&e->a, &acc[i]) && !(!e->a.read && !acc[i].read && never_read(sp, acc[i].value)))
             return true;
     return false;
 }
@@ -376,7 +404,7 @@ static void order_same_pipe(sync_pass *sp, state *s, ptoc_op *op, int q, const a
 {
     bool need = false;
     for (uint32_t i = 0; i < s->n && !need; i++)
-        need = s->v[i].pipe == q && s->v[i].seen[q] == NEVER && entry_conflicts(&s->v[i], acc, n);
+        need = s->v[i].pipe == q && s->v[i].seen[q] == NEVER && entry_conflicts(sp, &s->v[i], acc, n);
     if (!need)
         return;
     add_barrier(sp, op, q);
@@ -394,7 +422,7 @@ static bool order_other_pipe(sync_pass *sp, state *s, ptoc_op *op, int q, const 
     for (uint32_t i = 0; i < s->n; i++) {
         entry *e = &s->v[i];
         if (e->pipe != q && e->seen[q] == NEVER && (!best || e->stamp > best->stamp) &&
-            entry_conflicts(e, acc, n))
+            entry_conflicts(sp, e, acc, n))
             best = e;
     }
     if (!best)
@@ -475,6 +503,17 @@ static void visit_call(sync_pass *sp, state *s, ptoc_op *op)
     s->n = 0;
 }
 
+/* Whether an scf.for runs its body at least once: constant bounds, lb < ub. */
+static bool runs_once_at_least(const ptoc_op *op)
+{
+    int64_t lb, ub, step;
+    return op->noperands >= 3 && ptoc_arith_int_constant(ptoc_op_operand(op, 0), &lb) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 1), &ub) &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 2), &step) && step > 0 && lb < ub;
+}
+
+/* The exit state is the fixpoint's (entry and back edge merged: zero trips
+ * included), or the last body's when the loop surely runs. */
 static void visit_for(sync_pass *sp, state *s, ptoc_op *op)
 {
     state entry = copy_state(sp, s), head = copy_state(sp, s);
@@ -483,7 +522,7 @@ static void visit_for(sync_pass *sp, state *s, ptoc_op *op)
         visit_region(sp, &body, &op->regions[0]);
         state next = merge(sp, &entry, &body);
         if (same_shape(&next, &head)) {
-            *s = next;
+            *s = runs_once_at_least(op) ? body : next;
             return;
         }
         head = next;

@@ -25,11 +25,16 @@
  * barrier publishes its pipe's checkpoint to the pipe's later events; PIPE_ALL
  * joins every pipe's clock. Two accesses of different ops, at least one a
  * write, in the same space with overlapping bytes and no happens-before either
- * way are a race, reported once per pair of source locations. Which pipes keep
- * their own order comes from the arch's rules (ptoc_rt_arch_rules, which the
- * driver fills from the arch table): on A2/A3 only S, on A5 (and the cpu
- * target, which follows A5) only V; every other pipe needs a pipe_barrier
- * between two conflicting ops.
+ * way are a race, reported once per pair of source locations; except that
+ * two writes of on-chip bytes (neither reading them) race only once a later
+ * access reads their common bytes before a write ordered after both covers
+ * them: which one landed last is otherwise unobservable (pto-insert-sync
+ * leaves writes into never-read buffers unordered). GM writes always race:
+ * the host reads GM after the kernel. Which pipes keep their own order
+ * comes from the arch's rules (ptoc_rt_arch_rules, which the driver fills
+ * from the arch table): on A2/A3 only S, on A5 (and the cpu target, which
+ * follows A5) only V; every other pipe needs a pipe_barrier between two
+ * conflicting ops.
  *
  * Event ids. A set_flag of (src, dst, id) while an earlier set of it has not
  * been waited for, in program order, is an error at the second set.
@@ -57,6 +62,7 @@ enum {
     NIDS = 8,                       /* ids tracked per (src, dst) pair: EVENT_ID0..7 */
     MAX_EVENTS = 1 << 22,           /* per block; later events are dropped with a warning */
     MAX_REPORTS = 100,              /* printed; more are counted */
+    MAX_DEFERRED = 4096,            /* write pairs waiting for a read; more are reported at once */
 };
 
 typedef enum ev_kind { EV_OP, EV_SET, EV_WAIT, EV_BARRIER } ev_kind;
@@ -331,6 +337,14 @@ static uint64_t op_cost(const rt_log *l, const ev *e, int pipe)
 /* ---------------------------------------------------------------- replay */
 
 /* An access of an op that ran, kept while a later op may still race with it. */
+/* Two unordered writes waiting for a read of their common bytes. */
+typedef struct deferred_waw {
+    uint32_t ev_a, acc_a, stamp_a;
+    int pipe_a;
+    uint32_t ev_b, acc_b, stamp_b;
+    int pipe_b;
+} deferred_waw;
+
 typedef struct active {
     uint32_t ev, acc;
     int pipe;
@@ -357,6 +371,8 @@ typedef struct replay {
     active *act;
     uint32_t nact, capact;
     size_t prune_at;
+    deferred_waw *waw;
+    uint32_t nwaw, capwaw;
 } replay;
 
 static bool pipe_in_order(const ptoc_rt_arch_rules *arch, int p)
@@ -534,6 +550,8 @@ static bool overlap(const ptoc_rt_access *a, const ptoc_rt_access *b)
            a->begin < a->end && b->begin < b->end;
 }
 
+static bool reads(const ptoc_rt_access *a) { return a->write != PTOC_RT_WRITE; }
+
 static void report_race(replay *r, uint32_t ia, const ptoc_rt_access *a, int pa, uint32_t ib,
                         const ptoc_rt_access *b, int pb)
 {
@@ -575,16 +593,53 @@ static void prune(replay *r)
     r->prune_at = 2 * (size_t)kept > 4096 ? 2 * (size_t)kept : 4096;
 }
 
+/* Two unordered writes of on-chip bytes that neither reads race only if a
+ * later access reads those bytes (GM is read by the host after the kernel):
+ * until then they wait here. False when there is no room: report it now. */
+static bool defer_waw(replay *r, const active *a, uint32_t i, uint32_t acc, int p, uint32_t stamp)
+{
+    if (r->nwaw == MAX_DEFERRED || !reserve((void **)&r->waw, &r->capwaw, r->nwaw + 1, sizeof *r->waw))
+        return false;
+    r->waw[r->nwaw++] = (deferred_waw){a->ev, a->acc, a->stamp, a->pipe, i, acc, stamp, p};
+    return true;
+}
+
+/* Access b of an op that knows clock vc: a read of a deferred pair's common
+ * bytes reports the pair; a write of all of them ordered after both writes
+ * settles it (what is read later is b's). */
+static void settle_deferred(replay *r, const ptoc_rt_access *b, const uint32_t *vc)
+{
+    const rt_log *l = r->log;
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < r->nwaw; j++) {
+        const deferred_waw *w = &r->waw[j];
+        const ptoc_rt_access *x = &l->acc[w->acc_a], *y = &l->acc[w->acc_b];
+        ptoc_rt_access both = {x->space, PTOC_RT_WRITE, x->begin > y->begin ? x->begin : y->begin,
+                               x->end < y->end ? x->end : y->end};
+        bool covers = b->space == both.space && b->begin <= both.begin && both.end <= b->end &&
+                      vc[w->pipe_a] >= w->stamp_a && vc[w->pipe_b] >= w->stamp_b;
+        if (reads(b) && overlap(&both, b))
+            report_race(r, w->ev_a, x, w->pipe_a, w->ev_b, y, w->pipe_b);
+        else if (!(b->write && covers))
+            r->waw[kept++] = *w;
+    }
+    r->nwaw = kept;
+}
+
 static void check_accesses(replay *r, uint32_t i, int p, const uint32_t *vc, uint32_t stamp)
 {
     const rt_log *l = r->log;
     const ev *e = &l->evs[i];
     for (uint32_t k = 0; k < e->nacc; k++) {
         const ptoc_rt_access *b = &l->acc[e->acc + k];
+        if (r->nwaw)
+            settle_deferred(r, b, vc);
         for (size_t j = 0; j < r->nact; j++) {
             const active *a = &r->act[j];
             const ptoc_rt_access *aa = &l->acc[a->acc];
-            if (a->ev != i && overlap(aa, b) && vc[a->pipe] < a->stamp)
+            if (a->ev == i || !overlap(aa, b) || vc[a->pipe] >= a->stamp)
+                continue;
+            if (reads(aa) || reads(b) || b->space == PTOC_RT_SPACE_GM || !defer_waw(r, a, i, e->acc + k, p, stamp))
                 report_race(r, a->ev, aa, a->pipe, i, b, p);
         }
     }
@@ -758,6 +813,7 @@ static void replay_free(replay *r)
     free(r->done);
     free(r->end);
     free(r->act);
+    free(r->waw);
     for (int p = 0; p < NPIPE; p++)
         free(r->queue[p]);
 }

@@ -93,8 +93,9 @@ typedef struct ptoc_rt_arch_rules {
 enum { PTOC_RT_PIPE_ALL = 6, PTOC_RT_PIPE_COUNT = 13, PTOC_RT_SPACE_GM = 1 };
 
 /* One byte range an op touches: on-chip spaces as offsets in the space, GM as
- * host addresses; [begin, end). `write` is 0 for a read, 1 for a write (a
- * read-modify-write is reported as a write). */
+ * host addresses; [begin, end). `write` is PTOC_RT_READ, PTOC_RT_WRITE (a
+ * write that reads nothing of the range first) or PTOC_RT_READ_WRITE. */
+enum { PTOC_RT_READ = 0, PTOC_RT_WRITE = 1, PTOC_RT_READ_WRITE = 2 };
 typedef struct ptoc_rt_access {
     int32_t space;
     int32_t write;
