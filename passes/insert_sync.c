@@ -12,8 +12,10 @@
  *           the arch does not order that pipe itself (A2/A3: every pipe but S;
  *           A5 and cpu: every pipe but V; the arch is ptoc_pto_target_arch, as
  *           for every other rule); `pto.barrier <PIPE_ALL>` where no
- *           event id is free or no set/wait placement exists. Never fails.
- *           `{print=true}` prints the decisions to stdout (format below).
+ *           event id is free or no set/wait placement exists; the tail
+ *           before a return while pipe work may still run (below). Never
+ *           fails (a hint it overrules is a warning). `{print=true}` prints
+ *           the decisions to stdout (format below).
  * Method:
  *   Accesses: the access model's (ptoc_pto_op_accesses, dialect/pto_access.c):
  *     a pipe op reads its ins and writes its outs, the scratch ins it uses
@@ -62,6 +64,19 @@
  *     start get the lowest id not held by an overlapping pair (interval
  *     colouring, optimal for 8); with none free the pair becomes a PIPE_ALL
  *     barrier before its wait. No id is reserved.
+ *   The tail: a function returns only after its pipe work has completed
+ *     (docs/decisions.md). At each return of the function body, an entry not
+ *     seen by S (the scalar unit, which runs the return) may still be
+ *     running: then `pto.barrier <PIPE_ALL>` goes right before the return,
+ *     after every other insertion there. With pto.auto_sync_tail_hint naming
+ *     the MTE3 -> S form (ptoc_pto_tail_hint) the tail is instead
+ *     set_flag/wait_flag[<PIPE_MTE3>, <PIPE_S>, <EVENT_ID0>] when every such
+ *     entry is on MTE3 or seen by MTE3; else a warning names the op it would
+ *     leave running and the barrier is used. Its EVENT_ID0 must be free at the
+ *     return among the allocated (MTE3, S) pairs. Dropping entries seen by
+ *     every used pipe keeps the state exact for this: a dropped entry is
+ *     ordered before a later op of another pipe still in the state; with one
+ *     pipe only, S joins the pipes that must see an entry before it goes.
  *   Conservative: a partial write still counts as a conflict with later
  *     writes (WAW); tiles reached through views, iter_args or non-constant
  *     addresses cover their whole space; PIPE_ALL fallbacks do not prune
@@ -72,7 +87,10 @@
  *   barrier PIPE before L:C                   (same-pipe, before the consumer)
  *   pair SRC -> DST L:C -> L:C forward|carried event N
  *   pair SRC -> DST L:C -> L:C barrier-all (WHY)
- * where the locations are the producer's and the consumer's.
+ *   tail barrier-all before L:C [(mte3-to-s leaves PIPE L:C running)]
+ *   tail mte3-to-s event 0 before L:C
+ * where a pair's locations are the producer's and the consumer's, a tail's
+ * the return's (and the op the hint would leave running).
  */
 #include "passes/passes.h"
 #include "ptoc/pto.h"
@@ -857,8 +875,7 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     sp.tmp = ptoc_arena_create(ctx);
     sp.func = func;
     sp.arch = arch;
-    if (!ptoc_pto_tail_hint(func, &sp.tail_mode))
-        sp.tail_mode = PTOC_PTO_TAIL_BARRIER_ALL;     /* the verifier reports the spelling */
+    ptoc_pto_tail_hint(func, &sp.tail_mode);   /* a refused spelling (a verifier error) is barrier-all */
     insert_sync(&sp);
     if (print)
         print_decisions(&sp);

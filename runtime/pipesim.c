@@ -32,7 +32,16 @@
  * between two conflicting ops.
  *
  * Event ids. A set_flag of (src, dst, id) while an earlier set of it has not
- * been waited for, in program order, is an error at the second set.
+ * been waited for, in program order, is an error at the second set; a set no
+ * wait consumes is an error at the set ("never waited for").
+ *
+ * The end. The end of a log is the kernel's return, an event on S after
+ * everything S ran (no call marks it: the log ends there). An op is complete
+ * at the end when S's clock for its pipe has reached its stamp; on a pipe the
+ * arch keeps in order that covers the pipe's earlier ops too. Every op that is
+ * not is an error, reported only when no other op that is still running was
+ * ordered after it (ending that one ends it too): "still in flight" when it
+ * writes GM, "still running" otherwise. A replay that deadlocks has no end.
  *
  * Timing. Each pipe runs its events one after another: an op takes its cost
  * from cost_table (a rough model: one row per op class; a row naming an op
