@@ -141,8 +141,9 @@ typedef struct tail {
     tail_kind kind;
     const ptoc_op *left;          /* TAIL_BARRIER over the hint: an op the pair would leave running */
     int left_pipe;
-    const char *why;              /* TAIL_BARRIER over the hint: the reason */
+    const char *why;              /* TAIL_BARRIER over the hint for another reason (printed) */
 } tail;
+
 typedef struct posent { const ptoc_op *op; int64_t pos, end; } posent;
 
 typedef struct sync_pass {
