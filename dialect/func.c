@@ -14,7 +14,8 @@
  * and `call` (the parser and printer handle that; the hooks here see the rest).
  * A function that is a kernel entry also follows the pto dialect's entry rules
  * (ptoc_pto_verify_entry: on a hardware target it returns nothing and does not
- * recurse).
+ * recurse); a function's pto.auto_sync_tail_hint must be one of its spellings
+ * (ptoc_pto_verify_tail_hint).
  */
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
@@ -339,7 +340,7 @@ static bool func_verify(const ptoc_op *op)
         return false;
     }
     bool is_declaration = op->regions[0].first == NULL;
-    return verify_visibility(op, is_declaration) &&
+    return verify_visibility(op, is_declaration) && ptoc_pto_verify_tail_hint(op) &&
            verify_attr_array(op, "arg_attrs", fn->u.func.ninputs, "argument") &&
            verify_attr_array(op, "res_attrs", fn->u.func.nresults, "result") &&
            (is_declaration || (verify_entry_block(op, fn) && ptoc_pto_verify_entry(op)));

@@ -58,8 +58,7 @@ const ptoc_pto_arch_info *ptoc_pto_arch_info_of(ptoc_pto_arch arch)
     return (unsigned)arch < PTOC_PTO_ARCH_INVALID ? &arch_rows[arch] : NULL;
 }
 
-/* `name` equals `want` (lower case) in any case. */
-static bool same_name(const char *name, const char *want)
+bool pto_same_name(const char *name, const char *want)
 {
     size_t i = 0;
     while (name[i] && want[i] && tolower((unsigned char)name[i]) == want[i])
@@ -71,10 +70,10 @@ ptoc_pto_arch ptoc_pto_arch_from_name(const char *name)
 {
     for (size_t a = 0; a < sizeof arch_rows / sizeof arch_rows[0]; a++) {
         const ptoc_pto_arch_info *row = &arch_rows[a];
-        if (same_name(name, row->name))
+        if (pto_same_name(name, row->name))
             return row->arch;
         for (size_t k = 0; k < PTOC_PTO_ARCH_MAX_ALIASES && row->aliases[k]; k++)
-            if (same_name(name, row->aliases[k]))
+            if (pto_same_name(name, row->aliases[k]))
                 return row->arch;
     }
     return PTOC_PTO_ARCH_INVALID;

@@ -3,7 +3,8 @@
  * pto_types.c parses and prints the types, pto_attrs.c the attributes, pto_ops.c
  * holds the op table with the parse/print hooks, pto_verify.c the verifiers and
  * the target-arch query, pto_dtypes.c (pto_dtypes.h) the element type table the
- * verifiers read, pto_entry.c the kernel entry rules. The dialect object itself
+ * verifiers read, pto_entry.c the kernel entry rules, pto_tail_hint.c the
+ * accepted spellings of pto.auto_sync_tail_hint. The dialect object itself
  * lives in pto_ops.c.
  */
 #ifndef PTOC_DIALECT_PTO_INTERNAL_H
@@ -14,6 +15,9 @@
 
 /* The dialect object (defined in pto_ops.c). */
 extern const ptoc_dialect pto_dialect;
+
+/* pto_arch.c: `name` equals `want` (lower case) in any case. */
+bool pto_same_name(const char *name, const char *want);
 
 /* pto_types.c */
 ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed);

@@ -12,8 +12,10 @@
  *           the arch does not order that pipe itself (A2/A3: every pipe but S;
  *           A5 and cpu: every pipe but V; the arch is ptoc_pto_target_arch, as
  *           for every other rule); `pto.barrier <PIPE_ALL>` where no
- *           event id is free or no set/wait placement exists. Never fails.
- *           `{print=true}` prints the decisions to stdout (format below).
+ *           event id is free or no set/wait placement exists; the tail
+ *           before a return while pipe work may still run (below). Never
+ *           fails (a hint it overrules is a warning). `{print=true}` prints
+ *           the decisions to stdout (format below).
  * Method:
  *   Accesses: the access model's (ptoc_pto_op_accesses, dialect/pto_access.c):
  *     a pipe op reads its ins and writes its outs, the scratch ins it uses
@@ -66,6 +68,19 @@
  *     start get the lowest id not held by an overlapping pair (interval
  *     colouring, optimal for 8); with none free the pair becomes a PIPE_ALL
  *     barrier before its wait. No id is reserved.
+ *   The tail: a function returns only after its pipe work has completed
+ *     (docs/decisions.md). At each return of the function body, an entry not
+ *     seen by S (the scalar unit, which runs the return) may still be
+ *     running: then `pto.barrier <PIPE_ALL>` goes right before the return,
+ *     after every other insertion there. With pto.auto_sync_tail_hint naming
+ *     the MTE3 -> S form (ptoc_pto_tail_hint) the tail is instead
+ *     set_flag/wait_flag[<PIPE_MTE3>, <PIPE_S>, <EVENT_ID0>] when every such
+ *     entry is on MTE3 or seen by MTE3; else a warning names the op it would
+ *     leave running and the barrier is used. Its EVENT_ID0 must be free at the
+ *     return among the allocated (MTE3, S) pairs. Dropping entries seen by
+ *     every used pipe keeps the state exact for this: a dropped entry is
+ *     ordered before a later op of another pipe still in the state; with one
+ *     pipe only, S joins the pipes that must see an entry before it goes.
  *   Conservative: a partial write still counts as a conflict with later
  *     writes (WAW); tiles reached through views, iter_args or non-constant
  *     addresses cover their whole space; PIPE_ALL fallbacks do not prune
@@ -76,7 +91,10 @@
  *   barrier PIPE before L:C                   (same-pipe, before the consumer)
  *   pair SRC -> DST L:C -> L:C forward|carried event N
  *   pair SRC -> DST L:C -> L:C barrier-all (WHY)
- * where the locations are the producer's and the consumer's.
+ *   tail barrier-all before L:C [(mte3-to-s leaves PIPE L:C running)]
+ *   tail mte3-to-s event 0 before L:C
+ * where a pair's locations are the producer's and the consumer's, a tail's
+ * the return's (and the op the hint would leave running).
  */
 #include "passes/passes.h"
 #include "ptoc/pto.h"
@@ -118,6 +136,18 @@ typedef struct pair {
 } pair;
 
 typedef struct barrier_req { ptoc_op *before; int pipe; } barrier_req;
+
+typedef enum tail_kind { TAIL_BARRIER, TAIL_MTE3_TO_S } tail_kind;
+
+/* The end of a function at one return where pipe work may be in flight. */
+typedef struct tail {
+    ptoc_op *ret;
+    tail_kind kind;
+    const ptoc_op *left;          /* TAIL_BARRIER over the hint: an op the pair would leave running */
+    int left_pipe;
+    const char *why;              /* TAIL_BARRIER over the hint for another reason (printed) */
+} tail;
+
 typedef struct posent { const ptoc_op *op; int64_t pos, end; } posent;
 
 typedef struct sync_pass {
@@ -125,7 +155,8 @@ typedef struct sync_pass {
     ptoc_arena *arena, *tmp;
     ptoc_op *func;
     ptoc_pto_arch arch;
-    uint32_t used_pipes;
+    ptoc_pto_tail_mode tail_mode;
+    uint32_t used_pipes, drop_pipes;
     int64_t clock, counter;
     posent *pos;
     uint32_t pos_cap;
@@ -133,6 +164,8 @@ typedef struct sync_pass {
     uint32_t npairs, pairs_cap;
     barrier_req *bars;
     uint32_t nbars, bars_cap;
+    tail *tails;
+    uint32_t ntails, tails_cap;
 } sync_pass;
 
 /* ---------------------------------------------------------------- helpers */
@@ -194,6 +227,11 @@ static void number_ops(sync_pass *sp)
     sp->pos = PTOC_NEW_ARRAY(sp->tmp, posent, sp->pos_cap);
     sp->counter = 4;
     number_op(sp, sp->func);
+    /* With one pipe, dropping its entries (seen by that pipe alone) would
+     * forget ops still running at a return: the end, on S, must see them. */
+    sp->drop_pipes = sp->used_pipes;
+    if ((sp->used_pipes & (sp->used_pipes - 1)) == 0)
+        sp->drop_pipes |= 1u << PTOC_PTO_PIPE_S;
 }
 
 /* ---------------------------------------------------------------- accesses */
@@ -306,7 +344,7 @@ static bool same_shape(state *x, state *y)
 static bool fully_seen(const sync_pass *sp, const entry *e)
 {
     for (int q = 0; q < NPIPE; q++)
-        if ((sp->used_pipes & (1u << q)) && e->seen[q] == NEVER)
+        if ((sp->drop_pipes & (1u << q)) && e->seen[q] == NEVER)
             return false;
     return true;
 }
@@ -550,8 +588,51 @@ static void visit_while(sync_pass *sp, state *s, ptoc_op *op)
     loop_fallback(sp, s, op, &op->regions[0]);
 }
 
+/* The latest entry a return is not ordered after: not seen by S, the scalar
+ * unit that runs the return, nor, with `mte3_pair`, ordered before an
+ * MTE3 -> S pair at the return (its set fires when MTE3 has finished
+ * everything before it, which includes what MTE3 was ordered after). */
+static const entry *in_flight(const state *s, bool mte3_pair)
+{
+    const entry *last = NULL;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const entry *e = &s->v[i];
+        if (e->seen[PTOC_PTO_PIPE_S] != NEVER ||
+            (mte3_pair && (e->pipe == PTOC_PTO_PIPE_MTE3 || e->seen[PTOC_PTO_PIPE_MTE3] != NEVER)))
+            continue;
+        if (!last || e->stamp > last->stamp)
+            last = e;
+    }
+    return last;
+}
+
+/* A return with pipe work in flight gets a tail: the hint's MTE3 -> S pair
+ * when that orders everything, else a PIPE_ALL barrier. An entry dropped from
+ * the state is ordered before a later op of another pipe that is still in it
+ * (or the end sees it: number_ops), so the state alone decides. */
+static void plan_tail(sync_pass *sp, const state *s, ptoc_op *ret)
+{
+    if (!in_flight(s, false))
+        return;
+    tail t = {ret, TAIL_BARRIER, NULL, PTOC_PTO_PIPE_NONE, NULL};
+    if (sp->tail_mode == PTOC_PTO_TAIL_MTE3_TO_S) {
+        const entry *left = in_flight(s, true);
+        if (left) {
+            t.left = left->op;
+            t.left_pipe = left->pipe;
+        } else {
+            t.kind = TAIL_MTE3_TO_S;
+        }
+    }
+    *PTOC_VARR_PUSH_FIELDS(NULL, sp->tmp, sp->tails, sp->ntails, sp->tails_cap) = t;
+}
+
 static void visit_op(sync_pass *sp, state *s, ptoc_op *op)
 {
+    if (ptoc_op_is(op, "func.return") && ptoc_op_parent(op) == sp->func) {
+        plan_tail(sp, s, op);
+        return;
+    }
     if (ptoc_op_is(op, "scf.for") && op->nregions == 1) {
         visit_for(sp, s, op);
         return;
@@ -606,7 +687,21 @@ static int cmp_pair_lo(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-/* Interval colouring per (src, dst) in order of start. */
+/* The ids of (src, dst) that pairs given one hold somewhere in [lo, hi). */
+static uint32_t ids_held(const sync_pass *sp, int src, int dst, int64_t lo, int64_t hi)
+{
+    uint32_t busy = 0;
+    for (uint32_t j = 0; j < sp->npairs; j++) {
+        const pair *o = &sp->pairs[j];
+        if (!o->dead && o->kind != PAIR_BARRIER && o->id >= 0 && o->src == src && o->dst == dst &&
+            o->lo < hi && lo < o->hi)
+            busy |= 1u << o->id;
+    }
+    return busy;
+}
+
+/* Interval colouring per (src, dst) in order of start. The tails come after
+ * every pair: their MTE3 -> S pair must find EVENT_ID0 free at the return. */
 static void allocate_ids(sync_pass *sp)
 {
     pair **order = PTOC_NEW_ARRAY(sp->tmp, pair *, sp->npairs + 1);
@@ -617,17 +712,20 @@ static void allocate_ids(sync_pass *sp)
     qsort(order, n, sizeof *order, cmp_pair_lo);
     for (uint32_t i = 0; i < n; i++) {
         pair *p = order[i];
-        uint32_t busy = 0;
-        for (uint32_t j = 0; j < i; j++) {
-            pair *o = order[j];
-            if (o->id >= 0 && o->src == p->src && o->dst == p->dst && o->lo < p->hi && p->lo < o->hi)
-                busy |= 1u << o->id;
-        }
+        uint32_t busy = ids_held(sp, p->src, p->dst, p->lo, p->hi);
         for (int id = 0; id < (int)ptoc_pto_arch_info_of(sp->arch)->event_ids && id < 32 && p->id < 0; id++)
             if (!(busy & (1u << id)))
                 p->id = id;
         if (p->id < 0)
             place_fallback(p, "no free event id");
+    }
+    for (uint32_t i = 0; i < sp->ntails; i++) {
+        tail *t = &sp->tails[i];
+        int64_t at = pos_of(sp, t->ret);
+        if (t->kind == TAIL_MTE3_TO_S && (ids_held(sp, PTOC_PTO_PIPE_MTE3, PTOC_PTO_PIPE_S, at - 2, at) & 1u)) {
+            t->kind = TAIL_BARRIER;
+            t->why = "event id 0 held";
+        }
     }
 }
 
@@ -688,6 +786,31 @@ static void emit_barrier(sync_pass *sp, const barrier_req *r)
     ptoc_builder_create(&b, ptoc_pto_op_name(opcode), 0, NULL, 0, NULL, 1, &attr, 0);
 }
 
+/* Right before the return, after every other insertion there (a loop's
+ * compensation wait included), so nothing runs between the tail and the end. */
+static void emit_tail(sync_pass *sp, const tail *t)
+{
+    if (t->kind == TAIL_BARRIER) {
+        emit_barrier(sp, &(barrier_req){t->ret, PTOC_PTO_PIPE_ALL});
+        return;
+    }
+    pair p = {.cons = t->ret, .src = PTOC_PTO_PIPE_MTE3, .dst = PTOC_PTO_PIPE_S, .id = 0};
+    emit_flag(sp, PTOC_PTO_OP_SET_FLAG, &p, t->ret, NULL);
+    emit_flag(sp, PTOC_PTO_OP_WAIT_FLAG, &p, t->ret, NULL);
+}
+
+/* The hint asked for the MTE3 -> S pair, which would let the function end
+ * while `t->left` runs: say so where the hint is. */
+static void warn_hint_overruled(const sync_pass *sp, const tail *t)
+{
+    ptoc_attr *hint = ptoc_op_attr(sp->func, "pto.auto_sync_tail_hint");
+    ptoc_op_emit_warning(sp->func, "pto.auto_sync_tail_hint '%s' orders only PIPE_MTE3 before the return at "
+                         "%u:%u, but '%s' at %u:%u (%s) may still be running there: using barrier-all instead",
+                         hint && hint->kind == PTOC_ATTR_STRING ? hint->u.string->str : "?", t->ret->loc.line,
+                         t->ret->loc.col, t->left->name->str, t->left->loc.line, t->left->loc.col,
+                         ptoc_pto_enum_name(PTOC_PTO_ENUM_PIPE, (uint32_t)t->left_pipe));
+}
+
 /* ---------------------------------------------------------------- printing */
 
 static const char *pipe_name(int pipe)
@@ -712,6 +835,18 @@ static void print_decisions(const sync_pass *sp)
             printf("barrier-all (%s)\n", p->why);
         else
             printf("%s event %d\n", p->kind == PAIR_FORWARD ? "forward" : "carried", p->id);
+    }
+    for (uint32_t i = 0; i < sp->ntails; i++) {
+        const tail *t = &sp->tails[i];
+        printf("  tail %s before %u:%u", t->kind == TAIL_BARRIER ? "barrier-all" : "mte3-to-s event 0",
+               t->ret->loc.line, t->ret->loc.col);
+        if (t->left)
+            printf(" (mte3-to-s leaves %s %u:%u running)\n", pipe_name(t->left_pipe), t->left->loc.line,
+                   t->left->loc.col);
+        else if (t->why)
+            printf(" (%s)\n", t->why);
+        else
+            printf("\n");
     }
 }
 
@@ -750,6 +885,11 @@ static void insert_sync(sync_pass *sp)
             emit_waits(sp, &sp->pairs[i]);
     for (uint32_t i = 0; i < sp->nbars; i++)
         emit_barrier(sp, &sp->bars[i]);
+    for (uint32_t i = 0; i < sp->ntails; i++) {
+        emit_tail(sp, &sp->tails[i]);
+        if (sp->tails[i].left)
+            warn_hint_overruled(sp, &sp->tails[i]);
+    }
 }
 
 static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
@@ -775,6 +915,7 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     sp.tmp = ptoc_arena_create(ctx);
     sp.func = func;
     sp.arch = arch;
+    ptoc_pto_tail_hint(func, &sp.tail_mode);   /* a refused spelling (a verifier error) is barrier-all */
     insert_sync(&sp);
     if (print)
         print_decisions(&sp);

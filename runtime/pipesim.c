@@ -37,7 +37,16 @@
  * conflicting ops.
  *
  * Event ids. A set_flag of (src, dst, id) while an earlier set of it has not
- * been waited for, in program order, is an error at the second set.
+ * been waited for, in program order, is an error at the second set; a set no
+ * wait consumes is an error at the set ("never waited for").
+ *
+ * The end. The end of a log is the kernel's return, an event on S after
+ * everything S ran (no call marks it: the log ends there). An op is complete
+ * at the end when S's clock for its pipe has reached its stamp; on a pipe the
+ * arch keeps in order that covers the pipe's earlier ops too. Every op that is
+ * not is an error, reported only when no other op that is still running was
+ * ordered after it (ending that one ends it too): "still in flight" when it
+ * writes GM, "still running" otherwise. A replay that deadlocks has no end.
  *
  * Timing. Each pipe runs its events one after another: an op takes its cost
  * from cost_table (a rough model: one row per op class; a row naming an op
@@ -261,7 +270,7 @@ static const char *where_of(const ev *e)
 
 /* ---------------------------------------------------------------- reports */
 
-enum { REPORT_RACE, REPORT_DEADLOCK, REPORT_DOUBLE_SET, REPORT_BAD_ID };
+enum { REPORT_RACE, REPORT_DEADLOCK, REPORT_DOUBLE_SET, REPORT_BAD_ID, REPORT_UNWAITED, REPORT_IN_FLIGHT };
 
 /* The reports of every block, once per (kind, location, location). */
 typedef struct reports {
@@ -362,11 +371,14 @@ typedef struct replay {
     uint32_t *clocks;               /* NPIPE per set */
     bool *done;
     uint64_t *end;                  /* when each event finished */
+    uint32_t *stamp;                /* an op's stamp: its pipe's checkpoint that completes it */
     uint32_t *queue[NPIPE];
     size_t qlen[NPIPE], qpos[NPIPE];
     uint32_t ck[NPIPE];             /* checkpoints per pipe */
     uint32_t svc[NPIPE][NPIPE];     /* what an event starting on pipe p knows */
     uint64_t free_at[NPIPE];
+    uint32_t last_op[NPIPE];        /* each pipe's latest op that ran (UINT32_MAX: none) */
+    uint32_t last_vc[NPIPE][NPIPE]; /* what it knew when it started */
     bool used[NPIPE];
     active *act;
     uint32_t nact, capact;
@@ -408,8 +420,23 @@ static void report_flag(replay *r, const ev *e, int kind, const char *fmt, const
     text_printf(&r->rep->out, "\n");
 }
 
+/* The sets of each (src, dst, id) beyond its `nwaits` are never consumed: the
+ * kernel returns with them pending (`count` is scratch, one per key). */
+static void report_unwaited(replay *r, uint32_t *count, const uint32_t *nwaits)
+{
+    const rt_log *l = r->log;
+    memset(count, 0, NPIPE * NPIPE * NIDS * sizeof *count);
+    for (size_t i = 0; i < l->nev; i++) {
+        const ev *e = &l->evs[i];
+        if (e->kind == EV_SET && flag_valid(r, e) && count[flag_key(e)]++ >= nwaits[flag_key(e)])
+            report_flag(r, e, REPORT_UNWAITED, "%s[%s, %s, EVENT_ID%" PRId32 "] is never waited for: every "
+                        "set_flag needs its wait_flag before the kernel returns%s", NULL);
+    }
+}
+
 /* Pairs the k-th wait of each (src, dst, id) with its k-th set, and reports a
- * set whose id is still set in program order. */
+ * set whose id is still set in program order and, at the end, the sets no
+ * wait consumes. */
 static bool pair_flags(replay *r)
 {
     const rt_log *l = r->log;
@@ -455,6 +482,8 @@ static bool pair_flags(replay *r)
             r->match[i] = j < first[k + 1] - first[k] ? (int32_t)sets[first[k] + j] : -1;
         }
     }
+    if (ok && !l->truncated)
+        report_unwaited(r, nsets, nwaits);
     free(nsets);
     free(nwaits);
     free(first);
@@ -666,6 +695,9 @@ static void run_op(replay *r, uint32_t i, int p)
         stamp = r->ck[p] + 1;
     }
     check_accesses(r, i, p, vc, stamp);
+    r->stamp[i] = stamp;
+    r->last_op[p] = i;
+    memcpy(r->last_vc[p], vc, sizeof vc);
     uint64_t start = r->free_at[p], dur = op_cost(r->log, e, p);
     r->end[i] = r->free_at[p] = start + dur;
     trace_event(r, e, p, start, dur, false);
@@ -760,9 +792,10 @@ static void report_deadlock(replay *r)
     }
 }
 
-/* Runs the queues until they are empty or blocked; the lowest program index
- * among the runnable heads goes first (timing does not depend on the choice). */
-static void simulate(replay *r)
+/* Runs the queues until they are empty (true) or blocked; the lowest program
+ * index among the runnable heads goes first (timing does not depend on the
+ * choice). */
+static bool simulate(replay *r)
 {
     for (;;) {
         uint32_t best = UINT32_MAX;
@@ -781,9 +814,57 @@ static void simulate(replay *r)
         if (best == UINT32_MAX) {
             if (left)
                 report_deadlock(r);
-            return;
+            return !left;
         }
         run_event(r, best, best_pipe);
+    }
+}
+
+/* ---- the end of the kernel */
+
+static bool writes_gm(const rt_log *l, const ev *e)
+{
+    for (uint32_t k = 0; k < e->nacc; k++)
+        if (l->acc[e->acc + k].write && l->acc[e->acc + k].space == PTOC_RT_SPACE_GM)
+            return true;
+    return false;
+}
+
+static void report_in_flight(replay *r, uint32_t i, int p)
+{
+    const ev *e = &r->log->evs[i];
+    if (!report_new(r->rep, REPORT_IN_FLIGHT, e->where, NULL))
+        return;
+    text_printf(&r->rep->out, "%s: error: %s (%s) is still %s when the kernel returns: %sno set_flag/wait_flag to "
+                "PIPE_S or barrier orders its completion before the end\n", where_of(e), e->op ? e->op : "op",
+                pipe_name(p), writes_gm(r->log, e) ? "in flight" : "running",
+                writes_gm(r->log, e) ? "its write to gm may not have landed; " : "");
+}
+
+/* Op i is ordered before another pipe's latest op (or its own pipe's, on a
+ * pipe that keeps its order), which is still running when i is. */
+static bool before_a_later_op(const replay *r, uint32_t i, int p)
+{
+    for (int q = 0; q < NPIPE; q++)
+        if (r->last_op[q] != UINT32_MAX && r->last_op[q] != i && r->last_vc[q][p] >= r->stamp[i])
+            return true;
+    return false;
+}
+
+/* The end of the log is the kernel's return, an event on S after everything
+ * S ran: an op is complete there when S's clock for its pipe has reached its
+ * stamp. Of the ops still running only the last of each chain is reported
+ * (ordering that one before the end orders those before it too). */
+static void check_end(replay *r)
+{
+    const uint32_t *known = r->svc[PIPE_S];
+    for (uint32_t i = 0; i < r->log->nev; i++) {
+        const ev *e = &r->log->evs[i];
+        if (e->kind != EV_OP || !r->done[i])
+            continue;
+        int p = queue_of(e);
+        if (known[p] < r->stamp[i] && !before_a_later_op(r, i, p))
+            report_in_flight(r, i, p);
     }
 }
 
@@ -812,6 +893,7 @@ static void replay_free(replay *r)
     free(r->clocks);
     free(r->done);
     free(r->end);
+    free(r->stamp);
     free(r->act);
     free(r->waw);
     for (int p = 0; p < NPIPE; p++)
@@ -833,13 +915,17 @@ static bool replay_log(const rt_log *l, const ptoc_rt_arch_rules *arch, reports 
     r.vc_slot = calloc(n, sizeof *r.vc_slot);
     r.done = calloc(n, sizeof *r.done);
     r.end = calloc(n, sizeof *r.end);
+    r.stamp = calloc(n, sizeof *r.stamp);
+    for (int p = 0; p < NPIPE; p++)
+        r.last_op[p] = UINT32_MAX;
     for (size_t i = 0; r.vc_slot && i < l->nev; i++)
         if (l->evs[i].kind == EV_SET)
             r.vc_slot[i] = (uint32_t)nsets++;
     r.clocks = calloc((nsets + 1) * NPIPE, sizeof *r.clocks);
-    bool ok = r.match && r.vc_slot && r.done && r.end && r.clocks && pair_flags(&r) && build_queues(&r);
-    if (ok)
-        simulate(&r);
+    bool ok = r.match && r.vc_slot && r.done && r.end && r.stamp && r.clocks && pair_flags(&r) &&
+              build_queues(&r);
+    if (ok && simulate(&r) && !l->truncated)
+        check_end(&r);
     *total = 0;
     for (int p = 0; p < NPIPE; p++)
         *total = r.free_at[p] > *total ? r.free_at[p] : *total;

@@ -290,6 +290,18 @@ const char *ptoc_pto_dtype_class_name(uint32_t bit);
  * not call itself through func.call. func.func's verifier calls it. */
 bool ptoc_pto_verify_entry(const ptoc_op *fn);
 
+/* How pto-insert-sync ends a function whose pipe work may still be in flight
+ * at a return, chosen by its pto.auto_sync_tail_hint (dialect/pto_tail_hint.c). */
+typedef enum ptoc_pto_tail_mode {
+    PTOC_PTO_TAIL_BARRIER_ALL,  /* pto.barrier <PIPE_ALL>: the default */
+    PTOC_PTO_TAIL_MTE3_TO_S,    /* set_flag/wait_flag[<PIPE_MTE3>, <PIPE_S>, <EVENT_ID0>] */
+} ptoc_pto_tail_mode;
+/* The mode `fn`'s hint names (barrier-all without one); false when the hint
+ * is not a string of PTOAS's spellings. */
+bool ptoc_pto_tail_hint(const ptoc_op *fn, ptoc_pto_tail_mode *mode);
+/* func.func's verifier: a located error for a hint ptoc_pto_tail_hint refuses. */
+bool ptoc_pto_verify_tail_hint(const ptoc_op *fn);
+
 /* ---------------------------------------------------------------- ops */
 
 /* How an op is written. */

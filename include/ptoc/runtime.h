@@ -75,10 +75,11 @@ void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, con
  * `pipe_events` reports every pto op that runs on a pipe, and every set_flag,
  * wait_flag and barrier, in program order; each host thread (block) keeps its
  * own log. After the run, ptoc_rt_pipe_check replays each log as one queue per
- * pipe under the arch's ordering rules and reports races, deadlocks and event
- * ids set twice; ptoc_rt_pipe_trace_json gives the same replay as a Chrome
- * trace. Numbering: pipes and address spaces as ptoc_pto_pipe and
- * ptoc_pto_address_space (pto.h).
+ * pipe under the arch's ordering rules and reports races, deadlocks, event
+ * ids set twice, and, at the end of the log (the kernel's return), ops still
+ * running and set_flags never waited for; ptoc_rt_pipe_trace_json gives the
+ * same replay as a Chrome trace. Numbering: pipes and address spaces as
+ * ptoc_pto_pipe and ptoc_pto_address_space (pto.h).
  *
  * The `op` and `where` strings are not copied: they must outlive the check
  * (they are constants of the kernel's module, so check before the JIT goes). */

@@ -1,7 +1,8 @@
 /* program.c: building, printing and reference-interpreting e2e programs (see
  * program.h). The printer writes the manual-mode style of examples/add.pto:
  * views per transfer, alloc_tile with an explicit address, and a
- * set_flag/wait_flag pair wherever the pipe changes (MTE2 -> V -> MTE3).
+ * set_flag/wait_flag pair wherever the pipe changes (MTE2 -> V -> MTE3) and a
+ * PIPE_ALL barrier before the return.
  * program_emit_level1 writes the same kernel in Level 1 (auto mode), for the
  * pto-bufferize, pto-plan-memory, pto-insert-tassign pipeline to lower.
  */
@@ -375,7 +376,7 @@ void program_emit(const e2e_program *p, FILE *out)
         else
             print_transfer(out, p, s, i);
     }
-    fputs("    return\n  }\n", out);
+    fputs("    pto.barrier <PIPE_ALL>\n    return\n  }\n", out);   /* every pipe done before the return */
 }
 
 /* ---------------------------------------------------------------- Level 1 */
