@@ -59,7 +59,11 @@
  *           size*length desc), each with best fit and with first fit among
  *           the gaps left by the placed buffers live at the same points, plus
  *           16 shuffled orderings when the space has at most 256 buffers; the
- *           smallest peak wins. Overlap queries use a segment tree over the
+ *           smallest peak wins. In left, right and acc a buffer also keeps
+ *           off one released within four ops of it when reusing those bytes
+ *           would make its writer wait for the other's reader on another
+ *           pipe, if the space has room (double buffering, as pto-isa's GEMM
+ *           kernels do; plan_memory_place.c). Overlap queries use a segment tree over the
  *           points, so a query costs about the number of overlapping buffers
  *           times log(points). The lower bound is the most bytes live at one
  *           point on one path (a confined buffer counts in full in its arm;

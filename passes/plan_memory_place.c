@@ -2,7 +2,8 @@
  *
  * Buffers that hand their bytes over in place are merged into groups; each
  * space is then placed by best or first fit under several orderings (the
- * smallest peak wins); the lower bound, the overflow diagnostic and the
+ * smallest peak wins), the cube's operand buffers double-buffered where that
+ * saves a wait; the lower bound, the overflow diagnostic and the
  * --test-print-memplan listing are made here too.
  */
 #include "passes/plan_memory.h"
@@ -233,9 +234,131 @@ static uint32_t placed_ids(const planner *pl, const space_plan *sp, uint32_t *or
     return n;
 }
 
+/* ---------------------------------------------------------------- double buffering */
+
+/* The cube's operand buffers (L0A, L0B, L0C) are double-buffered, as
+ * pto-isa's GEMM kernels do: a buffer placed over one whose reader has just
+ * released it makes its writer (MTE1 into L0A/L0B, M into L0C) wait for that
+ * reader (M, FIX) on another pipe, a pair the sync pass must insert and no
+ * overlap of the two stages. So, when the space has room, a buffer there
+ * keeps off the bytes of a buffer that dies in the PINGPONG_POINTS points
+ * (four ops) before it starts, or starts in those after it dies, unless the
+ * later op already waits for the earlier one: they share a pipe the arch
+ * keeps in order, or the later op reads (through the ops between them) what
+ * the earlier one wrote. Webs of one alloc stay as the kernel wrote them. */
+#define PINGPONG_POINTS 8
+#define CHAIN_NODES 16
+
+typedef struct point_index { uint32_t *first; } point_index;   /* first use at each point, or NO_SET */
+
+static point_index index_points(planner *pl)
+{
+    point_index ix = {PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->npoints + 1)};
+    for (uint32_t p = 0; p <= pl->npoints; p++)
+        ix.first[p] = NO_SET;
+    for (uint32_t i = pl->nuses; i-- > 0;)
+        if (pl->uses[i].point <= pl->npoints)
+            ix.first[pl->uses[i].point] = i;
+    return ix;
+}
+
+static const ptoc_op *op_at(const planner *pl, const point_index *ix, uint32_t point)
+{
+    return point <= pl->npoints && ix->first[point] != NO_SET ? pl->uses[ix->first[point]].op : NULL;
+}
+
+static bool in_set(const uint32_t *set, uint32_t n, uint32_t x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (set[i] == x)
+            return true;
+    return false;
+}
+
+/* Whether the op at point `to` reads, through the ops at the points between,
+ * something the op at point `from` writes (RAW all the way). */
+static bool raw_chain(planner *pl, const point_index *ix, uint32_t from, uint32_t to)
+{
+    uint32_t set[CHAIN_NODES], n = 0;
+    for (uint32_t p = from; p <= to; p++) {
+        const ptoc_op *op = op_at(pl, ix, p);
+        bool reads = p == from;
+        for (uint32_t u = op ? ix->first[p] : NO_SET; u != NO_SET && u < pl->nuses && pl->uses[u].op == op; u++)
+            reads |= pl->uses[u].reads && in_set(set, n, memplan_find(pl, pl->uses[u].node));
+        if (!reads)
+            continue;
+        if (p == to && p != from)
+            return true;
+        for (uint32_t u = op ? ix->first[p] : NO_SET; u != NO_SET && u < pl->nuses && pl->uses[u].op == op; u++)
+            if (pl->uses[u].touches && !pl->uses[u].reads && n < CHAIN_NODES)
+                set[n++] = memplan_find(pl, pl->uses[u].node);
+    }
+    return false;
+}
+
+/* Whether reusing bytes between the op at `from` (its last use of a buffer)
+ * and the op at `to` (the next one's first) costs the later op a wait. */
+static bool reuse_waits(planner *pl, const point_index *ix, uint32_t from, uint32_t to)
+{
+    const ptoc_op *a = op_at(pl, ix, from), *b = op_at(pl, ix, to);
+    if (!a || !b || a == b)
+        return false;
+    ptoc_pto_pipe pa = ptoc_pto_op_pipe(a), pb = ptoc_pto_op_pipe(b);
+    if (pa == PTOC_PTO_PIPE_NONE || pb == PTOC_PTO_PIPE_NONE || (pa == pb && ptoc_pto_pipe_in_order(pl->arch, pa)))
+        return false;
+    return !raw_chain(pl, ix, from, to);
+}
+
+static bool double_buffered(uint32_t space)
+{
+    return space == PTOC_PTO_AS_LEFT || space == PTOC_PTO_AS_RIGHT || space == PTOC_PTO_AS_ACC;
+}
+
+/* Adds to q the placed buffers b should keep off to be double-buffered. */
+static void add_released(planner *pl, const point_index *ix, occ_tree *t, query *q, const buffer *b)
+{
+    uint32_t live = q->n;
+    if (b->start > 0) {
+        span before = {b->start > PINGPONG_POINTS ? b->start - PINGPONG_POINTS : 0, b->start - 1, 0};
+        tree_query(t, 1, 0, t->leaves - 1, before, q);
+    }
+    span after = {b->end + 1, b->end + PINGPONG_POINTS, 0};
+    tree_query(t, 1, 0, t->leaves - 1, after, q);
+    uint32_t kept = live;
+    for (uint32_t i = live; i < q->n; i++) {
+        const buffer *o = &pl->bufs[q->out[i]];
+        if (o->root != b->root &&       /* webs of one alloc: the kernel chose to reuse it */
+            ((o->end < b->start && reuse_waits(pl, ix, o->end, b->start)) ||
+             (o->start > b->end && reuse_waits(pl, ix, b->end, o->start))))
+            q->out[kept++] = q->out[i];
+    }
+    q->n = kept;
+}
+
+/* The offset for b among the buffers q holds (those live with it): best or
+ * first fit; in a double-buffered space away from the released ones too,
+ * when that still fits. */
+static uint64_t choose_offset(planner *pl, const point_index *ix, space_plan *sp, occ_tree *t, query *q,
+                              const buffer *b, bool lowest)
+{
+    sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
+    uint64_t offset = fit(pl->bufs, q->out, q->n, b->size, sp->align, lowest);
+    if (!double_buffered(sp->space))
+        return offset;
+    uint32_t live = q->n;
+    add_released(pl, ix, t, q, b);
+    if (q->n == live)
+        return offset;
+    sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
+    uint64_t apart = fit(pl->bufs, q->out, q->n, b->size, sp->align, lowest);
+    return apart + b->size <= sp->capacity ? apart : offset;
+}
+
+/* ---------------------------------------------------------------- placing */
+
 /* Places order[0 .. n) in turn; returns the peak. */
-static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, const uint32_t *order, uint32_t n,
-                          bool lowest)
+static uint64_t place_all(planner *pl, const point_index *ix, space_plan *sp, occ_tree *t, query *q,
+                          const uint32_t *order, uint32_t n, bool lowest)
 {
     uint64_t peak = insert_pinned(pl, sp, t);
     for (uint32_t i = 0; i < n; i++) {
@@ -245,8 +368,7 @@ static uint64_t place_all(planner *pl, space_plan *sp, occ_tree *t, query *q, co
         for (uint32_t k = 0; k < b->npieces; k++)
             tree_query(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], q);
         drop_exclusive(pl, b, q);
-        sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
-        b->offset = fit(pl->bufs, q->out, q->n, b->size, sp->align, lowest);
+        b->offset = choose_offset(pl, ix, sp, t, q, b, lowest);
         if (b->offset + b->size > peak)
             peak = b->offset + b->size;
         insert_buffer(pl, t, order[i]);
@@ -300,11 +422,12 @@ static void place_space(planner *pl, space_plan *sp)
     uint32_t *order = PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1);
     uint64_t *best = PTOC_NEW_ARRAY(pl->tmp, uint64_t, sp->n + 1);
     uint32_t n = placed_ids(pl, sp, order);
+    point_index ix = double_buffered(sp->space) ? index_points(pl) : (point_index){NULL};
     uint64_t rng = 0x9E3779B97F4A7C15u;
     bool lowest;
     sp->peak = UINT64_MAX;
     for (uint32_t o = 0; next_order(pl, order, q.scratch, n, o, &rng, &lowest); o++) {
-        uint64_t peak = place_all(pl, sp, &t, &q, order, n, lowest);
+        uint64_t peak = place_all(pl, &ix, sp, &t, &q, order, n, lowest);
         if (peak >= sp->peak)
             continue;
         sp->peak = peak;
