@@ -20,8 +20,10 @@ the same tree) lists, and prints ptoc's figures next to PTOAS's:
 A file is worse when ptoc inserts more set/wait pairs or more one-pipe
 barriers than PTOAS, when a (function, space) peak exceeds PTOAS's, or when
 ptoc overflows where PTOAS fits. figures-exceptions.txt (next to this script)
-lists the (file, arch, figure) triples where ptoc differs on purpose, each with
-the hardware rule PTOAS breaks; they are reported on their own. The script only
+lists the (file, arch, figure) triples where ptoc differs on purpose, one per
+line, `FILE ARCH FIGURE REASON` (FIGURE: set/wait, pipe_barrier or
+peak:FUNC:SPACE), each with the hardware rule PTOAS breaks; they are reported
+on their own, and an exception that no longer applies is reported as stale. The script only
 reads the checkout and runs ptoc-opt; it fetches nothing.
 
   test/ptoas/figures.py --ptoas /path/to/PTOAS [--build build] [--verbose]
@@ -190,7 +192,7 @@ def report_memplan(rows, plans, report):
             continue
         ptoas = int(row["ptoas_peak"] or 0)
         space = row["space"]
-        figure = "peak " + row["func"] + " " + space
+        figure = "peak:%s:%s" % (row["func"], space)
         tot["pairs"] += 1
         if space in overflows:
             tot["overflow"] += 1
