@@ -512,6 +512,7 @@ static void finish_buffers(planner *pl)
             b->npieces = 1;
             *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap) = all;
         }
+        b->bytes = b->size;
         b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)b->space));
     }
 }

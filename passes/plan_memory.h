@@ -104,7 +104,7 @@ typedef struct alloc_rec {
 typedef struct buffer {
     ptoc_op *root;               /* its first alloc, for locations */
     uint32_t space, start, end, root_point;
-    uint64_t size, offset;
+    uint64_t size, offset;        /* size: aligned up to the space's alignment */
     bool fixed, unknown;
     bool unused;                 /* nothing touches it: empty range, offset 0, no bytes taken */
     uint32_t pieces, npieces;    /* pl->pieces[pieces ..): the points where it is live, sorted
@@ -117,6 +117,7 @@ typedef struct buffer {
     uint32_t web;                /* which web of its alloc, in program order (0: the alloc's own) */
     uint32_t webs_from, webs_to; /* web 0 of a split alloc: its other webs are bufs[webs_from, webs_to) */
     uint32_t nallocs, alloc_node; /* allocs in its set; the first one's node */
+    uint64_t bytes;               /* what it holds (size unaligned): the peak counts these */
 } buffer;
 
 typedef struct planner {

@@ -218,8 +218,8 @@ static uint64_t insert_pinned(planner *pl, space_plan *sp, occ_tree *t)
         if (!b->fixed)
             continue;
         insert_buffer(pl, t, sp->ids[i]);
-        if ((int)sp->ids[i] != sp->scratch && b->offset + b->size > peak)
-            peak = b->offset + b->size;
+        if ((int)sp->ids[i] != sp->scratch && b->offset + b->bytes > peak)
+            peak = b->offset + b->bytes;
     }
     return peak;
 }
@@ -351,7 +351,7 @@ static uint64_t choose_offset(planner *pl, const point_index *ix, space_plan *sp
         return offset;
     sort_ids(pl->bufs, q->out, q->scratch, q->n, by_offset);
     uint64_t apart = fit(pl->bufs, q->out, q->n, b->size, sp->align, lowest);
-    return apart + b->size <= sp->capacity ? apart : offset;
+    return apart + b->bytes <= sp->capacity ? apart : offset;
 }
 
 /* ---------------------------------------------------------------- placing */
@@ -369,8 +369,8 @@ static uint64_t place_all(planner *pl, const point_index *ix, space_plan *sp, oc
             tree_query(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], q);
         drop_exclusive(pl, b, q);
         b->offset = choose_offset(pl, ix, sp, t, q, b, lowest);
-        if (b->offset + b->size > peak)
-            peak = b->offset + b->size;
+        if (b->offset + b->bytes > peak)
+            peak = b->offset + b->bytes;
         insert_buffer(pl, t, order[i]);
     }
     return peak;
@@ -475,9 +475,9 @@ static void confined_events(planner *pl, lb_event **ev, uint32_t *n, uint32_t *c
     span before = {p.lo, p.hi < a->begin ? p.hi : a->begin - 1, p.via};
     span inside = {p.lo > a->begin ? p.lo : a->begin, p.hi < a->end ? p.hi : a->end, p.via};
     span after = {p.lo > a->end ? p.lo : a->end + 1, p.hi, p.via};
-    add_events(pl, ev, n, cap, before, arm, b->size);
-    add_events(pl, ev, n, cap, inside, NO_ARM, b->size);
-    add_events(pl, ev, n, cap, after, arm, b->size);
+    add_events(pl, ev, n, cap, before, arm, b->bytes);
+    add_events(pl, ev, n, cap, inside, NO_ARM, b->bytes);
+    add_events(pl, ev, n, cap, after, arm, b->bytes);
 }
 
 static void lower_bound(planner *pl, space_plan *sp)
@@ -492,7 +492,7 @@ static void lower_bound(planner *pl, space_plan *sp)
             if (b->nconfined)
                 confined_events(pl, &ev, &n, &cap, b, pl->pieces[b->pieces + k]);
             else
-                add_events(pl, &ev, &n, &cap, pl->pieces[b->pieces + k], NO_ARM, b->size);
+                add_events(pl, &ev, &n, &cap, pl->pieces[b->pieces + k], NO_ARM, b->bytes);
         }
     }
     if (n > 1)
@@ -543,8 +543,8 @@ static bool check_capacity(planner *pl, const space_plan *sp)
     uint64_t planned_peak = 0;
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
-        if (!is_pinned(b) && b->offset + b->size > planned_peak)
-            planned_peak = b->offset + b->size;
+        if (!is_pinned(b) && b->offset + b->bytes > planned_peak)
+            planned_peak = b->offset + b->bytes;
     }
     if (planned_peak <= sp->capacity)
         return true;
@@ -555,7 +555,7 @@ static bool check_capacity(planner *pl, const space_plan *sp)
     for (uint32_t i = 0; i < sp->n; i++) {
         const buffer *b = &pl->bufs[sp->ids[i]];
         if ((int)sp->ids[i] != sp->scratch && !b->unknown && !b->merged && live_at(pl, b, sp->lb_point))
-            ptoc_diag_op_note(d, b->root, "buffer of %llu bytes live here", (unsigned long long)b->size);
+            ptoc_diag_op_note(d, b->root, "buffer of %llu bytes live here", (unsigned long long)b->bytes);
     }
     ptoc_diag_report(d);
     return false;
