@@ -166,6 +166,7 @@ typedef struct sync_pass {
     uint32_t nbars, bars_cap;
     tail *tails;
     uint32_t ntails, tails_cap;
+    ptoc_ptrmap never_read;       /* value -> 1 + never_read(value), computed once */
 } sync_pass;
 
 /* ---------------------------------------------------------------- helpers */
@@ -253,7 +254,7 @@ static bool conflict(const access *x, const access *y)
 /* Whether `v` is a buffer no op ever reads: an alloc_tile or memref.alloc
  * whose every use is a pipe op that only writes it. Anything else (a view, a
  * yield, a call, an unknown op) may read it. */
-static bool never_read(sync_pass *sp, const ptoc_value *v)
+static bool find_never_read(sync_pass *sp, const ptoc_value *v)
 {
     if (!v || v->kind != PTOC_VALUE_RESULT ||
         !(ptoc_pto_is(v->owner.op, PTOC_PTO_OP_ALLOC_TILE) || ptoc_op_is(v->owner.op, "memref.alloc")))
@@ -268,6 +269,18 @@ static bool never_read(sync_pass *sp, const ptoc_value *v)
                 return false;
     }
     return true;
+}
+
+static bool never_read(sync_pass *sp, const ptoc_value *v)
+{
+    uint64_t known;
+    if (!v)
+        return false;
+    if (ptoc_ptrmap_get_int(&sp->never_read, v, &known))
+        return known == 2;
+    bool r = find_never_read(sp, v);
+    ptoc_ptrmap_put_int(&sp->never_read, v, r ? 2 : 1);
+    return r;
 }
 
 /* Whether an access of a later op conflicts with entry e. A write into a
@@ -916,9 +929,11 @@ static bool run_insert_sync(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     sp.func = func;
     sp.arch = arch;
     ptoc_pto_tail_hint(func, &sp.tail_mode);   /* a refused spelling (a verifier error) is barrier-all */
+    ptoc_ptrmap_init(&sp.never_read, ctx);
     insert_sync(&sp);
     if (print)
         print_decisions(&sp);
+    ptoc_ptrmap_free(&sp.never_read);
     ptoc_arena_destroy(sp.tmp);
     return true;
 }
