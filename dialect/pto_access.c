@@ -10,10 +10,46 @@
  * into one row per opcode; every op that is not a pto op gets the
  * conservative answer (no in-place, outs not written whole). Why the rows say
  * what they say:
- *  - inplace_ins: the ISA allows the out to be exactly in i (dst == src, same
- *    bytes). True of the elementwise ops, which read an element before writing
- *    it; not of tcmp/tcmps, tsel/tsels, thistogram or the transfers, which
- *    write parts of dst before they have read all of their sources.
+ *  - inplace_ins, inplace_ins_a2a3, inplace_rule: the hardware library lets the
+ *    out be exactly in i (dst == src, one base address) on A5 (cpu follows A5)
+ *    and on A2/A3, when the two types match as the rule says. pto-isa's
+ *    implementations (include/pto/npu/a2a3, a5) read each source element
+ *    before they write the destination bytes over it:
+ *    - elementwise (tadd ... tmin, tand, tor), tile-scalar (tadds ... tmins,
+ *      tlrelu) and unary ops (tabs, tneg, texp, tlog, tsqrt, trelu, tnot):
+ *      with either in, same layout (SAME). A2/A3 issue one vector instruction
+ *      per repeat with one offset for every operand (a2a3/TBinOp.hpp,
+ *      TAdd.hpp:24,30, TUnaryOp.hpp:352-438, TNEG = TMULS :449-452); A5 loads
+ *      a chunk, computes in registers and stores it (a5/TBinOp.hpp:35-38).
+ *    - tfmod, trem, tprelu: A5 only. A2/A3 re-read src0 after writing dst
+ *      (a2a3/TFmod.hpp:23-33, TRem.hpp:30-65, TPrelu.hpp:45-65).
+ *    - tdivs: the tile in; with the scalar first (in 1 the tile) A5 only,
+ *      since A2/A3 fill dst with the scalar and then divide by src
+ *      (a2a3/TDivS.hpp:73-75, 96-98).
+ *    - tcvt, tpack: NARROW. A2/A3 only with one element size ("A3 has no
+ *      in-place tcvt", docs/isa/TQUANT.md:129; wider or narrower repeats
+ *      overrun the source, a2a3/TCvt.hpp:983-1006, 1187-1213); A5 also when the
+ *      out's element is narrower, row-major: chunk i is loaded before dst
+ *      elements [iE, (i+1)E) are stored at or below it (a5/TCvt.hpp:79-135).
+ *      tpack (A5 only: removed from pto-isa in 83f16ef4, whose a5/TPack.hpp was
+ *      the same load-then-narrower-store loop).
+ *    - tpartadd/max/min/mul: on A2/A3 only over the source with the out's
+ *      valid shape, since with a narrower other source it copies that one
+ *      into dst first (a2a3/TPartOp.hpp:174-181); either source on A5
+ *      (a5/TPartBinOps.hpp:36-56) (FULL_A2A3).
+ *    - trowexpand*: the full operand (in 0) only; the broadcast operand is read
+ *      per row after earlier rows were stored (a2a3/TRowExpandBinOp.hpp:63-93,
+ *      a5/TRowExpandBinOp.hpp:112-151). tcolexpand*: the in whose valid
+ *      shape is the out's (FULL): row 0 of the broadcast operand is read for
+ *      every row.
+ *    - tgather, its mask form (SOLE): the selected elements of row r are
+ *      stored at or below row r, after it was loaded (a2a3/TGather.hpp:130,
+ *      one vreducev2; a5/TGather.hpp:262-270, vlds then vsqz/vstur).
+ *    Not: taxpy (its out is also an in, so it is never written whole),
+ *    tcmp/tcmps, tsel/tsels, thistogram and the transfers, which write parts
+ *    of dst before they have read all of their sources, and textract/tinsert
+ *    windows (copy_ubuf_to_ubuf's order over overlapping bytes is not
+ *    documented).
  *  - writes_valid: the op writes every element of its outs' valid regions and
  *    reads none of them first, so a write kills the old contents when the valid
  *    region is the whole tile: tload, tmov, the elementwise and tile-scalar ops,
@@ -62,15 +98,22 @@
 
 /* ---------------------------------------------------------------- effects */
 
+/* The inpl column packs IP(ins, ins on A2/A3, rule) (pto_ops.def). */
+#define IP_INS(x) ((x) & 0xffu)
+#define IP_INS_A2A3(x) (((x) >> 8) & 0xffu)
+#define IP_RULE(x) ((ptoc_pto_inplace_rule)((x) >> 16))
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
                inplace, whole, scratch, window, vshape)                                                          \
-    [PTOC_PTO_OP_##id] = {inplace, whole, scratch, window, vshape},
+    [PTOC_PTO_OP_##id] = {IP_INS(inplace), IP_INS_A2A3(inplace), IP_RULE(inplace), whole, scratch, window, vshape},
 static const ptoc_pto_effects effect_rows[PTOC_PTO_OP_COUNT] = {
 #include "dialect/pto_ops.def"
 };
 #undef PTO_OP
+#undef IP_RULE
+#undef IP_INS_A2A3
+#undef IP_INS
 
-static const ptoc_pto_effects no_effects = {0, false, 0, 0, PTOC_PTO_VSHAPE_NONE};
+static const ptoc_pto_effects no_effects = {0, 0, PTOC_PTO_INPLACE_SAME, false, 0, 0, PTOC_PTO_VSHAPE_NONE};
 
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
 {
@@ -288,6 +331,64 @@ uint32_t ptoc_pto_op_accesses(const ptoc_op *op, ptoc_pto_access *out)
     for (uint32_t k = 0; !dps && k < op->nresults; k++)
         n = add(out, n, &op->results[k], op->noperands + k, nins + nouts + k, USE_OUT, fx->writes_valid);
     return n;
+}
+
+/* ---------------------------------------------------------------- in place */
+
+uint32_t ptoc_pto_inplace_ins(const ptoc_op *op, ptoc_pto_arch arch)
+{
+    const ptoc_pto_effects *fx = ptoc_pto_op_effects(op);
+    return arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3 ? fx->inplace_ins_a2a3 : fx->inplace_ins;
+}
+
+/* Element (i,j) of both tiles lies at one offset from their base. */
+static bool same_addresses(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->rows == d->rows && s->cols == d->cols && s->blayout == d->blayout &&
+           s->slayout == d->slayout && s->fractal == d->fractal && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(s->elem) == ptoc_pto_elem_bytes(d->elem);
+}
+
+/* Row-major, one shape, the out's element no wider: element k of the out
+ * ends at or below where element k of the in ends. */
+static bool narrower_addresses(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->rows == d->rows && s->cols == d->cols && s->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->blayout == PTOC_PTO_BL_ROW_MAJOR && s->slayout == PTOC_PTO_SL_NONE_BOX &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(d->elem) <= ptoc_pto_elem_bytes(s->elem);
+}
+
+static bool same_static_valid(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->valid_rows != PTOC_DYNAMIC && s->valid_cols != PTOC_DYNAMIC && s->valid_rows == d->valid_rows &&
+           s->valid_cols == d->valid_cols;
+}
+
+static uint32_t count_ins(const ptoc_op *op)
+{
+    uint32_t nins, nouts;
+    bool dps;
+    return split(op, &nins, &nouts, &dps) ? nins : op->noperands;
+}
+
+bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in, const ptoc_type *in_type,
+                              const ptoc_type *out)
+{
+    if (in >= 32 || !(ptoc_pto_inplace_ins(op, arch) & (1u << in)))
+        return false;
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_like(in_type), *d = ptoc_pto_tile_like(out);
+    if (!s || !d)
+        return in_type == out;               /* memrefs: one type */
+    bool a2a3 = arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3;
+    switch (ptoc_pto_op_effects(op)->inplace_rule) {
+    case PTOC_PTO_INPLACE_SAME: return same_addresses(s, d);
+    case PTOC_PTO_INPLACE_NARROW: return same_addresses(s, d) || (!a2a3 && narrower_addresses(s, d));
+    case PTOC_PTO_INPLACE_FULL: return same_addresses(s, d) && same_static_valid(s, d);
+    case PTOC_PTO_INPLACE_FULL_A2A3: return same_addresses(s, d) && (!a2a3 || same_static_valid(s, d));
+    case PTOC_PTO_INPLACE_SOLE: return same_addresses(s, d) && count_ins(op) == 1;
+    }
+    return false;
 }
 
 bool ptoc_pto_accesses_overlap(const ptoc_pto_access *x, const ptoc_pto_access *y)

@@ -374,8 +374,7 @@ static void record_uses(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
     }
 }
 
-/* The ins a DPS op may overwrite in place with its one out, when they have the
- * out's type (same bytes, same layout). */
+/* The use of `operand` among the op's uses (from first_use on), or NO_SET. */
 static uint32_t use_of_operand(const planner *pl, uint32_t first_use, uint32_t operand)
 {
     for (uint32_t k = first_use; k < pl->nuses; k++)
@@ -384,15 +383,19 @@ static uint32_t use_of_operand(const planner *pl, uint32_t first_use, uint32_t o
     return NO_SET;
 }
 
+/* The ins a DPS op may overwrite in place with its one out on the arch (the op
+ * table's inpl column: ptoc_pto_inplace_allowed, which looks at both types). */
 static void record_handovers(planner *pl, ptoc_op *op, uint32_t point, uint32_t first_use)
 {
-    uint32_t mask = ptoc_pto_op_effects(op)->inplace_ins, nins, nouts, space;
-    if (!mask || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + 1 != op->noperands)
+    uint32_t nins, nouts, space;
+    if (!ptoc_pto_inplace_ins(op, pl->arch) || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 ||
+        nins + 1 != op->noperands)
         return;
     ptoc_value *out = ptoc_op_operand(op, nins);
     for (uint32_t i = 0; i < nins && i < 32; i++) {
         ptoc_value *in = ptoc_op_operand(op, i);
-        if ((mask & (1u << i)) && in->type == out->type && memplan_buffer_space(in->type, &space)) {
+        if (ptoc_pto_inplace_allowed(op, pl->arch, i, in->type, out->type) &&
+            memplan_buffer_space(in->type, &space)) {
             handover h = {point, use_of_operand(pl, first_use, i), use_of_operand(pl, first_use, nins)};
             if (h.in != NO_SET && h.out != NO_SET)
                 *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->handovers, pl->nhandovers, pl->handovers_cap) = h;

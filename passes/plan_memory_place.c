@@ -586,7 +586,7 @@ void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
         out = group_of(pl, out);
         buffer *x = &pl->bufs[in], *y = &pl->bufs[out];
         if (in == out || x->fixed || x->unknown || x->unused || y->fixed || y->unknown || y->unused ||
-            x->space != y->space || x->size != y->size || !meet_only_in_place(pl, buf_of, in, out))
+            x->space != y->space || x->size < y->size || !meet_only_in_place(pl, buf_of, in, out))
             continue;
         merge_pieces(pl, x, y);
         intersect_confined(pl, x, y);
