@@ -461,6 +461,9 @@ static void print_space(planner *pl, space_plan *sp)
             printf("  %s reserved offset %llu size %llu\n", name, off, size);
         else if (b->unknown)
             printf("  %s unknown %u:%u size %llu\n", name, b->root->loc.line, b->root->loc.col, size);
+        else if (b->reserve)
+            printf("  %s reserve_buffer %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off,
+                   size);
         else if (b->fixed)
             printf("  %s fixed %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
         else if (b->unused)
@@ -609,9 +612,9 @@ bool memplan_plan_space(planner *pl, uint32_t space, bool print)
     }
     bool any_planned = false;
     for (uint32_t i = 0; i < sp.n; i++)
-        any_planned |= !is_pinned(&pl->bufs[sp.ids[i]]);
+        any_planned |= !is_pinned(&pl->bufs[sp.ids[i]]) || pl->bufs[sp.ids[i]].reserve;
     if (!any_planned)
-        return true;                   /* nothing to place: manual addresses only */
+        return true;                   /* nothing to place or report: manual addresses only */
     if (sp.scratch >= 0)
         sp.scratch = (int)sp.ids[sp.scratch];
     place_space(pl, &sp);
