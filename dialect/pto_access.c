@@ -42,10 +42,10 @@
  *      a5/TRowExpandBinOp.hpp:112-151). tcolexpand*: the in whose valid
  *      shape is the out's (FULL): row 0 of the broadcast operand is read for
  *      every row.
- *    - tgather, its mask form (SOLE): the selected elements of row r are
- *      stored at or below row r, after it was loaded (a2a3/TGather.hpp:130,
- *      one vreducev2; a5/TGather.hpp:262-270, vlds then vsqz/vstur).
  *    Not: taxpy (its out is also an in, so it is never written whole),
+ *    tgather (its mask and compare forms store a compacted prefix of each
+ *    row, not the whole valid region: a2a3/TGather.hpp:130, 258-262, so its
+ *    out is never born at it),
  *    tcmp/tcmps, tsel/tsels, thistogram and the transfers, which write parts
  *    of dst before they have read all of their sources, and textract/tinsert
  *    windows (copy_ubuf_to_ubuf's order over overlapping bytes is not
@@ -365,13 +365,6 @@ static bool same_static_valid(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_d
            s->valid_cols == d->valid_cols;
 }
 
-static uint32_t count_ins(const ptoc_op *op)
-{
-    uint32_t nins, nouts;
-    bool dps;
-    return split(op, &nins, &nouts, &dps) ? nins : op->noperands;
-}
-
 bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in, const ptoc_type *in_type,
                               const ptoc_type *out)
 {
@@ -386,7 +379,6 @@ bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in
     case PTOC_PTO_INPLACE_NARROW: return same_addresses(s, d) || (!a2a3 && narrower_addresses(s, d));
     case PTOC_PTO_INPLACE_FULL: return same_addresses(s, d) && same_static_valid(s, d);
     case PTOC_PTO_INPLACE_FULL_A2A3: return same_addresses(s, d) && (!a2a3 || same_static_valid(s, d));
-    case PTOC_PTO_INPLACE_SOLE: return same_addresses(s, d) && count_ins(op) == 1;
     }
     return false;
 }
