@@ -49,11 +49,12 @@
  *           there only through the same value, which holds one of them at run
  *           time (the init of a loop and the tile its body yields; the tiles
  *           two arms yield). Pieces carry that value (span.via).
- *           In place: an op that may write its out over an in (ptoc_pto_effects,
- *           elementwise ops) and reads a buffer for the last time while writing
- *           one of the same type that is born there gives the two one offset;
- *           the op is their only common point. Otherwise two buffers used by
- *           one op never share bytes (a tmp operand never meets its dst).
+ *           In place: an op that reads a buffer for the last time through an in
+ *           the op table lets its out be written over on the arch
+ *           (ptoc_pto_inplace_allowed: which ins, and how the two types must
+ *           match) while writing one born there, no larger, gives the two one
+ *           offset; the op is their only common point. Otherwise two buffers
+ *           used by one op never share bytes (a tmp operand never meets its dst).
  *           A buffer no op touches takes no bytes (offset 0).
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc), each with best fit and with first fit among

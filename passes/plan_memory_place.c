@@ -486,10 +486,11 @@ static void print_space(planner *pl, space_plan *sp)
 
 /* ---------------------------------------------------------------- in-place handovers */
 
-/* An op that reads a buffer for the last time and writes a new one of the same
- * type may write it in place when the ISA allows (ptoc_pto_effects): the two
- * then share one offset, and the handover point counts once. Merged buffers
- * form a group planned as its leader, whose pieces become the union; a pair is
+/* An op that reads a buffer for the last time and writes a new one may write
+ * it in place when the op table allows it on the arch (record_handovers) and
+ * the new one is no larger: the two then share one offset, and the handover
+ * point counts once. Merged buffers form a group planned as its leader (the
+ * in's group, so its size covers the out's), whose pieces become the union; a pair is
  * merged only when their groups are live together at that point and nowhere
  * else, so no other sharing is implied. */
 
