@@ -44,14 +44,18 @@
  *      a5/TRowExpandBinOp.hpp:112-151). tcolexpand*: the in whose valid
  *      shape is the out's (FULL): row 0 of the broadcast operand is read for
  *      every row.
+ *    - textract: only the identity window (ORIGIN: indices constant 0, one
+ *      row stride, the out's rows no more than the in's), which copies every
+ *      byte onto itself; any other window over its own source is a shifted
+ *      copy whose order over overlapping bytes copy_ubuf_to_ubuf does not
+ *      document (a2a3/TExtract.hpp:80-118, a5/TExtract.hpp:676-838).
  *    Not: taxpy (its out is also an in, so it is never written whole),
  *    tgather (its mask and compare forms store a compacted prefix of each
  *    row, not the whole valid region: a2a3/TGather.hpp:130, 258-262, so its
  *    out is never born at it),
- *    tcmp/tcmps, tsel/tsels, thistogram and the transfers, which write parts
- *    of dst before they have read all of their sources, and textract/tinsert
- *    windows (copy_ubuf_to_ubuf's order over overlapping bytes is not
- *    documented).
+ *    tcmp/tcmps, tsel/tsels, thistogram and the other transfers, which write
+ *    parts of dst before they have read all of their sources, and tinsert (a
+ *    window of its dst).
  *  - writes_valid: the op writes every element of its outs' valid regions and
  *    reads none of them first, so a write kills the old contents when the valid
  *    region is the whole tile: tload, tmov, the elementwise and tile-scalar ops,
@@ -367,6 +371,23 @@ static bool same_static_valid(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_d
            s->valid_cols == d->valid_cols;
 }
 
+/* The op's operands 1 and 2 (textract's row and column) are the constant 0. */
+static bool at_origin(const ptoc_op *op)
+{
+    int64_t row, col;
+    return op->noperands > 2 && ptoc_arith_int_constant(ptoc_op_operand(op, 1), &row) && row == 0 &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 2), &col) && col == 0;
+}
+
+/* A row-major window of the in's first rows: element (i,j) at one address. */
+static bool leading_rows(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->cols == d->cols && d->rows <= s->rows && s->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->blayout == PTOC_PTO_BL_ROW_MAJOR && s->slayout == PTOC_PTO_SL_NONE_BOX &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(s->elem) == ptoc_pto_elem_bytes(d->elem);
+}
+
 bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in, const ptoc_type *in_type,
                               const ptoc_type *out)
 {
@@ -381,6 +402,7 @@ bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in
     case PTOC_PTO_INPLACE_NARROW: return same_addresses(s, d) || (!a2a3 && narrower_addresses(s, d));
     case PTOC_PTO_INPLACE_FULL: return same_addresses(s, d) && same_static_valid(s, d);
     case PTOC_PTO_INPLACE_FULL_A2A3: return same_addresses(s, d) && (!a2a3 || same_static_valid(s, d));
+    case PTOC_PTO_INPLACE_ORIGIN: return leading_rows(s, d) && at_origin(op);
     }
     return false;
 }

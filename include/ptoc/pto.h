@@ -355,6 +355,7 @@ typedef enum ptoc_pto_inplace_rule {
     PTOC_PTO_INPLACE_NARROW,    /* SAME, or (A5, cpu) row-major with a narrower out element */
     PTOC_PTO_INPLACE_FULL,      /* SAME, and the in's valid shape is the out's, both static */
     PTOC_PTO_INPLACE_FULL_A2A3, /* FULL on A2/A3, SAME on A5 and cpu */
+    PTOC_PTO_INPLACE_ORIGIN,    /* a window at constant (0, 0), row-major, one row stride: a copy onto itself */
 } ptoc_pto_inplace_rule;
 typedef struct ptoc_pto_effects {
     uint32_t inplace_ins;       /* bit i: on A5 and cpu the out may be exactly in i (dst == src) */
