@@ -10,10 +10,52 @@
  * into one row per opcode; every op that is not a pto op gets the
  * conservative answer (no in-place, outs not written whole). Why the rows say
  * what they say:
- *  - inplace_ins: the ISA allows the out to be exactly in i (dst == src, same
- *    bytes). True of the elementwise ops, which read an element before writing
- *    it; not of tcmp/tcmps, tsel/tsels, thistogram or the transfers, which
- *    write parts of dst before they have read all of their sources.
+ *  - inplace_ins, inplace_ins_a2a3, inplace_rule: the hardware library lets the
+ *    out be exactly in i (dst == src, one base address) on A5 (cpu follows A5)
+ *    and on A2/A3, when the two types match as the rule says. pto-isa's
+ *    implementations (include/pto/npu/a2a3, a5) read each source element
+ *    before they write the destination bytes over it:
+ *    - elementwise (tadd ... tmin, tand, tor), tile-scalar (tadds ... tmins,
+ *      tlrelu) and unary ops (tabs, tneg, texp, tlog, tsqrt, trelu, tnot):
+ *      with either in, same layout (SAME). A2/A3 issue one vector instruction
+ *      per repeat with one offset for every operand (a2a3/TBinOp.hpp,
+ *      TAdd.hpp:24,30, TUnaryOp.hpp:352-438, TNEG = TMULS :449-452); A5 loads
+ *      a chunk, computes in registers and stores it (a5/TBinOp.hpp:35-38).
+ *    - tfmod, trem, tprelu: A5 only. A2/A3 re-read src0 after writing dst
+ *      (a2a3/TFmod.hpp:23-33, TRem.hpp:30-65, TPrelu.hpp:45-65).
+ *    - tdivs: the tile in; with the scalar first (in 1 the tile) A5 only,
+ *      since A2/A3 fill dst with the scalar and then divide by src
+ *      (a2a3/TDivS.hpp:73-75, 96-98). A2/A3 float tile/scalar in place
+ *      multiplies by 1/s instead (its alias guard, TDivS.hpp:104-113, 137-143),
+ *      which may differ from x/s in the last bit.
+ *    - tcvt, tpack: NARROW. A2/A3 only with one element size ("A3 has no
+ *      in-place tcvt", docs/isa/TQUANT.md:129; wider or narrower repeats
+ *      overrun the source, a2a3/TCvt.hpp:983-1006, 1187-1213); A5 also when the
+ *      out's element is narrower, row-major: chunk i is loaded before dst
+ *      elements [iE, (i+1)E) are stored at or below it (a5/TCvt.hpp:79-135).
+ *      tpack (A5 only: removed from pto-isa in 83f16ef4, whose a5/TPack.hpp was
+ *      the same load-then-narrower-store loop).
+ *    - tpartadd/max/min/mul: on A2/A3 only over the source with the out's
+ *      valid shape, since with a narrower other source it copies that one
+ *      into dst first (a2a3/TPartOp.hpp:174-181); either source on A5
+ *      (a5/TPartBinOps.hpp:36-56) (FULL_A2A3).
+ *    - trowexpand*: the full operand (in 0) only; the broadcast operand is read
+ *      per row after earlier rows were stored (a2a3/TRowExpandBinOp.hpp:63-93,
+ *      a5/TRowExpandBinOp.hpp:112-151). tcolexpand*: the in whose valid
+ *      shape is the out's (FULL): row 0 of the broadcast operand is read for
+ *      every row.
+ *    - textract: only the identity window (ORIGIN: indices constant 0, one
+ *      row stride, the out's rows no more than the in's), which copies every
+ *      byte onto itself; any other window over its own source is a shifted
+ *      copy whose order over overlapping bytes copy_ubuf_to_ubuf does not
+ *      document (a2a3/TExtract.hpp:80-118, a5/TExtract.hpp:676-838).
+ *    Not: taxpy (its out is also an in, so it is never written whole),
+ *    tgather (its mask and compare forms store a compacted prefix of each
+ *    row, not the whole valid region: a2a3/TGather.hpp:130, 258-262, so its
+ *    out is never born at it),
+ *    tcmp/tcmps, tsel/tsels, thistogram and the other transfers, which write
+ *    parts of dst before they have read all of their sources, and tinsert (a
+ *    window of its dst).
  *  - writes_valid: the op writes every element of its outs' valid regions and
  *    reads none of them first, so a write kills the old contents when the valid
  *    region is the whole tile: tload, tmov, the elementwise and tile-scalar ops,
@@ -21,6 +63,9 @@
  *    and tsels. Not tcmp/tcmps (a mask row gets the bytes the source's valid
  *    columns need, the rest keep their contents), thistogram (rows of dst
  *    follow the source's valid rows) nor tsetval (one element).
+ *  - reads_outs (W = RW): the op reads its outs before it writes them:
+ *    taxpy accumulates into dst (dst = src * s + dst), so dst's contents are
+ *    needed up to it and sync orders an earlier write of dst before it.
  *  - scratch_ins: ins the op writes as scratch, so sync orders them as writes:
  *    the tmp of tsel (in 3) and tsels (in 2) in their 4-in forms, which A2/A3
  *    fill for set_cmpmask (ptoc_pto_select_scratch). In the 3-in form of
@@ -62,15 +107,23 @@
 
 /* ---------------------------------------------------------------- effects */
 
+/* The inpl column packs IP(ins, ins on A2/A3, rule) (pto_ops.def). */
+#define IP_INS(x) ((x) & 0xffu)
+#define IP_INS_A2A3(x) (((x) >> 8) & 0xffu)
+#define IP_RULE(x) ((ptoc_pto_inplace_rule)((x) >> 16))
 #define PTO_OP(id, name, form, level1, pipe, ilo, ihi, olo, ohi, flags, parse, print, verify, parse_asm, print_asm, \
                inplace, whole, scratch, window, vshape)                                                          \
-    [PTOC_PTO_OP_##id] = {inplace, whole, scratch, window, vshape},
+    [PTOC_PTO_OP_##id] = {IP_INS(inplace), IP_INS_A2A3(inplace), IP_RULE(inplace), (whole) == 1, (whole) == 2,    \
+                          scratch, window, vshape},
 static const ptoc_pto_effects effect_rows[PTOC_PTO_OP_COUNT] = {
 #include "dialect/pto_ops.def"
 };
 #undef PTO_OP
+#undef IP_RULE
+#undef IP_INS_A2A3
+#undef IP_INS
 
-static const ptoc_pto_effects no_effects = {0, false, 0, 0, PTOC_PTO_VSHAPE_NONE};
+static const ptoc_pto_effects no_effects = {0, 0, PTOC_PTO_INPLACE_SAME, false, 0, 0, PTOC_PTO_VSHAPE_NONE};
 
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op)
 {
@@ -241,14 +294,14 @@ uint32_t ptoc_pto_op_max_accesses(const ptoc_op *op)
 typedef enum use_kind { USE_IN, USE_OUT, USE_SCRATCH, USE_AFTER, USE_ANY } use_kind;
 
 static uint32_t add(ptoc_pto_access *out, uint32_t n, const ptoc_value *v, uint32_t index, uint32_t role,
-                    use_kind use, bool writes_valid)
+                    use_kind use, const ptoc_pto_effects *fx)
 {
     ptoc_pto_access a = {.value = v, .index = index, .role = role};
     if (!locate(v, &a))
         return n;
-    a.read = use == USE_IN || use == USE_AFTER || use == USE_ANY;
+    a.read = use == USE_IN || use == USE_AFTER || use == USE_ANY || (use == USE_OUT && fx && fx->reads_outs);
     a.write = use == USE_OUT || use == USE_SCRATCH || use == USE_ANY;
-    a.kills = use == USE_SCRATCH || (use == USE_OUT && writes_valid && valid_is_whole(v->type));
+    a.kills = use == USE_SCRATCH || (use == USE_OUT && fx && fx->writes_valid && valid_is_whole(v->type));
     out[n] = a;
     return n + 1;
 }
@@ -280,19 +333,87 @@ uint32_t ptoc_pto_op_accesses(const ptoc_op *op, ptoc_pto_access *out)
     bool dps;
     if (!split(op, &nins, &nouts, &dps)) {
         for (uint32_t i = 0; i < op->noperands; i++)
-            n = add(out, n, ptoc_op_operand(op, i), i, i, USE_ANY, false);
+            n = add(out, n, ptoc_op_operand(op, i), i, i, USE_ANY, NULL);
         for (uint32_t k = 0; k < op->nresults; k++)
-            n = add(out, n, &op->results[k], op->noperands + k, op->noperands + k, USE_OUT, false);
+            n = add(out, n, &op->results[k], op->noperands + k, op->noperands + k, USE_OUT, NULL);
         return n;
     }
     for (uint32_t i = 0; i < op->noperands; i++) {
         bool scratch = i < nins && i < 32 && (fx->scratch_ins & (1u << i));
         use_kind use = i < nins ? (scratch ? USE_SCRATCH : USE_IN) : i < nins + nouts ? USE_OUT : USE_AFTER;
-        n = add(out, n, ptoc_op_operand(op, i), i, i, use, fx->writes_valid);
+        n = add(out, n, ptoc_op_operand(op, i), i, i, use, fx);
     }
     for (uint32_t k = 0; !dps && k < op->nresults; k++)
-        n = add(out, n, &op->results[k], op->noperands + k, nins + nouts + k, USE_OUT, fx->writes_valid);
+        n = add(out, n, &op->results[k], op->noperands + k, nins + nouts + k, USE_OUT, fx);
     return n;
+}
+
+/* ---------------------------------------------------------------- in place */
+
+uint32_t ptoc_pto_inplace_ins(const ptoc_op *op, ptoc_pto_arch arch)
+{
+    const ptoc_pto_effects *fx = ptoc_pto_op_effects(op);
+    return arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3 ? fx->inplace_ins_a2a3 : fx->inplace_ins;
+}
+
+/* Element (i,j) of both tiles lies at one offset from their base. */
+static bool same_addresses(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->rows == d->rows && s->cols == d->cols && s->blayout == d->blayout &&
+           s->slayout == d->slayout && s->fractal == d->fractal && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(s->elem) == ptoc_pto_elem_bytes(d->elem);
+}
+
+/* Row-major, one shape, the out's element no wider: element k of the out
+ * ends at or below where element k of the in ends. */
+static bool narrower_addresses(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->rows == d->rows && s->cols == d->cols && s->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->blayout == PTOC_PTO_BL_ROW_MAJOR && s->slayout == PTOC_PTO_SL_NONE_BOX &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(d->elem) <= ptoc_pto_elem_bytes(s->elem);
+}
+
+static bool same_static_valid(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->valid_rows != PTOC_DYNAMIC && s->valid_cols != PTOC_DYNAMIC && s->valid_rows == d->valid_rows &&
+           s->valid_cols == d->valid_cols;
+}
+
+/* The op's operands 1 and 2 (textract's row and column) are the constant 0. */
+static bool at_origin(const ptoc_op *op)
+{
+    int64_t row, col;
+    return op->noperands > 2 && ptoc_arith_int_constant(ptoc_op_operand(op, 1), &row) && row == 0 &&
+           ptoc_arith_int_constant(ptoc_op_operand(op, 2), &col) && col == 0;
+}
+
+/* A row-major window of the in's first rows: element (i,j) at one address. */
+static bool leading_rows(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
+{
+    return s->loc == d->loc && s->cols == d->cols && d->rows <= s->rows && s->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->blayout == PTOC_PTO_BL_ROW_MAJOR && s->slayout == PTOC_PTO_SL_NONE_BOX &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && s->compact == d->compact &&
+           ptoc_pto_elem_bytes(s->elem) == ptoc_pto_elem_bytes(d->elem);
+}
+
+bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in, const ptoc_type *in_type,
+                              const ptoc_type *out)
+{
+    if (in >= 32 || !(ptoc_pto_inplace_ins(op, arch) & (1u << in)))
+        return false;
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_like(in_type), *d = ptoc_pto_tile_like(out);
+    if (!s || !d)
+        return in_type == out;               /* memrefs: one type */
+    bool a2a3 = arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3;
+    switch (ptoc_pto_op_effects(op)->inplace_rule) {
+    case PTOC_PTO_INPLACE_SAME: return same_addresses(s, d);
+    case PTOC_PTO_INPLACE_NARROW: return same_addresses(s, d) || (!a2a3 && narrower_addresses(s, d));
+    case PTOC_PTO_INPLACE_FULL: return same_addresses(s, d) && same_static_valid(s, d);
+    case PTOC_PTO_INPLACE_FULL_A2A3: return same_addresses(s, d) && (!a2a3 || same_static_valid(s, d));
+    case PTOC_PTO_INPLACE_ORIGIN: return leading_rows(s, d) && at_origin(op);
+    }
+    return false;
 }
 
 bool ptoc_pto_accesses_overlap(const ptoc_pto_access *x, const ptoc_pto_access *y)

@@ -203,12 +203,16 @@ static bool may_overwrite(ptoc_op *op, ptoc_value *buf, const ptoc_type *want)
     return true;
 }
 
+/* A dying in the op may write its result over on its arch (the op table's
+ * inpl column, ptoc_pto_inplace_allowed), or NULL. */
 static ptoc_value *inplace_buffer(ptoc_op *op, const ptoc_type *want)
 {
-    uint32_t inplace = ptoc_pto_op_effects(op)->inplace_ins;
-    for (uint32_t i = 0; i < op->noperands && i < 32; i++)
-        if ((inplace & (1u << i)) && may_overwrite(op, ptoc_op_operand(op, i), want))
-            return ptoc_op_operand(op, i);
+    ptoc_pto_arch arch = ptoc_pto_target_arch(op, NULL);
+    for (uint32_t i = 0; i < op->noperands && i < 32; i++) {
+        ptoc_value *in = ptoc_op_operand(op, i);
+        if (ptoc_pto_inplace_allowed(op, arch, i, in->type, want) && may_overwrite(op, in, want))
+            return in;
+    }
     return NULL;
 }
 

@@ -49,11 +49,12 @@
  *           there only through the same value, which holds one of them at run
  *           time (the init of a loop and the tile its body yields; the tiles
  *           two arms yield). Pieces carry that value (span.via).
- *           In place: an op that may write its out over an in (ptoc_pto_effects,
- *           elementwise ops) and reads a buffer for the last time while writing
- *           one of the same type that is born there gives the two one offset;
- *           the op is their only common point. Otherwise two buffers used by
- *           one op never share bytes (a tmp operand never meets its dst).
+ *           In place: an op that reads a buffer for the last time through an in
+ *           the op table lets its out be written over on the arch
+ *           (ptoc_pto_inplace_allowed: which ins, and how the two types must
+ *           match) while writing one born there, no larger, gives the two one
+ *           offset; the op is their only common point. Otherwise two buffers
+ *           used by one op never share bytes (a tmp operand never meets its dst).
  *           A buffer no op touches takes no bytes (offset 0).
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc), each with best fit and with first fit among
@@ -70,7 +71,11 @@
  *           after the if, an if adds the smaller of its two arms' sums; the
  *           buffers there only through one carrier count once).
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
- *           not planned; their bytes are reserved for the whole function. The
+ *           not planned; their bytes are reserved for the whole function. So are
+ *           a pto.reserve_buffer's (vec or mat): at its `base`, else at the
+ *           lowest multiple of 256 bytes free of those, which becomes its
+ *           `base` (the address its result stands for); a misaligned base or
+ *           bytes beyond the capacity are an error at the op. The
  *           arch's scratch window (the arch table; on A2/A3 UB [184 KiB,
  *           192 KiB)) is reserved when an op that uses it on the arch appears
  *           (the op table's window column: TROWEXPAND*, TCVT, TEXTRACT* on
@@ -83,6 +88,7 @@
  *                          (its pieces; the arms it is confined to: 2k then, 2k+1 else;
  *                          the group it shares bytes with in place, named by its first
  *                          buffer; a split alloc prints one line per web)
+ *     SPACE reserve_buffer LINE:COL offset OFFSET size SIZE
  *     SPACE fixed LINE:COL offset OFFSET size SIZE
  *     SPACE reserved offset OFFSET size SIZE
  *     SPACE unknown LINE:COL size SIZE       (pinned by a non-constant address)
@@ -109,6 +115,8 @@ static uint32_t classify_pto(const planner *pl, const ptoc_op *op, ptoc_pto_op_i
         return OP_ALLOC_TILE;
     if (opcode == PTOC_PTO_OP_TASSIGN)
         return OP_TASSIGN;
+    if (opcode == PTOC_PTO_OP_RESERVE_BUFFER)
+        return OP_RESERVE;
     bool window = (ptoc_pto_op_effects(op)->window_archs >> pl->arch) & 1u;
     return OP_OTHER | (window ? OP_SCRATCH : 0);
 }
@@ -378,8 +386,7 @@ static void record_uses(planner *pl, ptoc_op *op, uint32_t kind, uint32_t point)
     }
 }
 
-/* The ins a DPS op may overwrite in place with its one out, when they have the
- * out's type (same bytes, same layout). */
+/* The use of `operand` among the op's uses (from first_use on), or NO_SET. */
 static uint32_t use_of_operand(const planner *pl, uint32_t first_use, uint32_t operand)
 {
     for (uint32_t k = first_use; k < pl->nuses; k++)
@@ -388,15 +395,19 @@ static uint32_t use_of_operand(const planner *pl, uint32_t first_use, uint32_t o
     return NO_SET;
 }
 
+/* The ins a DPS op may overwrite in place with its one out on the arch (the op
+ * table's inpl column: ptoc_pto_inplace_allowed, which looks at both types). */
 static void record_handovers(planner *pl, ptoc_op *op, uint32_t point, uint32_t first_use)
 {
-    uint32_t mask = ptoc_pto_op_effects(op)->inplace_ins, nins, nouts, space;
-    if (!mask || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + 1 != op->noperands)
+    uint32_t nins, nouts, space;
+    if (!ptoc_pto_inplace_ins(op, pl->arch) || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 ||
+        nins + 1 != op->noperands)
         return;
     ptoc_value *out = ptoc_op_operand(op, nins);
     for (uint32_t i = 0; i < nins && i < 32; i++) {
         ptoc_value *in = ptoc_op_operand(op, i);
-        if ((mask & (1u << i)) && in->type == out->type && memplan_buffer_space(in->type, &space)) {
+        if (ptoc_pto_inplace_allowed(op, pl->arch, i, in->type, out->type) &&
+            memplan_buffer_space(in->type, &space)) {
             handover h = {point, use_of_operand(pl, first_use, i), use_of_operand(pl, first_use, nins)};
             if (h.in != NO_SET && h.out != NO_SET)
                 *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->handovers, pl->nhandovers, pl->handovers_cap) = h;
@@ -431,6 +442,8 @@ static void number_op(planner *pl, ptoc_op *op)
     uint32_t space, first_use = pl->nuses;
     note_alloc(pl, op, kind, point);
     pl->needs_scratch |= (info & OP_SCRATCH) != 0;
+    if (kind == OP_RESERVE)
+        pl->reserve = op;                /* one per function (its verifier) */
     if (op->nregions == 0) {
         record_uses(pl, op, kind, point);
         record_handovers(pl, op, point, first_use);
@@ -498,23 +511,93 @@ static void add_scratch(planner *pl)
     *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap) = b;
 }
 
-/* Pinned buffers hold their bytes for the whole function (one piece); sizes
- * are aligned. The other pieces come from the walk (walk_buffer). */
+/* A pinned buffer holds its bytes for the whole function: one piece. */
+static void pin_whole_function(planner *pl, buffer *b)
+{
+    span all = {0, pl->npoints ? pl->npoints - 1 : 0};
+    b->start = all.lo;
+    b->end = all.hi;
+    b->pieces = pl->npieces;
+    b->npieces = 1;
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap) = all;
+}
+
+/* Pinned buffers get their one piece; sizes are aligned. The other pieces
+ * come from the walk (walk_buffer). */
 static void finish_buffers(planner *pl)
 {
     for (uint32_t i = 0; i < pl->nbufs; i++) {
         buffer *b = &pl->bufs[i];
-        if (b->fixed) {
-            span all = {0, pl->npoints ? pl->npoints - 1 : 0};
-            b->start = all.lo;
-            b->end = all.hi;
-            b->pieces = pl->npieces;
-            b->npieces = 1;
-            *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->pieces, pl->npieces, pl->pieces_cap) = all;
-        }
+        if (b->fixed)
+            pin_whole_function(pl, b);
         b->bytes = b->size;
         b->size = align_up(b->size ? b->size : 1, ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)b->space));
     }
+}
+
+/* ---------------------------------------------------------------- reserve_buffer */
+
+/* A pto.reserve_buffer's base is a multiple of 256 bytes: PTOAS's rule for
+ * the two spaces it reserves in (vec, mat; PTOPlanMemory.cpp's reserve table),
+ * which the pipe ops that use the buffer were written against. */
+#define RESERVE_ALIGN 256u
+
+/* The lowest multiple of RESERVE_ALIGN where `bytes` of `space` overlap no
+ * pinned buffer (manual addresses, the scratch window). */
+static uint64_t lowest_free(const planner *pl, uint32_t space, uint64_t bytes)
+{
+    uint64_t at = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (uint32_t i = 0; i < pl->nbufs; i++) {
+            const buffer *b = &pl->bufs[i];
+            if (b->fixed && b->space == space && b->offset < at + bytes && at < b->offset + b->size) {
+                at = align_up(b->offset + b->size, RESERVE_ALIGN);
+                moved = true;
+            }
+        }
+    }
+    return at;
+}
+
+static int64_t int_attr_or(const ptoc_op *op, const char *name, int64_t fallback)
+{
+    const ptoc_attr *a = ptoc_op_attr(op, name);
+    return a && a->kind == PTOC_ATTR_INTEGER ? a->u.integer.value : fallback;
+}
+
+/* The function's pto.reserve_buffer takes its bytes for the whole function: a
+ * pinned buffer at its `base` (given, or written by an earlier plan), else at
+ * the lowest free multiple of 256 bytes; false (after a diagnostic at the op)
+ * when the base is misaligned or the bytes end beyond the space's capacity. */
+static bool add_reservation(planner *pl)
+{
+    ptoc_op *op = pl->reserve;
+    uint32_t space = 0;
+    if (!op || !ptoc_pto_enum_value(ptoc_op_attr(op, "location"), PTOC_PTO_ENUM_ADDRESS_SPACE, &space))
+        return true;
+    uint64_t size = align_up((uint64_t)int_attr_or(op, "size", 1),
+                             ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)space));
+    uint64_t cap = ptoc_pto_planned_capacity(pl->ctx, pl->arch, (ptoc_pto_address_space)space);
+    int64_t base = int_attr_or(op, "base", -1);
+    if (base >= 0 && base % RESERVE_ALIGN != 0) {
+        ptoc_op_emit_error(op, "reserve_buffer base %lld is not a multiple of %u bytes", (long long)base,
+                           RESERVE_ALIGN);
+        return false;
+    }
+    uint64_t offset = base >= 0 ? (uint64_t)base : lowest_free(pl, space, size);
+    if (offset + size > cap) {
+        ptoc_op_emit_error(op, "reserve_buffer needs bytes [%llu, %llu) of %s, which has %llu",
+                           (unsigned long long)offset, (unsigned long long)(offset + size),
+                           ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, space), (unsigned long long)cap);
+        return false;
+    }
+    buffer b = {op, space, 0, 0, 0, size, offset, true, false, false};
+    b.reserve = true;
+    b.bytes = size;
+    *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->bufs, pl->nbufs, pl->bufs_cap) = b;
+    pin_whole_function(pl, &pl->bufs[pl->nbufs - 1]);
+    return true;
 }
 
 /* A copy of `alloc` (a split alloc_tile), just after it, at `offset`. */
@@ -553,10 +636,22 @@ static void materialize_webs(planner *pl, uint32_t first, ptoc_value **value, pt
     }
 }
 
+/* An auto reserve_buffer gets the offset it was given as its `base`, the
+ * address its result stands for. */
+static void annotate_reservation(planner *pl, ptoc_arena *arena)
+{
+    for (uint32_t i = 0; i < pl->nbufs; i++)
+        if (pl->bufs[i].reserve && !ptoc_op_attr(pl->bufs[i].root, "base"))
+            ptoc_op_set_attr(pl->bufs[i].root, arena, ptoc_ident_cstr(pl->ctx, "base"),
+                             ptoc_attr_int(pl->ctx, ptoc_type_int(pl->ctx, 32, PTOC_SIGNLESS),
+                                           (int64_t)pl->bufs[i].offset));
+}
+
 static void annotate(planner *pl, const uint32_t *buf_of, ptoc_arena *arena)
 {
     ptoc_type *i64 = ptoc_type_int(pl->ctx, 64, PTOC_SIGNLESS);
     ptoc_ident *name = ptoc_ident_cstr(pl->ctx, "pto.planned_offset");
+    annotate_reservation(pl, arena);
     for (uint32_t i = 0; i < pl->nallocs; i++) {
         const alloc_rec *a = &pl->allocs[i];
         const buffer *b = &pl->bufs[buf_of[memplan_find(pl, a->node)]];
@@ -604,6 +699,7 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     if (pl.needs_scratch)
         add_scratch(&pl);
     finish_buffers(&pl);
+    ok = ok && add_reservation(&pl);
     memplan_merge_handovers(&pl, buf_of);
     bool print = print_requested(ctx, opts);
     if (ok && print)

@@ -49,6 +49,7 @@ typedef enum op_kind {
     OP_OTHER, OP_ALLOC_TILE, OP_MEMREF_ALLOC, OP_TASSIGN, OP_FOR, OP_WHILE,
     OP_PASS,                     /* a terminator that only hands its operands on */
     OP_IF, OP_EXECUTE,
+    OP_RESERVE,                  /* pto.reserve_buffer: bytes of its space for the whole function */
     OP_SCRATCH = 1u << 4,        /* flag: uses the arch's hidden scratch window */
 } op_kind;
 #define OP_KIND_MASK 15u
@@ -107,6 +108,7 @@ typedef struct buffer {
     uint64_t size, offset;        /* size: aligned up to the space's alignment */
     bool fixed, unknown;
     bool unused;                 /* nothing touches it: empty range, offset 0, no bytes taken */
+    bool reserve;                /* a pto.reserve_buffer's bytes (fixed, root the op) */
     uint32_t pieces, npieces;    /* pl->pieces[pieces ..): the points where it is live, sorted
                                   * (a group's leader: the whole group's) */
     uint32_t own_pieces, own_npieces; /* its own pieces, before any in-place merge */
@@ -126,6 +128,7 @@ typedef struct planner {
     ptoc_op *func;
     ptoc_pto_arch arch;
     bool bad, needs_scratch;
+    ptoc_op *reserve;               /* the function's pto.reserve_buffer, or NULL */
     uint32_t npoints;
     ptoc_ptrmap node_of;            /* ptoc_value* -> union-find node */
     ptoc_ptrmap kind_of;            /* ptoc_op_def* -> op_kind */

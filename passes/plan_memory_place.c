@@ -584,6 +584,9 @@ static void print_space(planner *pl, space_plan *sp)
             printf("  %s reserved offset %llu size %llu\n", name, off, size);
         else if (b->unknown)
             printf("  %s unknown %u:%u size %llu\n", name, b->root->loc.line, b->root->loc.col, size);
+        else if (b->reserve)
+            printf("  %s reserve_buffer %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off,
+                   size);
         else if (b->fixed)
             printf("  %s fixed %u:%u offset %llu size %llu\n", name, b->root->loc.line, b->root->loc.col, off, size);
         else if (b->unused)
@@ -606,10 +609,11 @@ static void print_space(planner *pl, space_plan *sp)
 
 /* ---------------------------------------------------------------- in-place handovers */
 
-/* An op that reads a buffer for the last time and writes a new one of the same
- * type may write it in place when the ISA allows (ptoc_pto_effects): the two
- * then share one offset, and the handover point counts once. Merged buffers
- * form a group planned as its leader, whose pieces become the union; a pair is
+/* An op that reads a buffer for the last time and writes a new one may write
+ * it in place when the op table allows it on the arch (record_handovers) and
+ * the new one is no larger: the two then share one offset, and the handover
+ * point counts once. Merged buffers form a group planned as its leader (the
+ * in's group, so its size covers the out's), whose pieces become the union; a pair is
  * merged only when their groups are live together at that point and nowhere
  * else, so no other sharing is implied. */
 
@@ -709,7 +713,7 @@ void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
         out = group_of(pl, out);
         buffer *x = &pl->bufs[in], *y = &pl->bufs[out];
         if (in == out || x->fixed || x->unknown || x->unused || y->fixed || y->unknown || y->unused ||
-            x->space != y->space || x->size != y->size || !meet_only_in_place(pl, buf_of, in, out))
+            x->space != y->space || x->size < y->size || !meet_only_in_place(pl, buf_of, in, out))
             continue;
         merge_pieces(pl, x, y);
         intersect_confined(pl, x, y);
@@ -732,9 +736,9 @@ bool memplan_plan_space(planner *pl, uint32_t space, bool print)
     }
     bool any_planned = false;
     for (uint32_t i = 0; i < sp.n; i++)
-        any_planned |= !is_pinned(&pl->bufs[sp.ids[i]]);
+        any_planned |= !is_pinned(&pl->bufs[sp.ids[i]]) || pl->bufs[sp.ids[i]].reserve;
     if (!any_planned)
-        return true;                   /* nothing to place: manual addresses only */
+        return true;                   /* nothing to place or report: manual addresses only */
     if (sp.scratch >= 0)
         sp.scratch = (int)sp.ids[sp.scratch];
     place_space(pl, &sp);

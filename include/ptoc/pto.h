@@ -365,14 +365,34 @@ typedef enum ptoc_pto_vshape {
 } ptoc_pto_vshape;
 /* How a DPS pto op touches its tile operands (the effects columns of
  * dialect/pto_ops.def); never NULL: other ops get no in-place and no whole writes. */
+/* How an in's type must match the out's for the out to be written over the in
+ * in place (the op table's inpl column; pto_access.c says why per op). */
+typedef enum ptoc_pto_inplace_rule {
+    PTOC_PTO_INPLACE_SAME,      /* element (i,j) at one address in both: one element size, shape, layout */
+    PTOC_PTO_INPLACE_NARROW,    /* SAME, or (A5, cpu) row-major with a narrower out element */
+    PTOC_PTO_INPLACE_FULL,      /* SAME, and the in's valid shape is the out's, both static */
+    PTOC_PTO_INPLACE_FULL_A2A3, /* FULL on A2/A3, SAME on A5 and cpu */
+    PTOC_PTO_INPLACE_ORIGIN,    /* a window at constant (0, 0), row-major, one row stride: a copy onto itself */
+} ptoc_pto_inplace_rule;
 typedef struct ptoc_pto_effects {
-    uint32_t inplace_ins;       /* bit i: the ISA allows the out to be exactly in i (dst == src) */
+    uint32_t inplace_ins;       /* bit i: on A5 and cpu the out may be exactly in i (dst == src) */
+    uint32_t inplace_ins_a2a3;  /* the same on A2/A3 */
+    ptoc_pto_inplace_rule inplace_rule; /* how the in's and the out's types must match for it */
     bool writes_valid;          /* writes every element of its outs' valid regions, reading none first */
+    bool reads_outs;            /* reads its outs before writing them (taxpy: dst = src * s + dst) */
     uint32_t scratch_ins;       /* bit i: in i is scratch the op writes (on some arch) before reading it */
     uint32_t window_archs;      /* bit a (ptoc_pto_arch): on arch a it uses the arch's hidden scratch window */
     ptoc_pto_vshape vshape;     /* where a Level-1 result's dynamic valid shape comes from */
 } ptoc_pto_effects;
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
+/* The ins of `op` its out may be written over on `arch` (bit i: in i), before
+ * the types are looked at. */
+uint32_t ptoc_pto_inplace_ins(const ptoc_op *op, ptoc_pto_arch arch);
+/* Whether `op` may write its one out, of type `out`, over its in `in`, of
+ * type `in_type`, in place on `arch`: the in is one of ptoc_pto_inplace_ins and
+ * the types match as the row's rule says. */
+bool ptoc_pto_inplace_allowed(const ptoc_op *op, ptoc_pto_arch arch, uint32_t in, const ptoc_type *in_type,
+                              const ptoc_type *out);
 
 /* ---------------------------------------------------------------- accesses */
 

@@ -50,7 +50,7 @@ typedef struct mp_report {
     uint64_t peak[MP_MAX_SPACES];     /* max offset+size over a space's buffers that some op touches */
     uint64_t lower[MP_MAX_SPACES];    /* largest total size live at one step */
     /* the largest total size of buffers pairwise live at one step of some path
-     * (a same-size in-place handover excepted): what any plan of this program
+     * (an in-place handover the op table allows excepted): what any plan of this program
      * needs, since each alloc has one address (memplan_check.c) */
     uint64_t lower_clique[MP_MAX_SPACES];
     uint64_t capacity[MP_MAX_SPACES];

@@ -13,10 +13,13 @@
  * write to the last read before its next write: one segment per write.
  *
  * Two segments of different buffers that share a step must not share a byte,
- * with one exception: an op may write a dying operand's exact bytes (in place).
- * Every buffer must be aligned for its space and end within its capacity. The
- * lower bound of a space is the largest total size of segments sharing a step
- * (a read-to-write handover between buffers of one size counts once).
+ * with one exception: an op may write its out at a dying in's base address (in
+ * place) when the op table allows it for that in on the arch
+ * (ptoc_pto_inplace_allowed, the rule the hardware library gives) and the
+ * out's buffer is no larger than the in's. Every buffer must be aligned for
+ * its space and end within its capacity. The lower bound of a space is the
+ * largest total size of segments sharing a step (such an in-place handover
+ * counts once).
  * MEMPLAN_TRACE=1 in the environment prints every path's segments.
  */
 #include "memplan.h"
@@ -51,6 +54,10 @@ typedef struct segment {
     bool continues;                     /* the buffer's previous segment ends at `start` (in place) */
 } segment;
 
+/* An op at `step` that may write its out (buffer `out`) over its dying in
+ * (buffer `in`) in place (ptoc_pto_inplace_allowed). */
+typedef struct share { uint32_t step, in, out; } share;
+
 /* Per buffer while a path runs: the open segment. */
 typedef struct open_seg {
     int64_t start, last_read;           /* -1: none */
@@ -73,6 +80,8 @@ typedef struct checker {
     uint32_t env_cap;                   /* power of two, both tables */
     segment *segs;
     uint32_t nsegs, segs_cap;
+    share *shares;                      /* on the current path, in step order */
+    uint32_t nshares, shares_cap;
     uint8_t *together;                  /* nbufs x nbufs: live at one step of some path, not in place */
     open_seg *open;
     uint32_t step;
@@ -354,6 +363,23 @@ static void run_if(checker *c, ptoc_op *op)
     bind_results(c, op, yield);
 }
 
+/* The ins of a DPS op with one tile out that the op table lets it write that
+ * out over in place on the arch, as shares of this step. */
+static void note_shares(checker *c, ptoc_op *op, uint32_t nins, uint32_t nouts)
+{
+    if (nouts != 1 || nins >= op->noperands || !is_tile_buf(op->operands[nins].value))
+        return;
+    const ptoc_value *out = op->operands[nins].value;
+    for (uint32_t i = 0; i < nins; i++) {
+        const ptoc_value *in = op->operands[i].value;
+        int64_t a = env_get(c, in), b = env_get(c, out);
+        if (a < 0 || b < 0 || !is_tile_buf(in) || !ptoc_pto_inplace_allowed(op, c->arch, i, in->type, out->type))
+            continue;
+        GROW(c->shares, c->nshares, c->shares_cap);
+        c->shares[c->nshares++] = (share){c->step, (uint32_t)a, (uint32_t)b};
+    }
+}
+
 /* A DPS pto op (tload too, whose form is custom) reads its tile ins and writes
  * its tile outs, and the ins it uses as scratch (ptoc_pto_effects.scratch_ins:
  * tsel/tsels' tmp), whose old contents it never reads; any other op with tile
@@ -365,6 +391,7 @@ static void run_op(checker *c, ptoc_op *op)
     uint32_t scratch = info ? ptoc_pto_op_effects(op)->scratch_ins : 0;
     if (!info || !ptoc_pto_dps_split(op, &nins, &nouts))
         nins = op->noperands, nouts = 0;
+    note_shares(c, op, nins, nouts);
     for (uint32_t i = 0; i < nins && i < op->noperands && i < 32; i++)
         if (is_tile_buf(op->operands[i].value) && (scratch & (1u << i)))
             note_write(c, op->operands[i].value);
@@ -420,11 +447,41 @@ static bool handover(const segment *x, const segment *y)
            (y->end == x->start && y->ends_by_read && x->starts_by_write);
 }
 
-/* An op writing a dying operand's exact bytes. */
+/* Whether the op at `step` may write buffer `out` over buffer `in` in place. */
+static bool share_allowed(const checker *c, uint32_t step, uint32_t in, uint32_t out)
+{
+    uint32_t lo = 0, hi = c->nshares;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->shares[mid].step < step)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < c->nshares && c->shares[lo].step == step; lo++)
+        if (c->shares[lo].in == in && c->shares[lo].out == out)
+            return true;
+    return false;
+}
+
+/* Segment x ends by a read at the op that starts y by a write, which may write
+ * y's buffer (no larger) over x's in place. */
+static bool hands_over(const checker *c, const segment *x, const segment *y)
+{
+    return x->end == y->start && x->ends_by_read && y->starts_by_write &&
+           c->bufs[y->buf].size <= c->bufs[x->buf].size && share_allowed(c, x->end, x->buf, y->buf);
+}
+
+/* The two may share bytes in place (in either direction). */
+static bool may_share(const checker *c, const segment *x, const segment *y)
+{
+    return hands_over(c, x, y) || hands_over(c, y, x);
+}
+
+/* An op writing its out at a dying in's base address, as the op table allows. */
 static bool in_place(const checker *c, const segment *x, const segment *y)
 {
-    const buffer *a = &c->bufs[x->buf], *b = &c->bufs[y->buf];
-    return a->offset == b->offset && a->size == b->size && handover(x, y);
+    return c->bufs[x->buf].offset == c->bufs[y->buf].offset && may_share(c, x, y);
 }
 
 static void judge_pair(checker *c, const segment *x, const segment *y)
@@ -436,7 +493,7 @@ static void judge_pair(checker *c, const segment *x, const segment *y)
         c->live_pair[0] = x->buf;
         c->live_pair[1] = y->buf;
     }
-    if (!(handover(x, y) && a->size == b->size)) {   /* else they may share in place */
+    if (!may_share(c, x, y)) {                        /* else they may share in place */
         c->together[(size_t)x->buf * c->nbufs + y->buf] = 1;
         c->together[(size_t)y->buf * c->nbufs + x->buf] = 1;
     }
@@ -447,9 +504,9 @@ static void judge_pair(checker *c, const segment *x, const segment *y)
 
 /* Raises `lower` to the most bytes per space that `segs` hold at one step
  * (a difference array over the path's steps). */
-/* An op may write a dying operand's exact bytes (the in-place exception), so a
- * segment that starts by a write where another of the same size and space ends
- * by a read shares its bytes at that step: count the pair once. */
+/* An op may write its out over a dying in (the in-place exception), so a
+ * segment that starts by a write where another, no smaller, ends by a read at
+ * an op allowed to do so shares its bytes at that step: count the pair once. */
 #define MAX_DYING 4   /* dying reads remembered per step (ops here read at most 3 tiles) */
 
 static void discount_handovers(checker *c, const segment *segs, uint32_t n, int64_t *delta)
@@ -469,7 +526,8 @@ static void discount_handovers(checker *c, const segment *segs, uint32_t n, int6
         for (uint32_t k = 0; y->starts_by_write && !y->continues && k < MAX_DYING; k++) {
             uint32_t *slot = &dying[(size_t)y->start * MAX_DYING + k];
             const buffer *a = *slot ? &c->bufs[segs[*slot - 1].buf] : NULL;
-            if (a && a != b && a->space == b->space && a->size == b->size) {
+            if (a && a != b && a->space == b->space && b->size <= a->size &&
+                share_allowed(c, y->start, segs[*slot - 1].buf, y->buf)) {
                 delta[(size_t)y->start * MP_MAX_SPACES + b->space] -= (int64_t)b->size;
                 delta[(size_t)(y->start + 1) * MP_MAX_SPACES + b->space] += (int64_t)b->size;
                 *slot = 0;
@@ -525,6 +583,7 @@ static void run_path(checker *c, ptoc_op *func, int mode)
     for (uint32_t i = 0; i < c->nbufs; i++)
         c->open[i] = (open_seg){-1, -1, false, false};
     c->nsegs = 0;
+    c->nshares = 0;
     c->step = 0;
     c->path_mode = mode;
     if (func->nregions && func->regions[0].first)
@@ -691,6 +750,7 @@ void mp_check_module(ptoc_op *module, const mp_check_options *opts, mp_report *o
     free(c.bufs);
     free(c.env);
     free(c.segs);
+    free(c.shares);
     free(c.together);
     free(c.open);
 }

@@ -4,7 +4,8 @@
  * 32-byte rows), one partition view and one scalar parameter per type, and four
  * i1 parameters the ifs branch on. Its body is built statement by statement:
  * alloc_tile (address-less, or with a hand-made addr, see mp_addr_mode), tload,
- * tadd/tmul, tadds, tstore, scf.for (constant trip count 2..4, sometimes with a
+ * tadd/tmul, tadds, tcvt (A5 kernels: from an f32 type to its f16 twin of one
+ * shape, which A5 may write in place with fewer bytes), tstore, scf.for (constant trip count 2..4, sometimes with a
  * buffer in iter_args), scf.while (carrying a buffer; its condition is an i1
  * parameter) and scf.if (sometimes yielding a buffer), nested up to depth 3. Only buffers written on every path are read, so every read sees a
  * write. A per-kernel row limit spreads the live size around the capacity: most
@@ -30,6 +31,7 @@ typedef struct gen_type {
     bool mat;
     int elem;
     uint32_t rows, cols;
+    int narrow_of;    /* the f32 type this f16 type has the shape of (tcvt's out), or -1 */
 } gen_type;
 
 typedef struct gen_val {
@@ -182,6 +184,23 @@ static void gen_scalar(gen *g, int depth)
     d->defined = true;
 }
 
+/* tcvt from an f32 type to its f16 twin; a tadd/tmul when there is none. */
+static void gen_convert(gen *g, int depth)
+{
+    int u = -1;
+    for (int i = 0; i < g->ntypes && u < 0; i++)
+        if (g->types[i].narrow_of >= 0)
+            u = i;
+    if (u < 0) {
+        gen_binary(g, depth);
+        return;
+    }
+    int t = g->types[u].narrow_of;
+    gen_val *a = defined_of(g, depth, t), *d = dest_of(g, depth, u);
+    emit(g, depth, "pto.tcvt ins(%%v%d : !T%d) outs(%%v%d : !T%d)", a->id, t, d->id, u);
+    d->defined = true;
+}
+
 static void gen_tstore(gen *g, int depth)
 {
     gen_val *v = pick(g, -1, true);
@@ -307,8 +326,10 @@ static void gen_statement(gen *g, int depth)
         gen_tload(g, depth, gen_alloc(g, depth, below(g, g->ntypes)));
     else if (r < 30)
         gen_tload(g, depth, dest_of(g, depth, below(g, g->ntypes)));
-    else if (r < 55)
+    else if (r < 52)
         gen_binary(g, depth);
+    else if (r < 55)
+        gen_convert(g, depth);
     else if (r < 65)
         gen_scalar(g, depth);
     else if (r < 78)
@@ -343,6 +364,11 @@ static void gen_types(gen *g)
             t->elem = 3;
         t->cols = (32u << below(g, 5)) / elem_bytes[t->elem];
         t->rows = 1 + (uint32_t)below(g, (int)max_rows);
+        t->narrow_of = -1;
+        const gen_type *prev = i > 0 ? &g->types[i - 1] : NULL;
+        bool twin = prev && g->arch < 2 && !prev->mat && prev->elem == 0 && prev->cols >= 16 && below(g, 3) == 0;
+        if (twin)                       /* f16 rows of 16 f32 columns still have 32 bytes */
+            *t = (gen_type){false, 1, prev->rows, prev->cols, i - 1};
     }
 }
 

@@ -14,8 +14,9 @@ the same tree) lists, and prints ptoc's figures next to PTOAS's:
   return) is counted apart, as PTOAS's `ptoas_auto_sync_tail` is;
 - memplan: for each (file, function, space) row of a level-2 file PTOAS
   planned, `ptoc-opt FILE --pto-arch=ARCH -p
-  'pto-bufferize,pto-plan-memory{print=true}'` and its `SPACE peak N` line;
-  a plan ptoc rejects as over capacity is an overflow.
+  'pto-bufferize,pto-plan-memory{print=true}'` and its `SPACE peak N` line,
+  against PTOAS's peak or, when larger, the end of its reserve_buffer (its
+  peak leaves that out); a plan ptoc rejects as over capacity is an overflow.
 
 A file is worse when ptoc inserts more set/wait pairs or more one-pipe
 barriers than PTOAS, when a (function, space) peak exceeds PTOAS's, or when
@@ -190,7 +191,7 @@ def report_memplan(rows, plans, report):
         peaks, overflows, failure = plans[key]
         if failure:
             continue
-        ptoas = int(row["ptoas_peak"] or 0)
+        ptoas = max(int(row["ptoas_peak"] or 0), int(row.get("ptoas_reserve_end") or 0))
         space = row["space"]
         figure = "peak:%s:%s" % (row["func"], space)
         tot["pairs"] += 1

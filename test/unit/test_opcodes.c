@@ -57,8 +57,9 @@ static void check_others(ptoc_builder *b)
     CHECK(ptoc_pto_op_effects(add)->inplace_ins == 0 && !ptoc_pto_op_effects(add)->writes_valid);
 }
 
-/* pto_access.c: tadd may write over either in and writes its whole valid
- * region; tcmp neither; tsel writes its tmp (in 3) as scratch; on A2/A3 (and
+/* pto_access.c: tadd may write over either in on every arch and writes its
+ * whole valid region; tfmod over either in on A5 and cpu only; tcvt's rule
+ * allows a narrower out; tcmp neither; tsel writes its tmp (in 3) as scratch; on A2/A3 (and
  * only there) trowexpand and tcvt use the arch's hidden scratch window, tadd
  * does not; a dynamic valid shape comes from tadd's in 0, tsel's in 1 (after
  * the mask), tload's view, tdivs' in of the result's type, and not from tmatmul. */
@@ -68,6 +69,11 @@ static void check_effects(ptoc_builder *b)
     const ptoc_pto_effects *tcmp = ptoc_pto_op_effects(build(b, "pto.tcmp"));
     const ptoc_pto_effects *tsel = ptoc_pto_op_effects(build(b, "pto.tsel"));
     CHECK(tadd->inplace_ins == 3u && tadd->writes_valid && tadd->scratch_ins == 0);
+    CHECK(tadd->inplace_ins_a2a3 == 3u && tadd->inplace_rule == PTOC_PTO_INPLACE_SAME);
+    ptoc_op *tfmod = build(b, "pto.tfmod"), *tcvt = build(b, "pto.tcvt");
+    CHECK(ptoc_pto_inplace_ins(tfmod, PTOC_PTO_ARCH_A5) == 3u && ptoc_pto_inplace_ins(tfmod, PTOC_PTO_ARCH_CPU) == 3u);
+    CHECK(ptoc_pto_inplace_ins(tfmod, PTOC_PTO_ARCH_A2) == 0 && ptoc_pto_inplace_ins(tfmod, PTOC_PTO_ARCH_A3) == 0);
+    CHECK(ptoc_pto_op_effects(tcvt)->inplace_rule == PTOC_PTO_INPLACE_NARROW);
     CHECK(tcmp->inplace_ins == 0 && !tcmp->writes_valid && tcmp->scratch_ins == 0);
     CHECK(tsel->inplace_ins == 0 && tsel->writes_valid && tsel->scratch_ins == 1u << 3);
     uint32_t a2a3 = (1u << PTOC_PTO_ARCH_A2) | (1u << PTOC_PTO_ARCH_A3);
