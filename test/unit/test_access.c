@@ -79,12 +79,13 @@ static void same_accesses(const char *name, const ptoc_op *l1, const ptoc_op *dp
     ptoc_pto_access a[MAX_ACC], b[MAX_ACC];
     uint32_t na = accesses(l1, a), nb = accesses(dps, b);
     uint32_t scratch = ptoc_pto_op_effects(dps)->scratch_ins;
+    bool reads_outs = ptoc_pto_op_effects(dps)->reads_outs;
     bool ok = na == nb;
     for (uint32_t k = 0; ok && k < na; k++) {
-        bool written = a[k].role >= nins || (scratch & (1u << a[k].role));
+        bool out = a[k].role >= nins, written = out || (scratch & (1u << a[k].role));
         ok = a[k].role == b[k].role && a[k].read == b[k].read && a[k].write == b[k].write &&
-             a[k].kills == b[k].kills && a[k].space == b[k].space && a[k].read == !written &&
-             a[k].write == written;
+             a[k].kills == b[k].kills && a[k].space == b[k].space &&
+             a[k].read == (!written || (out && reads_outs)) && a[k].write == written;
     }
     if (!ok)
         fprintf(stderr, "%s: the Level-1 and DPS forms touch memory differently\n", name);
