@@ -219,12 +219,19 @@ static ptoc_value *result_at(ptoc_op *op, uint32_t region, uint32_t i)
     return i < op->nresults ? &op->results[i] : NULL;
 }
 
+static bool runs_once(const ptoc_op *op);
+
 /* scf.for: init i (operand 3+i) and yield i flow to iter_arg i (arg 1+i), which
- * flows to result i. */
+ * flows to result i; when constant bounds give a trip, only yield i does (the
+ * result is the last iteration's yield, never the init). */
 static void alias_for(planner *pl, ptoc_op *op)
 {
     flow_operands(pl, op, 3, block_arg, op, 0, 1);
     flow_operands(pl, terminator(op, 0), 0, block_arg, op, 0, 1);
+    if (runs_once(op)) {
+        flow_operands(pl, terminator(op, 0), 0, result_at, op, 0, 0);
+        return;
+    }
     for (uint32_t i = 0; i < op->nresults; i++)
         add_flow(pl, block_arg(op, 0, 1 + i), &op->results[i]);
 }

@@ -49,6 +49,31 @@ static uint32_t reachable_sets(planner *pl, reach *r, uint32_t root)
     return n;
 }
 
+/* Per set, the one source whose buffer its values may hold at run time, or
+ * NO_SET when several may reach it. Sources are the sets that hold an alloc
+ * and those no flow enters (a function argument, an unknown op's result): each
+ * stands for buffers of its own. A write that replaces the contents of a set
+ * whose only source is X's own set rewrites X, whichever value reads X later. */
+static uint32_t *sole_holders(planner *pl, reach *r, const bool *inflow)
+{
+    uint32_t *holder = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1), unseen = NO_SET - 1;
+    bool *source = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        holder[x] = unseen;
+    for (uint32_t i = 0; i < pl->nallocs; i++)
+        source[memplan_find(pl, pl->allocs[i].node)] = true;
+    for (uint32_t x = 0; x < pl->nnodes; x++) {
+        if (memplan_find(pl, x) != x || (inflow[x] && !source[x]))
+            continue;
+        uint32_t n = reachable_sets(pl, r, x);
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t *h = &holder[r->queue[k]];
+            *h = *h == unseen || *h == x ? x : NO_SET;
+        }
+    }
+    return holder;
+}
+
 /* Where a buffer's allocs are: points [lo, hi], the first alloc's arm. */
 typedef struct alloc_site { uint32_t set, lo, hi, arm; } alloc_site;
 
@@ -96,6 +121,8 @@ typedef struct live_walk {
     uint32_t *bit_of;            /* carrier set -> bit index */
     needs shared;                /* bits that stand for several sets */
     needs all;                   /* every carrier's bit */
+    needs sole;                  /* bits whose sets hold X and no other buffer */
+    const uint32_t *holder;      /* per set: the one source set whose buffer it may hold (sole_holders) */
     uint32_t set_of_bit[64];     /* the carrier set of each unshared bit */
     uint32_t own_set;            /* X's own set: it always holds X */
     const use_rec **u;           /* the touching uses of X's carriers, by point */
@@ -217,7 +244,7 @@ static needs walk_seq(live_walk *w, uint32_t s, uint32_t lo, uint32_t hi, span r
             for (uint32_t k = j; k < i; k++) {
                 needs bit = (needs)1 << w->bit_of[memplan_find(w->pl, w->u[k]->node)];
                 reads |= w->u[k]->reads ? bit : 0;
-                kills |= w->u[k]->kills ? endable(w, bit) : 0;
+                kills |= w->u[k]->kills ? (bit & w->sole ? w->all : endable(w, bit)) : 0;
                 touches |= w->u[k]->touches ? bit : 0;
             }
             i = j;
@@ -449,6 +476,10 @@ static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32
     }
     w->own_set = r->queue[0];
     w->all = used;
+    needs mixed = 0;                     /* bits of a set that may hold another buffer */
+    for (uint32_t k = 0; k < n; k++)
+        mixed |= w->holder[r->queue[k]] != w->own_set ? (needs)1 << (k % 64) : 0;
+    w->sole = used & ~mixed;
     w->n = 0;
     FOR_USES(pl, r, n, u)
         if (!b->split || u->web == id)   /* yields and region operands too: they lead the walk into scopes */
@@ -772,6 +803,7 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of)
     bool *inflow = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);
     for (uint32_t i = 0; i < pl->nflows; i++)
         inflow[memplan_find(pl, pl->flows[i].to)] = true;
+    w.holder = sole_holders(pl, &r, inflow);
     for (uint32_t b = 0; b < nbufs; b++)
         split_webs(pl, &r, w.u, b, site[b].set, inflow);
     alloc_site *all_sites = PTOC_NEW_ARRAY(pl->tmp, alloc_site, pl->nbufs + 1);
