@@ -146,6 +146,7 @@ typedef struct planner {
     uint32_t *confined_to, nconfined, confined_cap;
     buffer *bufs;
     uint32_t nbufs, bufs_cap;
+    uint32_t *sole_buffer;          /* per set: the one buffer its values may hold, else NO_SET */
 } planner;
 
 /* ---------------------------------------------------------------- shared functions */
@@ -175,11 +176,14 @@ static inline uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a
 
 static inline bool is_pinned(const buffer *b) { return b->fixed || b->unknown; }
 
-/* The buffer a use touches: its web's, or its set's (NO_SET: none). */
+/* The buffer a use touches: its web's, its set's, or the one buffer its
+ * set's values may hold (an iter_arg or scf result only one buffer reaches);
+ * NO_SET: none or several. */
 static inline uint32_t use_buffer(const planner *pl, const uint32_t *buf_of, uint32_t use)
 {
     const use_rec *u = &pl->uses[use];
-    return u->web != NO_SET ? u->web : buf_of[memplan_find((planner *)pl, u->node)];   /* finds only compress */
+    uint32_t set = memplan_find((planner *)pl, u->node);   /* finds only compress */
+    return u->web != NO_SET ? u->web : buf_of[set] != NO_SET ? buf_of[set] : pl->sole_buffer[set];
 }
 
 /* The buffer whose offset b shares (memplan_merge_handovers), b itself when none. */

@@ -804,6 +804,11 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of)
     for (uint32_t i = 0; i < pl->nflows; i++)
         inflow[memplan_find(pl, pl->flows[i].to)] = true;
     w.holder = sole_holders(pl, &r, inflow);
+    pl->sole_buffer = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
+    for (uint32_t x = 0; x < pl->nnodes; x++) {
+        uint32_t h = w.holder[memplan_find(pl, x)];
+        pl->sole_buffer[x] = h < pl->nnodes ? buf_of[h] : NO_SET;
+    }
     for (uint32_t b = 0; b < nbufs; b++)
         split_webs(pl, &r, w.u, b, site[b].set, inflow);
     alloc_site *all_sites = PTOC_NEW_ARRAY(pl->tmp, alloc_site, pl->nbufs + 1);

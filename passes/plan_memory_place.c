@@ -525,7 +525,9 @@ static bool handover_at(const planner *pl, const uint32_t *buf_of, uint32_t poin
 }
 
 /* Whether groups x and y meet only at single points, each an in-place handover
- * between them (a tile can pass back and forth: b = f(a); a = g(b)). */
+ * between them (a tile can pass back and forth: b = f(a); a = g(b)). Where
+ * both are there only through one carrier (span.via), they do not meet: it
+ * holds one of them. */
 static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32_t x, uint32_t y)
 {
     const buffer *bx = &pl->bufs[x], *by = &pl->bufs[y];
@@ -534,7 +536,7 @@ static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32
     bool met = false;
     while (i < bx->npieces && j < by->npieces) {
         uint32_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo, hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
-        if (lo <= hi) {
+        if (lo <= hi && !(a[i].via && a[i].via == b[j].via)) {
             if (lo != hi || !handover_at(pl, buf_of, lo, x, y))
                 return false;
             met = true;
