@@ -146,7 +146,8 @@ typedef struct planner {
     uint32_t *confined_to, nconfined, confined_cap;
     buffer *bufs;
     uint32_t nbufs, bufs_cap;
-    uint32_t *sole_buffer;          /* per set: the one buffer its values may hold, else NO_SET */
+    uint32_t *holders, *nholders;   /* per set: the buffers its values may hold (set_holders) */
+    uint32_t *same_as;              /* per set: the set whose value its values always equal */
 } planner;
 
 /* ---------------------------------------------------------------- shared functions */
@@ -176,14 +177,25 @@ static inline uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a
 
 static inline bool is_pinned(const buffer *b) { return b->fixed || b->unknown; }
 
+/* The buffers the values of union set `set` may hold at run time (*n of
+ * them; *n > MAX_HOLDERS: more, or some we do not know). */
+#define MAX_HOLDERS 4
+
+static inline const uint32_t *set_holders(const planner *pl, uint32_t set, uint32_t *n)
+{
+    *n = pl->nholders[set];
+    return &pl->holders[(size_t)set * MAX_HOLDERS];
+}
+
 /* The buffer a use touches: its web's, its set's, or the one buffer its
  * set's values may hold (an iter_arg or scf result only one buffer reaches);
  * NO_SET: none or several. */
 static inline uint32_t use_buffer(const planner *pl, const uint32_t *buf_of, uint32_t use)
 {
     const use_rec *u = &pl->uses[use];
-    uint32_t set = memplan_find((planner *)pl, u->node);   /* finds only compress */
-    return u->web != NO_SET ? u->web : buf_of[set] != NO_SET ? buf_of[set] : pl->sole_buffer[set];
+    uint32_t set = memplan_find((planner *)pl, u->node), n;   /* finds only compress */
+    const uint32_t *held = set_holders(pl, set, &n);
+    return u->web != NO_SET ? u->web : buf_of[set] != NO_SET ? buf_of[set] : n == 1 ? held[0] : NO_SET;
 }
 
 /* The buffer whose offset b shares (memplan_merge_handovers), b itself when none. */

@@ -49,29 +49,87 @@ static uint32_t reachable_sets(planner *pl, reach *r, uint32_t root)
     return n;
 }
 
-/* Per set, the one source whose buffer its values may hold at run time, or
- * NO_SET when several may reach it. Sources are the sets that hold an alloc
- * and those no flow enters (a function argument, an unknown op's result): each
- * stands for buffers of its own. A write that replaces the contents of a set
- * whose only source is X's own set rewrites X, whichever value reads X later. */
-static uint32_t *sole_holders(planner *pl, reach *r, const bool *inflow)
+/* Per set, the buffers its values may hold at run time (pl->holders), found
+ * from the sources: the sets that hold an alloc and those no flow enters (a
+ * function argument, an unknown op's result, standing for no buffer we know:
+ * NO_SET). More than MAX_HOLDERS, or an unknown one, and the set counts as
+ * holding too many to name. */
+static void find_holders(planner *pl, reach *r, const bool *source, const uint32_t *buf_of)
 {
-    uint32_t *holder = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1), unseen = NO_SET - 1;
-    bool *source = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);
-    for (uint32_t x = 0; x < pl->nnodes; x++)
-        holder[x] = unseen;
-    for (uint32_t i = 0; i < pl->nallocs; i++)
-        source[memplan_find(pl, pl->allocs[i].node)] = true;
+    pl->holders = PTOC_NEW_ARRAY(pl->tmp, uint32_t, (size_t)pl->nnodes * MAX_HOLDERS + 1);
+    pl->nholders = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
     for (uint32_t x = 0; x < pl->nnodes; x++) {
-        if (memplan_find(pl, x) != x || (inflow[x] && !source[x]))
+        if (memplan_find(pl, x) != x || !source[x])
             continue;
-        uint32_t n = reachable_sets(pl, r, x);
+        uint32_t n = reachable_sets(pl, r, x), b = buf_of[x];
         for (uint32_t k = 0; k < n; k++) {
-            uint32_t *h = &holder[r->queue[k]];
-            *h = *h == unseen || *h == x ? x : NO_SET;
+            uint32_t y = r->queue[k], *count = &pl->nholders[y], *list = &pl->holders[(size_t)y * MAX_HOLDERS];
+            bool known = false;
+            for (uint32_t i = 0; i < *count && i < MAX_HOLDERS; i++)
+                known |= list[i] == b;
+            if (known || *count > MAX_HOLDERS)
+                continue;
+            if (b == NO_SET || *count == MAX_HOLDERS)
+                *count = MAX_HOLDERS + 1;
+            else
+                list[(*count)++] = b;
         }
     }
-    return holder;
+}
+
+/* Per set, the set whose value its values always equal (itself when none):
+ * carriers that hold one value hold one buffer, so a buffer live only through
+ * them is live through that one carrier (span.via). A set that holds an alloc
+ * or that no flow enters is its own; another one equals the value all its
+ * inflows equal, inflows that equal itself left out (an iter_arg its body
+ * yields back, a loop result through the loop's yield). Iterated to the
+ * fixpoint, from every set equal to itself; past MAX_SAME_ROUNDS rounds every
+ * set stays its own. */
+#define MAX_SAME_ROUNDS 64
+
+static uint32_t same_value_of(const planner *pl, const grouping *in, const uint32_t *same, uint32_t x)
+{
+    uint32_t value = NO_SET;
+    for (uint32_t e = in->start[x]; e < in->start[x + 1]; e++) {
+        uint32_t v = same[memplan_find((planner *)pl, pl->flows[in->items[e]].from)];
+        if (v == x)
+            continue;
+        if (value != NO_SET && v != value)
+            return x;
+        value = v;
+    }
+    return value == NO_SET ? x : value;
+}
+
+static uint32_t *same_values(planner *pl, const bool *source)
+{
+    uint32_t *key = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nflows + 1);
+    uint32_t *same = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
+    for (uint32_t i = 0; i < pl->nflows; i++)
+        key[i] = memplan_find(pl, pl->flows[i].to);
+    grouping in = group_by_set(pl, pl->nflows, key);
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        same[x] = memplan_find(pl, x);
+    for (uint32_t round = 0;; round++) {
+        bool changed = false;
+        for (uint32_t x = 0; x < pl->nnodes; x++) {
+            if (memplan_find(pl, x) != x)
+                continue;                /* not a set's root: takes its root's below */
+            uint32_t v = source[x] ? x : same_value_of(pl, &in, same, x);
+            changed |= v != same[x];
+            same[x] = v;
+        }
+        if (!changed)
+            break;
+        if (round == MAX_SAME_ROUNDS) {
+            for (uint32_t x = 0; x < pl->nnodes; x++)
+                same[x] = x;
+            break;
+        }
+    }
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        same[x] = same[memplan_find(pl, x)];
+    return same;
 }
 
 /* Where a buffer's allocs are: points [lo, hi], the first alloc's arm. */
@@ -121,9 +179,9 @@ typedef struct live_walk {
     uint32_t *bit_of;            /* carrier set -> bit index */
     needs shared;                /* bits that stand for several sets */
     needs all;                   /* every carrier's bit */
-    needs sole;                  /* bits whose sets hold X and no other buffer */
-    const uint32_t *holder;      /* per set: the one source set whose buffer it may hold (sole_holders) */
+    const uint32_t *buf_of;      /* set -> buffer (make_buffers) */
     uint32_t set_of_bit[64];     /* the carrier set of each unshared bit */
+    needs ends[64];              /* per bit: the needs a whole write through its carrier ends */
     uint32_t own_set;            /* X's own set: it always holds X */
     const use_rec **u;           /* the touching uses of X's carriers, by point */
     uint32_t n;
@@ -138,13 +196,17 @@ typedef struct live_walk {
  * one carrier that is not X's own set (which always holds X), else 0. */
 static uint32_t via_of(const live_walk *w, needs bits)
 {
-    if (!bits || (bits & (bits - 1)) || (bits & w->shared))
+    if (!bits || (bits & w->shared))
         return 0;
-    uint32_t bit = 0;
-    while (!((bits >> bit) & 1))
-        bit++;
-    uint32_t set = w->set_of_bit[bit];
-    return set == w->own_set ? 0 : set + 1;
+    uint32_t via = NO_SET;
+    for (uint32_t bit = 0; bit < 64; bit++)
+        if ((bits >> bit) & 1) {
+            uint32_t c = w->pl->same_as[w->set_of_bit[bit]];
+            if (via != NO_SET && c != via)
+                return 0;
+            via = c;
+        }
+    return via == w->own_set ? 0 : via + 1;
 }
 
 static void live_span(live_walk *w, uint32_t lo, uint32_t hi, needs bits)
@@ -242,9 +304,10 @@ static needs walk_seq(live_walk *w, uint32_t s, uint32_t lo, uint32_t hi, span r
             while (j > lo && w->u[j - 1]->point == u->point)
                 j--;
             for (uint32_t k = j; k < i; k++) {
-                needs bit = (needs)1 << w->bit_of[memplan_find(w->pl, w->u[k]->node)];
+                uint32_t index = w->bit_of[memplan_find(w->pl, w->u[k]->node)];
+                needs bit = (needs)1 << index;
                 reads |= w->u[k]->reads ? bit : 0;
-                kills |= w->u[k]->kills ? (bit & w->sole ? w->all : endable(w, bit)) : 0;
+                kills |= w->u[k]->kills ? w->ends[index] : 0;
                 touches |= w->u[k]->touches ? bit : 0;
             }
             i = j;
@@ -462,10 +525,11 @@ static void set_pieces(planner *pl, live_walk *w, buffer *b)
 }
 
 /* The pieces of buffer `b` (index id), whose carrier sets are r->queue[0 .. n). */
-static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32_t n)
+/* The bits of X's n carrier sets r->queue[0 .. n): which set each stands for,
+ * which are shared, and what a whole write through each ends. */
+static void assign_bits(live_walk *w, const reach *r, uint32_t n)
 {
-    buffer *b = &pl->bufs[id];
-    needs used = 0;
+    needs used = 0, mixed = 0;           /* mixed: bits of a set that may hold another buffer */
     w->shared = 0;
     for (uint32_t k = 0; k < n; k++) {
         needs bit = (needs)1 << (k % 64);
@@ -473,13 +537,29 @@ static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32
         w->set_of_bit[k % 64] = r->queue[k];
         w->shared |= used & bit;
         used |= bit;
+        uint32_t nh;
+        const uint32_t *held = set_holders(w->pl, r->queue[k], &nh);
+        mixed |= nh != 1 || held[0] != w->buf_of[r->queue[0]] ? bit : 0;
     }
     w->own_set = r->queue[0];
     w->all = used;
-    needs mixed = 0;                     /* bits of a set that may hold another buffer */
-    for (uint32_t k = 0; k < n; k++)
-        mixed |= w->holder[r->queue[k]] != w->own_set ? (needs)1 << (k % 64) : 0;
-    w->sole = used & ~mixed;
+    for (uint32_t i = 0; i < 64 && i < n; i++) {
+        needs bit = (needs)1 << i;
+        w->ends[i] = 0;
+        if (!(mixed & bit))
+            w->ends[i] = used;           /* it can hold only X: X is rewritten */
+        else if (!(w->shared & bit))     /* the carriers that equal it: they hold what it holds */
+            for (uint32_t j = 0; j < 64 && j < n; j++)
+                if (!(w->shared & ((needs)1 << j)) &&
+                    w->pl->same_as[w->set_of_bit[j]] == w->pl->same_as[w->set_of_bit[i]])
+                    w->ends[i] |= (needs)1 << j;
+    }
+}
+
+static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32_t n)
+{
+    buffer *b = &pl->bufs[id];
+    assign_bits(w, r, n);
     w->n = 0;
     FOR_USES(pl, r, n, u)
         if (!b->split || u->web == id)   /* yields and region operands too: they lead the walk into scopes */
@@ -803,12 +883,14 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of)
     bool *inflow = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);
     for (uint32_t i = 0; i < pl->nflows; i++)
         inflow[memplan_find(pl, pl->flows[i].to)] = true;
-    w.holder = sole_holders(pl, &r, inflow);
-    pl->sole_buffer = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
-    for (uint32_t x = 0; x < pl->nnodes; x++) {
-        uint32_t h = w.holder[memplan_find(pl, x)];
-        pl->sole_buffer[x] = h < pl->nnodes ? buf_of[h] : NO_SET;
-    }
+    bool *source = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);   /* sets that stand for buffers of their own */
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        source[x] = !inflow[x];
+    for (uint32_t i = 0; i < pl->nallocs; i++)
+        source[memplan_find(pl, pl->allocs[i].node)] = true;
+    find_holders(pl, &r, source, buf_of);
+    pl->same_as = same_values(pl, source);
+    w.buf_of = buf_of;
     for (uint32_t b = 0; b < nbufs; b++)
         split_webs(pl, &r, w.u, b, site[b].set, inflow);
     alloc_site *all_sites = PTOC_NEW_ARRAY(pl->tmp, alloc_site, pl->nbufs + 1);

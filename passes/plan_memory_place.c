@@ -448,6 +448,7 @@ static void print_pieces(const planner *pl, const buffer *b)
             hi = p[k].hi;
         printf(" [%u, %u]", lo, hi);
     }
+
 }
 
 static void print_space(planner *pl, space_plan *sp)
@@ -490,21 +491,80 @@ static void print_space(planner *pl, space_plan *sp)
  * merged only when their groups are live together at that point and nowhere
  * else, so no other sharing is implied. */
 
+/* The buffers handover h's in may be at run time (up to MAX_HOLDERS, in
+ * `ins`): its own, or those of the iter_arg or scf result it reads. Returns
+ * their count, 0 when unknown; *via: that carrier's via, 0 for a buffer's own
+ * value. */
+static uint32_t handover_ins(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t *ins, uint32_t *via)
+{
+    const use_rec *u = &pl->uses[h->in];
+    uint32_t set = memplan_find((planner *)pl, u->node), n;   /* finds only compress */
+    *via = 0;
+    if (u->web != NO_SET || buf_of[set] != NO_SET) {
+        ins[0] = use_buffer(pl, buf_of, h->in);
+        return 1;
+    }
+    const uint32_t *held = set_holders(pl, set, &n);
+    if (n > MAX_HOLDERS)
+        return 0;
+    memcpy(ins, held, n * sizeof *ins);
+    *via = pl->same_as[set] + 1;
+    return n;
+}
+
+/* Whether another operand of h's op than its in may stand for group g. */
+static bool op_touches_elsewhere(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t g)
+{
+    const ptoc_op *op = pl->uses[h->in].op;
+    uint32_t first = h->in;
+    while (first > 0 && pl->uses[first - 1].op == op)
+        first--;
+    for (uint32_t k = first; k < pl->nuses && pl->uses[k].op == op; k++) {
+        if (k == h->in || k == h->out)
+            continue;
+        uint32_t set = memplan_find((planner *)pl, pl->uses[k].node), n;
+        uint32_t b = use_buffer(pl, buf_of, k);
+        const uint32_t *held = set_holders(pl, set, &n);
+        if (b != NO_SET ? group_of(pl, b) == g : n > MAX_HOLDERS)
+            return true;
+        for (uint32_t i = 0; b == NO_SET && i < n; i++)
+            if (group_of(pl, held[i]) == g)
+                return true;
+    }
+    return false;
+}
+
+/* Whether group `out` is dead before point p but where only a carrier
+ * (`via`, nonzero) holds it: on paths where that carrier holds the in, its
+ * old contents are not needed, and where it holds `out` the op writes it over
+ * itself. */
+static bool born_at(const planner *pl, const buffer *bo, uint32_t p, uint32_t via)
+{
+    span before = piece_at(pl, bo, p - 1);
+    return before.lo > before.hi || (via && before.via == via);
+}
+
 /* Whether handover h lets group x's buffer die into group y's (or y's into
  * x's) in place at its point: the in's group is live at the op and not after
- * it, the out's group at the op and not before it. */
+ * it, the out's group at the op and not before it. An in read through an
+ * iter_arg or an scf result may be any buffer that carrier holds; that one
+ * must not be another operand of the op. */
 static bool handover_between(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t x, uint32_t y)
 {
-    uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
-    if (in == NO_SET || out == NO_SET)
+    uint32_t ins[MAX_HOLDERS], via, n = handover_ins(pl, buf_of, h, ins, &via), out = use_buffer(pl, buf_of, h->out);
+    if (out == NO_SET)
         return false;
-    in = group_of(pl, in);
     out = group_of(pl, out);
-    if (!((in == x && out == y) || (in == y && out == x)))
-        return false;
-    const buffer *bi = &pl->bufs[in], *bo = &pl->bufs[out];
-    return live_at(pl, bi, h->point) && !live_at(pl, bi, h->point + 1) && live_at(pl, bo, h->point) &&
-           !live_at(pl, bo, h->point - 1);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t in = group_of(pl, ins[i]);
+        if (!((in == x && out == y) || (in == y && out == x)))
+            continue;
+        const buffer *bi = &pl->bufs[in], *bo = &pl->bufs[out];
+        if (live_at(pl, bi, h->point) && !live_at(pl, bi, h->point + 1) && live_at(pl, bo, h->point) &&
+            born_at(pl, bo, h->point, via) && (!via || !op_touches_elsewhere(pl, buf_of, h, in)))
+            return true;
+    }
+    return false;
 }
 
 /* Some handover between groups x and y at `point` (handovers are in point order). */
@@ -577,11 +637,13 @@ static void intersect_confined(planner *pl, buffer *x, const buffer *y)
     x->nconfined = kept;
 }
 
-void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
+/* Merges each buffer handover h's in may be with its out, where they meet
+ * only in place. */
+static void merge_handover(planner *pl, const uint32_t *buf_of, const handover *h)
 {
-    for (uint32_t k = 0; k < pl->nhandovers; k++) {
-        const handover *h = &pl->handovers[k];
-        uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
+    uint32_t ins[MAX_HOLDERS], via, nins = handover_ins(pl, buf_of, h, ins, &via);
+    for (uint32_t i = 0; i < nins; i++) {
+        uint32_t in = ins[i], out = use_buffer(pl, buf_of, h->out);
         if (in == NO_SET || out == NO_SET)
             continue;
         in = group_of(pl, in);
@@ -595,6 +657,12 @@ void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
         y->merged = true;
         y->leader = in;
     }
+}
+
+void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
+{
+    for (uint32_t k = 0; k < pl->nhandovers; k++)
+        merge_handover(pl, buf_of, &pl->handovers[k]);
 }
 
 bool memplan_plan_space(planner *pl, uint32_t space, bool print)
