@@ -512,7 +512,21 @@ static uint32_t handover_ins(const planner *pl, const uint32_t *buf_of, const ha
     return n;
 }
 
-/* Whether another operand of h's op than its in may stand for group g. */
+/* Whether use `in` is the in of a handover to h's out (the op may write its
+ * out over that operand too). */
+static bool also_handed_over(const planner *pl, const handover *h, uint32_t in)
+{
+    for (const handover *o = h; o > pl->handovers && o[-1].point == h->point; o--)
+        if (o[-1].in == in && o[-1].out == h->out)
+            return true;
+    for (const handover *o = h; o + 1 < pl->handovers + pl->nhandovers && o[1].point == h->point; o++)
+        if (o[1].in == in && o[1].out == h->out)
+            return true;
+    return false;
+}
+
+/* Whether an operand of h's op other than its in, and not written in place
+ * too, may stand for group g. */
 static bool op_touches_elsewhere(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t g)
 {
     const ptoc_op *op = pl->uses[h->in].op;
@@ -520,7 +534,7 @@ static bool op_touches_elsewhere(const planner *pl, const uint32_t *buf_of, cons
     while (first > 0 && pl->uses[first - 1].op == op)
         first--;
     for (uint32_t k = first; k < pl->nuses && pl->uses[k].op == op; k++) {
-        if (k == h->in || k == h->out)
+        if (k == h->in || k == h->out || also_handed_over(pl, h, k))
             continue;
         uint32_t set = memplan_find((planner *)pl, pl->uses[k].node), n;
         uint32_t b = use_buffer(pl, buf_of, k);
