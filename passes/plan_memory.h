@@ -2,8 +2,9 @@
  *
  * plan_memory.c gathers the facts (program points, uses, allocs, unions and
  * flows, scopes) and drives the pass; plan_memory_live.c turns them into each
- * buffer's live pieces (liveness walk, webs, confinement); plan_memory_place.c
- * merges in-place handovers, places the buffers and computes the lower bound.
+ * set's holders and equal value and each buffer's live pieces (liveness walk,
+ * webs, confinement); plan_memory_place.c merges in-place handovers, places
+ * the buffers and computes the lower bound.
  * The pass's own header comment (plan_memory.c) says what it does.
  */
 #ifndef PTOC_PASSES_PLAN_MEMORY_H

@@ -1,10 +1,12 @@
 /* plan_memory_live.c: the live pieces of every buffer, for pto-plan-memory.
  *
- * A backward liveness walk over the structured program gives each buffer the
- * program points where it is live (its pieces); a forward walk of reaching
- * writes splits a reused alloc_tile into webs; confinement marks buffers whose
- * contents exist only on paths through one arm of an scf.if. plan_memory.c
- * documents the rules; the comments here say how.
+ * The flows give each union set its holders (the buffers its values may hold)
+ * and the value its values always equal; a backward liveness walk over the
+ * structured program gives each buffer the program points where it is live
+ * (its pieces); a forward walk of reaching writes splits a reused alloc_tile
+ * into webs; confinement marks buffers whose contents exist only on paths
+ * through one arm of an scf.if. plan_memory.c documents the rules; the
+ * comments here say how.
  */
 #include "passes/plan_memory.h"
 
@@ -147,7 +149,9 @@ typedef struct alloc_site { uint32_t set, lo, hi, arm; } alloc_site;
  * (its own union set and those its flows reach); the walk's state is the set
  * of carriers through which X's contents are still needed (a bit mask). An op
  * that reads a carrier needs it; a DPS out that writes a carrier whole
- * (use_kills) ends the need before it. X is live where some carrier is needed,
+ * (use_kills) ends the need before it, through it and the carriers equal to
+ * it, or every need when it can hold only X (assign_bits). X is live where
+ * some carrier is needed,
  * and at every op that touches a carrier (a write must not clobber anything).
  * Region ops translate the needs through their values, so a branch that
  * yields another buffer does not keep X alive:
