@@ -188,15 +188,11 @@ static inline const uint32_t *set_holders(const planner *pl, uint32_t set, uint3
     return &pl->holders[(size_t)set * MAX_HOLDERS];
 }
 
-/* The buffer a use touches: its web's, its set's, or the one buffer its
- * set's values may hold (an iter_arg or scf result only one buffer reaches);
- * NO_SET: none or several. */
+/* The buffer a use touches: its web's, or its set's (NO_SET: none). */
 static inline uint32_t use_buffer(const planner *pl, const uint32_t *buf_of, uint32_t use)
 {
     const use_rec *u = &pl->uses[use];
-    uint32_t set = memplan_find((planner *)pl, u->node), n;   /* finds only compress */
-    const uint32_t *held = set_holders(pl, set, &n);
-    return u->web != NO_SET ? u->web : buf_of[set] != NO_SET ? buf_of[set] : n == 1 ? held[0] : NO_SET;
+    return u->web != NO_SET ? u->web : buf_of[memplan_find((planner *)pl, u->node)];   /* finds only compress */
 }
 
 /* The buffer whose offset b shares (memplan_merge_handovers), b itself when none. */

@@ -197,7 +197,8 @@ typedef struct live_walk {
 } live_walk;
 
 /* The via of points where X is live or touched through the carriers `bits`:
- * one carrier that is not X's own set (which always holds X), else 0. */
+ * the one value they all equal (same_values), when it is not X's own set
+ * (which always holds X), else 0. */
 static uint32_t via_of(const live_walk *w, needs bits)
 {
     if (!bits || (bits & w->shared))
@@ -528,7 +529,6 @@ static void set_pieces(planner *pl, live_walk *w, buffer *b)
     b->end = b->npieces ? pl->pieces[b->pieces + b->npieces - 1].hi : b->root_point;
 }
 
-/* The pieces of buffer `b` (index id), whose carrier sets are r->queue[0 .. n). */
 /* The bits of X's n carrier sets r->queue[0 .. n): which set each stands for,
  * which are shared, and what a whole write through each ends. */
 static void assign_bits(live_walk *w, const reach *r, uint32_t n)
@@ -560,6 +560,7 @@ static void assign_bits(live_walk *w, const reach *r, uint32_t n)
     }
 }
 
+/* The pieces of buffer `b` (index id), whose carrier sets are r->queue[0 .. n). */
 static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32_t n)
 {
     buffer *b = &pl->bufs[id];

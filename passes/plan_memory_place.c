@@ -448,8 +448,6 @@ static void print_pieces(const planner *pl, const buffer *b)
             hi = p[k].hi;
         printf(" [%u, %u]", lo, hi);
     }
-
-
 }
 
 static void print_space(planner *pl, space_plan *sp)
@@ -535,9 +533,9 @@ static bool op_touches_elsewhere(const planner *pl, const uint32_t *buf_of, cons
     while (first > 0 && pl->uses[first - 1].op == op)
         first--;
     for (uint32_t k = first; k < pl->nuses && pl->uses[k].op == op; k++) {
-        uint32_t bufs[MAX_HOLDERS], via, n = use_candidates(pl, buf_of, k, bufs, &via);
         if (k == h->in || k == h->out || also_handed_over(pl, h, k))
             continue;
+        uint32_t bufs[MAX_HOLDERS], via, n = use_candidates(pl, buf_of, k, bufs, &via);
         if (n == 0)
             return true;
         for (uint32_t i = 0; i < n; i++)
