@@ -49,9 +49,11 @@
  *           and the webs not placed at the alloc's offset get a copy of the
  *           alloc_tile (right after it) with their uses moved to it.
  *           Confinement: a buffer whose allocs all lie in one arm of an scf.if,
- *           that is dead where the if starts and not touched in the other arm,
- *           holds contents only on paths through that arm: it may share bytes
- *           with one confined to the other arm, even after the if.
+ *           that is dead where the if starts, not touched in the other arm and
+ *           not carried by a block argument of a loop around the if (which
+ *           would hand it from one run of the if to the next), holds contents
+ *           only on paths through that arm: it may share bytes with one
+ *           confined to the other arm, even after the if.
  *           One carrier: where a buffer is live or touched only through one
  *           scf value (an iter_arg, a while argument, an scf result: not its
  *           own alloc's value), or through values equal to one, it may share

@@ -590,12 +590,48 @@ static bool touched_in_arm(planner *pl, reach *r, uint32_t n, const arm_info *a)
     return false;
 }
 
+/* The scope of the op at `point` that has regions (scopes are numbered in
+ * program order). */
+static uint32_t scope_at(const planner *pl, uint32_t point)
+{
+    uint32_t lo = 0, hi = pl->nscopes;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pl->scopes[mid].begin < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether a carrier of the buffer (r->seen) is a block argument of an op
+ * around scope s that may run s again (a loop, or an op we do not model):
+ * the buffer may then reach a later run of s from an earlier one. */
+static bool carried_around(planner *pl, const reach *r, uint32_t s)
+{
+    for (uint32_t p = pl->scopes[s].parent; p != NO_SCOPE; p = pl->scopes[p].parent) {
+        const ptoc_op *op = pl->scopes[p].op;
+        if (pl->scopes[p].kind == OP_IF || pl->scopes[p].kind == OP_EXECUTE)
+            continue;
+        for (uint32_t g = 0; g < op->nregions; g++)
+            for (uint32_t k = 0; region_arg(op, g, k); k++) {
+                uint32_t id;
+                if (map_find(&pl->node_of, region_arg(op, g, k), &id) && r->seen[memplan_find(pl, id)] == r->stamp)
+                    return true;
+            }
+    }
+    return false;
+}
+
 /* The arms of scf.ifs the buffer is confined to: all its allocs lie in the arm,
- * it is dead where the if starts, and no carrier of it is touched in the other
- * arm. A path through the other arm then never gives it contents (its allocs
- * do not run, and by dominance only the if's results can carry it out), so it
- * may share bytes with a buffer confined to that other arm, even after the if
- * where both seem live (each path holds one of them). Innermost first. */
+ * it is dead where the if starts, no carrier of it is touched in the other
+ * arm, and none is a loop's block argument around the if. A path through the
+ * other arm then never gives it contents (its allocs do not run, by dominance
+ * only the if's results can carry it out, and no earlier run of the if hands
+ * it to a later one), so it may share bytes with a buffer confined to that
+ * other arm, even after the if where both seem live (each path holds one of
+ * them). Innermost first. */
 static void confine(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_site *site)
 {
     b->confined = pl->nconfined;
@@ -603,7 +639,7 @@ static void confine(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_si
         const arm_info *own = &pl->arms[a], *other = &pl->arms[a ^ 1];
         uint32_t if_point = own->if_point;
         if (site->lo < own->begin || site->hi > own->end || live_at(pl, b, if_point) ||
-            touched_in_arm(pl, r, n, other))
+            touched_in_arm(pl, r, n, other) || carried_around(pl, r, scope_at(pl, if_point)))
             continue;
         *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->confined_to, pl->nconfined, pl->confined_cap) = a;
         b->nconfined++;
