@@ -20,41 +20,60 @@
  *           that are the same memory are unioned: the result of a region-less
  *           op and its buffer operands (pto.tassign, views, casts). Values that
  *           may hold a buffer at run time are linked by flows: scf.for init
- *           and yield -> iter_arg -> result; scf.while init and after-yield ->
+ *           and yield -> iter_arg -> result (yield -> result alone when
+ *           constant bounds give a trip); scf.while init and after-yield ->
  *           before arg, condition args -> after arg and result; scf.if and
  *           execute_region yields -> results. A buffer's carriers are its set
- *           and the sets its flows reach.
+ *           and the sets its flows reach; a set's holders are the buffers
+ *           whose carriers it is (plan_memory_live.c: find_holders). Carriers
+ *           whose values always equal one value (an iter_arg its body yields
+ *           back, a result passed on from a loop or an if whose arms yield one
+ *           value) count as that one carrier (same_values).
  *           Liveness: a backward walk over the structured program per buffer;
  *           it is live where some path reads a carrier before a write that
  *           replaces the carrier's contents whole (a DPS out whose op writes its
  *           whole valid region, ptoc_pto_effects, on a tile whose valid region
  *           is its whole static shape, through a value that is a whole buffer),
- *           and at every op touching a carrier. Region ops translate the needs
- *           through their values, so a branch that yields another buffer does
- *           not keep this one alive. A buffer read before any write is live
- *           from the entry (its contents are kept, whatever they are). scf.for
- *           with constant bounds that run at least once has no zero-trip path.
+ *           and at every op touching a carrier. Such a write ends the needs
+ *           through every carrier equal to the one written (they hold the same
+ *           tile), and all of the buffer's needs when the value written can
+ *           hold no other buffer (its own alloc's value, or a carrier only it
+ *           reaches). Region ops translate the needs through their values,
+ *           so a branch that yields another buffer does not keep this one
+ *           alive. A buffer read before any write is live from the entry (its
+ *           contents are kept, whatever they are). scf.for with constant
+ *           bounds that run at least once has no zero-trip path.
  *           Webs: an alloc_tile that no other value stands for (no views, no
  *           flows) and that is written whole more than once is split into its
  *           webs (the writes and the reads they reach); each web is a buffer,
  *           and the webs not placed at the alloc's offset get a copy of the
  *           alloc_tile (right after it) with their uses moved to it.
  *           Confinement: a buffer whose allocs all lie in one arm of an scf.if,
- *           that is dead where the if starts and not touched in the other arm,
- *           holds contents only on paths through that arm: it may share bytes
- *           with one confined to the other arm, even after the if.
+ *           that is dead where the if starts, not touched in the other arm and
+ *           not carried by a block argument of a loop around the if (which
+ *           would hand it from one run of the if to the next), holds contents
+ *           only on paths through that arm: it may share bytes with one
+ *           confined to the other arm, even after the if.
  *           One carrier: where a buffer is live or touched only through one
  *           scf value (an iter_arg, a while argument, an scf result: not its
- *           own alloc's value), it may share bytes with another buffer that is
- *           there only through the same value, which holds one of them at run
- *           time (the init of a loop and the tile its body yields; the tiles
- *           two arms yield). Pieces carry that value (span.via).
+ *           own alloc's value), or through values equal to one, it may share
+ *           bytes with another buffer that is there only through the same
+ *           value, which holds one of them at run time (the init of a loop and
+ *           the tile its body yields; the tiles two arms yield). Pieces carry
+ *           that value (span.via).
  *           In place: an op that reads a buffer for the last time through an in
  *           the op table lets its out be written over on the arch
  *           (ptoc_pto_inplace_allowed: which ins, and how the two types must
  *           match) while writing one born there, no larger, gives the two one
- *           offset; the op is their only common point. Otherwise two buffers
- *           used by one op never share bytes (a tmp operand never meets its dst).
+ *           offset; the op is their only common point, or they meet elsewhere
+ *           only through one carrier. An in or out used through an scf value
+ *           stands for each of its holders (at most MAX_HOLDERS): each holder
+ *           that dies there (or is born there) joins the other side's group,
+ *           provided no other operand of the op, not written in place too, may
+ *           be it; a holder's pieces through the other side's carrier do not
+ *           count against that (where the carrier holds it, the op writes it
+ *           over itself). Otherwise two buffers used by one op never share
+ *           bytes (a tmp operand never meets its dst).
  *           A buffer no op touches takes no bytes (offset 0).
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc), each with best fit and with first fit among
@@ -231,12 +250,19 @@ static ptoc_value *result_at(ptoc_op *op, uint32_t region, uint32_t i)
     return i < op->nresults ? &op->results[i] : NULL;
 }
 
+static bool runs_once(const ptoc_op *op);
+
 /* scf.for: init i (operand 3+i) and yield i flow to iter_arg i (arg 1+i), which
- * flows to result i. */
+ * flows to result i; when constant bounds give a trip, only yield i does (the
+ * result is the last iteration's yield, never the init). */
 static void alias_for(planner *pl, ptoc_op *op)
 {
     flow_operands(pl, op, 3, block_arg, op, 0, 1);
     flow_operands(pl, terminator(op, 0), 0, block_arg, op, 0, 1);
+    if (runs_once(op)) {
+        flow_operands(pl, terminator(op, 0), 0, result_at, op, 0, 0);
+        return;
+    }
     for (uint32_t i = 0; i < op->nresults; i++)
         add_flow(pl, block_arg(op, 0, 1 + i), &op->results[i]);
 }

@@ -2,8 +2,9 @@
  *
  * plan_memory.c gathers the facts (program points, uses, allocs, unions and
  * flows, scopes) and drives the pass; plan_memory_live.c turns them into each
- * buffer's live pieces (liveness walk, webs, confinement); plan_memory_place.c
- * merges in-place handovers, places the buffers and computes the lower bound.
+ * set's holders and equal value and each buffer's live pieces (liveness walk,
+ * webs, confinement); plan_memory_place.c merges in-place handovers, places
+ * the buffers and computes the lower bound.
  * The pass's own header comment (plan_memory.c) says what it does.
  */
 #ifndef PTOC_PASSES_PLAN_MEMORY_H
@@ -150,6 +151,8 @@ typedef struct planner {
     uint32_t *confined_to, nconfined, confined_cap;
     buffer *bufs;
     uint32_t nbufs, bufs_cap;
+    uint32_t *holders, *nholders;   /* per set: the buffers its values may hold (set_holders) */
+    uint32_t *same_as;              /* per set: the set whose value its values always equal */
 } planner;
 
 /* ---------------------------------------------------------------- shared functions */
@@ -178,6 +181,16 @@ static inline bool on_chip(uint32_t space)
 static inline uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
 static inline bool is_pinned(const buffer *b) { return b->fixed || b->unknown; }
+
+/* The buffers the values of union set `set` may hold at run time (*n of
+ * them; *n > MAX_HOLDERS: more, or some we do not know). */
+#define MAX_HOLDERS 4
+
+static inline const uint32_t *set_holders(const planner *pl, uint32_t set, uint32_t *n)
+{
+    *n = pl->nholders[set];
+    return &pl->holders[(size_t)set * MAX_HOLDERS];
+}
 
 /* The buffer a use touches: its web's, or its set's (NO_SET: none). */
 static inline uint32_t use_buffer(const planner *pl, const uint32_t *buf_of, uint32_t use)

@@ -1,10 +1,12 @@
 /* plan_memory_live.c: the live pieces of every buffer, for pto-plan-memory.
  *
- * A backward liveness walk over the structured program gives each buffer the
- * program points where it is live (its pieces); a forward walk of reaching
- * writes splits a reused alloc_tile into webs; confinement marks buffers whose
- * contents exist only on paths through one arm of an scf.if. plan_memory.c
- * documents the rules; the comments here say how.
+ * The flows give each union set its holders (the buffers its values may hold)
+ * and the value its values always equal; a backward liveness walk over the
+ * structured program gives each buffer the program points where it is live
+ * (its pieces); a forward walk of reaching writes splits a reused alloc_tile
+ * into webs; confinement marks buffers whose contents exist only on paths
+ * through one arm of an scf.if. plan_memory.c documents the rules; the
+ * comments here say how.
  */
 #include "passes/plan_memory.h"
 
@@ -49,6 +51,89 @@ static uint32_t reachable_sets(planner *pl, reach *r, uint32_t root)
     return n;
 }
 
+/* Per set, the buffers its values may hold at run time (pl->holders), found
+ * from the sources: the sets that hold an alloc and those no flow enters (a
+ * function argument, an unknown op's result, standing for no buffer we know:
+ * NO_SET). More than MAX_HOLDERS, or an unknown one, and the set counts as
+ * holding too many to name. */
+static void find_holders(planner *pl, reach *r, const bool *source, const uint32_t *buf_of)
+{
+    pl->holders = PTOC_NEW_ARRAY(pl->tmp, uint32_t, (size_t)pl->nnodes * MAX_HOLDERS + 1);
+    pl->nholders = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
+    for (uint32_t x = 0; x < pl->nnodes; x++) {
+        if (memplan_find(pl, x) != x || !source[x])
+            continue;
+        uint32_t n = reachable_sets(pl, r, x), b = buf_of[x];
+        for (uint32_t k = 0; k < n; k++) {
+            uint32_t y = r->queue[k], *count = &pl->nholders[y], *list = &pl->holders[(size_t)y * MAX_HOLDERS];
+            bool known = false;
+            for (uint32_t i = 0; i < *count && i < MAX_HOLDERS; i++)
+                known |= list[i] == b;
+            if (known || *count > MAX_HOLDERS)
+                continue;
+            if (b == NO_SET || *count == MAX_HOLDERS)
+                *count = MAX_HOLDERS + 1;
+            else
+                list[(*count)++] = b;
+        }
+    }
+}
+
+/* Per set, the set whose value its values always equal (itself when none):
+ * carriers that hold one value hold one buffer, so a buffer live only through
+ * them is live through that one carrier (span.via). A set that holds an alloc
+ * or that no flow enters is its own; another one equals the value all its
+ * inflows equal, inflows that equal itself left out (an iter_arg its body
+ * yields back, a loop result through the loop's yield). Iterated to the
+ * fixpoint, from every set equal to itself; past MAX_SAME_ROUNDS rounds every
+ * set stays its own. */
+#define MAX_SAME_ROUNDS 64
+
+static uint32_t same_value_of(const planner *pl, const grouping *in, const uint32_t *same, uint32_t x)
+{
+    uint32_t value = NO_SET;
+    for (uint32_t e = in->start[x]; e < in->start[x + 1]; e++) {
+        uint32_t v = same[memplan_find((planner *)pl, pl->flows[in->items[e]].from)];
+        if (v == x)
+            continue;
+        if (value != NO_SET && v != value)
+            return x;
+        value = v;
+    }
+    return value == NO_SET ? x : value;
+}
+
+static uint32_t *same_values(planner *pl, const bool *source)
+{
+    uint32_t *key = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nflows + 1);
+    uint32_t *same = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nnodes + 1);
+    for (uint32_t i = 0; i < pl->nflows; i++)
+        key[i] = memplan_find(pl, pl->flows[i].to);
+    grouping in = group_by_set(pl, pl->nflows, key);
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        same[x] = memplan_find(pl, x);
+    for (uint32_t round = 0;; round++) {
+        bool changed = false;
+        for (uint32_t x = 0; x < pl->nnodes; x++) {
+            if (memplan_find(pl, x) != x)
+                continue;                /* not a set's root: takes its root's below */
+            uint32_t v = source[x] ? x : same_value_of(pl, &in, same, x);
+            changed |= v != same[x];
+            same[x] = v;
+        }
+        if (!changed)
+            break;
+        if (round == MAX_SAME_ROUNDS) {
+            for (uint32_t x = 0; x < pl->nnodes; x++)
+                same[x] = x;
+            break;
+        }
+    }
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        same[x] = same[memplan_find(pl, x)];
+    return same;
+}
+
 /* Where a buffer's allocs are: points [lo, hi], the first alloc's arm. */
 typedef struct alloc_site { uint32_t set, lo, hi, arm; } alloc_site;
 
@@ -64,7 +149,9 @@ typedef struct alloc_site { uint32_t set, lo, hi, arm; } alloc_site;
  * (its own union set and those its flows reach); the walk's state is the set
  * of carriers through which X's contents are still needed (a bit mask). An op
  * that reads a carrier needs it; a DPS out that writes a carrier whole
- * (use_kills) ends the need before it. X is live where some carrier is needed,
+ * (use_kills) ends the need before it, through it and the carriers equal to
+ * it, or every need when it can hold only X (assign_bits). X is live where
+ * some carrier is needed,
  * and at every op that touches a carrier (a write must not clobber anything).
  * Region ops translate the needs through their values, so a branch that
  * yields another buffer does not keep X alive:
@@ -96,7 +183,9 @@ typedef struct live_walk {
     uint32_t *bit_of;            /* carrier set -> bit index */
     needs shared;                /* bits that stand for several sets */
     needs all;                   /* every carrier's bit */
+    const uint32_t *buf_of;      /* set -> buffer (make_buffers) */
     uint32_t set_of_bit[64];     /* the carrier set of each unshared bit */
+    needs ends[64];              /* per bit: the needs a whole write through its carrier ends */
     uint32_t own_set;            /* X's own set: it always holds X */
     const use_rec **u;           /* the touching uses of X's carriers, by point */
     uint32_t n;
@@ -108,16 +197,21 @@ typedef struct live_walk {
 } live_walk;
 
 /* The via of points where X is live or touched through the carriers `bits`:
- * one carrier that is not X's own set (which always holds X), else 0. */
+ * the one value they all equal (same_values), when it is not X's own set
+ * (which always holds X), else 0. */
 static uint32_t via_of(const live_walk *w, needs bits)
 {
-    if (!bits || (bits & (bits - 1)) || (bits & w->shared))
+    if (!bits || (bits & w->shared))
         return 0;
-    uint32_t bit = 0;
-    while (!((bits >> bit) & 1))
-        bit++;
-    uint32_t set = w->set_of_bit[bit];
-    return set == w->own_set ? 0 : set + 1;
+    uint32_t via = NO_SET;
+    for (uint32_t bit = 0; bit < 64; bit++)
+        if ((bits >> bit) & 1) {
+            uint32_t c = w->pl->same_as[w->set_of_bit[bit]];
+            if (via != NO_SET && c != via)
+                return 0;
+            via = c;
+        }
+    return via == w->own_set ? 0 : via + 1;
 }
 
 static void live_span(live_walk *w, uint32_t lo, uint32_t hi, needs bits)
@@ -215,9 +309,10 @@ static needs walk_seq(live_walk *w, uint32_t s, uint32_t lo, uint32_t hi, span r
             while (j > lo && w->u[j - 1]->point == u->point)
                 j--;
             for (uint32_t k = j; k < i; k++) {
-                needs bit = (needs)1 << w->bit_of[memplan_find(w->pl, w->u[k]->node)];
+                uint32_t index = w->bit_of[memplan_find(w->pl, w->u[k]->node)];
+                needs bit = (needs)1 << index;
                 reads |= w->u[k]->reads ? bit : 0;
-                kills |= w->u[k]->kills ? endable(w, bit) : 0;
+                kills |= w->u[k]->kills ? w->ends[index] : 0;
                 touches |= w->u[k]->touches ? bit : 0;
             }
             i = j;
@@ -434,11 +529,11 @@ static void set_pieces(planner *pl, live_walk *w, buffer *b)
     b->end = b->npieces ? pl->pieces[b->pieces + b->npieces - 1].hi : b->root_point;
 }
 
-/* The pieces of buffer `b` (index id), whose carrier sets are r->queue[0 .. n). */
-static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32_t n)
+/* The bits of X's n carrier sets r->queue[0 .. n): which set each stands for,
+ * which are shared, and what a whole write through each ends. */
+static void assign_bits(live_walk *w, const reach *r, uint32_t n)
 {
-    buffer *b = &pl->bufs[id];
-    needs used = 0;
+    needs used = 0, mixed = 0;           /* mixed: bits of a set that may hold another buffer */
     w->shared = 0;
     for (uint32_t k = 0; k < n; k++) {
         needs bit = (needs)1 << (k % 64);
@@ -446,9 +541,30 @@ static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32
         w->set_of_bit[k % 64] = r->queue[k];
         w->shared |= used & bit;
         used |= bit;
+        uint32_t nh;
+        const uint32_t *held = set_holders(w->pl, r->queue[k], &nh);
+        mixed |= nh != 1 || held[0] != w->buf_of[r->queue[0]] ? bit : 0;
     }
     w->own_set = r->queue[0];
     w->all = used;
+    for (uint32_t i = 0; i < 64 && i < n; i++) {
+        needs bit = (needs)1 << i;
+        w->ends[i] = 0;
+        if (!(mixed & bit))
+            w->ends[i] = used;           /* it can hold only X: X is rewritten */
+        else if (!(w->shared & bit))     /* the carriers that equal it: they hold what it holds */
+            for (uint32_t j = 0; j < 64 && j < n; j++)
+                if (!(w->shared & ((needs)1 << j)) &&
+                    w->pl->same_as[w->set_of_bit[j]] == w->pl->same_as[w->set_of_bit[i]])
+                    w->ends[i] |= (needs)1 << j;
+    }
+}
+
+/* The pieces of buffer `b` (index id), whose carrier sets are r->queue[0 .. n). */
+static void walk_buffer(planner *pl, reach *r, live_walk *w, uint32_t id, uint32_t n)
+{
+    buffer *b = &pl->bufs[id];
+    assign_bits(w, r, n);
     w->n = 0;
     FOR_USES(pl, r, n, u)
         if (!b->split || u->web == id)   /* yields and region operands too: they lead the walk into scopes */
@@ -474,12 +590,48 @@ static bool touched_in_arm(planner *pl, reach *r, uint32_t n, const arm_info *a)
     return false;
 }
 
+/* The scope of the op at `point` that has regions (scopes are numbered in
+ * program order). */
+static uint32_t scope_at(const planner *pl, uint32_t point)
+{
+    uint32_t lo = 0, hi = pl->nscopes;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pl->scopes[mid].begin < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether a carrier of the buffer (r->seen) is a block argument of an op
+ * around scope s that may run s again (a loop, or an op we do not model):
+ * the buffer may then reach a later run of s from an earlier one. */
+static bool carried_around(planner *pl, const reach *r, uint32_t s)
+{
+    for (uint32_t p = pl->scopes[s].parent; p != NO_SCOPE; p = pl->scopes[p].parent) {
+        const ptoc_op *op = pl->scopes[p].op;
+        if (pl->scopes[p].kind == OP_IF || pl->scopes[p].kind == OP_EXECUTE)
+            continue;
+        for (uint32_t g = 0; g < op->nregions; g++)
+            for (uint32_t k = 0; region_arg(op, g, k); k++) {
+                uint32_t id;
+                if (map_find(&pl->node_of, region_arg(op, g, k), &id) && r->seen[memplan_find(pl, id)] == r->stamp)
+                    return true;
+            }
+    }
+    return false;
+}
+
 /* The arms of scf.ifs the buffer is confined to: all its allocs lie in the arm,
- * it is dead where the if starts, and no carrier of it is touched in the other
- * arm. A path through the other arm then never gives it contents (its allocs
- * do not run, and by dominance only the if's results can carry it out), so it
- * may share bytes with a buffer confined to that other arm, even after the if
- * where both seem live (each path holds one of them). Innermost first. */
+ * it is dead where the if starts, no carrier of it is touched in the other
+ * arm, and none is a loop's block argument around the if. A path through the
+ * other arm then never gives it contents (its allocs do not run, by dominance
+ * only the if's results can carry it out, and no earlier run of the if hands
+ * it to a later one), so it may share bytes with a buffer confined to that
+ * other arm, even after the if where both seem live (each path holds one of
+ * them). Innermost first. */
 static void confine(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_site *site)
 {
     b->confined = pl->nconfined;
@@ -487,7 +639,7 @@ static void confine(planner *pl, reach *r, uint32_t n, buffer *b, const alloc_si
         const arm_info *own = &pl->arms[a], *other = &pl->arms[a ^ 1];
         uint32_t if_point = own->if_point;
         if (site->lo < own->begin || site->hi > own->end || live_at(pl, b, if_point) ||
-            touched_in_arm(pl, r, n, other))
+            touched_in_arm(pl, r, n, other) || carried_around(pl, r, scope_at(pl, if_point)))
             continue;
         *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, pl->confined_to, pl->nconfined, pl->confined_cap) = a;
         b->nconfined++;
@@ -772,6 +924,14 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of)
     bool *inflow = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);
     for (uint32_t i = 0; i < pl->nflows; i++)
         inflow[memplan_find(pl, pl->flows[i].to)] = true;
+    bool *source = PTOC_NEW_ARRAY(pl->tmp, bool, pl->nnodes + 1);   /* sets that stand for buffers of their own */
+    for (uint32_t x = 0; x < pl->nnodes; x++)
+        source[x] = !inflow[x];
+    for (uint32_t i = 0; i < pl->nallocs; i++)
+        source[memplan_find(pl, pl->allocs[i].node)] = true;
+    find_holders(pl, &r, source, buf_of);
+    pl->same_as = same_values(pl, source);
+    w.buf_of = buf_of;
     for (uint32_t b = 0; b < nbufs; b++)
         split_webs(pl, &r, w.u, b, site[b].set, inflow);
     alloc_site *all_sites = PTOC_NEW_ARRAY(pl->tmp, alloc_site, pl->nbufs + 1);

@@ -617,21 +617,99 @@ static void print_space(planner *pl, space_plan *sp)
  * merged only when their groups are live together at that point and nowhere
  * else, so no other sharing is implied. */
 
+/* The buffers a handover's use (its in or its out) may touch at run time (up
+ * to MAX_HOLDERS, in `bufs`): its own, or those the iter_arg or scf result it
+ * uses may hold. Returns their count, 0 when unknown; *via: that carrier's
+ * via, 0 for a buffer's own value. */
+static uint32_t use_candidates(const planner *pl, const uint32_t *buf_of, uint32_t use, uint32_t *bufs, uint32_t *via)
+{
+    const use_rec *u = &pl->uses[use];
+    uint32_t set = memplan_find((planner *)pl, u->node), n;   /* finds only compress */
+    *via = 0;
+    if (u->web != NO_SET || buf_of[set] != NO_SET) {
+        bufs[0] = use_buffer(pl, buf_of, use);
+        return 1;
+    }
+    const uint32_t *held = set_holders(pl, set, &n);
+    if (n > MAX_HOLDERS)
+        return 0;
+    memcpy(bufs, held, n * sizeof *bufs);
+    *via = pl->same_as[set] + 1;
+    return n;
+}
+
+/* Whether use `in` is the in of a handover to h's out (the op may write its
+ * out over that operand too). */
+static bool also_handed_over(const planner *pl, const handover *h, uint32_t in)
+{
+    for (const handover *o = h; o > pl->handovers && o[-1].point == h->point; o--)
+        if (o[-1].in == in && o[-1].out == h->out)
+            return true;
+    for (const handover *o = h; o + 1 < pl->handovers + pl->nhandovers && o[1].point == h->point; o++)
+        if (o[1].in == in && o[1].out == h->out)
+            return true;
+    return false;
+}
+
+/* Whether an operand of h's op other than its in and its out, and not
+ * written in place too, may stand for group g. */
+static bool op_touches_elsewhere(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t g)
+{
+    const ptoc_op *op = pl->uses[h->in].op;
+    uint32_t first = h->in;
+    while (first > 0 && pl->uses[first - 1].op == op)
+        first--;
+    for (uint32_t k = first; k < pl->nuses && pl->uses[k].op == op; k++) {
+        if (k == h->in || k == h->out || also_handed_over(pl, h, k))
+            continue;
+        uint32_t bufs[MAX_HOLDERS], via, n = use_candidates(pl, buf_of, k, bufs, &via);
+        if (n == 0)
+            return true;
+        for (uint32_t i = 0; i < n; i++)
+            if (bufs[i] != NO_SET && group_of(pl, bufs[i]) == g)
+                return true;
+    }
+    return false;
+}
+
+/* Whether group g is dead at point p but where only a carrier (`via`,
+ * nonzero: the one the op's other side is used through) holds it: on paths
+ * where that carrier holds another buffer, g's contents are not needed there,
+ * and where it holds g the op writes g over itself. */
+static bool dead_at(const planner *pl, const buffer *g, uint32_t p, uint32_t via)
+{
+    span piece = piece_at(pl, g, p);
+    return piece.lo > piece.hi || (via && piece.via == via);
+}
+
+/* Whether the in group `in` may die into the out group `out` in place at
+ * handover h: the in is live at the op and not after it, the out at the op
+ * and not before it. An in or out used through an iter_arg or an scf result
+ * (vin, vout: its via) is whichever buffer the carrier holds; that one must
+ * not be another operand of the op. */
+static bool hands_over(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t in, uint32_t vin,
+                       uint32_t out, uint32_t vout)
+{
+    const buffer *bi = &pl->bufs[in], *bo = &pl->bufs[out];
+    return live_at(pl, bi, h->point) && dead_at(pl, bi, h->point + 1, vout) && live_at(pl, bo, h->point) &&
+           dead_at(pl, bo, h->point - 1, vin) && (!vin || !op_touches_elsewhere(pl, buf_of, h, in)) &&
+           (!vout || !op_touches_elsewhere(pl, buf_of, h, out));
+}
+
 /* Whether handover h lets group x's buffer die into group y's (or y's into
- * x's) in place at its point: the in's group is live at the op and not after
- * it, the out's group at the op and not before it. */
+ * x's) in place at its point. */
 static bool handover_between(const planner *pl, const uint32_t *buf_of, const handover *h, uint32_t x, uint32_t y)
 {
-    uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
-    if (in == NO_SET || out == NO_SET)
-        return false;
-    in = group_of(pl, in);
-    out = group_of(pl, out);
-    if (!((in == x && out == y) || (in == y && out == x)))
-        return false;
-    const buffer *bi = &pl->bufs[in], *bo = &pl->bufs[out];
-    return live_at(pl, bi, h->point) && !live_at(pl, bi, h->point + 1) && live_at(pl, bo, h->point) &&
-           !live_at(pl, bo, h->point - 1);
+    uint32_t ins[MAX_HOLDERS], outs[MAX_HOLDERS], vin, vout;
+    uint32_t nin = use_candidates(pl, buf_of, h->in, ins, &vin), nout = use_candidates(pl, buf_of, h->out, outs, &vout);
+    for (uint32_t i = 0; i < nin; i++)
+        for (uint32_t j = 0; j < nout; j++) {
+            uint32_t in = ins[i] == NO_SET ? NO_SET : group_of(pl, ins[i]);
+            uint32_t out = outs[j] == NO_SET ? NO_SET : group_of(pl, outs[j]);
+            if (((in == x && out == y) || (in == y && out == x)) && hands_over(pl, buf_of, h, in, vin, out, vout))
+                return true;
+        }
+    return false;
 }
 
 /* Some handover between groups x and y at `point` (handovers are in point order). */
@@ -652,7 +730,9 @@ static bool handover_at(const planner *pl, const uint32_t *buf_of, uint32_t poin
 }
 
 /* Whether groups x and y meet only at single points, each an in-place handover
- * between them (a tile can pass back and forth: b = f(a); a = g(b)). */
+ * between them (a tile can pass back and forth: b = f(a); a = g(b)). Where
+ * both are there only through one carrier (span.via), they do not meet: it
+ * holds one of them. */
 static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32_t x, uint32_t y)
 {
     const buffer *bx = &pl->bufs[x], *by = &pl->bufs[y];
@@ -661,7 +741,7 @@ static bool meet_only_in_place(const planner *pl, const uint32_t *buf_of, uint32
     bool met = false;
     while (i < bx->npieces && j < by->npieces) {
         uint32_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo, hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
-        if (lo <= hi) {
+        if (lo <= hi && !(a[i].via && a[i].via == b[j].via)) {
             if (lo != hi || !handover_at(pl, buf_of, lo, x, y))
                 return false;
             met = true;
@@ -702,24 +782,32 @@ static void intersect_confined(planner *pl, buffer *x, const buffer *y)
     x->nconfined = kept;
 }
 
+/* Merges each buffer handover h's in may be with each its out may be, where
+ * they meet only in place. */
+static void merge_handover(planner *pl, const uint32_t *buf_of, const handover *h)
+{
+    uint32_t ins[MAX_HOLDERS], outs[MAX_HOLDERS], vin, vout;
+    uint32_t nin = use_candidates(pl, buf_of, h->in, ins, &vin), nout = use_candidates(pl, buf_of, h->out, outs, &vout);
+    for (uint32_t i = 0; i < nin; i++)
+        for (uint32_t j = 0; j < nout; j++) {
+            if (ins[i] == NO_SET || outs[j] == NO_SET)
+                continue;
+            uint32_t in = group_of(pl, ins[i]), out = group_of(pl, outs[j]);
+            buffer *x = &pl->bufs[in], *y = &pl->bufs[out];
+            if (in == out || x->fixed || x->unknown || x->unused || y->fixed || y->unknown || y->unused ||
+                x->space != y->space || x->size < y->size || !meet_only_in_place(pl, buf_of, in, out))
+                continue;
+            merge_pieces(pl, x, y);
+            intersect_confined(pl, x, y);
+            y->merged = true;
+            y->leader = in;
+        }
+}
+
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
 {
-    for (uint32_t k = 0; k < pl->nhandovers; k++) {
-        const handover *h = &pl->handovers[k];
-        uint32_t in = use_buffer(pl, buf_of, h->in), out = use_buffer(pl, buf_of, h->out);
-        if (in == NO_SET || out == NO_SET)
-            continue;
-        in = group_of(pl, in);
-        out = group_of(pl, out);
-        buffer *x = &pl->bufs[in], *y = &pl->bufs[out];
-        if (in == out || x->fixed || x->unknown || x->unused || y->fixed || y->unknown || y->unused ||
-            x->space != y->space || x->size < y->size || !meet_only_in_place(pl, buf_of, in, out))
-            continue;
-        merge_pieces(pl, x, y);
-        intersect_confined(pl, x, y);
-        y->merged = true;
-        y->leader = in;
-    }
+    for (uint32_t k = 0; k < pl->nhandovers; k++)
+        merge_handover(pl, buf_of, &pl->handovers[k]);
 }
 
 bool memplan_plan_space(planner *pl, uint32_t space, bool print)
