@@ -40,16 +40,17 @@
      [PTOC_PTO_AS_ACC] = 512, [PTOC_PTO_AS_BIAS] = 32, [PTOC_PTO_AS_SCALING] = 32}
 
 static const ptoc_pto_arch_info arch_rows[] = {
-    /* arch, name, aliases, capacity, alignment, in-order pipes, scratch window, event ids, dtype column */
+    /* arch, name, aliases, capacity, alignment, in-order pipes, scratch window, event ids, dtype column,
+     * MX scale buffers (A5: ScaleLeft and ScaleRight, 4 KiB each, pto-isa's buffer limits; A2/A3 have none) */
     {PTOC_PTO_ARCH_A2, "a2", {NULL}, A2A3_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_S),
      KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3},
     /* a2a3 (PTOAS's name for the shared A2/A3 rules) is a3: the two have the same rules everywhere */
     {PTOC_PTO_ARCH_A3, "a3", {"a2a3"}, A2A3_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_S),
      KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3},
     {PTOC_PTO_ARCH_A5, "a5", {NULL}, A5_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_V), 0, 0, 8,
-     PTOC_PTO_DTYPE_COLUMN_A5},
+     PTOC_PTO_DTYPE_COLUMN_A5, KIB(4)},
     {PTOC_PTO_ARCH_CPU, "cpu", {NULL}, A5_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_V), 0, 0, 8,
-     PTOC_PTO_DTYPE_COLUMN_UNION},
+     PTOC_PTO_DTYPE_COLUMN_UNION, KIB(4)},
 };
 _Static_assert(sizeof arch_rows / sizeof arch_rows[0] == PTOC_PTO_ARCH_INVALID, "a row per arch, in enum order");
 

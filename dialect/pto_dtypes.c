@@ -226,6 +226,17 @@ const char *pto_role_name(const ptoc_op *op, bool out, uint32_t i, char *buf, si
     return r < 0 ? NULL : role_at(out ? operand_rows[r].outs : operand_rows[r].ins, i, buf, n);
 }
 
+ptoc_pto_scaling_buffer ptoc_pto_scaling_buffer_of(const ptoc_op *op, uint32_t i)
+{
+    char buf[32];
+    const char *role = ptoc_pto_op_info_of(op) ? pto_role_name(op, false, i, buf, sizeof buf) : NULL;
+    if (role && strcmp(role, "a_scale") == 0)
+        return PTOC_PTO_SCALING_LEFT;
+    if (role && strcmp(role, "b_scale") == 0)
+        return PTOC_PTO_SCALING_RIGHT;
+    return PTOC_PTO_SCALING_FB;
+}
+
 /* ---------------------------------------------------------------- conditions */
 
 /* One condition "role=class" or "role@loc" of `when`, `len` bytes at `c`. */

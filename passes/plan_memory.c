@@ -561,6 +561,26 @@ static void finish_buffers(planner *pl)
     }
 }
 
+/* A scaling tile an MX matmul reads as its a_scale or b_scale lives in the
+ * scale buffer beside L0A or L0B, not in the fixpipe's: on an arch that has
+ * them (the arch table's mx_scale_capacity) it is planned there. */
+static void split_scale_buffers(planner *pl, const uint32_t *buf_of)
+{
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(pl->arch);
+    if (!row || !row->mx_scale_capacity)
+        return;
+    for (uint32_t i = 0; i < pl->nuses; i++) {
+        uint32_t b = use_buffer(pl, buf_of, i);
+        if (b == NO_SET || pl->bufs[b].space != PTOC_PTO_AS_SCALING || is_pinned(&pl->bufs[b]))
+            continue;
+        switch (ptoc_pto_scaling_buffer_of(pl->uses[i].op, pl->uses[i].operand)) {
+        case PTOC_PTO_SCALING_LEFT: pl->bufs[b].space = MEMPLAN_SCALE_LEFT; break;
+        case PTOC_PTO_SCALING_RIGHT: pl->bufs[b].space = MEMPLAN_SCALE_RIGHT; break;
+        default: break;
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- reserve_buffer */
 
 /* A pto.reserve_buffer's base is a multiple of 256 bytes: PTOAS's rule for
@@ -725,12 +745,13 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     if (pl.needs_scratch)
         add_scratch(&pl);
     finish_buffers(&pl);
+    split_scale_buffers(&pl, buf_of);
     ok = ok && add_reservation(&pl);
     memplan_merge_handovers(&pl, buf_of);
     bool print = print_requested(ctx, opts);
     if (ok && print)
         printf("memplan @%s\n", ptoc_pass_func_name(func));
-    for (uint32_t s = PTOC_PTO_AS_MAT; ok && s <= PTOC_PTO_AS_SCALING; s++)
+    for (uint32_t s = PTOC_PTO_AS_MAT; ok && s <= MEMPLAN_SCALE_RIGHT; s++)
         ok = memplan_plan_space(&pl, s, print);
     if (ok)
         annotate(&pl, buf_of, arena);

@@ -169,6 +169,11 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of);
 uint32_t memplan_add_pieces(planner *pl, span *spans, uint32_t n);
 /* plan_memory_place.c */
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of);
+/* Planning spaces past the address spaces: the MX scale buffers beside L0A
+ * and L0B, which the dialect's scaling space also stands for (pto.h,
+ * ptoc_pto_scaling_buffer); each is planned from offset 0 in its own bytes. */
+#define MEMPLAN_SCALE_LEFT PTOC_PTO_AS_COUNT
+#define MEMPLAN_SCALE_RIGHT (PTOC_PTO_AS_COUNT + 1)
 bool memplan_plan_space(planner *pl, uint32_t space, bool print);
 
 /* ---------------------------------------------------------------- small shared helpers */

@@ -532,8 +532,9 @@ static const char *space_name(uint32_t space)
     static const char *const names[] = {[PTOC_PTO_AS_MAT] = "MAT", [PTOC_PTO_AS_LEFT] = "LEFT",
                                         [PTOC_PTO_AS_RIGHT] = "RIGHT", [PTOC_PTO_AS_ACC] = "ACC",
                                         [PTOC_PTO_AS_VEC] = "VEC", [PTOC_PTO_AS_BIAS] = "BIAS",
-                                        [PTOC_PTO_AS_SCALING] = "SCALING"};
-    return on_chip(space) ? names[space] : "?";
+                                        [PTOC_PTO_AS_SCALING] = "SCALING",
+                                        [MEMPLAN_SCALE_LEFT] = "SCALE_LEFT", [MEMPLAN_SCALE_RIGHT] = "SCALE_RIGHT"};
+    return on_chip(space) || space == MEMPLAN_SCALE_LEFT || space == MEMPLAN_SCALE_RIGHT ? names[space] : "?";
 }
 
 /* Only planned buffers can overflow here: a manual address beyond the space is
@@ -810,11 +811,19 @@ void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
         merge_handover(pl, buf_of, &pl->handovers[k]);
 }
 
+/* A planning space's capacity: its address space's, or an MX scale buffer's. */
+static uint64_t plan_capacity(const planner *pl, uint32_t space)
+{
+    if (space == MEMPLAN_SCALE_LEFT || space == MEMPLAN_SCALE_RIGHT)
+        return ptoc_pto_arch_info_of(pl->arch)->mx_scale_capacity;
+    return ptoc_pto_planned_capacity(pl->ctx, pl->arch, (ptoc_pto_address_space)space);
+}
+
 bool memplan_plan_space(planner *pl, uint32_t space, bool print)
 {
-    space_plan sp = {space, 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1),
-                     ptoc_pto_planned_capacity(pl->ctx, pl->arch, (ptoc_pto_address_space)space),
-                     ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)space), 0, 0, 0, -1};
+    uint32_t as = space >= PTOC_PTO_AS_COUNT ? PTOC_PTO_AS_SCALING : space;   /* an MX scale buffer is in scaling */
+    space_plan sp = {space, 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1), plan_capacity(pl, space),
+                     ptoc_pto_space_alignment(pl->arch, (ptoc_pto_address_space)as), 0, 0, 0, -1};
     for (uint32_t i = 0; i < pl->nbufs; i++) {
         if (pl->bufs[i].space != space)
             continue;

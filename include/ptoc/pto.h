@@ -223,6 +223,7 @@ typedef struct ptoc_pto_arch_info {
     uint64_t scratch_begin, scratch_end;            /* UB bytes ops use as hidden scratch; equal: none */
     uint32_t event_ids;                             /* per (source pipe, destination pipe) pair */
     ptoc_pto_dtype_column dtypes;
+    uint64_t mx_scale_capacity;                     /* bytes of each MX scale buffer (ScaleLeft, ScaleRight); 0: none */
 } ptoc_pto_arch_info;
 /* The row of `arch`, NULL for PTOC_PTO_ARCH_INVALID. */
 const ptoc_pto_arch_info *ptoc_pto_arch_info_of(ptoc_pto_arch arch);
@@ -350,6 +351,14 @@ static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { retur
  * tmov, textract, tinsert and their fp forms) the pipe of the move row of its
  * source's and destination's spaces (pto_ops.def): MAT->LEFT is MTE1, ACC->GM FIX. */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
+/* The hardware buffers the `scaling` space stands for: the fixpipe's (FB,
+ * tmov.fp and the other fp forms) and, on A5, the MX matmuls' scale buffers
+ * beside L0A and L0B (ScaleLeft, ScaleRight). Which one operand `i` of `op`
+ * uses: an MX matmul's a_scale or b_scale, else FB. */
+typedef enum ptoc_pto_scaling_buffer {
+    PTOC_PTO_SCALING_FB, PTOC_PTO_SCALING_LEFT, PTOC_PTO_SCALING_RIGHT
+} ptoc_pto_scaling_buffer;
+ptoc_pto_scaling_buffer ptoc_pto_scaling_buffer_of(const ptoc_op *op, uint32_t i);
 /* The move rows of the op table, in order: row i, or false past the last. */
 bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_space *dst, ptoc_pto_pipe *pipe);
 /* For a DPS op: the number of ins and outs (from operandSegmentSizes, or from the
