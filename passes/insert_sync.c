@@ -283,14 +283,19 @@ static bool never_read(sync_pass *sp, const ptoc_value *v)
     return r;
 }
 
-/* Whether an access of a later op conflicts with entry e. A write into a
- * buffer no op reads need not land after an earlier write of the same bytes
- * (WAW): no read can tell which landed last, and a later write of those
- * bytes that is read is ordered after both (each stays an entry). */
+/* A write into a buffer no op reads need not land after an earlier write of
+ * the same bytes (WAW): no read can tell which landed last, and a later write
+ * of those bytes that is read is ordered after both (each stays an entry). */
+static bool unobservable_waw(sync_pass *sp, const access *earlier, const access *later)
+{
+    return !earlier->read && !later->read && never_read(sp, later->value);
+}
+
+/* Whether an access of a later op conflicts with entry e. */
 static bool entry_conflicts(sync_pass *sp, const entry *e, const access *acc, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (conflict(&e->a, &acc[i]) && !(!e->a.read && !acc[i].read && never_read(sp, acc[i].value)))
+        if (conflict(&e->a, &acc[i]) && !unobservable_waw(sp, &e->a, &acc[i]))
             return true;
     return false;
 }
