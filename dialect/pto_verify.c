@@ -1403,13 +1403,18 @@ static ptoc_pto_pipe move_pipe(int32_t src, int32_t dst)
     return src == PTOC_PTO_AS_GM ? PTOC_PTO_PIPE_MTE2 : PTOC_PTO_PIPE_V;
 }
 
+/* A move has at most five operands and results (textract_fp's four ins and
+ * its out; tmov's src, dst, fp and pre-quant scalar), so its accesses fit
+ * here; a malformed op with more is left to its verifier and runs on V. */
+#define MOVE_ACCESSES 8
+
 /* A move's source is its first in (access role 0) and its destination the
  * one operand it writes (tinsert's is also read; tmov's fp tile, after its
  * out, is only read). */
 static ptoc_pto_pipe op_move_pipe(const ptoc_op *op)
 {
-    ptoc_pto_access acc[8];
-    if (ptoc_pto_op_max_accesses(op) > 8)
+    ptoc_pto_access acc[MOVE_ACCESSES];
+    if (ptoc_pto_op_max_accesses(op) > MOVE_ACCESSES)
         return PTOC_PTO_PIPE_V;
     uint32_t n = ptoc_pto_op_accesses(op, acc);
     const ptoc_pto_access *src = NULL, *dst = NULL;
