@@ -75,11 +75,20 @@
  *           over itself). Otherwise two buffers used by one op never share
  *           bytes (a tmp operand never meets its dst).
  *           A buffer no op touches takes no bytes (offset 0).
+ *           Paths: the function is also run on its bindings, each carrier
+ *           bound to the buffer it holds and each constant-bound loop to its
+ *           trip phase (plan_memory_paths.c); two buffers that no node of
+ *           that graph needs or touches together never share a path, and may
+ *           share bytes even where their pieces overlap. With the graph, the
+ *           in-place merges above are chosen per space from its pairs (an in
+ *           dying into an out at a node, meeting it nowhere else), in three
+ *           orders, each placed, the smallest peak kept.
  *           Placement per space: three orderings (size desc, start asc,
  *           size*length desc), each with best fit and with first fit among
  *           the gaps left by the placed buffers live at the same points, plus
  *           16 shuffled orderings when the space has at most 256 buffers; the
- *           smallest peak wins. In left, right and acc a buffer also keeps
+ *           smallest peak wins. With the graph, a small space without pinned
+ *           buffers is also coloured size class by size class. In left, right and acc a buffer also keeps
  *           off one released within four ops of it when reusing those bytes
  *           would make its writer wait for the other's reader on another
  *           pipe, if the space has room (double buffering, as pto-isa's GEMM
@@ -88,7 +97,10 @@
  *           times log(points). The lower bound is the most bytes live at one
  *           point on one path (a confined buffer counts in full in its arm;
  *           after the if, an if adds the smaller of its two arms' sums; the
- *           buffers there only through one carrier count once).
+ *           buffers there only through one carrier count once); where the
+ *           plan beats it (it counted buffers no path holds together) and
+ *           the space has no pinned buffer, the path graph's is printed: the
+ *           most bytes one of its nodes holds.
  *           Buffers with a constant manual address (alloc_tile addr, tassign) are
  *           not planned; their bytes are reserved for the whole function. So are
  *           a pto.reserve_buffer's (vec or mat): at its `base`, else at the
@@ -747,6 +759,8 @@ static bool run_plan_memory(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_op
     finish_buffers(&pl);
     split_scale_buffers(&pl, buf_of);
     ok = ok && add_reservation(&pl);
+    if (ok)
+        memplan_exact_conflicts(&pl, buf_of);
     memplan_merge_handovers(&pl, buf_of);
     bool print = print_requested(ctx, opts);
     if (ok && print)

@@ -123,6 +123,13 @@ typedef struct buffer {
     uint64_t bytes;               /* what it holds (size unaligned): the peak counts these */
 } buffer;
 
+/* Planning spaces past the address spaces: the MX scale buffers beside L0A
+ * and L0B, which the dialect's scaling space also stands for (pto.h,
+ * ptoc_pto_scaling_buffer); each is planned from offset 0 in its own bytes. */
+#define MEMPLAN_SCALE_LEFT PTOC_PTO_AS_COUNT
+#define MEMPLAN_SCALE_RIGHT (PTOC_PTO_AS_COUNT + 1)
+#define MEMPLAN_SPACES (PTOC_PTO_AS_COUNT + 2)
+
 typedef struct planner {
     ptoc_context *ctx;
     ptoc_arena *tmp;
@@ -153,6 +160,14 @@ typedef struct planner {
     uint32_t nbufs, bufs_cap;
     uint32_t *holders, *nholders;   /* per set: the buffers its values may hold (set_holders) */
     uint32_t *same_as;              /* per set: the set whose value its values always equal */
+    uint64_t *exact;                /* per buffer, a bitset of the buffers it may be live with on one
+                                     * path (memplan_exact_conflicts), NULL when not known */
+    uint64_t *exact_soft;           /* per buffer, those an op writes over it in place where it
+                                     * dies (where they meet otherwise, pl->exact says so too) */
+    uint64_t *exact_groups;         /* per group leader, of leaders: the two above, once merged */
+    uint32_t exact_words;           /* words per row of all three */
+    uint64_t exact_lb[MEMPLAN_SPACES];  /* per planning space, the most bytes of planned
+                                     * buffers one node of the path graph holds: no plan needs less */
 } planner;
 
 /* ---------------------------------------------------------------- shared functions */
@@ -169,11 +184,8 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of);
 uint32_t memplan_add_pieces(planner *pl, span *spans, uint32_t n);
 /* plan_memory_place.c */
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of);
-/* Planning spaces past the address spaces: the MX scale buffers beside L0A
- * and L0B, which the dialect's scaling space also stands for (pto.h,
- * ptoc_pto_scaling_buffer); each is planned from offset 0 in its own bytes. */
-#define MEMPLAN_SCALE_LEFT PTOC_PTO_AS_COUNT
-#define MEMPLAN_SCALE_RIGHT (PTOC_PTO_AS_COUNT + 1)
+/* plan_memory_paths.c: pl->exact and pl->exact_soft, before the in-place merges */
+void memplan_exact_conflicts(planner *pl, const uint32_t *buf_of);
 bool memplan_plan_space(planner *pl, uint32_t space, bool print);
 
 /* ---------------------------------------------------------------- small shared helpers */

@@ -200,6 +200,22 @@ static void drop_exclusive(const planner *pl, const buffer *b, query *q)
     q->n = kept;
 }
 
+/* Keeps, of the placed buffers live at b's points, those that may be live
+ * with it on one path (pl->exact_groups) and the pinned ones. */
+static void drop_apart(const planner *pl, uint32_t b, query *q)
+{
+    if (!pl->exact_groups)
+        return;
+    const uint64_t *row = &pl->exact_groups[(size_t)b * pl->exact_words];
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < q->n; i++) {
+        uint32_t o = q->out[i];
+        if (is_pinned(&pl->bufs[o]) || ((row[o / 64] >> (o % 64)) & 1))
+            q->out[kept++] = o;
+    }
+    q->n = kept;
+}
+
 static void insert_buffer(planner *pl, occ_tree *t, uint32_t id)
 {
     const buffer *b = &pl->bufs[id];
@@ -368,6 +384,7 @@ static uint64_t place_all(planner *pl, const point_index *ix, space_plan *sp, oc
         for (uint32_t k = 0; k < b->npieces; k++)
             tree_query(t, 1, 0, t->leaves - 1, pl->pieces[b->pieces + k], q);
         drop_exclusive(pl, b, q);
+        drop_apart(pl, order[i], q);
         b->offset = choose_offset(pl, ix, sp, t, q, b, lowest);
         if (b->offset + b->bytes > peak)
             peak = b->offset + b->bytes;
@@ -805,8 +822,304 @@ static void merge_handover(planner *pl, const uint32_t *buf_of, const handover *
         }
 }
 
+static bool bit_of(const uint64_t *row, uint32_t b) { return (row[b / 64] >> (b % 64)) & 1; }
+static void set_bit_of(uint64_t *row, uint32_t b) { row[b / 64] |= 1ull << (b % 64); }
+
+static bool mergeable(const buffer *x, const buffer *y)
+{
+    return !x->fixed && !x->unknown && !x->unused && !y->fixed && !y->unknown && !y->unused && x->space == y->space;
+}
+
+/* Per group leader, bitsets over buffers: what its members may be live with
+ * on some path (their pl->exact rows) and the members themselves. */
+typedef struct group_rows { uint64_t *hard, *members; } group_rows;
+
+static bool rows_meet(const uint64_t *a, const uint64_t *b, uint32_t words)
+{
+    for (uint32_t w = 0; w < words; w++)
+        if (a[w] & b[w])
+            return true;
+    return false;
+}
+
+/* With the path graph: buffer `in`, which dies into `out` in place on some
+ * path (pl->exact_soft), and `out` join one group, the in's, unless the
+ * out's group is the larger or a member of one group may be live with a
+ * member of the other on some path. */
+static void merge_soft_pair(planner *pl, group_rows *r, uint32_t in, uint32_t out)
+{
+    uint32_t words = pl->exact_words, x = group_of(pl, in), y = group_of(pl, out);
+    if (x == y || !mergeable(&pl->bufs[x], &pl->bufs[y]) || pl->bufs[x].size < pl->bufs[y].size)
+        return;
+    uint64_t *hx = &r->hard[(size_t)x * words], *hy = &r->hard[(size_t)y * words];
+    uint64_t *mx = &r->members[(size_t)x * words], *my = &r->members[(size_t)y * words];
+    if (rows_meet(hx, my, words))
+        return;                          /* hard rows are symmetric: y's meets x's members too */
+    for (uint32_t w = 0; w < words; w++) {
+        hx[w] |= hy[w];
+        mx[w] |= my[w];
+    }
+    merge_pieces(pl, &pl->bufs[x], &pl->bufs[y]);
+    intersect_confined(pl, &pl->bufs[x], &pl->bufs[y]);
+    pl->bufs[y].merged = true;
+    pl->bufs[y].leader = x;
+}
+
+/* pl->exact_groups: per group leader, of leaders, where some members may be
+ * live together, or meet in place without sharing a group. */
+static void exact_per_group(planner *pl)
+{
+    uint32_t words = pl->exact_words;
+    if (!pl->exact_groups)
+        pl->exact_groups = PTOC_NEW_ARRAY(pl->tmp, uint64_t, (size_t)pl->nbufs * words);
+    memset(pl->exact_groups, 0, (size_t)pl->nbufs * words * sizeof *pl->exact_groups);
+    for (uint32_t m = 0; m < pl->nbufs; m++) {
+        const uint64_t *hard = &pl->exact[(size_t)m * words], *soft = &pl->exact_soft[(size_t)m * words];
+        uint32_t g = group_of(pl, m);
+        uint64_t *row = &pl->exact_groups[(size_t)g * words];
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t bits = hard[w] | soft[w]; bits; bits &= bits - 1) {
+                uint32_t h = group_of(pl, w * 64 + (uint32_t)__builtin_ctzll(bits));
+                set_bit_of(row, h);
+                set_bit_of(&pl->exact_groups[(size_t)h * words], g);   /* soft rows are the in's only */
+            }
+    }
+}
+
+/* The in-place pairs of one space merged in one order, the webs of one
+ * alloc before other pairs: 0 by ascending buffer, 1 by descending, 2
+ * ascending but only buffers of one size (a smaller tile that keeps its own
+ * bytes may fit where the larger one's group would not). */
+#define MERGE_ORDERS 3
+
+static void merge_space(planner *pl, const space_plan *sp, uint32_t order, group_rows *r)
+{
+    uint32_t words = pl->exact_words;
+    size_t all = (size_t)pl->nbufs * words;
+    memcpy(r->hard, pl->exact, all * sizeof *r->hard);
+    memset(r->members, 0, all * sizeof *r->members);
+    for (uint32_t b = 0; b < pl->nbufs; b++)
+        r->members[(size_t)b * words + b / 64] |= 1ull << (b % 64);
+    bool down = order == 1, same_size = order == 2;
+    for (uint32_t pass = 0; pass < 2; pass++)    /* webs of one alloc first: the kernel wrote it in place */
+        for (uint32_t i = 0; i < sp->n; i++) {
+            uint32_t a = sp->ids[down ? sp->n - 1 - i : i];
+            const uint64_t *soft = &pl->exact_soft[(size_t)a * words];
+            for (uint32_t k = 0; k < words; k++) {
+                uint32_t w = down ? words - 1 - k : k;
+                for (uint64_t bits = soft[w]; bits;) {
+                    uint32_t bit = down ? 63 - (uint32_t)__builtin_clzll(bits) : (uint32_t)__builtin_ctzll(bits);
+                    uint32_t b = w * 64 + bit;
+                    bits &= ~(1ull << bit);
+                    if ((pass == 1 || pl->bufs[a].root == pl->bufs[b].root) &&
+                        (!same_size || pl->bufs[a].size == pl->bufs[b].size))
+                        merge_soft_pair(pl, r, a, b);
+                }
+            }
+        }
+    exact_per_group(pl);
+}
+
+/* ---------------------------------------------------------------- colouring by size class */
+
+/* Another plan for a space with the path graph and nothing pinned: the
+ * buffers of each size, largest first, are coloured (DSatur) so that no two
+ * that may be live together on one path (pieces that overlap and pl->exact)
+ * share a colour, and each colour is one slot of that size above the slots
+ * of the larger sizes. Where the buffers are few sizes and their conflicts
+ * are no interval graph, first fit in any order can need a slot more than a
+ * colouring does. Two that meet only in place may share a slot (one base). */
+typedef struct colouring {
+    uint32_t n, *ids, *adj_start, *adj, *colour, *sat;
+    bool *used;
+} colouring;
+
+static void colour_neighbours(planner *pl, space_plan *sp, colouring *c)
+{
+    occ_tree t;
+    tree_init(&t, pl->tmp, pl->npoints ? pl->npoints : 1);
+    tree_clear(&t);
+    query q = {PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1), 0, PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1),
+               PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1), 0};
+    for (uint32_t i = 0; i < c->n; i++)
+        insert_buffer(pl, &t, c->ids[i]);
+    uint32_t *index = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nbufs + 1), cap = 0, nadj = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        index[c->ids[i]] = i;
+    c->adj_start = PTOC_NEW_ARRAY(pl->tmp, uint32_t, c->n + 1);
+    c->adj = NULL;
+    for (uint32_t i = 0; i < c->n; i++) {
+        const buffer *b = &pl->bufs[c->ids[i]];
+        const uint64_t *row = &pl->exact[(size_t)c->ids[i] * pl->exact_words];
+        q.n = 0;
+        q.stamp++;
+        for (uint32_t k = 0; k < b->npieces; k++)
+            tree_query(&t, 1, 0, t.leaves - 1, pl->pieces[b->pieces + k], &q);
+        drop_exclusive(pl, b, &q);
+        c->adj_start[i] = nadj;
+        for (uint32_t k = 0; k < q.n; k++)
+            if (q.out[k] != c->ids[i] && bit_of(row, q.out[k]))
+                *PTOC_VARR_PUSH_FIELDS(NULL, pl->tmp, c->adj, nadj, cap) = index[q.out[k]];
+    }
+    c->adj_start[c->n] = nadj;
+}
+
+/* Colours the buffers of one size (those with colour UINT32_MAX and that
+ * size); returns the colours used. */
+static uint32_t colour_class(planner *pl, colouring *c, uint64_t size)
+{
+    uint32_t ncolours = 0;
+    for (;;) {
+        uint32_t pick = UINT32_MAX;
+        for (uint32_t i = 0; i < c->n; i++)
+            if (c->colour[i] == UINT32_MAX && pl->bufs[c->ids[i]].size == size &&
+                (pick == UINT32_MAX || c->sat[i] > c->sat[pick] ||
+                 (c->sat[i] == c->sat[pick] &&
+                  c->adj_start[i + 1] - c->adj_start[i] > c->adj_start[pick + 1] - c->adj_start[pick])))
+                pick = i;
+        if (pick == UINT32_MAX)
+            return ncolours;
+        memset(c->used, 0, (c->n + 1) * sizeof *c->used);
+        for (uint32_t e = c->adj_start[pick]; e < c->adj_start[pick + 1]; e++)
+            if (c->colour[c->adj[e]] != UINT32_MAX && pl->bufs[c->ids[c->adj[e]]].size == size)
+                c->used[c->colour[c->adj[e]]] = true;
+        uint32_t k = 0;
+        while (c->used[k])
+            k++;
+        c->colour[pick] = k;
+        ncolours = k + 1 > ncolours ? k + 1 : ncolours;
+        for (uint32_t e = c->adj_start[pick]; e < c->adj_start[pick + 1]; e++) {   /* saturation: distinct colours seen */
+            uint32_t v = c->adj[e];
+            bool seen = false;
+            for (uint32_t f = c->adj_start[v]; f < c->adj_start[v + 1]; f++)
+                seen |= c->adj[f] != pick && c->colour[c->adj[f]] == k && pl->bufs[c->ids[c->adj[f]]].size == size;
+            c->sat[v] += !seen;
+        }
+    }
+}
+
+/* Places the space's unmerged buffers by colouring; returns the peak
+ * (UINT64_MAX when the space has pinned buffers, is double-buffered or has
+ * more than SMALL_SPACE buffers). */
+static uint64_t place_by_colouring(planner *pl, space_plan *sp)
+{
+    for (uint32_t i = 0; i < sp->n; i++)
+        if (is_pinned(&pl->bufs[sp->ids[i]]))
+            return UINT64_MAX;
+    if (double_buffered(sp->space) || sp->n > SMALL_SPACE)
+        return UINT64_MAX;               /* (colouring is quadratic in the buffers) */
+    colouring c = {0};
+    c.ids = PTOC_NEW_ARRAY(pl->tmp, uint32_t, sp->n + 1);
+    c.n = placed_ids(pl, sp, c.ids);
+    c.colour = PTOC_NEW_ARRAY(pl->tmp, uint32_t, c.n + 1);
+    c.sat = PTOC_NEW_ARRAY(pl->tmp, uint32_t, c.n + 1);
+    c.used = PTOC_NEW_ARRAY(pl->tmp, bool, c.n + 1);
+    for (uint32_t i = 0; i < c.n; i++)
+        c.colour[i] = UINT32_MAX;
+    colour_neighbours(pl, sp, &c);
+    uint64_t base = 0, peak = 0;
+    for (;;) {
+        uint64_t size = 0;
+        for (uint32_t i = 0; i < c.n; i++)
+            if (c.colour[i] == UINT32_MAX && pl->bufs[c.ids[i]].size > size)
+                size = pl->bufs[c.ids[i]].size;
+        if (!size)
+            break;
+        for (uint32_t i = 0; i < c.n; i++)
+            if (c.colour[i] == UINT32_MAX && pl->bufs[c.ids[i]].size == size)
+                c.sat[i] = 0;
+        uint32_t ncolours = colour_class(pl, &c, size);
+        for (uint32_t i = 0; i < c.n; i++) {
+            buffer *b = &pl->bufs[c.ids[i]];
+            if (b->size != size)
+                continue;
+            b->offset = base + (uint64_t)c.colour[i] * size;
+            if (b->offset + b->bytes > peak)
+                peak = b->offset + b->bytes;
+        }
+        base += (uint64_t)ncolours * size;
+    }
+    return peak;
+}
+
+/* What in-place pairs a space has: any, and any of two sizes. */
+enum { SOFT_ANY = 1, SOFT_SIZES = 2 };
+
+static uint32_t soft_pair_kinds(const planner *pl, const space_plan *sp)
+{
+    uint32_t kinds = 0, words = pl->exact_words;
+    for (uint32_t i = 0; i < sp->n; i++)
+        for (uint32_t w = 0; w < words; w++)
+            for (uint64_t bits = pl->exact_soft[(size_t)sp->ids[i] * words + w]; bits; bits &= bits - 1) {
+                uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                kinds |= SOFT_ANY | (pl->bufs[b].size != pl->bufs[sp->ids[i]].size ? SOFT_SIZES : 0);
+            }
+    return kinds;
+}
+
+/* Copies n entries of pl->confined_to (either may be NULL when n is 0). */
+static void copy_arms(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+    if (n)
+        memcpy(dst, src, n * sizeof *dst);
+}
+
+/* With the path graph, which pairs a space merges in place changes what fits
+ * (a tile that dies into either of two others can join only one): each
+ * merge order is placed, and the smallest peak is kept. */
+static void place_space_exact(planner *pl, space_plan *sp)
+{
+    buffer *saved = PTOC_NEW_ARRAY(pl->tmp, buffer, sp->n + 1), *best = PTOC_NEW_ARRAY(pl->tmp, buffer, sp->n + 1);
+    uint32_t *confined = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nconfined + 1);
+    uint32_t *best_confined = PTOC_NEW_ARRAY(pl->tmp, uint32_t, pl->nconfined + 1);
+    copy_arms(confined, pl->confined_to, pl->nconfined);
+    for (uint32_t i = 0; i < sp->n; i++)
+        saved[i] = pl->bufs[sp->ids[i]];
+    uint64_t best_peak = UINT64_MAX;
+    group_rows rows = {PTOC_NEW_ARRAY(pl->tmp, uint64_t, (size_t)pl->nbufs * pl->exact_words),
+                       PTOC_NEW_ARRAY(pl->tmp, uint64_t, (size_t)pl->nbufs * pl->exact_words)};
+    uint32_t kinds = soft_pair_kinds(pl, sp);
+    for (uint32_t order = 0; order < MERGE_ORDERS; order++) {
+        if ((order == 1 && !(kinds & SOFT_ANY)) || (order == 2 && !(kinds & SOFT_SIZES)))
+            continue;                    /* it would merge as order 0 did */
+        for (uint32_t i = 0; i < sp->n; i++)
+            pl->bufs[sp->ids[i]] = saved[i];
+        copy_arms(pl->confined_to, confined, pl->nconfined);
+        merge_space(pl, sp, order, &rows);
+        place_space(pl, sp);
+        if (sp->peak >= best_peak)
+            continue;
+        best_peak = sp->peak;
+        for (uint32_t i = 0; i < sp->n; i++)
+            best[i] = pl->bufs[sp->ids[i]];
+        copy_arms(best_confined, pl->confined_to, pl->nconfined);
+        if (best_peak <= pl->exact_lb[sp->space])
+            break;                       /* no plan needs less */
+    }
+    uint64_t coloured = UINT64_MAX;
+    if (best_peak > pl->exact_lb[sp->space]) {   /* and by colouring, unmerged */
+        for (uint32_t i = 0; i < sp->n; i++)
+            pl->bufs[sp->ids[i]] = saved[i];
+        copy_arms(pl->confined_to, confined, pl->nconfined);
+        exact_per_group(pl);
+        coloured = place_by_colouring(pl, sp);
+    }
+    if (coloured < best_peak) {
+        best_peak = coloured;
+        for (uint32_t i = 0; i < sp->n; i++)
+            best[i] = pl->bufs[sp->ids[i]];
+        copy_arms(best_confined, pl->confined_to, pl->nconfined);
+    }
+    for (uint32_t i = 0; i < sp->n; i++)
+        pl->bufs[sp->ids[i]] = best[i];
+    copy_arms(pl->confined_to, best_confined, pl->nconfined);
+    sp->peak = best_peak;
+}
+
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of)
 {
+    if (pl->exact)
+        return;                          /* per space, in place_space_exact */
     for (uint32_t k = 0; k < pl->nhandovers; k++)
         merge_handover(pl, buf_of, &pl->handovers[k]);
 }
@@ -838,11 +1151,19 @@ bool memplan_plan_space(planner *pl, uint32_t space, bool print)
         return true;                   /* nothing to place or report: manual addresses only */
     if (sp.scratch >= 0)
         sp.scratch = (int)sp.ids[sp.scratch];
-    place_space(pl, &sp);
+    if (pl->exact)
+        place_space_exact(pl, &sp);
+    else
+        place_space(pl, &sp);
     for (uint32_t i = 0; i < sp.n; i++)
         if (pl->bufs[sp.ids[i]].merged)
             pl->bufs[sp.ids[i]].offset = pl->bufs[group_of(pl, sp.ids[i])].offset;
     lower_bound(pl, &sp);
+    bool pinned = false;
+    for (uint32_t i = 0; i < sp.n; i++)
+        pinned |= is_pinned(&pl->bufs[sp.ids[i]]);
+    if (pl->exact && !pinned && sp.peak < sp.lower_bound)
+        sp.lower_bound = pl->exact_lb[space];   /* the pieces' bound counted buffers never live together */
     if (print)
         print_space(pl, &sp);
     return check_capacity(pl, &sp);

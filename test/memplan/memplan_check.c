@@ -4,9 +4,11 @@
  * its pto.planned_offset attribute) and judges it against liveness computed here,
  * without the planner's code or its notion of live ranges: the function is
  * executed abstractly along many paths (all-then, all-else and random choices
- * for every dynamic scf.if; every scf.for runs min(trips, 2) times, which shows
- * each value carried around the back edge; an scf.while's condition continues
- * like an if's then, at most twice). On a path, each op is one step;
+ * for every dynamic scf.if; every scf.for runs min(trips, 3) times, 3 without
+ * constant bounds: a first, a middle and a last trip, which shows each value
+ * carried around the back edge and a trip that is neither first nor last; an
+ * scf.while's condition continues like an if's then, at most three times). On
+ * a path, each op is one step;
  * tile_buf SSA values (alloc results, iter_args, for/if/while results) are bound to the
  * alloc they stand for at run time, so aliases follow the path taken. A DPS op
  * reads its tile ins and writes (wholly) its tile outs. A buffer is live from a
@@ -291,12 +293,12 @@ static void bind_results(checker *c, ptoc_op *op, const ptoc_op *yield)
 
 static void run_for(checker *c, ptoc_op *op)
 {
-    int64_t lo = 0, hi = 2, st = 1, trips = 2;
+    int64_t lo = 0, hi = 3, st = 1, trips = 3;
     if (constant_index(ptoc_op_operand(op, 0), &lo) && constant_index(ptoc_op_operand(op, 1), &hi) &&
         constant_index(ptoc_op_operand(op, 2), &st) && st > 0)
         trips = hi > lo ? (hi - lo + st - 1) / st : 0;
-    if (trips > 2)
-        trips = 2;
+    if (trips > 3)
+        trips = 3;
     ptoc_block *body = op->regions[0].first;
     uint32_t ncarried = op->noperands - 3;
     /* before the first iteration, iter_args are the inits; results too if no trip */
@@ -326,7 +328,7 @@ static void bind_operands(checker *c, ptoc_value *const *targets, const ptoc_op 
 }
 
 /* scf.while: the before region runs, then its scf.condition continues (like an
- * if's then, at most twice) into the after region, whose args get the
+ * if's then, at most three times) into the after region, whose args get the
  * condition's operands and whose yield becomes the before region's args, or
  * exits with the condition's operands as results. */
 static void run_while(checker *c, ptoc_op *op)
@@ -339,7 +341,7 @@ static void run_while(checker *c, ptoc_op *op)
         ptoc_op *cond = run_block(c, before);
         if (!cond)
             return;
-        if (iter == 2 || !choose_then(c)) {
+        if (iter == 3 || !choose_then(c)) {
             ptoc_value *results[64];
             for (uint32_t i = 0; i < op->nresults && i < 64; i++)
                 results[i] = &op->results[i];
