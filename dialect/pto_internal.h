@@ -157,6 +157,13 @@ bool pto_print_asm(ptoc_printer *p, const ptoc_op *op);
 
 /* pto_verify.c: one verifier per op family (the op table points at them). */
 bool pto_verify_structure(const ptoc_op *op);      /* counts, segment sizes */
+/* pto_ops.c: `T, U`, `(T, U)` or `()` after a Level-1 form's colon (n may be 0) */
+bool pto_parse_ssa_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n);
+/* pto_vops.c: the vector micro-ops' form, verifier and defs */
+bool pto_parse_vop(ptoc_parser *p, ptoc_op_state *st);
+void pto_print_vop(ptoc_printer *p, const ptoc_op *op);
+bool pto_verify_vop(const ptoc_op *op);
+void pto_fill_vop_defs(ptoc_op_def *defs);
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */
 bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tsubs tmuls tdivs tmaxs tmins */
 bool pto_verify_tile_dtypes(const ptoc_op *op);    /* tiles whose rule is the dtype table */

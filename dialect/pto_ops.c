@@ -92,7 +92,7 @@ bool pto_parse_optional_group(ptoc_parser *p, ptoc_op_state *st, const char *key
 
 /* The operand types of the Level-1 form after its colon: `T, U` or, as the ISA
  * pages write them, `(T, U)` (also `()`). */
-static bool parse_ssa_operand_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n)
+bool pto_parse_ssa_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n)
 {
     if (!ptoc_parse_optional(p, "("))
         return ptoc_parse_type_list(p, types, n);
@@ -111,7 +111,7 @@ static bool parse_ssa_form(ptoc_parser *p, ptoc_op_state *st)
     ptoc_type **types = NULL;
     if (!ptoc_parse_operand_list(p, &refs, &n) || !ptoc_parse_optional_attr_dict(p, st))
         return false;
-    if (ptoc_parse_optional(p, ":") && !parse_ssa_operand_types(p, &types, &ntypes))
+    if (ptoc_parse_optional(p, ":") && !pto_parse_ssa_types(p, &types, &ntypes))
         return false;
     return !ptoc_parser_failed(p) && ptoc_parse_resolve_list(p, refs, n, types, ntypes, loc, st) &&
            pto_parse_arrow(p, st);
@@ -977,12 +977,12 @@ _Static_assert(PTO_NOPS == PTOC_PTO_OP_COUNT, "one row per opcode");
 
 /* Filled from pto_rows on first registration (the core wants a contiguous array
  * of ptoc_op_def; our rows carry more). */
-static ptoc_op_def pto_op_defs[PTO_NOPS];
+static ptoc_op_def pto_op_defs[PTO_NOPS + PTOC_PTO_VOP_COUNT];   /* the micro-ops after the tile ops */
 
 const ptoc_dialect pto_dialect = {
     .name = "pto",
     .ops = pto_op_defs,
-    .nops = PTO_NOPS,
+    .nops = PTO_NOPS + PTOC_PTO_VOP_COUNT,
     .parse_type = pto_parse_type,
     .print_type = pto_print_type,
     .parse_attr = pto_parse_attr,
@@ -1002,6 +1002,7 @@ static void fill_op_defs(void)
             .print_asm = r->print_asm,
         };
     }
+    pto_fill_vop_defs(pto_op_defs + PTO_NOPS);
 }
 
 /* The tables above are process-wide and filled once, before the first context

@@ -45,6 +45,12 @@ ptoc_type *ptoc_pto_ptr_elem(const ptoc_type *t)
     return elem ? *elem : NULL;
 }
 
+ptoc_type *ptoc_pto_ub_ptr_elem(const ptoc_type *t)
+{
+    ptoc_type *const *elem = pto_type_data(t, PTOC_PTO_TYPE_UB_PTR);
+    return elem ? *elem : NULL;
+}
+
 const ptoc_pto_view *ptoc_pto_tensor_view(const ptoc_type *t)
 {
     return pto_type_data(t, PTOC_PTO_TYPE_TENSOR_VIEW);
@@ -96,6 +102,11 @@ bool ptoc_pto_memref_space(const ptoc_type *t, ptoc_pto_address_space *out)
 ptoc_type *ptoc_pto_ptr_type(ptoc_context *ctx, ptoc_type *elem)
 {
     return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_PTR, &elem, sizeof elem);
+}
+
+ptoc_type *ptoc_pto_ub_ptr_type(ptoc_context *ctx, ptoc_type *elem)
+{
+    return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_UB_PTR, &elem, sizeof elem);
 }
 
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
@@ -541,11 +552,21 @@ static ptoc_type *parse_ptr(ptoc_parser *p, bool enclosed)
     ptoc_type *elem;
     if (!open_params(p, enclosed) || !ptoc_parse_type(p, &elem))
         return NULL;
-    if (ptoc_parser_peek(p, ",")) {
-        ptoc_parser_error(p, "!pto.ptr takes no address space: a pto pointer always points to GM");
-        return NULL;
+    bool ub = false;
+    if (ptoc_parse_optional(p, ",")) {   /* gm (the default) or ub, the vector micro-ops' */
+        ptoc_ident *space;
+        ptoc_loc loc = ptoc_parser_loc(p);
+        if (!ptoc_parse_keyword(p, &space, "pointer address space (gm or ub)"))
+            return NULL;
+        if (strcmp(space->str, "gm") && strcmp(space->str, "ub")) {
+            ptoc_parser_error_at(p, loc, "!pto.ptr points to gm or ub, not '%s'", space->str);
+            return NULL;
+        }
+        ub = !strcmp(space->str, "ub");
     }
-    return close_params(p, enclosed) ? ptoc_pto_ptr_type(ptoc_parser_context(p), elem) : NULL;
+    if (!close_params(p, enclosed))
+        return NULL;
+    return ub ? ptoc_pto_ub_ptr_type(ptoc_parser_context(p), elem) : ptoc_pto_ptr_type(ptoc_parser_context(p), elem);
 }
 
 /* tensor_view, partition_tensor_view (legacy name tile_view): `dims x elem`. */
@@ -741,9 +762,10 @@ void pto_print_type(ptoc_printer *p, const ptoc_type *t)
     const void *data = t->u.dialect.data;
     switch ((ptoc_pto_type_kind)t->u.dialect.kind) {
     case PTOC_PTO_TYPE_PTR:
+    case PTOC_PTO_TYPE_UB_PTR:
         ptoc_print_str(p, "!pto.ptr<");
         ptoc_print_type(p, *(ptoc_type *const *)data);
-        ptoc_print_str(p, ">");
+        ptoc_print_str(p, t->u.dialect.kind == PTOC_PTO_TYPE_UB_PTR ? ", ub>" : ">");
         return;
     case PTOC_PTO_TYPE_TENSOR_VIEW: print_view(p, "tensor_view", data); return;
     case PTOC_PTO_TYPE_PARTITION_VIEW: print_view(p, "partition_tensor_view", data); return;

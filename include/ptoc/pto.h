@@ -128,6 +128,7 @@ typedef enum ptoc_pto_type_kind {
     PTOC_PTO_TYPE_PIPE,             /* !pto.pipe */
     PTOC_PTO_TYPE_ASYNC_SESSION,    /* !pto.async_session */
     PTOC_PTO_TYPE_ASYNC_EVENT,      /* !pto.async_event */
+    PTOC_PTO_TYPE_UB_PTR,           /* !pto.ptr<f32, ub>: a UB address, as the vector micro-ops take */
     PTOC_PTO_TYPE_KIND_COUNT
 } ptoc_pto_type_kind;
 
@@ -162,6 +163,7 @@ typedef struct ptoc_pto_mask { ptoc_ident *granularity; } ptoc_pto_mask;
 bool ptoc_pto_type_is(const ptoc_type *t, ptoc_pto_type_kind kind);
 /* NULL unless `t` is that kind of pto type. */
 ptoc_type *ptoc_pto_ptr_elem(const ptoc_type *t);
+ptoc_type *ptoc_pto_ub_ptr_elem(const ptoc_type *t);
 const ptoc_pto_view *ptoc_pto_tensor_view(const ptoc_type *t);
 const ptoc_pto_view *ptoc_pto_partition_view(const ptoc_type *t);
 const ptoc_pto_tile_desc *ptoc_pto_tile_buf(const ptoc_type *t);
@@ -175,6 +177,7 @@ bool ptoc_pto_memref_space(const ptoc_type *t, ptoc_pto_address_space *out);
 
 /* Constructors. The tile ones check nothing: the verifier checks the rules. */
 ptoc_type *ptoc_pto_ptr_type(ptoc_context *ctx, ptoc_type *elem);
+ptoc_type *ptoc_pto_ub_ptr_type(ptoc_context *ctx, ptoc_type *elem);
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
                               const int64_t *shape, ptoc_type *elem);
 /* kind is PTOC_PTO_TYPE_TILE_BUF or PTOC_PTO_TYPE_TILE. */
@@ -322,6 +325,31 @@ typedef enum ptoc_pto_op_id {
 #undef PTO_OP
     PTOC_PTO_OP_COUNT
 } ptoc_pto_op_id;
+
+/* One id per row of the vector micro-op table (dialect/pto_vops.def): the A5
+ * vector micro-ISA, PTOC_PTO_VOP_VADD ("pto.vadd"). These are not tile ops:
+ * ptoc_pto_opcode gives PTOC_PTO_OP_NONE for them. */
+typedef enum ptoc_pto_vop_id {
+    PTOC_PTO_VOP_NONE = -1,     /* not a micro-op */
+#define PTO_VOP(id, ...) PTOC_PTO_VOP_##id,
+#include "../../dialect/pto_vops.def"
+#undef PTO_VOP
+    PTOC_PTO_VOP_COUNT
+} ptoc_pto_vop_id;
+
+/* A micro-op's row: its signatures in pto_vops.def's letters. */
+typedef struct ptoc_pto_vop_info {
+    ptoc_pto_vop_id id;
+    const char *name;           /* "pto.vadd" */
+    const char *operands;       /* "v v m" */
+    const char *results;        /* "v" */
+    const char *attrs;          /* the attributes it takes besides its string operands: "mode" */
+    const char *summary;        /* what it computes */
+} ptoc_pto_vop_info;
+
+ptoc_pto_vop_id ptoc_pto_vop(const ptoc_op *op);
+size_t ptoc_pto_vop_count(void);
+const ptoc_pto_vop_info *ptoc_pto_vop_info_at(size_t i);   /* NULL past the last */
 
 /* The dialect's row for one op (ptoc_op_def.data points at it). */
 typedef struct ptoc_pto_op_info {

@@ -9,7 +9,10 @@
  *                               targets saying whether that target lowers it
  *                               (ptoc_llvm_supports_pto_op);
  *   "Pipes of data movements"   a row per move row of the op table: the pipe
- *                               of a move from one space to another.
+ *                               of a move from one space to another;
+ *   "Vector micro-ops"          a row per row of the micro-op table
+ *                               (dialect/pto_vops.def): signatures, attributes
+ *                               and what the op computes.
  * The test builds each table's text and compares it with the doc's, byte for
  * byte. On a difference it prints the table as it should read and writes the
  * doc with every table as it should read (the prose around them unchanged) to
@@ -167,6 +170,17 @@ static void move_table(ptoc_strbuf *sb)
                            ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, dst), pipe_text(pipe));
 }
 
+/* The vector micro-op rows: their signatures and what they compute. */
+static void vop_table(ptoc_strbuf *sb)
+{
+    ptoc_strbuf_puts(sb, "| op | operands | results | attributes | computes |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < ptoc_pto_vop_count(); i++) {
+        const ptoc_pto_vop_info *v = ptoc_pto_vop_info_at(i);
+        ptoc_strbuf_printf(sb, "| `%s` | %s | %s | %s | %s |\n", v->name, v->operands, *v->results ? v->results : "-",
+                           *v->attrs ? v->attrs : "-", v->summary);
+    }
+}
+
 /* ---------------------------------------------------------------- comparing */
 
 /* The table of section `heading` in `doc`: from its first line that starts
@@ -261,17 +275,20 @@ int main(void)
     CHECK(doc != NULL);
     if (!doc)
         return CHECK_DONE();
-    ptoc_strbuf dtypes, ops, moves;
+    ptoc_strbuf dtypes, ops, moves, vops;
     ptoc_strbuf_init(&dtypes, NULL);
     ptoc_strbuf_init(&ops, NULL);
     ptoc_strbuf_init(&moves, NULL);
+    ptoc_strbuf_init(&vops, NULL);
     dtype_table(&dtypes);
     op_table(&ops);
     move_table(&moves);
+    vop_table(&vops);
     int failures = check_failures;
     doc = check_table(doc, "Element types per target", ptoc_strbuf_cstr(&dtypes));
     doc = check_table(doc, "Op table", ptoc_strbuf_cstr(&ops));
     doc = check_table(doc, "Pipes of data movements", ptoc_strbuf_cstr(&moves));
+    doc = check_table(doc, "Vector micro-ops", ptoc_strbuf_cstr(&vops));
     if (check_failures != failures)
         write_fixed(doc);
     else
@@ -279,6 +296,7 @@ int main(void)
     ptoc_strbuf_free(&dtypes);
     ptoc_strbuf_free(&ops);
     ptoc_strbuf_free(&moves);
+    ptoc_strbuf_free(&vops);
     free(doc);
     return CHECK_DONE();
 }
