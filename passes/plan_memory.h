@@ -3,8 +3,10 @@
  * plan_memory.c gathers the facts (program points, uses, allocs, unions and
  * flows, scopes) and drives the pass; plan_memory_live.c turns them into each
  * set's holders and equal value and each buffer's live pieces (liveness walk,
- * webs, confinement); plan_memory_place.c merges in-place handovers, places
- * the buffers and computes the lower bound.
+ * webs, confinement); plan_memory_paths.c runs the function on its bindings
+ * (which buffers may be live on one path); plan_memory_merge.c merges
+ * in-place handovers; plan_memory_place.c places the buffers and computes
+ * the lower bound.
  * The pass's own header comment (plan_memory.c) says what it does.
  */
 #ifndef PTOC_PASSES_PLAN_MEMORY_H
@@ -182,10 +184,23 @@ void memplan_compute_ranges(planner *pl, const uint32_t *buf_of);
  * joined, overlaps with different vias given via 0. Returns the count; they
  * start at the old pl->npieces. */
 uint32_t memplan_add_pieces(planner *pl, span *spans, uint32_t n);
-/* plan_memory_place.c */
+/* plan_memory_merge.c */
 void memplan_merge_handovers(planner *pl, const uint32_t *buf_of);
+/* Per group leader, bitsets over buffers: what its members may be live with
+ * on some path (their pl->exact rows) and the members themselves; scratch for
+ * memplan_merge_space, nbufs * exact_words words each. */
+typedef struct memplan_group_rows { uint64_t *hard, *members; } memplan_group_rows;
+/* The in-place pairs of one space merged in one order, the webs of one
+ * alloc before other pairs: 0 by ascending buffer, 1 by descending, 2
+ * ascending but only buffers of one size (a smaller tile that keeps its own
+ * bytes may fit where the larger one's group would not). */
+#define MEMPLAN_MERGE_ORDERS 3
+void memplan_merge_space(planner *pl, const uint32_t *ids, uint32_t n, uint32_t order, memplan_group_rows *r);
+/* pl->exact_groups from the buffers' rows and the current groups. */
+void memplan_exact_per_group(planner *pl);
 /* plan_memory_paths.c: pl->exact and pl->exact_soft, before the in-place merges */
 void memplan_exact_conflicts(planner *pl, const uint32_t *buf_of);
+/* plan_memory_place.c */
 bool memplan_plan_space(planner *pl, uint32_t space, bool print);
 
 /* ---------------------------------------------------------------- small shared helpers */
@@ -232,6 +247,9 @@ static inline span piece_at(const planner *pl, const buffer *b, uint32_t point)
             return pl->pieces[b->pieces + k];
     return (span){1, 0};
 }
+
+static inline bool bit_of(const uint64_t *row, uint32_t b) { return (row[b / 64] >> (b % 64)) & 1; }
+static inline void set_bit_of(uint64_t *row, uint32_t b) { row[b / 64] |= 1ull << (b % 64); }
 
 static inline bool live_at(const planner *pl, const buffer *b, uint32_t point)
 {

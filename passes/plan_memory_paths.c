@@ -542,7 +542,6 @@ static uint32_t use_target(const path_graph *g, const uint32_t *state, uint32_t 
     return g->slot_of[set] != NO_SET ? state[g->slot_of[set]] : g->buf_of[set];
 }
 
-static void set_bit(uint64_t *w, uint32_t b) { w[b / 64] |= 1ull << (b % 64); }
 static void clear_bit(uint64_t *w, uint32_t b) { w[b / 64] &= ~(1ull << (b % 64)); }
 
 /* live_in of node id from its successors' (into `in`); true when it grew. */
@@ -565,7 +564,7 @@ static bool transfer(const path_graph *g, const explored *x, uint64_t *live, uin
             if (pass == 0 && r->kills)
                 clear_bit(in, b);
             if (pass == 1 && r->reads)
-                set_bit(in, b);
+                set_bit_of(in, b);
         }
     uint64_t *mine = &live[(size_t)id * words];
     bool grew = memcmp(mine, in, words * sizeof *in) != 0;
@@ -593,8 +592,8 @@ static bool dies_in_place(const path_graph *g, const explored *x, const uint64_t
     const step *s = &g->steps[x->node_step[id]];
     const uint32_t *state = state_words(x, x->node_state[id]);
     uint32_t a = use_target(g, state, h->in), b = use_target(g, state, h->out);
-    if (a == NO_SET || b == NO_SET || a == b || !pl->uses[h->out].kills || ((out_live[a / 64] >> (a % 64)) & 1) ||
-        ((live[(size_t)id * words + b / 64] >> (b % 64)) & 1) || pl->bufs[b].size > pl->bufs[a].size ||
+    if (a == NO_SET || b == NO_SET || a == b || !pl->uses[h->out].kills || bit_of(out_live, a) ||
+        bit_of(&live[(size_t)id * words], b) || pl->bufs[b].size > pl->bufs[a].size ||
         pl->bufs[b].bytes > pl->bufs[a].bytes)
         return false;
     for (uint32_t u = s->first; u < s->first + s->count; u++) {
@@ -683,7 +682,7 @@ static void mark_conflicts(const path_graph *g, const explored *x, const uint64_
     for (uint32_t u = s->first; s->kind == ST_OP && u < s->first + s->count; u++) {
         uint32_t b = use_target(g, state, u);
         if (b != NO_SET && pl->uses[u].touches)
-            set_bit(m->occ, b);
+            set_bit_of(m->occ, b);
     }
     uint32_t n = 0;
     for (uint32_t w = 0; w < words; w++)
@@ -698,7 +697,7 @@ static void mark_conflicts(const path_graph *g, const explored *x, const uint64_
                     uint32_t other = m->soft[2 * k + 1 - side];
                     clear_bit(m->row, other);
                     if (side == 0)      /* the in's row: it dies into `other` */
-                        set_bit(&pl->exact_soft[(size_t)m->bufs[i] * words], other);
+                        set_bit_of(&pl->exact_soft[(size_t)m->bufs[i] * words], other);
                 }
         uint64_t *row = &pl->exact[(size_t)m->bufs[i] * words];
         for (uint32_t w = 0; w < words; w++)
