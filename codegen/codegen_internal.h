@@ -77,12 +77,15 @@ struct cg_rule {
     const char *name;          /* another dialect's op ("arith.addi"); NULL for a pto op */
     cg_lower_fn lower;
     int arg;                   /* the rule's own selector (an opcode, a cmp kind ...) */
+    ptoc_pto_vop_id vop;       /* a row with neither opcode nor name: the micro-op it lowers */
 };
 
 /* The op a row lowers, its first two fields: {PTO(TADD), lower_tile_tile, EW_ADD},
  * {STD("arith.addi"), lower_int_binop, LLVMAdd}. */
 #define PTO(id) PTOC_PTO_OP_##id, NULL
 #define STD(name) PTOC_PTO_OP_NONE, name
+/* A micro-op's row: {VOP(VADD, lower_vbinary, LLVMFAdd)}. */
+#define VOP(id, lower, arg) {PTOC_PTO_OP_NONE, NULL, lower, arg, PTOC_PTO_VOP_##id}
 
 /* Tables of rules, each defined in its own file. */
 extern const cg_rule cg_std_rules[];            /* lower_std.c: arith, func, scf, memref (GM) */
@@ -95,6 +98,8 @@ extern const cg_rule cg_pto_select_rules[];     /* lower_pto_select.c: tcmp, tcm
 extern const size_t cg_pto_select_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
+extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
+extern const size_t cg_pto_vop_rule_count;
 
 /* One table of a target's rules (the count is read through a pointer because
  * each file defines its own). */
@@ -199,6 +204,9 @@ bool cg_check_computable(ptoc_op *op, const char *role, const ptoc_type *elem);
 bool cg_is_unsigned(const ptoc_type *t);        /* ui8..ui64 (signless and si are signed) */
 LLVMValueRef cg_i64(cg *g, int64_t v);
 LLVMValueRef cg_i32(cg *g, int32_t v);
+/* A predicate (!pto.mask) is <256 x i1>: one bit per byte of a vector
+ * register, as the hardware's; a lane of b bytes is active when its first bit is. */
+#define CG_MASK_BITS 256
 /* Vectors that codegen builds itself have at most this many lanes (32 bytes
  * of i8). */
 #define CG_MAX_LANES 32

@@ -68,8 +68,12 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
         ty = LLVMIntTypeInContext(g->llctx, t->u.integer.width);
     else if (t->kind == PTOC_TYPE_FLOAT)
         ty = float_type(g, t->u.fp.kind);
-    else if (ptoc_pto_ptr_elem(t))
+    else if (ptoc_pto_ptr_elem(t) || ptoc_pto_ub_ptr_elem(t))
         ty = g->ptr;
+    else if (ptoc_pto_vreg_type(t))
+        ty = LLVMVectorType(cg_elem_type(g, ptoc_pto_vreg_type(t)->elem), (unsigned)ptoc_pto_vreg_type(t)->lanes);
+    else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
+        ty = LLVMVectorType(g->i1, CG_MASK_BITS);
     else if (ptoc_pto_tensor_view(t) || ptoc_pto_partition_view(t))
         ty = g->view_ty;
     else if (ptoc_pto_tile_like(t))

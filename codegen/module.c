@@ -50,6 +50,7 @@ void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv)
 /* A target's rules: pto ops by opcode, other ops in a hash keyed by name. */
 typedef struct rule_map {
     const cg_rule *by_opcode[PTOC_PTO_OP_COUNT];
+    const cg_rule *by_vop[PTOC_PTO_VOP_COUNT];
     const cg_rule **by_name;                    /* open addressing, cap a power of 2 */
     size_t cap;
 } rule_map;
@@ -79,7 +80,12 @@ static void rule_add(rule_map *rm, const cg_rule *r)
             rm->by_opcode[r->opcode] = r;
         return;
     }
-    if (!r->name || rule_find_name(rm, r->name))
+    if (!r->name) {
+        if (r->vop >= 0 && r->vop < PTOC_PTO_VOP_COUNT && !rm->by_vop[r->vop])
+            rm->by_vop[r->vop] = r;
+        return;
+    }
+    if (rule_find_name(rm, r->name))
         return;
     size_t i = str_hash(r->name) & (rm->cap - 1);
     while (rm->by_name[i])
@@ -108,6 +114,9 @@ static void rule_map_init(rule_map *rm, const ptoc_target_backend *be)
 static const cg_rule *rule_for(const rule_map *rm, const ptoc_op *op)
 {
     ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    ptoc_pto_vop_id vop = ptoc_pto_vop(op);
+    if (vop != PTOC_PTO_VOP_NONE)
+        return rm->by_vop[vop];
     return opcode != PTOC_PTO_OP_NONE ? rm->by_opcode[opcode] : rule_find_name(rm, op->name->str);
 }
 
@@ -129,6 +138,19 @@ bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode)
 {
     return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT && ptoc_target_generates_code(t) &&
            backend_claims(t->backend, opcode, NULL);
+}
+
+bool ptoc_llvm_supports_vop(const ptoc_target *t, ptoc_pto_vop_id vop)
+{
+    if (vop < 0 || vop >= PTOC_PTO_VOP_COUNT || !ptoc_target_generates_code(t))
+        return false;
+    for (size_t k = 0; k < t->backend->ntables; k++)
+        for (size_t i = 0; i < *t->backend->tables[k].count; i++) {
+            const cg_rule *r = &t->backend->tables[k].rules[i];
+            if (r->opcode == PTOC_PTO_OP_NONE && !r->name && r->vop == vop)
+                return true;
+        }
+    return false;
 }
 
 /* The opcode of the pto op called `name`, or PTOC_PTO_OP_NONE. */

@@ -26,6 +26,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_elementwise_rules, &cg_pto_elementwise_rule_count},
     {cg_pto_select_rules, &cg_pto_select_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
+    {cg_pto_vop_rules, &cg_pto_vop_rule_count},
 };
 
 /* Scalars as LLVM has them; tiles and views as the aggregates of

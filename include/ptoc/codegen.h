@@ -122,6 +122,8 @@ void ptoc_llvm_module_destroy(ptoc_llvm_module *m);
 bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name);
 /* The same for the pto op `opcode` (false for PTOC_PTO_OP_NONE). */
 bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode);
+/* Whether target t lowers the vector micro-op `vop` (codegen/lower_pto_vops.c). */
+bool ptoc_llvm_supports_vop(const ptoc_target *t, ptoc_pto_vop_id vop);
 
 /* Makes (and drops) the target machine of `opts`; false with *err set when LLVM
  * refuses. LLVM-C cannot say whether a CPU or feature name is known: LLVM

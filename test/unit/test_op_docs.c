@@ -11,8 +11,10 @@
  *   "Pipes of data movements"   a row per move row of the op table: the pipe
  *                               of a move from one space to another;
  *   "Vector micro-ops"          a row per row of the micro-op table
- *                               (dialect/pto_vops.def): signatures, attributes
- *                               and what the op computes.
+ *                               (dialect/pto_vops.def): signatures, attributes,
+ *                               what the op computes, and a column per target
+ *                               saying whether it lowers the op
+ *                               (ptoc_llvm_supports_vop).
  * The test builds each table's text and compares it with the doc's, byte for
  * byte. On a difference it prints the table as it should read and writes the
  * doc with every table as it should read (the prose around them unchanged) to
@@ -136,16 +138,26 @@ static const char *verifier_text(ptoc_pto_op_id opcode)
     return strncmp(name, "pto_verify_", 11) == 0 ? name + 11 : name;
 }
 
-/* The op table: a line per op of dialect/pto_ops.def, a column per target. */
-static void op_table(ptoc_strbuf *sb)
+/* A table's header row `head` ("| a | b |"), a column per target after it,
+ * and its separator row. */
+static void header_with_targets(ptoc_strbuf *sb, const char *head)
 {
-    ptoc_strbuf_puts(sb, "| op | forms | pipe | ins | outs | verifier |");
+    ptoc_strbuf_puts(sb, head);
     for (size_t t = 0; t < ptoc_target_count(); t++)
         ptoc_strbuf_printf(sb, " %s |", ptoc_target_at(t)->name);
-    ptoc_strbuf_puts(sb, "\n|---|---|---|---|---|---|");
+    ptoc_strbuf_putc(sb, '\n');
+    for (const char *c = head; *c; c++)
+        if (*c == '|')
+            ptoc_strbuf_puts(sb, c[1] ? "|---" : "|");
     for (size_t t = 0; t < ptoc_target_count(); t++)
         ptoc_strbuf_puts(sb, "---|");
     ptoc_strbuf_putc(sb, '\n');
+}
+
+/* The op table: a line per op of dialect/pto_ops.def, a column per target. */
+static void op_table(ptoc_strbuf *sb)
+{
+    header_with_targets(sb, "| op | forms | pipe | ins | outs | verifier |");
     for (size_t i = 0; i < ptoc_pto_op_count(); i++) {
         const ptoc_pto_op_info *info = ptoc_pto_op_info_at(i);
         char ins[16], outs[16];
@@ -173,11 +185,14 @@ static void move_table(ptoc_strbuf *sb)
 /* The vector micro-op rows: their signatures and what they compute. */
 static void vop_table(ptoc_strbuf *sb)
 {
-    ptoc_strbuf_puts(sb, "| op | operands | results | attributes | computes |\n|---|---|---|---|---|\n");
+    header_with_targets(sb, "| op | operands | results | attributes | computes |");
     for (size_t i = 0; i < ptoc_pto_vop_count(); i++) {
         const ptoc_pto_vop_info *v = ptoc_pto_vop_info_at(i);
-        ptoc_strbuf_printf(sb, "| `%s` | %s | %s | %s | %s |\n", v->name, v->operands, *v->results ? v->results : "-",
+        ptoc_strbuf_printf(sb, "| `%s` | %s | %s | %s | %s |", v->name, v->operands, *v->results ? v->results : "-",
                            *v->attrs ? v->attrs : "-", v->summary);
+        for (size_t t = 0; t < ptoc_target_count(); t++)
+            ptoc_strbuf_puts(sb, ptoc_llvm_supports_vop(ptoc_target_at(t), v->id) ? " yes |" : " no |");
+        ptoc_strbuf_putc(sb, '\n');
     }
 }
 

@@ -1,0 +1,505 @@
+/* lower_pto_vops.c: the executable semantics of the vector micro-ops
+ * (dialect/pto_vops.def), as LLVM vector IR: the one place that says what
+ * each computes.
+ *
+ * A vector register is <N x T>; a predicate is <256 x i1>, one bit per byte of
+ * a register, so a lane of b bytes (b = the element width, 4 for a 64-bit
+ * pair) is its bit i*b and an op that makes a predicate sets each active
+ * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
+ * elements. Predicated arithmetic computes every lane, then keeps the active
+ * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. The ops
+ * without a row here (vldsx2, vstsx2, the predicate (de)interleaves and
+ * unpack, plds, psts, vcvt, chistv2) and integer division, distributions
+ * other than NORM and BRC, and bf16 arithmetic are not lowered yet: each is
+ * an error at the op.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/ptoc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- lanes and predicates */
+
+static const ptoc_pto_vreg *vreg_of(const ptoc_type *t) { return ptoc_pto_vreg_type(t); }
+
+/* Bytes per lane of a vector type: its element's, 4 for a 64-bit pair. */
+static unsigned lane_bytes(const ptoc_type *vt)
+{
+    unsigned bits = ptoc_type_bitwidth(vreg_of(vt)->elem);
+    return bits == 64 ? 4 : bits / 8;
+}
+
+static unsigned lanes_of_type(const ptoc_type *vt) { return (unsigned)vreg_of(vt)->lanes; }
+
+/* The constant vector <n x i32> {f(0), f(1), ...}, f(i) = i * mul / div + add. */
+static LLVMValueRef index_vector(cg *g, unsigned n, unsigned mul, unsigned div, unsigned add)
+{
+    LLVMValueRef *e = malloc(sizeof *e * n);
+    if (!e)
+        ptoc_fatal("out of memory");
+    for (unsigned i = 0; i < n; i++)
+        e[i] = LLVMConstInt(g->i32, (unsigned long long)i * mul / div + add, false);
+    LLVMValueRef v = LLVMConstVector(e, n);
+    free(e);
+    return v;
+}
+
+/* The active lanes of predicate `p` for `lanes` lanes of `bytes` bytes: <lanes x i1>. */
+static LLVMValueRef lane_mask(cg *g, LLVMValueRef p, unsigned lanes, unsigned bytes)
+{
+    return LLVMBuildShuffleVector(g->b, p, LLVMGetPoison(LLVMTypeOf(p)), index_vector(g, lanes, bytes, 1, 0), "lanes");
+}
+
+/* The predicate whose lanes of `bytes` bytes are `lanes_v` (<lanes x i1>). */
+static LLVMValueRef predicate_of(cg *g, LLVMValueRef lanes_v, unsigned bytes)
+{
+    return LLVMBuildShuffleVector(g->b, lanes_v, LLVMGetPoison(LLVMTypeOf(lanes_v)),
+                                  index_vector(g, CG_MASK_BITS, 1, bytes, 0), "pred");
+}
+
+/* <256 x i1> of bits j with j / bytes < n (n an i32 or i64 count). */
+static LLVMValueRef first_lanes(cg *g, LLVMValueRef n, unsigned bytes)
+{
+    LLVMTypeRef nt = LLVMTypeOf(n);
+    LLVMTypeRef vt = LLVMVectorType(nt, CG_MASK_BITS);
+    LLVMValueRef idx = index_vector(g, CG_MASK_BITS, 1, bytes, 0);
+    if (nt != g->i32)
+        idx = LLVMBuildZExt(g->b, idx, vt, "");
+    return LLVMBuildICmp(g->b, LLVMIntULT, idx, cg_splat(g, n, CG_MASK_BITS), "first");
+}
+
+static LLVMValueRef all_bits(cg *g, bool on)
+{
+    LLVMTypeRef vt = LLVMVectorType(g->i1, CG_MASK_BITS);
+    return on ? LLVMConstAllOnes(vt) : LLVMConstNull(vt);
+}
+
+/* The op's vector type: its first vector result's, else its first vector operand's. */
+static const ptoc_type *op_vreg(const ptoc_op *op)
+{
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (vreg_of(op->results[i].type))
+            return op->results[i].type;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (vreg_of(ptoc_op_operand(op, i)->type))
+            return ptoc_op_operand(op, i)->type;
+    return NULL;
+}
+
+static const char *string_attr(const ptoc_op *op, const char *name, const char *fallback)
+{
+    ptoc_attr *a = ptoc_op_attr(op, name);
+    return a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : fallback;
+}
+
+/* The kept lanes of a predicated result: r where active, else 0 (ZEROING) or `merge`. */
+static LLVMValueRef predicated(cg *g, const ptoc_op *op, LLVMValueRef r, LLVMValueRef pred, LLVMValueRef merge)
+{
+    const ptoc_type *vt = op_vreg(op);
+    LLVMValueRef active = lane_mask(g, pred, lanes_of_type(vt), lane_bytes(vt));
+    bool merging = !strcmp(string_attr(op, "mode", "ZEROING"), "MERGING");
+    return LLVMBuildSelect(g->b, active, r, merging ? merge : LLVMConstNull(LLVMTypeOf(r)), "");
+}
+
+static bool unsupported(const ptoc_op *op, const char *what)
+{
+    ptoc_op_emit_error(op, "%s is not lowered yet", what);
+    return false;
+}
+
+/* The element type computes here: integers, f16 and f32. */
+static bool computable(const ptoc_op *op)
+{
+    const ptoc_type *e = vreg_of(op_vreg(op))->elem;
+    if (ptoc_type_is_int(e) || (e->kind == PTOC_TYPE_FLOAT && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_F32)))
+        return true;
+    return unsupported(op, "arithmetic on this element type");
+}
+
+static bool is_float_vreg(const ptoc_op *op) { return ptoc_type_is_float(vreg_of(op_vreg(op))->elem); }
+static bool is_unsigned_vreg(const ptoc_op *op) { return cg_is_unsigned(vreg_of(op_vreg(op))->elem); }
+
+static LLVMValueRef operand(cg *g, const ptoc_op *op, uint32_t i) { return cg_get(g, ptoc_op_operand(op, i)); }
+
+/* ---------------------------------------------------------------- arithmetic */
+
+typedef enum vbin { VB_ADD, VB_SUB, VB_MUL, VB_DIV, VB_MAX, VB_MIN, VB_AND, VB_OR, VB_XOR, VB_SHL, VB_SHR, VB_EXPDIF } vbin;
+
+static LLVMValueRef min_max(cg *g, const ptoc_op *op, bool max, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef args[2] = {a, b};
+    const char *name = is_float_vreg(op) ? (max ? "llvm.maxnum" : "llvm.minnum")
+                       : is_unsigned_vreg(op) ? (max ? "llvm.umax" : "llvm.umin")
+                                              : (max ? "llvm.smax" : "llvm.smin");
+    return cg_call_intrinsic(g, name, LLVMTypeOf(a), args, 2);
+}
+
+/* a << b, a >> b per lane; an amount at least the width gives 0 (or the sign). */
+static LLVMValueRef shift(cg *g, const ptoc_op *op, bool left, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef t = LLVMTypeOf(a);
+    unsigned bits = LLVMGetIntTypeWidth(LLVMGetElementType(t)), lanes = LLVMGetVectorSize(t);
+    LLVMValueRef width = cg_splat(g, LLVMConstInt(LLVMGetElementType(t), bits - 1, false), lanes);
+    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGT, b, width, "");
+    LLVMValueRef amt = LLVMBuildSelect(g->b, big, width, b, "");
+    if (left) {
+        LLVMValueRef r = LLVMBuildShl(g->b, a, amt, "");
+        return LLVMBuildSelect(g->b, big, LLVMConstNull(t), r, "");
+    }
+    if (!is_unsigned_vreg(op))
+        return LLVMBuildAShr(g->b, a, amt, "");   /* past the width: the sign, as >> width - 1 */
+    LLVMValueRef r = LLVMBuildLShr(g->b, a, amt, "");
+    return LLVMBuildSelect(g->b, big, LLVMConstNull(t), r, "");
+}
+
+static LLVMValueRef binary(cg *g, const ptoc_op *op, vbin k, LLVMValueRef a, LLVMValueRef b)
+{
+    bool fp = is_float_vreg(op);
+    switch (k) {
+    case VB_ADD: return fp ? LLVMBuildFAdd(g->b, a, b, "") : LLVMBuildAdd(g->b, a, b, "");
+    case VB_SUB: return fp ? LLVMBuildFSub(g->b, a, b, "") : LLVMBuildSub(g->b, a, b, "");
+    case VB_MUL: return fp ? LLVMBuildFMul(g->b, a, b, "") : LLVMBuildMul(g->b, a, b, "");
+    case VB_DIV: return LLVMBuildFDiv(g->b, a, b, "");
+    case VB_MAX: return min_max(g, op, true, a, b);
+    case VB_MIN: return min_max(g, op, false, a, b);
+    case VB_AND: return LLVMBuildAnd(g->b, a, b, "");
+    case VB_OR: return LLVMBuildOr(g->b, a, b, "");
+    case VB_XOR: return LLVMBuildXor(g->b, a, b, "");
+    case VB_SHL: return shift(g, op, true, a, b);
+    case VB_SHR: return shift(g, op, false, a, b);
+    case VB_EXPDIF: {
+        LLVMValueRef d = LLVMBuildFSub(g->b, a, b, "");
+        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+    }
+    }
+    return NULL;
+}
+
+/* v v m -> v, and v s m -> v (the scalar in every lane). */
+static bool lower_binary(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (!computable(op))
+        return false;
+    if (rule->arg == VB_DIV && !is_float_vreg(op))
+        return unsupported(op, "integer division");
+    LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
+    if (!vreg_of(ptoc_op_operand(op, 1)->type))
+        b = cg_splat(g, b, lanes_of_type(op_vreg(op)));
+    LLVMValueRef r = binary(g, op, (vbin)rule->arg, a, b);
+    cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 2), a));
+    return true;
+}
+
+typedef enum vun { VU_ABS, VU_NEG, VU_NOT, VU_EXP, VU_LN, VU_SQRT, VU_RELU } vun;
+
+static LLVMValueRef unary(cg *g, const ptoc_op *op, vun k, LLVMValueRef a)
+{
+    LLVMTypeRef t = LLVMTypeOf(a);
+    bool fp = is_float_vreg(op);
+    switch (k) {
+    case VU_ABS:
+        if (fp)
+            return cg_call_intrinsic(g, "llvm.fabs", t, &a, 1);
+        if (is_unsigned_vreg(op))
+            return a;
+        return cg_call_intrinsic(g, "llvm.abs", t, (LLVMValueRef[]){a, LLVMConstInt(g->i1, 0, false)}, 2);
+    case VU_NEG: return fp ? LLVMBuildFNeg(g->b, a, "") : LLVMBuildNeg(g->b, a, "");
+    case VU_NOT: return LLVMBuildNot(g->b, a, "");
+    case VU_EXP: return cg_call_intrinsic(g, "llvm.exp", t, &a, 1);
+    case VU_LN: return cg_call_intrinsic(g, "llvm.log", t, &a, 1);
+    case VU_SQRT: return cg_call_intrinsic(g, "llvm.sqrt", t, &a, 1);
+    case VU_RELU: return min_max(g, op, true, a, LLVMConstNull(t));
+    }
+    return NULL;
+}
+
+static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (!computable(op))
+        return false;
+    LLVMValueRef a = operand(g, op, 0);
+    cg_set(g, &op->results[0], predicated(g, op, unary(g, op, (vun)rule->arg, a), operand(g, op, 1), a));
+    return true;
+}
+
+/* vmula: acc + a * b (the low bits). */
+static bool lower_mula(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef acc = operand(g, op, 0);
+    LLVMValueRef r = LLVMBuildAdd(g->b, acc, LLVMBuildMul(g->b, operand(g, op, 1), operand(g, op, 2), ""), "");
+    cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 3), acc));
+    return true;
+}
+
+/* vmull: the 64-bit product of 32-bit lanes, low halves then high halves. */
+static bool lower_mull(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1), pred = operand(g, op, 2);
+    unsigned lanes = lanes_of_type(op_vreg(op));
+    LLVMTypeRef wide = LLVMVectorType(g->i64, lanes), narrow = LLVMTypeOf(a);
+    bool u = is_unsigned_vreg(op);
+    LLVMValueRef wa = u ? LLVMBuildZExt(g->b, a, wide, "") : LLVMBuildSExt(g->b, a, wide, "");
+    LLVMValueRef wb = u ? LLVMBuildZExt(g->b, b, wide, "") : LLVMBuildSExt(g->b, b, wide, "");
+    LLVMValueRef p = LLVMBuildMul(g->b, wa, wb, "");
+    LLVMValueRef lo = LLVMBuildTrunc(g->b, p, narrow, "");
+    LLVMValueRef hi = LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, p, cg_splat(g, cg_i64(g, 32), lanes), ""), narrow, "");
+    cg_set(g, &op->results[0], predicated(g, op, lo, pred, a));
+    cg_set(g, &op->results[1], predicated(g, op, hi, pred, a));
+    return true;
+}
+
+/* vaddc, vsubc, vaddcs, vsubcs: unsigned lanes in twice their width; the
+ * carry (borrow) is the bits past the width. rule->arg: 1 subtracts; a fourth
+ * operand means a carry in. */
+static bool lower_carry(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    bool sub = rule->arg & 1, carry_in = op->noperands == 4;
+    const ptoc_type *vt = op_vreg(op);
+    unsigned lanes = lanes_of_type(vt), bits = ptoc_type_bitwidth(vreg_of(vt)->elem), bytes = lane_bytes(vt);
+    LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1), pred = operand(g, op, carry_in ? 3 : 2);
+    LLVMTypeRef narrow = LLVMTypeOf(a), wide = LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * bits), lanes);
+    LLVMValueRef wa = LLVMBuildZExt(g->b, a, wide, ""), wb = LLVMBuildZExt(g->b, b, wide, "");
+    LLVMValueRef r = sub ? LLVMBuildSub(g->b, wa, wb, "") : LLVMBuildAdd(g->b, wa, wb, "");
+    if (carry_in) {
+        LLVMValueRef cin = LLVMBuildZExt(g->b, lane_mask(g, operand(g, op, 2), lanes, bytes), wide, "");
+        r = sub ? LLVMBuildSub(g->b, r, cin, "") : LLVMBuildAdd(g->b, r, cin, "");
+    }
+    LLVMValueRef high = LLVMBuildLShr(g->b, r, cg_splat(g, LLVMConstInt(LLVMGetElementType(wide), bits, false), lanes), "");
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntNE, high, LLVMConstNull(wide), "carry");
+    LLVMValueRef active = lane_mask(g, pred, lanes, bytes);
+    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, active, LLVMBuildTrunc(g->b, r, narrow, ""), LLVMConstNull(narrow), ""));
+    cg_set(g, &op->results[1], predicate_of(g, LLVMBuildAnd(g->b, out, active, ""), bytes));
+    return true;
+}
+
+/* ---------------------------------------------------------------- the rest */
+
+static bool lower_vsel(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = op_vreg(op);
+    LLVMValueRef sel = lane_mask(g, operand(g, op, 2), lanes_of_type(vt), lane_bytes(vt));
+    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, sel, operand(g, op, 0), operand(g, op, 1), ""));
+    return true;
+}
+
+static bool lower_vcmp(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    static const char *const modes[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    static const LLVMIntPredicate si[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate ui[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    const ptoc_type *vt = op_vreg(op);
+    unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt), k = 0;
+    const char *mode = string_attr(op, "cmp_mode", "eq");
+    while (k < 5 && strcmp(modes[k], mode))
+        k++;
+    LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
+    if (!vreg_of(ptoc_op_operand(op, 1)->type))
+        b = cg_splat(g, b, lanes);
+    LLVMValueRef c = is_float_vreg(op) ? LLVMBuildFCmp(g->b, fp[k], a, b, "")
+                                       : LLVMBuildICmp(g->b, is_unsigned_vreg(op) ? ui[k] : si[k], a, b, "");
+    LLVMValueRef seed = lane_mask(g, operand(g, op, 2), lanes, bytes);
+    cg_set(g, &op->results[0], predicate_of(g, LLVMBuildAnd(g->b, c, seed, ""), bytes));
+    return true;
+}
+
+/* vbr (unpredicated) and vdup of a scalar, or of a register's lowest or highest lane. */
+static bool lower_dup(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    const ptoc_type *vt = op->results[0].type;
+    unsigned lanes = lanes_of_type(vt);
+    LLVMValueRef src = operand(g, op, 0);
+    if (vreg_of(ptoc_op_operand(op, 0)->type)) {
+        bool highest = !strcmp(string_attr(op, "position", "LOWEST"), "HIGHEST");
+        src = LLVMBuildExtractElement(g->b, src, cg_i32(g, highest ? (int32_t)lanes - 1 : 0), "");
+    }
+    LLVMValueRef r = cg_splat(g, src, lanes);
+    if (rule->arg)                       /* vdup: predicated */
+        r = predicated(g, op, r, operand(g, op, 1), LLVMConstNull(LLVMTypeOf(r)));
+    cg_set(g, &op->results[0], r);
+    return true;
+}
+
+static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    unsigned lanes = lanes_of_type(op_vreg(op));
+    LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
+    for (unsigned half = 0; half < 2; half++) {
+        /* deinterleave: lanes 2i (+1) of a:b; interleave: a[i], b[i] from lane half * lanes / 2 */
+        LLVMValueRef idx = rule->arg ? index_vector(g, lanes, 2, 1, half)
+                                     : NULL;
+        if (!rule->arg) {
+            LLVMValueRef *e = malloc(sizeof *e * lanes);
+            if (!e)
+                ptoc_fatal("out of memory");
+            for (unsigned i = 0; i < lanes; i++)
+                e[i] = LLVMConstInt(g->i32, half * lanes / 2 + i / 2 + (i % 2) * lanes, false);
+            idx = LLVMConstVector(e, lanes);
+            free(e);
+        }
+        cg_set(g, &op->results[half], LLVMBuildShuffleVector(g->b, a, b, idx, ""));
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* ptr + off elements of the pointer's type. */
+static LLVMValueRef element_address(cg *g, const ptoc_op *op, uint32_t ptr_operand)
+{
+    const ptoc_type *elem = ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, ptr_operand)->type);
+    LLVMValueRef off = operand(g, op, ptr_operand + 1);
+    if (LLVMTypeOf(off) != g->i64)
+        off = LLVMBuildSExt(g->b, off, g->i64, "");
+    return LLVMBuildGEP2(g->b, cg_elem_type(g, elem), operand(g, op, ptr_operand), &off, 1, "");
+}
+
+static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = op->results[0].type;
+    LLVMTypeRef ty = cg_type(g, vt, op->loc);
+    LLVMValueRef addr = element_address(g, op, 0);
+    const char *dist = string_attr(op, "dist", "NORM");
+    LLVMValueRef v;
+    if (!strcmp(dist, "NORM")) {
+        v = LLVMBuildLoad2(g->b, ty, addr, "");
+        LLVMSetAlignment(v, 1);
+    } else if (!strncmp(dist, "BRC_", 4)) {
+        LLVMValueRef e = LLVMBuildLoad2(g->b, LLVMGetElementType(ty), addr, "");
+        LLVMSetAlignment(e, 1);
+        v = cg_splat(g, e, lanes_of_type(vt));
+    } else
+        return unsupported(op, "this distribution");
+    cg_set(g, &op->results[0], v);
+    return true;
+}
+
+/* A store of the active lanes: llvm.masked.store. */
+static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
+    LLVMValueRef v = operand(g, op, 0), addr = element_address(g, op, 1);
+    LLVMValueRef active = lane_mask(g, operand(g, op, 3), lanes_of_type(vt), lane_bytes(vt));
+    LLVMTypeRef tys[2] = {LLVMTypeOf(v), g->ptr};
+    unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMValueRef args[4] = {v, addr, cg_i32(g, 1), active};
+    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
+    return true;
+}
+
+/* ---------------------------------------------------------------- predicates */
+
+static unsigned granularity_bytes(const ptoc_type *mask)
+{
+    const ptoc_pto_mask *m = ptoc_type_dialect_data(mask, ptoc_pto_dialect(), PTOC_PTO_TYPE_MASK);
+    const char *gr = m && m->granularity ? m->granularity->str : "b8";
+    return !strcmp(gr, "b32") ? 4 : !strcmp(gr, "b16") ? 2 : 1;
+}
+
+/* plt_bN: the first min(n, lanes) lanes, and n minus the lanes, at least 0. */
+static bool lower_plt(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    unsigned bytes = granularity_bytes(op->results[0].type);
+    LLVMValueRef n = operand(g, op, 0);
+    LLVMValueRef lanes = LLVMConstInt(LLVMTypeOf(n), CG_MASK_BITS / bytes, false);
+    cg_set(g, &op->results[0], first_lanes(g, n, bytes));
+    LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntUGT, n, lanes, "");   /* n is a count: unsigned */
+    cg_set(g, &op->results[1], LLVMBuildSelect(g->b, more, LLVMBuildSub(g->b, n, lanes, ""),
+                                               LLVMConstNull(LLVMTypeOf(n)), ""));
+    return true;
+}
+
+static bool lower_pset(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    unsigned bytes = granularity_bytes(op->results[0].type), lanes = CG_MASK_BITS / bytes;
+    const char *pat = string_attr(op, "pattern", "PAT_ALL");
+    unsigned n = !strcmp(pat, "PAT_ALL") ? lanes : !strcmp(pat, "PAT_ALLF") ? 0 : !strcmp(pat, "PAT_H") ? lanes / 2
+                 : !strcmp(pat, "PAT_Q") ? lanes / 4 : !strncmp(pat, "PAT_VL", 6) ? (unsigned)atoi(pat + 6) : ~0u;
+    if (n == ~0u)
+        return unsupported(op, "this pattern");
+    cg_set(g, &op->results[0], n == lanes ? all_bits(g, true) : first_lanes(g, cg_i32(g, (int32_t)n), bytes));
+    return true;
+}
+
+typedef enum plogic { PL_AND, PL_OR, PL_XOR, PL_NOT, PL_SEL } plogic;
+
+/* pand, por, pxor (a op b), pnot (!a), psel (sel ? a : b), within the last predicate. */
+static bool lower_plogic(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    LLVMValueRef a = operand(g, op, 0), within = operand(g, op, op->noperands - 1), r;
+    switch ((plogic)rule->arg) {
+    case PL_AND: r = LLVMBuildAnd(g->b, a, operand(g, op, 1), ""); break;
+    case PL_OR: r = LLVMBuildOr(g->b, a, operand(g, op, 1), ""); break;
+    case PL_XOR: r = LLVMBuildXor(g->b, a, operand(g, op, 1), ""); break;
+    case PL_NOT: r = LLVMBuildNot(g->b, a, ""); break;
+    default: r = LLVMBuildSelect(g->b, operand(g, op, 2), a, operand(g, op, 1), ""); break;
+    }
+    cg_set(g, &op->results[0], LLVMBuildAnd(g->b, r, within, ""));
+    return true;
+}
+
+const cg_rule cg_pto_vop_rules[] = {
+    VOP(VLDS, lower_vlds, 0),
+    VOP(VSTS, lower_vsts, 0),
+    VOP(PLT_B8, lower_plt, 0),
+    VOP(PLT_B16, lower_plt, 0),
+    VOP(PLT_B32, lower_plt, 0),
+    VOP(PSET_B8, lower_pset, 0),
+    VOP(PSET_B16, lower_pset, 0),
+    VOP(PSET_B32, lower_pset, 0),
+    VOP(PAND, lower_plogic, PL_AND),
+    VOP(POR, lower_plogic, PL_OR),
+    VOP(PXOR, lower_plogic, PL_XOR),
+    VOP(PNOT, lower_plogic, PL_NOT),
+    VOP(PSEL, lower_plogic, PL_SEL),
+    VOP(VADD, lower_binary, VB_ADD),
+    VOP(VSUB, lower_binary, VB_SUB),
+    VOP(VMUL, lower_binary, VB_MUL),
+    VOP(VDIV, lower_binary, VB_DIV),
+    VOP(VMAX, lower_binary, VB_MAX),
+    VOP(VMIN, lower_binary, VB_MIN),
+    VOP(VAND, lower_binary, VB_AND),
+    VOP(VOR, lower_binary, VB_OR),
+    VOP(VXOR, lower_binary, VB_XOR),
+    VOP(VSHL, lower_binary, VB_SHL),
+    VOP(VSHR, lower_binary, VB_SHR),
+    VOP(VABS, lower_unary, VU_ABS),
+    VOP(VNEG, lower_unary, VU_NEG),
+    VOP(VNOT, lower_unary, VU_NOT),
+    VOP(VEXP, lower_unary, VU_EXP),
+    VOP(VLN, lower_unary, VU_LN),
+    VOP(VSQRT, lower_unary, VU_SQRT),
+    VOP(VRELU, lower_unary, VU_RELU),
+    VOP(VADDS, lower_binary, VB_ADD),
+    VOP(VSUBS, lower_binary, VB_SUB),
+    VOP(VMULS, lower_binary, VB_MUL),
+    VOP(VMAXS, lower_binary, VB_MAX),
+    VOP(VMINS, lower_binary, VB_MIN),
+    VOP(VSHLS, lower_binary, VB_SHL),
+    VOP(VSHRS, lower_binary, VB_SHR),
+    VOP(VEXPDIF, lower_binary, VB_EXPDIF),
+    VOP(VADDC, lower_carry, 0),
+    VOP(VSUBC, lower_carry, 1),
+    VOP(VADDCS, lower_carry, 0),
+    VOP(VSUBCS, lower_carry, 1),
+    VOP(VMULL, lower_mull, 0),
+    VOP(VMULA, lower_mula, 0),
+    VOP(VBR, lower_dup, 0),
+    VOP(VDUP, lower_dup, 1),
+    VOP(VSEL, lower_vsel, 0),
+    VOP(VCMP, lower_vcmp, 0),
+    VOP(VCMPS, lower_vcmp, 0),
+    VOP(VDINTLV, lower_vintlv, 1),
+    VOP(VINTLV, lower_vintlv, 0),
+};
+const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

@@ -1,0 +1,504 @@
+/* test_vops_exec.c: the vector micro-ops' semantics (codegen/lower_pto_vops.c)
+ * against plain C references, on random registers.
+ *
+ * Each kernel loads two registers from host buffers (standing for UB), makes
+ * a tail predicate with plt (n lanes), applies one micro-op under it and
+ * stores every lane of the result; the reference computes the same lane by
+ * lane. Every case runs with n = 0, 1, a part of the lanes, all of them and
+ * more, in ZEROING and MERGING mode where the op has one. Covered: the
+ * arithmetic, the scalar forms, the unary ops, vsel under every compare mode
+ * of vcmp and vcmps, the carries (vaddc, vsubc, vaddcs), vmull and vmula,
+ * vdintlv and vintlv, and the predicate ops (pset patterns, pand, por, pxor,
+ * pnot, psel) seen through masked stores; lanes of f32, f16, i32, ui32, i16
+ * and i8.
+ */
+#include "check.h"
+
+#include "ptoc/codegen.h"
+#include "ptoc/ptoc.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BYTES 256
+
+/* ---------------------------------------------------------------- compiling */
+
+typedef void (*kernel2)(void *, void *, void *, int32_t);
+
+typedef struct compiled { ptoc_context *ctx; ptoc_jit *jit; void *fn; } compiled;
+
+static compiled compile(const char *text)
+{
+    compiled c = {ptoc_context_create(NULL), NULL, NULL};
+    ptoc_register_all(c.ctx);
+    ptoc_arena *arena = ptoc_arena_create(c.ctx);
+    ptoc_op *module = ptoc_parse(c.ctx, arena, text, strlen(text), "k.pto", NULL);
+    if (module && ptoc_verify(module)) {
+        ptoc_codegen_options o = ptoc_codegen_defaults();
+        ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);
+        char *err = NULL;
+        if (m && ptoc_llvm_optimize(m, &err))
+            c.jit = ptoc_jit_create(m, &err);
+        else
+            ptoc_llvm_module_destroy(m);
+        if (err)
+            fprintf(stderr, "%s\n", err);
+        free(err);
+    }
+    c.fn = c.jit ? ptoc_jit_lookup(c.jit, "k") : NULL;
+    if (!c.fn)
+        fprintf(stderr, "cannot compile:\n%s\n", text);
+    return c;
+}
+
+static void release(compiled *c)
+{
+    if (c->jit)
+        ptoc_jit_destroy(c->jit);
+    ptoc_context_destroy(c->ctx);
+}
+
+/* ---------------------------------------------------------------- element types */
+
+typedef enum elem { E_F32, E_F16, E_I32, E_U32, E_I16, E_I8 } elem;
+static const char *const elem_name[] = {"f32", "f16", "i32", "ui32", "i16", "i8"};
+static const unsigned elem_bytes[] = {4, 2, 4, 4, 2, 1};
+
+static unsigned lanes_of(elem e) { return BYTES / elem_bytes[e]; }
+static bool is_float(elem e) { return e == E_F32 || e == E_F16; }
+
+static uint64_t rng = 0x2545F4914F6CDD1Du;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A lane's value as a double (floats) or an int64 (integers, sign- or zero-extended). */
+static double get_f(elem e, const void *buf, unsigned i)
+{
+    if (e == E_F32)
+        return ((const float *)buf)[i];
+    return ptoc_float_from_bits(PTOC_F16, ((const uint16_t *)buf)[i]);
+}
+
+static int64_t get_i(elem e, const void *buf, unsigned i)
+{
+    switch (e) {
+    case E_I32: return ((const int32_t *)buf)[i];
+    case E_U32: return ((const uint32_t *)buf)[i];
+    case E_I16: return ((const int16_t *)buf)[i];
+    default: return ((const int8_t *)buf)[i];
+    }
+}
+
+static void put_f(elem e, void *buf, unsigned i, double v)
+{
+    if (e == E_F32)
+        ((float *)buf)[i] = (float)v;
+    else
+        ((uint16_t *)buf)[i] = (uint16_t)ptoc_float_to_bits(PTOC_F16, ptoc_float_round(PTOC_F16, (float)v));
+}
+
+static void put_i(elem e, void *buf, unsigned i, int64_t v)
+{
+    switch (e) {
+    case E_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
+    case E_U32: ((uint32_t *)buf)[i] = (uint32_t)v; break;
+    case E_I16: ((int16_t *)buf)[i] = (int16_t)v; break;
+    default: ((int8_t *)buf)[i] = (int8_t)v; break;
+    }
+}
+
+/* Random lanes: floats in [-8, 8) with some exact zeros, integers over their range. */
+static void fill(elem e, void *buf)
+{
+    for (unsigned i = 0; i < lanes_of(e); i++) {
+        uint64_t r = next_random();
+        if (is_float(e))
+            put_f(e, buf, i, r % 11 == 0 ? 0.0 : (double)(int64_t)(r % 4096) / 256.0 - 8.0);
+        else
+            put_i(e, buf, i, (int64_t)r);
+    }
+}
+
+/* ---------------------------------------------------------------- binary ops */
+
+typedef enum bop { B_ADD, B_SUB, B_MUL, B_DIV, B_MAX, B_MIN, B_AND, B_OR, B_XOR, B_SHL, B_SHR } bop;
+static const char *const bop_name[] = {"vadd", "vsub", "vmul", "vdiv", "vmax", "vmin",
+                                       "vand", "vor", "vxor", "vshl", "vshr"};
+
+static int64_t wrap(elem e, int64_t v)
+{
+    unsigned bits = elem_bytes[e] * 8;
+    uint64_t m = bits == 64 ? ~0ull : (1ull << bits) - 1, u = (uint64_t)v & m;
+    if (e == E_U32)
+        return (int64_t)u;
+    return bits < 64 && (u >> (bits - 1)) ? (int64_t)(u | ~m) : (int64_t)u;
+}
+
+static int64_t int_ref(elem e, bop op, int64_t a, int64_t b)
+{
+    unsigned bits = elem_bytes[e] * 8;
+    uint64_t mask = (1ull << bits) - 1, ua = (uint64_t)a & mask, ub = (uint64_t)b & mask;
+    switch (op) {
+    case B_ADD: return wrap(e, a + b);
+    case B_SUB: return wrap(e, a - b);
+    case B_MUL: return wrap(e, (int64_t)((uint64_t)a * (uint64_t)b));
+    case B_MAX: return a > b ? a : b;
+    case B_MIN: return a < b ? a : b;
+    case B_AND: return wrap(e, a & b);
+    case B_OR: return wrap(e, a | b);
+    case B_XOR: return wrap(e, a ^ b);
+    case B_SHL: return ub >= bits ? 0 : wrap(e, (int64_t)(ua << ub));
+    case B_SHR:
+        if (e == E_U32)
+            return ub >= bits ? 0 : (int64_t)(ua >> ub);
+        return a >> (ub >= bits ? bits - 1 : ub);
+    default: return 0;
+    }
+}
+
+static double float_ref(bop op, double a, double b)
+{
+    switch (op) {
+    case B_ADD: return a + b;
+    case B_SUB: return a - b;
+    case B_MUL: return a * b;
+    case B_DIV: return a / b;
+    case B_MAX: return fmax(a, b);
+    case B_MIN: return fmin(a, b);
+    default: return 0;
+    }
+}
+
+/* The reference of a float op in the lane's format: f32 computes in float,
+ * f16 in float rounded to f16 (as the hardware and LLVM do). */
+static double rounded(elem e, double v)
+{
+    return e == E_F32 ? (double)(float)v : ptoc_float_round(PTOC_F16, (float)v);
+}
+
+static bool same_lane(elem e, const void *x, const void *y, unsigned i)
+{
+    return !memcmp((const char *)x + i * elem_bytes[e], (const char *)y + i * elem_bytes[e], elem_bytes[e]);
+}
+
+/* Calls a scalar form's kernel with lane 0 of b as its scalar, in the ABI's
+ * type (an f16 travels as its bits). */
+static void call_scalar(const compiled *c, elem e, void *a, void *b, void *out, int32_t n)
+{
+    int64_t s = e == E_F16 ? (int64_t)((uint16_t *)b)[0] : e == E_F32 ? 0 : get_i(e, b, 0);
+    switch (e) {
+    case E_F32: {
+        void (*k)(void *, void *, void *, int32_t, float);
+        memcpy(&k, &c->fn, sizeof k);
+        k(a, b, out, n, ((float *)b)[0]);
+        break;
+    }
+    case E_F16: case E_I16: {
+        void (*k)(void *, void *, void *, int32_t, int16_t);
+        memcpy(&k, &c->fn, sizeof k);
+        k(a, b, out, n, (int16_t)s);
+        break;
+    }
+    case E_I8: {
+        void (*k)(void *, void *, void *, int32_t, int8_t);
+        memcpy(&k, &c->fn, sizeof k);
+        k(a, b, out, n, (int8_t)s);
+        break;
+    }
+    default: {
+        void (*k)(void *, void *, void *, int32_t, int32_t);
+        memcpy(&k, &c->fn, sizeof k);
+        k(a, b, out, n, (int32_t)s);
+        break;
+    }
+    }
+}
+
+static const char *granule(elem e) { return elem_bytes[e] == 1 ? "b8" : elem_bytes[e] == 2 ? "b16" : "b32"; }
+
+static void check_binary(elem e, bop op, bool merging, bool scalar)
+{
+    char text[4096], vt[32], pt[40];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
+    snprintf(pt, sizeof pt, "!pto.ptr<%s, ub>", elem_name[e]);
+    const char *g = granule(e);
+    char rhs[512];
+    snprintf(rhs, sizeof rhs, "%%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+             "  %%z = pto.%s %%x, %%y, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s",
+             pt, vt, bop_name[op], merging ? "MERGING" : "ZEROING", vt, vt, g, vt);
+    if (scalar)
+        snprintf(text, sizeof text,
+                 "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32, %%s1: %s) {\n"
+                 "  %%c0 = arith.constant 0 : index\n"
+                 "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
+                 "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+                 "  %%z = pto.%ss %%x, %%s1, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s\n"
+                 "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+                 "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
+                 "  return\n}\n",
+                 pt, pt, pt, elem_name[e], g, g, pt, vt, bop_name[op], merging ? "MERGING" : "ZEROING", vt,
+                 elem_name[e], g, vt, g, g, vt, pt, g);
+    else
+        snprintf(text, sizeof text,
+                 "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32) {\n"
+                 "  %%c0 = arith.constant 0 : index\n"
+                 "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
+                 "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+                 "  %s\n"
+                 "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+                 "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
+                 "  return\n}\n",
+                 pt, pt, pt, g, g, pt, vt, rhs, g, g, vt, pt, g);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    if (!c.fn) {
+        release(&c);
+        return;
+    }
+    unsigned lanes = lanes_of(e);
+    int32_t ns[] = {0, 1, (int32_t)lanes / 2 + 3, (int32_t)lanes, (int32_t)lanes + 5};
+    for (unsigned t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        _Alignas(64) unsigned char a[BYTES], b[BYTES], out[BYTES], want[BYTES];
+        fill(e, a);
+        fill(e, b);
+        if (op == B_SHL || op == B_SHR)
+            for (unsigned i = 0; i < lanes; i++)
+                put_i(e, b, i, (int64_t)(next_random() % (elem_bytes[e] * 8 + 4)));
+        if (op == B_DIV)
+            for (unsigned i = 0; i < lanes; i++)
+                if (get_f(e, b, i) == 0)
+                    put_f(e, b, i, 0.5);
+        union { float f; unsigned char bytes[4]; } s;
+        memcpy(s.bytes, b, 4);
+        if (scalar)
+            call_scalar(&c, e, a, b, out, ns[t]);
+        else {
+            kernel2 k;
+            memcpy(&k, &c.fn, sizeof k);
+            k(a, b, out, ns[t]);
+        }
+        for (unsigned i = 0; i < lanes; i++) {
+            unsigned j = scalar ? 0 : i;
+            bool active = i < (unsigned)ns[t];
+            if (!active) {
+                if (merging)
+                    memcpy(want + i * elem_bytes[e], a + i * elem_bytes[e], elem_bytes[e]);
+                else
+                    memset(want + i * elem_bytes[e], 0, elem_bytes[e]);
+            } else if (is_float(e))
+                put_f(e, want, i, rounded(e, float_ref(op, get_f(e, a, i), get_f(e, b, j))));
+            else
+                put_i(e, want, i, int_ref(e, op, get_i(e, a, i), get_i(e, b, j)));
+        }
+        bool ok = true;
+        for (unsigned i = 0; i < lanes && ok; i++)
+            if (!same_lane(e, out, want, i)) {
+                ok = false;
+                fprintf(stderr, "%s%s %s %s n=%d: lane %u differs\n", bop_name[op], scalar ? "s" : "", elem_name[e],
+                        merging ? "MERGING" : "ZEROING", ns[t], i);
+            }
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* ---------------------------------------------------------------- compares and selects */
+
+static const char *const cmp_name[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+
+static bool cmp_ref(unsigned k, double a, double b)
+{
+    switch (k) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    default: return a >= b;
+    }
+}
+
+/* z = vsel(x, y, vcmp(x, y, plt(n), mode)): x where the compare holds on an active lane. */
+static void check_compare(elem e, unsigned k)
+{
+    char text[2048], vt[32], pt[40];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
+    snprintf(pt, sizeof pt, "!pto.ptr<%s, ub>", elem_name[e]);
+    const char *g = granule(e);
+    snprintf(text, sizeof text,
+             "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
+             "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+             "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+             "  %%p = pto.vcmp %%x, %%y, %%m, \"%s\" : %s, %s, !pto.mask<%s> -> !pto.mask<%s>\n"
+             "  %%z = pto.vsel %%x, %%y, %%p : %s, %s, !pto.mask<%s> -> %s\n"
+             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
+             "  return\n}\n",
+             pt, pt, pt, g, g, pt, vt, pt, vt, cmp_name[k], vt, vt, g, g, vt, vt, g, vt, g, g, vt, pt, g);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    unsigned lanes = lanes_of(e);
+    for (int32_t n = 0; c.fn && n <= (int32_t)lanes; n += (int32_t)lanes / 3 + 1) {
+        _Alignas(64) unsigned char a[BYTES], b[BYTES], out[BYTES];
+        fill(e, a);
+        fill(e, b);
+        for (unsigned i = 0; i < lanes; i += 3)  /* some equal lanes */
+            memcpy(b + i * elem_bytes[e], a + i * elem_bytes[e], elem_bytes[e]);
+        kernel2 kf;
+        memcpy(&kf, &c.fn, sizeof kf);
+        kf(a, b, out, n);
+        bool ok = true;
+        for (unsigned i = 0; i < lanes; i++) {
+            double x = is_float(e) ? get_f(e, a, i) : (double)get_i(e, a, i);
+            double y = is_float(e) ? get_f(e, b, i) : (double)get_i(e, b, i);
+            bool take_a = i < (unsigned)n && cmp_ref(k, x, y);
+            ok &= same_lane(e, out, take_a ? a : b, i);
+        }
+        if (!ok)
+            fprintf(stderr, "vcmp %s %s n=%d differs\n", cmp_name[k], elem_name[e], n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* ---------------------------------------------------------------- carries and products */
+
+/* ui32: r, carry = vaddc(x, y); r2, carry2 = vaddcs(y, x, carry) (or the
+ * vsub forms); lo, hi = vmull(x, y). Out: r2, lo and hi, and 1 where carry2
+ * (a masked store of ones into zeros). */
+static void check_carries(bool sub)
+{
+    const char *op = sub ? "vsub" : "vadd";
+    char text[4096];
+    const char *v = "!pto.vreg<64xui32>", *p = "!pto.ptr<ui32, ub>", *m = "!pto.mask<b32>";
+    snprintf(text, sizeof text,
+             "func.func @k(%%a: %s, %%b: %s, %%r: %s, %%lo: %s, %%hi: %s, %%cf: %s, %%n: i32, %%one: ui32) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%m, %%rest = pto.plt_b32 %%n : i32 -> %s, i32\n"
+             "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+             "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+             "  %%s1, %%c1 = pto.%sc %%x, %%y, %%m : %s, %s, %s -> %s, %s\n"
+             "  %%s2, %%c2 = pto.%scs %%y, %%x, %%c1, %%m : %s, %s, %s, %s -> %s, %s\n"
+             "  %%l, %%h = pto.vmull %%x, %%y, %%m : %s, %s, %s -> %s, %s\n"
+             "  %%all = pto.pset_b32 \"PAT_ALL\" : %s\n"
+             "  pto.vsts %%s2, %%r[%%c0], %%all : %s, %s, %s\n"
+             "  pto.vsts %%l, %%lo[%%c0], %%all : %s, %s, %s\n"
+             "  pto.vsts %%h, %%hi[%%c0], %%all : %s, %s, %s\n"
+             "  %%ones = pto.vbr %%one : ui32 -> %s\n"
+             "  pto.vsts %%ones, %%cf[%%c0], %%c2 : %s, %s, %s\n"
+             "  return\n}\n",
+             p, p, p, p, p, p, m, p, v, p, v, op, v, v, m, v, m, op, v, v, m, m, v, m, v, v, m, v, v, m, v, p, m, v,
+             p, m, v, p, m, v, v, p, m);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    for (int32_t n = 0; c.fn && n <= 70; n += 23) {
+        uint32_t a[64], b[64], r[64], lo[64], hi[64], cf[64] = {0};
+        for (unsigned i = 0; i < 64; i++) {
+            a[i] = (uint32_t)next_random();
+            b[i] = i % 4 == 0 ? ~a[i] : (uint32_t)next_random();   /* carries that ripple */
+        }
+        void (*k)(void *, void *, void *, void *, void *, void *, int32_t, uint32_t);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, b, r, lo, hi, cf, n, 1);
+        bool ok = true;
+        for (unsigned i = 0; i < 64; i++) {
+            bool act = i < (unsigned)n;
+            uint64_t s1 = sub ? (uint64_t)a[i] - b[i] : (uint64_t)a[i] + b[i];
+            unsigned c1 = act && (s1 >> 32) != 0;
+            uint64_t s2 = sub ? (uint64_t)b[i] - a[i] - c1 : (uint64_t)b[i] + a[i] + c1;
+            uint64_t prod = (uint64_t)a[i] * b[i];
+            ok &= r[i] == (act ? (uint32_t)s2 : 0u);
+            ok &= cf[i] == (act && (s2 >> 32) != 0 ? 1u : 0u);
+            ok &= lo[i] == (act ? (uint32_t)prod : 0u) && hi[i] == (act ? (uint32_t)(prod >> 32) : 0u);
+        }
+        if (!ok)
+            fprintf(stderr, "%s carries n=%d differ\n", op, n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* ---------------------------------------------------------------- predicates */
+
+/* Ones stored under pset_b32 PAT (and, or, xor, not, sel with plt n) into zeros. */
+static void check_predicates(void)
+{
+    static const char *const pats[] = {"PAT_ALL", "PAT_ALLF", "PAT_H", "PAT_Q", "PAT_VL5"};
+    static const unsigned pat_lanes[] = {64, 0, 32, 16, 5};
+    static const char *const logic[] = {"pand %q, %t, %all", "por %q, %t, %all", "pxor %q, %t, %all",
+                                        "pnot %q, %all", "psel %q, %t, %t, %q"};
+    for (unsigned pi = 0; pi < 5; pi++)
+        for (unsigned li = 0; li < 5; li++) {
+            char text[2048];
+            const char *m = "!pto.mask<b32>";
+            unsigned nops = li == 3 ? 2 : li == 4 ? 4 : 3;
+            char types[128] = "";
+            for (unsigned i = 0; i < nops; i++)
+                snprintf(types + strlen(types), sizeof types - strlen(types), "%s%s", i ? ", " : "", m);
+            snprintf(text, sizeof text,
+                     "func.func @k(%%out: !pto.ptr<i32, ub>, %%n: i32, %%one: i32) {\n"
+                     "  %%c0 = arith.constant 0 : index\n"
+                     "  %%all = pto.pset_b32 \"PAT_ALL\" : %s\n"
+                     "  %%q = pto.pset_b32 \"%s\" : %s\n"
+                     "  %%t, %%rest = pto.plt_b32 %%n : i32 -> %s, i32\n"
+                     "  %%p = pto.%s : %s -> %s\n"
+                     "  %%ones = pto.vbr %%one : i32 -> !pto.vreg<64xi32>\n"
+                     "  pto.vsts %%ones, %%out[%%c0], %%p : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, %s\n"
+                     "  return\n}\n",
+                     m, pats[pi], m, m, logic[li], types, m, m);
+            compiled c = compile(text);
+            CHECK(c.fn != NULL);
+            for (int32_t n = 0; c.fn && n <= 64; n += 21) {
+                int32_t out[64] = {0};
+                void (*k)(void *, int32_t, int32_t);
+                memcpy(&k, &c.fn, sizeof k);
+                k(out, n, 1);
+                bool ok = true;
+                for (unsigned i = 0; i < 64; i++) {
+                    bool q = i < pat_lanes[pi], t = i < (unsigned)n;
+                    bool want = li == 0 ? q && t : li == 1 ? q || t : li == 2 ? q != t : li == 3 ? !q : (t ? q : t);
+                    ok &= out[i] == (want ? 1 : 0);
+                }
+                if (!ok)
+                    fprintf(stderr, "%s under %s n=%d differs\n", logic[li], pats[pi], n);
+                CHECK(ok);
+            }
+            release(&c);
+        }
+}
+
+int main(void)
+{
+    static const elem floats[] = {E_F32, E_F16}, ints[] = {E_I32, E_U32, E_I16, E_I8};
+    for (unsigned m = 0; m < 2; m++) {
+        for (unsigned k = 0; k < 2; k++)
+            for (bop op = B_ADD; op <= B_MIN; op++)
+                check_binary(floats[k], op, m, false);
+        for (unsigned k = 0; k < 4; k++)
+            for (bop op = B_ADD; op <= B_SHR; op++)
+                if (op != B_DIV)
+                    check_binary(ints[k], op, m, false);
+        check_binary(E_F32, B_MUL, m, true);
+        check_binary(E_F16, B_ADD, m, true);
+        check_binary(E_I16, B_MAX, m, true);
+        check_binary(E_U32, B_SHR, m, true);
+    }
+    static const elem all[] = {E_F32, E_F16, E_I32, E_U32, E_I16, E_I8};
+    for (unsigned k = 0; k < 6; k++)
+        for (unsigned e = 0; e < 6; e++)
+            check_compare(all[e], k);
+    check_carries(false);
+    check_carries(true);
+    check_predicates();
+    return CHECK_DONE();
+}
