@@ -8,8 +8,7 @@
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
  * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. The ops
- * without a row here (vldsx2, vstsx2, the predicate (de)interleaves and
- * unpack, plds, psts, vcvt, chistv2) and integer division, distributions
+ * without a row here (vcvt, chistv2) and integer division, distributions
  * other than NORM and BRC, and bf16 arithmetic are not lowered yet: each is
  * an error at the op.
  */
@@ -380,18 +379,70 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* A store of the active lanes: llvm.masked.store. */
-static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
+/* llvm.masked.store of `v`'s lanes where `active`. */
+static void masked_store(cg *g, LLVMValueRef v, LLVMValueRef addr, LLVMValueRef active)
 {
-    (void)rule;
-    const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
-    LLVMValueRef v = operand(g, op, 0), addr = element_address(g, op, 1);
-    LLVMValueRef active = lane_mask(g, operand(g, op, 3), lanes_of_type(vt), lane_bytes(vt));
     LLVMTypeRef tys[2] = {LLVMTypeOf(v), g->ptr};
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
     LLVMValueRef args[4] = {v, addr, cg_i32(g, 1), active};
     LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
+}
+
+/* A store of the active lanes. */
+static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
+    masked_store(g, operand(g, op, 0), element_address(g, op, 1),
+                 lane_mask(g, operand(g, op, 3), lanes_of_type(vt), lane_bytes(vt)));
+    return true;
+}
+
+/* vldsx2 DINTLV: 2N elements from ptr + off; the even ones into the first
+ * result, the odd ones into the second. */
+static bool lower_vldsx2(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = op->results[0].type;
+    unsigned lanes = lanes_of_type(vt);
+    LLVMTypeRef both = LLVMVectorType(cg_elem_type(g, vreg_of(vt)->elem), 2 * lanes);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, both, element_address(g, op, 0), "");
+    LLVMSetAlignment(v, 1);
+    for (unsigned half = 0; half < 2; half++)
+        cg_set(g, &op->results[half],
+               LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(both), index_vector(g, lanes, 2, 1, half), ""));
+    return true;
+}
+
+/* The constant <n x i32> {f(0), ..., f(n - 1)}. */
+static LLVMValueRef shuffle_of(cg *g, unsigned n, unsigned (*f)(unsigned i, unsigned arg), unsigned arg)
+{
+    LLVMValueRef *e = malloc(sizeof *e * n);
+    if (!e)
+        ptoc_fatal("out of memory");
+    for (unsigned i = 0; i < n; i++)
+        e[i] = LLVMConstInt(g->i32, f(i, arg), false);
+    LLVMValueRef v = LLVMConstVector(e, n);
+    free(e);
+    return v;
+}
+
+/* Lane i of a:b interleaved (b's lanes from `lanes` on): a0 b0 a1 b1 ... */
+static unsigned interleaved(unsigned i, unsigned lanes) { return i / 2 + (i % 2) * lanes; }
+
+/* vstsx2 INTLV: a0 b0 a1 b1 ... to ptr + off, the pair of lane i where lane i is active. */
+static bool lower_vstsx2(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
+    unsigned lanes = lanes_of_type(vt);
+    LLVMValueRef pairs = LLVMBuildShuffleVector(g->b, operand(g, op, 0), operand(g, op, 1),
+                                                shuffle_of(g, 2 * lanes, interleaved, lanes), "");
+    LLVMValueRef active = lane_mask(g, operand(g, op, 4), lanes, lane_bytes(vt));
+    LLVMValueRef both = LLVMBuildShuffleVector(g->b, active, LLVMGetPoison(LLVMTypeOf(active)),
+                                               index_vector(g, 2 * lanes, 1, 2, 0), "");
+    masked_store(g, pairs, element_address(g, op, 2), both);
     return true;
 }
 
@@ -402,6 +453,90 @@ static unsigned granularity_bytes(const ptoc_type *mask)
     const ptoc_pto_mask *m = ptoc_type_dialect_data(mask, ptoc_pto_dialect(), PTOC_PTO_TYPE_MASK);
     const char *gr = m && m->granularity ? m->granularity->str : "b8";
     return !strcmp(gr, "b32") ? 4 : !strcmp(gr, "b16") ? 2 : 1;
+}
+
+/* The bits of a predicate made from `src` (256 bits, or 512 for two
+ * concatenated) by `f`: result bit j = src bit f(j, arg). */
+static LLVMValueRef rearranged(cg *g, LLVMValueRef a, LLVMValueRef b, unsigned (*f)(unsigned, unsigned),
+                               unsigned arg)
+{
+    return LLVMBuildShuffleVector(g->b, a, b ? b : LLVMGetPoison(LLVMTypeOf(a)), shuffle_of(g, CG_MASK_BITS, f, arg),
+                                  "");
+}
+
+/* punpack: result lane i (bytes 2b) is source lane i (+ half the result's
+ * lanes for HIGHER) of b bytes. arg: b | HIGHER << 8. */
+static unsigned unpacked(unsigned j, unsigned arg)
+{
+    unsigned in = arg & 0xff, out = 2 * in, lanes_out = CG_MASK_BITS / out;
+    return (j / out + (arg >> 8) * lanes_out) * in;
+}
+
+static bool lower_punpack(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    unsigned in = granularity_bytes(ptoc_op_operand(op, 0)->type);
+    bool higher = !strcmp(string_attr(op, "part", "LOWER"), "HIGHER");
+    cg_set(g, &op->results[0], rearranged(g, operand(g, op, 0), NULL, unpacked, in | (unsigned)higher << 8));
+    return true;
+}
+
+/* pintlv_b16: result lane i (2 bits) of the low (arg 0) or high (arg 1)
+ * result is a's lane i/2 (i even) or b's (i odd), from lane 64 for the high one. */
+static unsigned b16_interleaved(unsigned j, unsigned half)
+{
+    unsigned i = j / 2;
+    return (i % 2) * CG_MASK_BITS + 2 * (i / 2 + half * 64);
+}
+
+/* pdintlv_b8: result lane i of the low (arg 0) or high (arg 1) result is lane 2i (+1) of a:b. */
+static unsigned b8_deinterleaved(unsigned j, unsigned half) { return 2 * j + half; }
+
+static bool lower_ppair(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    for (unsigned half = 0; half < 2; half++)
+        cg_set(g, &op->results[half], rearranged(g, operand(g, op, 0), operand(g, op, 1),
+                                                 rule->arg ? b16_interleaved : b8_deinterleaved, half));
+    return true;
+}
+
+/* ptr + off bytes. */
+static LLVMValueRef byte_address(cg *g, const ptoc_op *op, uint32_t ptr_operand)
+{
+    LLVMValueRef off = operand(g, op, ptr_operand + 1);
+    if (LLVMTypeOf(off) != g->i64)
+        off = LLVMBuildSExt(g->b, off, g->i64, "");
+    return LLVMBuildGEP2(g->b, g->i8, operand(g, op, ptr_operand), &off, 1, "");
+}
+
+static unsigned doubled(unsigned j, unsigned unused) { (void)unused; return j / 2; }
+static unsigned even_bit(unsigned j, unsigned unused) { (void)unused; return 2 * j; }
+
+/* plds: NORM reads 32 bytes as the 256 bits (bit j: byte j/8, bit j%8); US
+ * reads 16 bytes and doubles every bit. */
+static bool lower_plds(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    bool us = !strcmp(string_attr(op, "dist", "NORM"), "US");
+    unsigned bits = us ? CG_MASK_BITS / 2 : CG_MASK_BITS;
+    LLVMValueRef raw = LLVMBuildLoad2(g->b, LLVMVectorType(g->i1, bits), byte_address(g, op, 0), "");
+    LLVMSetAlignment(raw, 1);
+    cg_set(g, &op->results[0], us ? LLVMBuildShuffleVector(g->b, raw, LLVMGetPoison(LLVMTypeOf(raw)),
+                                                           shuffle_of(g, CG_MASK_BITS, doubled, 0), "")
+                                  : raw);
+    return true;
+}
+
+/* psts: NORM writes the 256 bits as 32 bytes; PK the even bits as 16. */
+static bool lower_psts(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef p = operand(g, op, 0);
+    if (!strcmp(string_attr(op, "dist", "NORM"), "PK"))
+        p = LLVMBuildShuffleVector(g->b, p, LLVMGetPoison(LLVMTypeOf(p)), shuffle_of(g, CG_MASK_BITS / 2, even_bit, 0), "");
+    LLVMValueRef st = LLVMBuildStore(g->b, p, byte_address(g, op, 1));
+    LLVMSetAlignment(st, 1);
+    return true;
 }
 
 /* plt_bN: the first min(n, lanes) lanes, and n minus the lanes, at least 0. */
@@ -450,7 +585,9 @@ static bool lower_plogic(cg *g, ptoc_op *op, const cg_rule *rule)
 
 const cg_rule cg_pto_vop_rules[] = {
     VOP(VLDS, lower_vlds, 0),
+    VOP(VLDSX2, lower_vldsx2, 0),
     VOP(VSTS, lower_vsts, 0),
+    VOP(VSTSX2, lower_vstsx2, 0),
     VOP(PLT_B8, lower_plt, 0),
     VOP(PLT_B16, lower_plt, 0),
     VOP(PLT_B32, lower_plt, 0),
@@ -462,6 +599,11 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(PXOR, lower_plogic, PL_XOR),
     VOP(PNOT, lower_plogic, PL_NOT),
     VOP(PSEL, lower_plogic, PL_SEL),
+    VOP(PINTLV_B16, lower_ppair, 1),
+    VOP(PDINTLV_B8, lower_ppair, 0),
+    VOP(PUNPACK, lower_punpack, 0),
+    VOP(PLDS, lower_plds, 0),
+    VOP(PSTS, lower_psts, 0),
     VOP(VADD, lower_binary, VB_ADD),
     VOP(VSUB, lower_binary, VB_SUB),
     VOP(VMUL, lower_binary, VB_MUL),

@@ -6,11 +6,12 @@
  * stores every lane of the result; the reference computes the same lane by
  * lane. Every case runs with n = 0, 1, a part of the lanes, all of them and
  * more, in ZEROING and MERGING mode where the op has one. Covered: the
- * arithmetic, the scalar forms, the unary ops, vsel under every compare mode
- * of vcmp and vcmps, the carries (vaddc, vsubc, vaddcs), vmull and vmula,
- * vdintlv and vintlv, and the predicate ops (pset patterns, pand, por, pxor,
- * pnot, psel) seen through masked stores; lanes of f32, f16, i32, ui32, i16
- * and i8.
+ * arithmetic, the scalar forms, the unary ops (vexp and vsqrt on f32), vintlv
+ * and vdintlv, vsel under every compare mode of vcmp, the carries (vaddc, vsubc, vaddcs, vsubcs) and vmull, the pair
+ * load and store (vldsx2 DINTLV, vstsx2 INTLV), and the predicate ops (pset
+ * patterns, pand, por, pxor, pnot, psel, punpack, pdintlv_b8, pintlv_b16,
+ * plds NORM/US, psts PK) seen through masked stores; lanes of f32, f16, i32,
+ * ui32, i16 and i8.
  */
 #include "check.h"
 
@@ -189,6 +190,29 @@ static bool same_lane(elem e, const void *x, const void *y, unsigned i)
     return !memcmp((const char *)x + i * elem_bytes[e], (const char *)y + i * elem_bytes[e], elem_bytes[e]);
 }
 
+static const char *granule(elem e) { return elem_bytes[e] == 1 ? "b8" : elem_bytes[e] == 2 ? "b16" : "b32"; }
+
+/* The kernel around `body`: a, b and c are UB pointers of e's lanes, n the
+ * tail count (and `extra` more parameters); %m is plt(n), %x a's register,
+ * and c gets every lane of the body's %z. */
+static void kernel_text(char *text, size_t size, elem e, const char *extra, const char *body)
+{
+    char vt[32], pt[40];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
+    snprintf(pt, sizeof pt, "!pto.ptr<%s, ub>", elem_name[e]);
+    const char *g = granule(e);
+    snprintf(text, size,
+             "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32%s) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
+             "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+             "%s"
+             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
+             "  return\n}\n",
+             pt, pt, pt, extra, g, g, pt, vt, body, g, g, vt, pt, g);
+}
+
 /* Calls a scalar form's kernel with lane 0 of b as its scalar, in the ABI's
  * type (an f16 travels as its bits). */
 static void call_scalar(const compiled *c, elem e, void *a, void *b, void *out, int32_t n)
@@ -222,41 +246,23 @@ static void call_scalar(const compiled *c, elem e, void *a, void *b, void *out, 
     }
 }
 
-static const char *granule(elem e) { return elem_bytes[e] == 1 ? "b8" : elem_bytes[e] == 2 ? "b16" : "b32"; }
 
 static void check_binary(elem e, bop op, bool merging, bool scalar)
 {
-    char text[4096], vt[32], pt[40];
+    char text[4096], body[512], vt[32], pt[40], extra[32] = "";
     snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
     snprintf(pt, sizeof pt, "!pto.ptr<%s, ub>", elem_name[e]);
-    const char *g = granule(e);
-    char rhs[512];
-    snprintf(rhs, sizeof rhs, "%%y = pto.vlds %%b[%%c0] : %s -> %s\n"
-             "  %%z = pto.%s %%x, %%y, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s",
-             pt, vt, bop_name[op], merging ? "MERGING" : "ZEROING", vt, vt, g, vt);
-    if (scalar)
-        snprintf(text, sizeof text,
-                 "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32, %%s1: %s) {\n"
-                 "  %%c0 = arith.constant 0 : index\n"
-                 "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
-                 "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
-                 "  %%z = pto.%ss %%x, %%s1, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s\n"
-                 "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
-                 "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
-                 "  return\n}\n",
-                 pt, pt, pt, elem_name[e], g, g, pt, vt, bop_name[op], merging ? "MERGING" : "ZEROING", vt,
-                 elem_name[e], g, vt, g, g, vt, pt, g);
-    else
-        snprintf(text, sizeof text,
-                 "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32) {\n"
-                 "  %%c0 = arith.constant 0 : index\n"
-                 "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
-                 "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
-                 "  %s\n"
-                 "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
-                 "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
-                 "  return\n}\n",
-                 pt, pt, pt, g, g, pt, vt, rhs, g, g, vt, pt, g);
+    const char *g = granule(e), *mode = merging ? "MERGING" : "ZEROING";
+    if (scalar) {
+        snprintf(extra, sizeof extra, ", %%s1: %s", elem_name[e]);
+        snprintf(body, sizeof body, "  %%z = pto.%ss %%x, %%s1, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s\n",
+                 bop_name[op], mode, vt, elem_name[e], g, vt);
+    } else
+        snprintf(body, sizeof body,
+                 "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+                 "  %%z = pto.%s %%x, %%y, %%m {mode = \"%s\"} : %s, %s, !pto.mask<%s> -> %s\n",
+                 pt, vt, bop_name[op], mode, vt, vt, g, vt);
+    kernel_text(text, sizeof text, e, extra, body);
     compiled c = compile(text);
     CHECK(c.fn != NULL);
     if (!c.fn) {
@@ -310,6 +316,96 @@ static void check_binary(elem e, bop op, bool merging, bool scalar)
     release(&c);
 }
 
+/* ---------------------------------------------------------------- unary ops and rearrangements */
+
+typedef enum uop { U_ABS, U_NEG, U_RELU, U_NOT, U_EXP, U_SQRT } uop;
+static const char *const uop_name[] = {"vabs", "vneg", "vrelu", "vnot", "vexp", "vsqrt"};
+
+static void check_unary(elem e, uop op)
+{
+    char text[2048], body[256], vt[32];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
+    snprintf(body, sizeof body, "  %%z = pto.%s %%x, %%m : %s, !pto.mask<%s> -> %s\n", uop_name[op], vt, granule(e), vt);
+    kernel_text(text, sizeof text, e, "", body);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    unsigned lanes = lanes_of(e);
+    for (int32_t n = 0; c.fn && n <= (int32_t)lanes; n += (int32_t)lanes / 2 + 1) {
+        _Alignas(64) unsigned char a[BYTES], b[BYTES], out[BYTES], want[BYTES];
+        fill(e, a);
+        if (op == U_SQRT)
+            for (unsigned i = 0; i < lanes; i++)
+                put_f(e, a, i, fabs(get_f(e, a, i)));
+        kernel2 k;
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, b, out, n);
+        for (unsigned i = 0; i < lanes; i++) {
+            if (i >= (unsigned)n) {
+                memset(want + i * elem_bytes[e], 0, elem_bytes[e]);
+                continue;
+            }
+            if (is_float(e)) {
+                double x = get_f(e, a, i);
+                double r = op == U_ABS ? fabs(x) : op == U_NEG ? -x : op == U_RELU ? fmax(x, 0.0)
+                           : op == U_EXP ? (double)expf((float)x) : (double)sqrtf((float)x);
+                put_f(e, want, i, rounded(e, r));
+            } else {
+                int64_t x = get_i(e, a, i);
+                int64_t r = op == U_ABS ? (e == E_U32 ? x : x < 0 ? -x : x) : op == U_NEG ? -x
+                            : op == U_RELU ? (x > 0 ? x : 0) : ~x;
+                put_i(e, want, i, wrap(e, r));
+            }
+        }
+        bool ok = true;
+        for (unsigned i = 0; i < lanes; i++)
+            ok &= same_lane(e, out, want, i);
+        if (!ok)
+            fprintf(stderr, "%s %s n=%d differs\n", uop_name[op], elem_name[e], n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* vintlv then vdintlv gives the registers back; vintlv's halves are a0 b0 a1 b1 ... */
+static void check_interleave(void)
+{
+    const char *v = "!pto.vreg<64xi32>", *p = "!pto.ptr<i32, ub>", *m = "!pto.mask<b32>";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "func.func @k(%%a: %s, %%b: %s, %%lo: %s, %%hi: %s, %%x2: %s, %%y2: %s) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%all = pto.pset_b32 \"PAT_ALL\" : %s\n"
+             "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+             "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+             "  %%l, %%h = pto.vintlv %%x, %%y : %s, %s -> %s, %s\n"
+             "  %%u, %%w = pto.vdintlv %%l, %%h : %s, %s -> %s, %s\n"
+             "  pto.vsts %%l, %%lo[%%c0], %%all : %s, %s, %s\n"
+             "  pto.vsts %%h, %%hi[%%c0], %%all : %s, %s, %s\n"
+             "  pto.vsts %%u, %%x2[%%c0], %%all : %s, %s, %s\n"
+             "  pto.vsts %%w, %%y2[%%c0], %%all : %s, %s, %s\n"
+             "  return\n}\n",
+             p, p, p, p, p, p, m, p, v, p, v, v, v, v, v, v, v, v, v, v, p, m, v, p, m, v, p, m, v, p, m);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    if (c.fn) {
+        int32_t a[64], b[64], lo[64], hi[64], x2[64], y2[64];
+        for (unsigned i = 0; i < 64; i++) {
+            a[i] = (int32_t)next_random();
+            b[i] = (int32_t)next_random();
+        }
+        void (*k)(void *, void *, void *, void *, void *, void *);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, b, lo, hi, x2, y2);
+        bool ok = true;
+        for (unsigned i = 0; i < 64; i++) {
+            int32_t want_lo = i % 2 ? b[i / 2] : a[i / 2], want_hi = i % 2 ? b[32 + i / 2] : a[32 + i / 2];
+            ok &= lo[i] == want_lo && hi[i] == want_hi && x2[i] == a[i] && y2[i] == b[i];
+        }
+        CHECK(ok);
+    }
+    release(&c);
+}
+
 /* ---------------------------------------------------------------- compares and selects */
 
 static const char *const cmp_name[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -329,22 +425,16 @@ static bool cmp_ref(unsigned k, double a, double b)
 /* z = vsel(x, y, vcmp(x, y, plt(n), mode)): x where the compare holds on an active lane. */
 static void check_compare(elem e, unsigned k)
 {
-    char text[2048], vt[32], pt[40];
+    char text[2048], body[512], vt[32], pt[40];
     snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes_of(e), elem_name[e]);
     snprintf(pt, sizeof pt, "!pto.ptr<%s, ub>", elem_name[e]);
     const char *g = granule(e);
-    snprintf(text, sizeof text,
-             "func.func @k(%%a: %s, %%b: %s, %%c: %s, %%n: i32) {\n"
-             "  %%c0 = arith.constant 0 : index\n"
-             "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
-             "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
+    snprintf(body, sizeof body,
              "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
              "  %%p = pto.vcmp %%x, %%y, %%m, \"%s\" : %s, %s, !pto.mask<%s> -> !pto.mask<%s>\n"
-             "  %%z = pto.vsel %%x, %%y, %%p : %s, %s, !pto.mask<%s> -> %s\n"
-             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
-             "  pto.vsts %%z, %%c[%%c0], %%all : %s, %s, !pto.mask<%s>\n"
-             "  return\n}\n",
-             pt, pt, pt, g, g, pt, vt, pt, vt, cmp_name[k], vt, vt, g, g, vt, vt, g, vt, g, g, vt, pt, g);
+             "  %%z = pto.vsel %%x, %%y, %%p : %s, %s, !pto.mask<%s> -> %s\n",
+             pt, vt, cmp_name[k], vt, vt, g, g, vt, vt, g, vt);
+    kernel_text(text, sizeof text, e, "", body);
     compiled c = compile(text);
     CHECK(c.fn != NULL);
     unsigned lanes = lanes_of(e);
@@ -477,6 +567,139 @@ static void check_predicates(void)
         }
 }
 
+/* ---------------------------------------------------------------- pairs and predicate layouts */
+
+/* vldsx2 DINTLV_B32 of 128 i32 from a into lo, hi (stored to lo, hi); then
+ * vstsx2 INTLV_B32 of (hi, lo) under plt(n) into out, whose other lanes keep
+ * their sentinel. */
+static void check_pairs(void)
+{
+    const char *text =
+        "func.func @k(%a: !pto.ptr<i32, ub>, %lo: !pto.ptr<i32, ub>, %hi: !pto.ptr<i32, ub>, %out: !pto.ptr<i32, ub>, %n: i32) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %all = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+        "  %m, %r = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\n"
+        "  %x, %y = pto.vldsx2 %a[%c0], \"DINTLV_B32\" : !pto.ptr<i32, ub> -> !pto.vreg<64xi32>, !pto.vreg<64xi32>\n"
+        "  pto.vsts %x, %lo[%c0], %all : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>\n"
+        "  pto.vsts %y, %hi[%c0], %all : !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>\n"
+        "  pto.vstsx2 %y, %x, %out[%c0], \"INTLV_B32\", %m : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.ptr<i32, ub>, !pto.mask<b32>\n"
+        "  return\n}\n";
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    for (int32_t n = 0; c.fn && n <= 64; n += 13) {
+        int32_t a[128], lo[64], hi[64], out[128];
+        for (unsigned i = 0; i < 128; i++) {
+            a[i] = (int32_t)next_random();
+            out[i] = -7;
+        }
+        void (*k)(void *, void *, void *, void *, int32_t);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, lo, hi, out, n);
+        bool ok = true;
+        for (unsigned i = 0; i < 64; i++) {
+            ok &= lo[i] == a[2 * i] && hi[i] == a[2 * i + 1];
+            bool act = i < (unsigned)n;
+            ok &= out[2 * i] == (act ? a[2 * i + 1] : -7) && out[2 * i + 1] == (act ? a[2 * i] : -7);
+        }
+        if (!ok)
+            fprintf(stderr, "vldsx2/vstsx2 n=%d differ\n", n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* Ones stored under predicate %p (the body's last op makes it) at b`bits`
+ * lanes into zeros; the reference says lane by lane which must be 1. */
+typedef bool (*lane_ref)(unsigned lane, int32_t n, const uint8_t *bytes);
+
+static void check_predicate_layout(const char *what, const char *body, unsigned bits, lane_ref want)
+{
+    char text[4096], v[32], p[32], m[24];
+    unsigned lanes = 2048 / bits;
+    snprintf(v, sizeof v, "!pto.vreg<%uxi%u>", lanes, bits);
+    snprintf(p, sizeof p, "!pto.ptr<i%u, ub>", bits);
+    snprintf(m, sizeof m, "!pto.mask<b%u>", bits);
+    snprintf(text, sizeof text,
+             "func.func @k(%%out: %s, %%bytes: !pto.ptr<ui8, ub>, %%n: i32, %%one: i%u) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "%s"
+             "  %%ones = pto.vbr %%one : i%u -> %s\n"
+             "  pto.vsts %%ones, %%out[%%c0], %%p : %s, %s, %s\n"
+             "  return\n}\n",
+             p, bits, body, bits, v, v, p, m);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    for (int32_t n = 0; c.fn && n <= 256; n += 37) {
+        uint8_t bytes[32];
+        for (unsigned i = 0; i < 32; i++)
+            bytes[i] = (uint8_t)next_random();
+        _Alignas(64) uint8_t out[BYTES] = {0};
+        void (*k)(void *, void *, int32_t, int32_t);
+        memcpy(&k, &c.fn, sizeof k);
+        k(out, bytes, n, 1);
+        bool ok = true;
+        for (unsigned i = 0; i < lanes; i++) {
+            int64_t got = bits == 8 ? out[i] : bits == 16 ? ((int16_t *)out)[i] : ((int32_t *)out)[i];
+            ok &= got == (want(i, n, bytes) ? 1 : 0);
+        }
+        if (!ok)
+            fprintf(stderr, "%s n=%d differs\n", what, n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+static bool bit_of_bytes(const uint8_t *bytes, unsigned j) { return (bytes[j / 8] >> (j % 8)) & 1; }
+
+static bool ref_unpack_low(unsigned i, int32_t n, const uint8_t *b) { (void)b; return i < (unsigned)n; }
+static bool ref_unpack_high(unsigned i, int32_t n, const uint8_t *b) { (void)b; return i + 64 < (unsigned)n; }
+static bool ref_plds_norm(unsigned i, int32_t n, const uint8_t *b) { (void)n; return bit_of_bytes(b, i * 4); }
+static bool ref_plds_us(unsigned i, int32_t n, const uint8_t *b) { (void)n; return bit_of_bytes(b, i); }
+static bool ref_dintlv_low(unsigned i, int32_t n, const uint8_t *b)
+{
+    (void)b;
+    return 2 * i < 256 ? 2 * i < (unsigned)n : true;   /* a = plt_b8 n, b = all */
+}
+static bool ref_intlv_high(unsigned i, int32_t n, const uint8_t *b)
+{
+    (void)b;
+    return i % 2 ? true : 64 + i / 2 < (unsigned)n;    /* a = plt_b16 n, b = all */
+}
+static bool ref_roundtrip(unsigned i, int32_t n, const uint8_t *b) { (void)n; return bit_of_bytes(b, i); }
+
+static void check_predicate_layouts(void)
+{
+    check_predicate_layout("punpack LOWER",
+                           "  %t, %r = pto.plt_b16 %n : i32 -> !pto.mask<b16>, i32\n"
+                           "  %p = pto.punpack %t, \"LOWER\" : !pto.mask<b16> -> !pto.mask<b32>\n",
+                           32, ref_unpack_low);
+    check_predicate_layout("punpack HIGHER",
+                           "  %t, %r = pto.plt_b16 %n : i32 -> !pto.mask<b16>, i32\n"
+                           "  %p = pto.punpack %t, \"HIGHER\" : !pto.mask<b16> -> !pto.mask<b32>\n",
+                           32, ref_unpack_high);
+    check_predicate_layout("plds NORM at b32", "  %p = pto.plds %bytes[%c0] : !pto.ptr<ui8, ub> -> !pto.mask<b32>\n", 32,
+                           ref_plds_norm);
+    check_predicate_layout("plds US at b16",
+                           "  %p = pto.plds %bytes[%c0] {dist = \"US\"} : !pto.ptr<ui8, ub> -> !pto.mask<b16>\n", 16,
+                           ref_plds_us);
+    check_predicate_layout("pdintlv_b8 low",
+                           "  %t, %r = pto.plt_b8 %n : i32 -> !pto.mask<b8>, i32\n"
+                           "  %all = pto.pset_b8 \"PAT_ALL\" : !pto.mask<b8>\n"
+                           "  %p, %q = pto.pdintlv_b8 %t, %all : !pto.mask<b8>, !pto.mask<b8> -> !pto.mask<b8>, !pto.mask<b8>\n",
+                           8, ref_dintlv_low);
+    check_predicate_layout("pintlv_b16 high",
+                           "  %t, %r = pto.plt_b16 %n : i32 -> !pto.mask<b16>, i32\n"
+                           "  %all = pto.pset_b16 \"PAT_ALL\" : !pto.mask<b16>\n"
+                           "  %q, %p = pto.pintlv_b16 %t, %all : !pto.mask<b16>, !pto.mask<b16> -> !pto.mask<b16>, !pto.mask<b16>\n",
+                           16, ref_intlv_high);
+    /* psts PK of a US load gives the 16 bytes back; plds NORM of them, at b8, their bits */
+    check_predicate_layout("psts PK after plds US",
+                           "  %u = pto.plds %bytes[%c0] {dist = \"US\"} : !pto.ptr<ui8, ub> -> !pto.mask<b16>\n"
+                           "  pto.psts %u, %bytes[%c0] {dist = \"PK\"} : !pto.mask<b16>, !pto.ptr<ui8, ub>\n"
+                           "  %p = pto.plds %bytes[%c0] : !pto.ptr<ui8, ub> -> !pto.mask<b8>\n",
+                           8, ref_roundtrip);
+}
+
 int main(void)
 {
     static const elem floats[] = {E_F32, E_F16}, ints[] = {E_I32, E_U32, E_I16, E_I8};
@@ -500,5 +723,16 @@ int main(void)
     check_carries(false);
     check_carries(true);
     check_predicates();
+    check_pairs();
+    check_predicate_layouts();
+    check_interleave();
+    for (unsigned k = 0; k < 2; k++)
+        for (uop op = U_ABS; op <= U_RELU; op++)
+            check_unary(floats[k], op);
+    check_unary(E_F32, U_EXP);
+    check_unary(E_F32, U_SQRT);
+    for (unsigned k = 0; k < 4; k++)
+        for (uop op = U_ABS; op <= U_NOT; op++)
+            check_unary(ints[k], op);
     return CHECK_DONE();
 }
