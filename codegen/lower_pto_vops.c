@@ -8,7 +8,7 @@
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
  * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. The ops
- * without a row here (vcvt, chistv2) and integer division, distributions
+ * without a row here (chistv2), some conversions (see lower_vcvt), integer division, distributions
  * other than NORM and BRC, and bf16 arithmetic are not lowered yet: each is
  * an error at the op.
  */
@@ -346,6 +346,61 @@ static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- conversions */
+
+/* vcvt: float to integer rounds by rnd (R to nearest even, the default; A
+ * half away from zero; F down; C up; Z toward zero) and saturates (NaN gives
+ * 0); integer to float rounds to nearest even; f16 to f32 widens the EVEN
+ * (default) or ODD lanes; between integers (of one width) it keeps the
+ * bits. Inactive lanes are 0. Not yet: narrowing, f16 <-> bf16, NOSAT, rnd
+ * O and integer to float by another rnd. */
+static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *st = ptoc_op_operand(op, 0)->type, *dt = op->results[0].type;
+    const ptoc_type *se = vreg_of(st)->elem, *de = vreg_of(dt)->elem;
+    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt);
+    LLVMTypeRef dty = cg_type(g, dt, op->loc);
+    LLVMValueRef v = operand(g, op, 0);
+    const char *rnd = string_attr(op, "rnd", "R");
+    if (!strcmp(string_attr(op, "sat", "SAT"), "NOSAT"))
+        return unsupported(op, "vcvt without saturation");
+    if (dl * 2 == sl && ptoc_type_is_float(se) && ptoc_type_is_float(de)) {
+        bool odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
+        v = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), index_vector(g, dl, 2, 1, odd), "");
+        v = LLVMBuildFPExt(g->b, v, dty, "");
+    } else if (dl != sl)
+        return unsupported(op, "this vcvt (lane counts)");
+    else if (ptoc_type_is_float(se) && ptoc_type_is_int(de)) {
+        static const char *const modes[] = {"R", "A", "F", "C", "Z"};
+        static const char *const fns[] = {"llvm.rint", "llvm.round", "llvm.floor", "llvm.ceil", "llvm.trunc"};
+        unsigned k = 0;
+        while (k < 5 && strcmp(modes[k], rnd))
+            k++;
+        if (k == 5)
+            return unsupported(op, "this rounding mode");
+        LLVMValueRef r = cg_call_intrinsic(g, fns[k], LLVMTypeOf(v), &v, 1);
+        LLVMTypeRef tys[2] = {dty, LLVMTypeOf(r)};
+        const char *name = cg_is_unsigned(de) ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
+        unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+        v = LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2),
+                           &r, 1, "");
+    } else if (ptoc_type_is_int(se) && ptoc_type_is_float(de)) {
+        if (strcmp(rnd, "R"))
+            return unsupported(op, "this rounding mode");
+        v = cg_is_unsigned(se) ? LLVMBuildUIToFP(g->b, v, dty, "") : LLVMBuildSIToFP(g->b, v, dty, "");
+    } else if (ptoc_type_is_int(se) && ptoc_type_is_int(de))
+        v = LLVMBuildBitCast(g->b, v, dty, "");   /* one width: the lanes' bits */
+    else
+        return unsupported(op, "this vcvt (element types)");
+    LLVMValueRef active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
+    if (dl != sl)
+        active = LLVMBuildShuffleVector(g->b, active, LLVMGetPoison(LLVMTypeOf(active)),
+                                        index_vector(g, dl, 2, 1, !strcmp(string_attr(op, "part", "EVEN"), "ODD")), "");
+    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, active, v, LLVMConstNull(dty), ""));
+    return true;
+}
+
 /* ---------------------------------------------------------------- memory */
 
 /* ptr + off elements of the pointer's type. */
@@ -643,5 +698,6 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VCMPS, lower_vcmp, 0),
     VOP(VDINTLV, lower_vintlv, 1),
     VOP(VINTLV, lower_vintlv, 0),
+    VOP(VCVT, lower_vcvt, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

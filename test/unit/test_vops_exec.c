@@ -7,7 +7,8 @@
  * lane. Every case runs with n = 0, 1, a part of the lanes, all of them and
  * more, in ZEROING and MERGING mode where the op has one. Covered: the
  * arithmetic, the scalar forms, the unary ops (vexp and vsqrt on f32), vintlv
- * and vdintlv, vsel under every compare mode of vcmp, the carries (vaddc, vsubc, vaddcs, vsubcs) and vmull, the pair
+ * and vdintlv, vcvt (f32 to i32/ui32 by every rounding mode, saturating;
+ * f16 to f32 by part), vsel under every compare mode of vcmp, the carries (vaddc, vsubc, vaddcs, vsubcs) and vmull, the pair
  * load and store (vldsx2 DINTLV, vstsx2 INTLV), and the predicate ops (pset
  * patterns, pand, por, pxor, pnot, psel, punpack, pdintlv_b8, pintlv_b16,
  * plds NORM/US, psts PK) seen through masked stores; lanes of f32, f16, i32,
@@ -406,6 +407,107 @@ static void check_interleave(void)
     release(&c);
 }
 
+/* ---------------------------------------------------------------- conversions */
+
+static double round_by(const char *rnd, double x)
+{
+    switch (rnd[0]) {
+    case 'A': return round(x);
+    case 'F': return floor(x);
+    case 'C': return ceil(x);
+    case 'Z': return trunc(x);
+    default: return nearbyint(x);   /* the default rounding: to nearest even */
+    }
+}
+
+/* The kernel of a conversion: a's register of `from` under plt_`g`(n), `body`
+ * making %z of `to`, stored whole to c. */
+static void cvt_kernel(char *text, size_t size, const char *from, const char *g, const char *to, const char *gto,
+                       const char *body)
+{
+    char fe[8], te[8];
+    sscanf(strchr(from, 'x') + 1, "%7[^>]", fe);
+    sscanf(strchr(to, 'x') + 1, "%7[^>]", te);
+    snprintf(text, size,
+             "func.func @k(%%a: !pto.ptr<%s, ub>, %%c: !pto.ptr<%s, ub>, %%n: i32) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%m, %%r = pto.plt_%s %%n : i32 -> !pto.mask<%s>, i32\n"
+             "  %%x = pto.vlds %%a[%%c0] : !pto.ptr<%s, ub> -> %s\n"
+             "%s"
+             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             "  pto.vsts %%z, %%c[%%c0], %%all : %s, !pto.ptr<%s, ub>, !pto.mask<%s>\n"
+             "  return\n}\n",
+             fe, te, g, g, fe, from, body, gto, gto, to, te, gto);
+}
+
+/* f32 -> i32 or ui32 by rnd, saturating; halves, out-of-range values and NaN
+ * among the lanes; then back to i32 by the bits. */
+static void check_cvt_to_int(const char *rnd, bool uns)
+{
+    char text[2048], body[512];
+    const char *it = uns ? "ui32" : "i32";
+    snprintf(body, sizeof body,
+             "  %%i = pto.vcvt %%x, %%m {rnd = \"%s\", sat = \"SAT\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64x%s>\n"
+             "  %%z = pto.vcvt %%i, %%m : !pto.vreg<64x%s>, !pto.mask<b32> -> !pto.vreg<64xi32>\n",
+             rnd, it, it);
+    cvt_kernel(text, sizeof text, "!pto.vreg<64xf32>", "b32", "!pto.vreg<64xi32>", "b32", body);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    for (int32_t n = 0; c.fn && n <= 64; n += 21) {
+        float a[64];
+        int32_t out[64];
+        for (unsigned i = 0; i < 64; i++) {
+            uint64_t r = next_random();
+            a[i] = i % 9 == 0 ? (float)((int64_t)(r % 64) - 32) + 0.5f : i % 13 == 0 ? 3e9f * (r % 2 ? 1 : -1)
+                   : i == 5 ? NAN : (float)((double)(int64_t)(r % 20000) / 100.0 - 100.0);
+        }
+        void (*k)(void *, void *, int32_t);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, out, n);
+        bool ok = true;
+        for (unsigned i = 0; i < 64; i++) {
+            double r = round_by(rnd, a[i]);
+            int64_t want = isnan(a[i]) ? 0 : uns ? (r < 0 ? 0 : r > 4294967295.0 ? 4294967295 : (int64_t)r)
+                                               : (r < -2147483648.0 ? INT32_MIN : r > 2147483647.0 ? INT32_MAX : (int64_t)r);
+            ok &= out[i] == (i < (unsigned)n ? (int32_t)(uint32_t)want : 0);
+        }
+        if (!ok)
+            fprintf(stderr, "vcvt f32 to %s rnd %s n=%d differs\n", it, rnd, n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+/* f16 -> f32 of the EVEN or ODD lanes. */
+static void check_cvt_widen(bool odd)
+{
+    char text[2048], body[512];
+    snprintf(body, sizeof body,
+             "  %%z = pto.vcvt %%x, %%m {part = \"%s\"} : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<64xf32>\n",
+             odd ? "ODD" : "EVEN");
+    cvt_kernel(text, sizeof text, "!pto.vreg<128xf16>", "b16", "!pto.vreg<64xf32>", "b32", body);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    for (int32_t n = 0; c.fn && n <= 128; n += 31) {
+        _Alignas(64) unsigned char a[BYTES];
+        float out[64];
+        fill(E_F16, a);
+        void (*k)(void *, void *, int32_t);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, out, n);
+        bool ok = true;
+        for (unsigned i = 0; i < 64; i++) {
+            unsigned src = 2 * i + odd;
+            float want = src < (unsigned)n ? (float)get_f(E_F16, a, src) : 0.0f;
+            ok &= !memcmp(&out[i], &want, 4);
+        }
+        if (!ok)
+            fprintf(stderr, "vcvt f16 to f32 %s n=%d differs\n", odd ? "ODD" : "EVEN", n);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
 /* ---------------------------------------------------------------- compares and selects */
 
 static const char *const cmp_name[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -726,6 +828,11 @@ int main(void)
     check_pairs();
     check_predicate_layouts();
     check_interleave();
+    static const char *const rnds[] = {"R", "A", "F", "C", "Z"};
+    for (unsigned r = 0; r < 5; r++)
+        check_cvt_to_int(rnds[r], r % 2);
+    check_cvt_widen(false);
+    check_cvt_widen(true);
     for (unsigned k = 0; k < 2; k++)
         for (uop op = U_ABS; op <= U_RELU; op++)
             check_unary(floats[k], op);
