@@ -44,6 +44,27 @@ static LLVMValueRef index_vector(cg *g, unsigned n, unsigned mul, unsigned div, 
     return v;
 }
 
+/* The constant <n x i32> {f(0), ..., f(n - 1)}. */
+static LLVMValueRef shuffle_of(cg *g, unsigned n, unsigned (*f)(unsigned i, unsigned arg), unsigned arg)
+{
+    LLVMValueRef *e = malloc(sizeof *e * n);
+    if (!e)
+        ptoc_fatal("out of memory");
+    for (unsigned i = 0; i < n; i++)
+        e[i] = LLVMConstInt(g->i32, f(i, arg), false);
+    LLVMValueRef v = LLVMConstVector(e, n);
+    free(e);
+    return v;
+}
+
+/* Lane i of a:b interleaved, a0 b0 a1 b1 ..., b's lanes from `lanes` on
+ * (arg's low 16 bits), from lane `half` * lanes / 2 of each (arg >> 16). */
+static unsigned interleaved(unsigned i, unsigned arg)
+{
+    unsigned lanes = arg & 0xffff, half = arg >> 16;
+    return half * lanes / 2 + i / 2 + (i % 2) * lanes;
+}
+
 /* The active lanes of predicate `p` for `lanes` lanes of `bytes` bytes: <lanes x i1>. */
 static LLVMValueRef lane_mask(cg *g, LLVMValueRef p, unsigned lanes, unsigned bytes)
 {
@@ -324,23 +345,14 @@ static bool lower_dup(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* vdintlv (arg 1): lanes 2i and 2i + 1 of a:b; vintlv: a0 b0 a1 b1 ..., the
+ * second result from lane N/2 of each. */
 static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     unsigned lanes = lanes_of_type(op_vreg(op));
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     for (unsigned half = 0; half < 2; half++) {
-        /* deinterleave: lanes 2i (+1) of a:b; interleave: a[i], b[i] from lane half * lanes / 2 */
-        LLVMValueRef idx = rule->arg ? index_vector(g, lanes, 2, 1, half)
-                                     : NULL;
-        if (!rule->arg) {
-            LLVMValueRef *e = malloc(sizeof *e * lanes);
-            if (!e)
-                ptoc_fatal("out of memory");
-            for (unsigned i = 0; i < lanes; i++)
-                e[i] = LLVMConstInt(g->i32, half * lanes / 2 + i / 2 + (i % 2) * lanes, false);
-            idx = LLVMConstVector(e, lanes);
-            free(e);
-        }
+        LLVMValueRef idx = rule->arg ? index_vector(g, lanes, 2, 1, half) : shuffle_of(g, lanes, interleaved, lanes | half << 16);
         cg_set(g, &op->results[half], LLVMBuildShuffleVector(g->b, a, b, idx, ""));
     }
     return true;
@@ -469,22 +481,6 @@ static bool lower_vldsx2(cg *g, ptoc_op *op, const cg_rule *rule)
                LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(both), index_vector(g, lanes, 2, 1, half), ""));
     return true;
 }
-
-/* The constant <n x i32> {f(0), ..., f(n - 1)}. */
-static LLVMValueRef shuffle_of(cg *g, unsigned n, unsigned (*f)(unsigned i, unsigned arg), unsigned arg)
-{
-    LLVMValueRef *e = malloc(sizeof *e * n);
-    if (!e)
-        ptoc_fatal("out of memory");
-    for (unsigned i = 0; i < n; i++)
-        e[i] = LLVMConstInt(g->i32, f(i, arg), false);
-    LLVMValueRef v = LLVMConstVector(e, n);
-    free(e);
-    return v;
-}
-
-/* Lane i of a:b interleaved (b's lanes from `lanes` on): a0 b0 a1 b1 ... */
-static unsigned interleaved(unsigned i, unsigned lanes) { return i / 2 + (i % 2) * lanes; }
 
 /* vstsx2 INTLV: a0 b0 a1 b1 ... to ptr + off, the pair of lane i where lane i is active. */
 static bool lower_vstsx2(cg *g, ptoc_op *op, const cg_rule *rule)
