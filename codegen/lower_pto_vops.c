@@ -7,10 +7,10 @@
  * pair) is its bit i*b and an op that makes a predicate sets each active
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
- * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. The ops
- * without a row here (chistv2), some conversions (see lower_vcvt), integer division, distributions
- * other than NORM and BRC, and bf16 arithmetic are not lowered yet: each is
- * an error at the op.
+ * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. chistv2
+ * (no row here), some conversions (see lower_vcvt), integer division, vlds
+ * distributions other than NORM and BRC, and bf16 arithmetic are not lowered
+ * yet: each is an error at the op.
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/ptoc.h"
