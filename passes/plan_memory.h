@@ -248,6 +248,23 @@ static inline span piece_at(const planner *pl, const buffer *b, uint32_t point)
     return (span){1, 0};
 }
 
+/* The handovers at `point` (pl->handovers is in point order): [*first, return). */
+static inline uint32_t memplan_handovers_at(const planner *pl, uint32_t point, uint32_t *first)
+{
+    uint32_t lo = 0, hi = pl->nhandovers;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pl->handovers[mid].point < point)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    while (hi < pl->nhandovers && pl->handovers[hi].point == point)
+        hi++;
+    return hi;
+}
+
 static inline bool bit_of(const uint64_t *row, uint32_t b) { return (row[b / 64] >> (b % 64)) & 1; }
 static inline void set_bit_of(uint64_t *row, uint32_t b) { row[b / 64] |= 1ull << (b % 64); }
 

@@ -121,16 +121,9 @@ static bool handover_between(const planner *pl, const uint32_t *buf_of, const ha
 /* Some handover between groups x and y at `point` (handovers are in point order). */
 static bool handover_at(const planner *pl, const uint32_t *buf_of, uint32_t point, uint32_t x, uint32_t y)
 {
-    uint32_t lo = 0, hi = pl->nhandovers;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (pl->handovers[mid].point < point)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < pl->nhandovers && pl->handovers[lo].point == point; lo++)
-        if (handover_between(pl, buf_of, &pl->handovers[lo], x, y))
+    uint32_t first, end = memplan_handovers_at(pl, point, &first);
+    for (uint32_t k = first; k < end; k++)
+        if (handover_between(pl, buf_of, &pl->handovers[k], x, y))
             return true;
     return false;
 }

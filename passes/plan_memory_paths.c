@@ -601,31 +601,15 @@ static bool dies_in_place(const path_graph *g, const explored *x, const uint64_t
         if (u == h->out || (t != a && t != b) || !pl->uses[u].touches)
             continue;
         bool handed = false;
-        for (const handover *o = pl->handovers; o < pl->handovers + pl->nhandovers; o++)
-            handed |= o->point == h->point && o->in == u && o->out == h->out;
+        uint32_t first, end = memplan_handovers_at(pl, h->point, &first);
+        for (uint32_t k = first; k < end; k++)
+            handed |= pl->handovers[k].in == u && pl->handovers[k].out == h->out;
         if (t == b || !handed)
             return false;
     }
     *in = a;
     *out = b;
     return true;
-}
-
-/* The handovers at point p: [*first, return). */
-static uint32_t handovers_at(const planner *pl, uint32_t p, uint32_t *first)
-{
-    uint32_t lo = 0, hi = pl->nhandovers;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (pl->handovers[mid].point < p)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *first = lo;
-    while (hi < pl->nhandovers && pl->handovers[hi].point == p)
-        hi++;
-    return hi;
 }
 
 typedef struct marking {
@@ -673,7 +657,7 @@ static void mark_conflicts(const path_graph *g, const explored *x, const uint64_
             m->occ[w] |= live[(size_t)x->succ[2 * id + k] * words + w];
     m->nsoft = 0;
     if (s->kind == ST_OP && s->count) {
-        uint32_t first, end = handovers_at(pl, pl->uses[s->first].point, &first);
+        uint32_t first, end = memplan_handovers_at(pl, pl->uses[s->first].point, &first);
         for (uint32_t k = first; k < end && m->nsoft < 8; k++)
             if (dies_in_place(g, x, live, words, id, &pl->handovers[k], m->occ, &m->soft[2 * m->nsoft],
                               &m->soft[2 * m->nsoft + 1]))
