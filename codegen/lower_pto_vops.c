@@ -22,12 +22,8 @@
 
 static const ptoc_pto_vreg *vreg_of(const ptoc_type *t) { return ptoc_pto_vreg_type(t); }
 
-/* Bytes per lane of a vector type: its element's, 4 for a 64-bit pair. */
-static unsigned lane_bytes(const ptoc_type *vt)
-{
-    unsigned bits = ptoc_type_bitwidth(vreg_of(vt)->elem);
-    return bits == 64 ? 4 : bits / 8;
-}
+/* Bytes per lane of a vector type's predicate: its element's, 4 for a 64-bit pair. */
+static unsigned lane_bytes(const ptoc_type *vt) { return ptoc_pto_vreg_lane_bits(vreg_of(vt)) / 8; }
 
 static unsigned lanes_of_type(const ptoc_type *vt) { return (unsigned)vreg_of(vt)->lanes; }
 
@@ -499,12 +495,8 @@ static bool lower_vstsx2(cg *g, ptoc_op *op, const cg_rule *rule)
 
 /* ---------------------------------------------------------------- predicates */
 
-static unsigned granularity_bytes(const ptoc_type *mask)
-{
-    const ptoc_pto_mask *m = ptoc_type_dialect_data(mask, ptoc_pto_dialect(), PTOC_PTO_TYPE_MASK);
-    const char *gr = m && m->granularity ? m->granularity->str : "b8";
-    return !strcmp(gr, "b32") ? 4 : !strcmp(gr, "b16") ? 2 : 1;
-}
+/* Bytes per lane of a predicate (the verifier has checked its granularity). */
+static unsigned granularity_bytes(const ptoc_type *mask) { return ptoc_pto_mask_bits(mask) / 8; }
 
 /* The bits of a predicate made from `src` (256 bits, or 512 for two
  * concatenated) by `f`: result bit j = src bit f(j, arg). */

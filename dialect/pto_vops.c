@@ -259,13 +259,12 @@ generic:                                 /* malformed: the verifier says how */
 
 /* ---------------------------------------------------------------- verifier */
 
-/* The granularity a vector's lanes are predicated at: 8 bits per byte of
- * element, 32 for 64-bit elements (one bit group per 32-bit half). */
-static unsigned lane_granularity(const ptoc_pto_vreg *v)
+unsigned ptoc_pto_vreg_lane_bits(const ptoc_pto_vreg *v)
 {
     unsigned bits = ptoc_type_bitwidth(v->elem);
     return bits == 64 ? 32 : bits;
 }
+
 
 /* A vector register holds 256 bytes, or a 512-byte pair of 64-bit elements. */
 static bool check_vreg(const ptoc_op *op, const ptoc_type *t, const char *what)
@@ -285,7 +284,7 @@ static bool check_vreg(const ptoc_op *op, const ptoc_type *t, const char *what)
     return true;
 }
 
-static unsigned mask_granularity(const ptoc_type *t)
+unsigned ptoc_pto_mask_bits(const ptoc_type *t)
 {
     const ptoc_pto_mask *m = ptoc_type_dialect_data(t, ptoc_pto_dialect(), PTOC_PTO_TYPE_MASK);
     if (!m || !m->granularity)
@@ -296,7 +295,7 @@ static unsigned mask_granularity(const ptoc_type *t)
 
 static bool check_mask(const ptoc_op *op, const ptoc_type *t, unsigned want, const char *what)
 {
-    unsigned g = mask_granularity(t);
+    unsigned g = ptoc_pto_mask_bits(t);
     if (!g) {
         ptoc_op_emit_error(op, "%s must be a !pto.mask<b8>, <b16> or <b32>", what);
         return false;
@@ -496,7 +495,7 @@ static bool check_same(const vop_view *w, vop_rule rule)
         ptoc_op_emit_error(w->op, "works on %s elements", need);
         return false;
     }
-    if (!masks_at(w, lane_granularity(ptoc_pto_vreg_type(vt))) || !scalars_are(w, e))
+    if (!masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt))) || !scalars_are(w, e))
         return false;
     return rule != VR_CMP || check_choice(w->op, "cmp_mode", "eq ne lt le gt ge");
 }
@@ -530,12 +529,12 @@ static bool check_memory(const vop_view *w, const char *choices, bool widening_o
     }
     if (!check_choice(w->op, "dist", choices))
         return false;
-    unsigned dw = dist_width(d), lane = unpk ? pbits : lane_granularity(ptoc_pto_vreg_type(vt));
+    unsigned dw = dist_width(d), lane = unpk ? pbits : ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt));
     if (dw && dw != lane && !(dw == 32 && bits == 64)) {
         ptoc_op_emit_error(w->op, "dist %s is for %u-bit elements, the vector's are %u-bit", d, dw, bits);
         return false;
     }
-    return masks_at(w, lane_granularity(ptoc_pto_vreg_type(vt)));
+    return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
 }
 
 /* plt_bN and pset_bN: the mask of that granularity; plt's count out has the count's type. */
@@ -560,13 +559,13 @@ static bool check_preds(const vop_view *w, unsigned g)
 {
     for (uint32_t i = 0; i < w->ntypes && !g; i++)
         if (w->kinds[i] == 'm')
-            g = mask_granularity(w->types[i]);
+            g = ptoc_pto_mask_bits(w->types[i]);
     return masks_at(w, g);
 }
 
 static bool check_punpack(const vop_view *w)
 {
-    unsigned in = mask_granularity(w->types[0]), out = mask_granularity(w->types[1]);
+    unsigned in = ptoc_pto_mask_bits(w->types[0]), out = ptoc_pto_mask_bits(w->types[1]);
     if (out != 2 * in) {
         ptoc_op_emit_error(w->op, "widens a predicate one granularity: b8 to b16 or b16 to b32");
         return false;
@@ -586,13 +585,13 @@ static bool check_dup(const vop_view *w, bool broadcast)
     }
     if (!broadcast && from_reg && !check_choice(w->op, "position", "LOWEST HIGHEST"))
         return false;
-    return masks_at(w, lane_granularity(ptoc_pto_vreg_type(vt)));
+    return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
 }
 
 static bool check_cvt(const vop_view *w)
 {
     const ptoc_pto_vreg *src = ptoc_pto_vreg_type(w->types[0]);
-    return masks_at(w, lane_granularity(src)) && check_choice(w->op, "rnd", "R A F C Z O") &&
+    return masks_at(w, ptoc_pto_vreg_lane_bits(src)) && check_choice(w->op, "rnd", "R A F C Z O") &&
            check_choice(w->op, "sat", "SAT NOSAT");
 }
 

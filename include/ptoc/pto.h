@@ -348,6 +348,11 @@ typedef struct ptoc_pto_vop_info {
 } ptoc_pto_vop_info;
 
 ptoc_pto_vop_id ptoc_pto_vop(const ptoc_op *op);
+/* The granularity (8, 16 or 32 bits) a vector's lanes are predicated at: its
+ * element's width, 32 for 64-bit elements (one bit group per 32-bit half). */
+unsigned ptoc_pto_vreg_lane_bits(const ptoc_pto_vreg *v);
+/* A !pto.mask's granularity in bits (8, 16, 32); 0 for any other type or a bare mask. */
+unsigned ptoc_pto_mask_bits(const ptoc_type *t);
 size_t ptoc_pto_vop_count(void);
 const ptoc_pto_vop_info *ptoc_pto_vop_info_at(size_t i);   /* NULL past the last */
 
