@@ -27,19 +27,6 @@ static unsigned lane_bytes(const ptoc_type *vt) { return ptoc_pto_vreg_lane_bits
 
 static unsigned lanes_of_type(const ptoc_type *vt) { return (unsigned)vreg_of(vt)->lanes; }
 
-/* The constant vector <n x i32> {f(0), f(1), ...}, f(i) = i * mul / div + add. */
-static LLVMValueRef index_vector(cg *g, unsigned n, unsigned mul, unsigned div, unsigned add)
-{
-    LLVMValueRef *e = malloc(sizeof *e * n);
-    if (!e)
-        ptoc_fatal("out of memory");
-    for (unsigned i = 0; i < n; i++)
-        e[i] = LLVMConstInt(g->i32, (unsigned long long)i * mul / div + add, false);
-    LLVMValueRef v = LLVMConstVector(e, n);
-    free(e);
-    return v;
-}
-
 /* The constant <n x i32> {f(0), ..., f(n - 1)}. */
 static LLVMValueRef shuffle_of(cg *g, unsigned n, unsigned (*f)(unsigned i, unsigned arg), unsigned arg)
 {
@@ -51,6 +38,15 @@ static LLVMValueRef shuffle_of(cg *g, unsigned n, unsigned (*f)(unsigned i, unsi
     LLVMValueRef v = LLVMConstVector(e, n);
     free(e);
     return v;
+}
+
+/* i * mul / div + add, the three packed in arg (a byte each, mul lowest). */
+static unsigned affine(unsigned i, unsigned arg) { return i * (arg & 0xff) / ((arg >> 8) & 0xff) + (arg >> 16); }
+
+/* The constant <n x i32> {i * mul / div + add} (each at most 255). */
+static LLVMValueRef index_vector(cg *g, unsigned n, unsigned mul, unsigned div, unsigned add)
+{
+    return shuffle_of(g, n, affine, mul | div << 8 | add << 16);
 }
 
 /* Lane i of a:b interleaved, a0 b0 a1 b1 ..., b's lanes from `lanes` on
@@ -348,7 +344,8 @@ static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
     unsigned lanes = lanes_of_type(op_vreg(op));
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     for (unsigned half = 0; half < 2; half++) {
-        LLVMValueRef idx = rule->arg ? index_vector(g, lanes, 2, 1, half) : shuffle_of(g, lanes, interleaved, lanes | half << 16);
+        LLVMValueRef idx = rule->arg ? index_vector(g, lanes, 2, 1, half)
+                                     : shuffle_of(g, lanes, interleaved, lanes | half << 16);
         cg_set(g, &op->results[half], LLVMBuildShuffleVector(g->b, a, b, idx, ""));
     }
     return true;
