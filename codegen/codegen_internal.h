@@ -5,6 +5,7 @@
  *
  *   scalars (iN, index, fN)       the LLVM scalar (index is i64; f16/bf16 are
  *                                 `half`/`bfloat` in registers, see cg_load_elem)
+ *   !pto.vreg<NxT>, !pto.mask     <N x T> (bf16 lanes as <N x i16> bits), <256 x i1>
  *   !pto.ptr<T>, GM memref        ptr
  *   tile_buf, tile, memref in an  cg->tile_ty = { i64 byte offset in its address
  *   on-chip address space           space, i64 valid rows, i64 valid cols }
@@ -56,7 +57,13 @@ struct ptoc_llvm_module {
     LLVMTargetMachineRef tm;   /* the backend's machine (cpu: emit.c, cg_cpu_machine) */
     ptoc_codegen_options opts; /* opts.target: the entry it was lowered for */
     char *c_decls;             /* module.c: one C prototype per line, per exported function */
+    /* intrinsics.c: the definitions of the target's intrinsics that the
+     * module calls, until cg_link_intrinsics links them in (NULL then, and
+     * on targets without intrinsics) */
+    LLVMModuleRef intrinsics;
 };
+/* Links m->intrinsics into m->mod (once; nothing to do without them). */
+bool cg_link_intrinsics(ptoc_llvm_module *m, char **err);
 
 /* emit.c: creates m->tm for the options (the host CPU unless given) and sets the
  * module's triple and data layout: the cpu target's machine. */
@@ -125,6 +132,9 @@ struct ptoc_target_backend {
     /* Defines what kernels call at run time in the JIT's dylib; NULL: the
      * target does not run in this process. */
     LLVMErrorRef (*jit_runtime)(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd);
+    /* Non-NULL: micro-ops become calls of this target's intrinsics, named
+     * with this prefix ("pto.a5"; intrinsics.c). */
+    const char *intrinsic_prefix;
 };
 
 /* Per-function state. */
@@ -154,6 +164,7 @@ struct cg {
     struct cg_loop *loop;                       /* the innermost cg_loop being emitted */
     struct cg_shared *shared;                   /* shared_ops.c: the signatures that repeat */
     LLVMValueRef where;                         /* in a shared op's function: its location parameter */
+    LLVMModuleRef intrinsics;                   /* = the ptoc_llvm_module's, while lowering */
 };
 
 /* Lowering nested regions, for the rules of ops with regions
@@ -169,6 +180,10 @@ typedef struct cg_shared cg_shared;
 cg_shared *cg_shared_count(ptoc_op *module);
 void cg_shared_free(cg_shared *s);
 bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
+/* intrinsics.c: a micro-op as a call of its intrinsic when g's target has
+ * them (its definition made by `rule` on first use); anything else by its
+ * rule, in place. */
+bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);
@@ -210,7 +225,8 @@ LLVMValueRef cg_i32(cg *g, int32_t v);
 /* Vectors that codegen builds itself have at most this many lanes (32 bytes
  * of i8). */
 #define CG_MAX_LANES 32
-/* The integer constant `v` of type `ty`, in every lane when ty is a vector. */
+/* The integer constant `v` of type `ty`, in every lane when ty is a vector
+ * (of at most CG_MASK_BITS lanes: a register's bytes). */
 LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v);
 /* `v` in each of `lanes` lanes (at most CG_MAX_LANES). */
 LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes);
@@ -244,10 +260,15 @@ void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef 
 /* Converts a compute-type value of `from` to the compute type of `to` (int
  * widths by sign of `from`, int<->float, float widths). */
 LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *to);
+/* a / b on integers (or vectors of them) that never traps: x/0 = -1 (all
+ * ones) and, signed, INT_MIN/-1 = INT_MIN (docs/targets.md). */
+LLVMValueRef cg_int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned);
 /* f32 -> bf16 bits, round to nearest even, NaN kept quiet (done in IR: LLVM's
  * own fptrunc to bfloat needs a libgcc routine Debian 12 does not have); a
  * vector of floats gives a vector of bits. */
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f);
+/* bf16 values (`bfloat` or their i16 bits, scalar or vector) -> float, exactly. */
+LLVMValueRef cg_bf16_to_f32(cg *g, LLVMValueRef v);
 
 /* ---------------------------------------------------------------- tiles */
 
@@ -325,6 +346,19 @@ typedef struct cg_loop {
 } cg_loop;
 void cg_loop_begin(cg *g, cg_loop *l, LLVMValueRef start, LLVMValueRef end, const char *name);
 void cg_loop_end(cg *g, cg_loop *l);
+/* Emitting the body of another function (a shared op's, an intrinsic's) in
+ * the middle of one: cg_enter_function makes `f` the function being lowered
+ * (the LLVM function `fn`, with an entry block and a body block, the builder
+ * at the body), keeping the caller's state in `caller`; cg_leave_function
+ * ends the entry with a branch to the body and gives the caller back its
+ * function, loops and place. */
+typedef struct cg_caller {
+    cg_func *fn;
+    struct cg_loop *loop;
+    LLVMBasicBlockRef at, body;
+} cg_caller;
+void cg_enter_function(cg *g, cg_func *f, LLVMValueRef fn, cg_caller *caller);
+void cg_leave_function(cg *g, cg_caller *caller);
 /* A fresh block appended to the current function. */
 LLVMBasicBlockRef cg_block(cg *g, const char *name);
 /* An alloca in the function's entry block (so mem2reg/SROA see it). */

@@ -181,6 +181,8 @@ bool cg_cpu_machine(ptoc_llvm_module *m, char **err)
  * except that row loops are never unrolled (cg_loop_end). */
 bool ptoc_llvm_optimize(ptoc_llvm_module *m, char **err)
 {
+    if (!m->opts.keep_intrinsics && !cg_link_intrinsics(m, err))
+        return false;
     char *msg = NULL;
     if (LLVMVerifyModule(m->mod, LLVMReturnStatusAction, &msg))
         return fail_llvm(err, "internal error: the lowered LLVM module is invalid", msg);
@@ -207,6 +209,8 @@ static LLVMMemoryBufferRef emit_buffer(ptoc_llvm_module *m, ptoc_emit_kind kind,
         LLVMDisposeMessage(text);
         return buf;
     }
+    if (!m->opts.keep_intrinsics && !cg_link_intrinsics(m, err))
+        return NULL;
     LLVMModuleRef copy = LLVMCloneModule(m->mod);
     LLVMMemoryBufferRef buf = NULL;
     char *msg = NULL;

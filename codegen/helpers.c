@@ -70,8 +70,11 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
         ty = float_type(g, t->u.fp.kind);
     else if (ptoc_pto_ptr_elem(t) || ptoc_pto_ub_ptr_elem(t))
         ty = g->ptr;
-    else if (ptoc_pto_vreg_type(t))
-        ty = LLVMVectorType(cg_elem_type(g, ptoc_pto_vreg_type(t)->elem), (unsigned)ptoc_pto_vreg_type(t)->lanes);
+    else if (ptoc_pto_vreg_type(t))            /* bf16 lanes as their bits: LLVM has no bfloat vector arithmetic */
+        ty = LLVMVectorType(is_float_kind(ptoc_pto_vreg_type(t)->elem, PTOC_BF16)
+                                ? g->i16
+                                : cg_elem_type(g, ptoc_pto_vreg_type(t)->elem),
+                            (unsigned)ptoc_pto_vreg_type(t)->lanes);
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         ty = LLVMVectorType(g->i1, CG_MASK_BITS);
     else if (ptoc_pto_tensor_view(t) || ptoc_pto_partition_view(t))
@@ -268,7 +271,9 @@ LLVMValueRef cg_const_int(LLVMTypeRef ty, unsigned long long v)
     if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
         return LLVMConstInt(ty, v, false);
     unsigned lanes = LLVMGetVectorSize(ty);
-    LLVMValueRef c = LLVMConstInt(LLVMGetElementType(ty), v, false), splat[CG_MAX_LANES];
+    LLVMValueRef c = LLVMConstInt(LLVMGetElementType(ty), v, false), splat[CG_MASK_BITS];
+    if (lanes > CG_MASK_BITS)
+        ptoc_unreachable("cg_const_int on a vector wider than a register's bytes");
     for (unsigned i = 0; i < lanes; i++)
         splat[i] = c;
     return LLVMConstVector(splat, lanes);
@@ -282,6 +287,29 @@ LLVMValueRef cg_splat(cg *g, LLVMValueRef v, unsigned lanes)
                                   "splat");
 }
 
+/* Integer division that never traps: x/0 = -1 (all ones) and, signed,
+ * INT_MIN/-1 = INT_MIN. The divisor is replaced by 1 in both cases (INT_MIN/1
+ * is INT_MIN already), then the quotient by all ones when dividing by zero. */
+LLVMValueRef cg_int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMValueRef one = cg_const_int(ty, 1), ones = LLVMConstAllOnes(ty);
+    LLVMValueRef zero_div = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstNull(ty), "");
+    LLVMValueRef unsafe = zero_div;
+    if (!is_unsigned) {
+        LLVMTypeRef lane = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetElementType(ty) : ty;
+        LLVMValueRef int_min = cg_const_int(ty, 1ULL << (LLVMGetIntTypeWidth(lane) - 1));
+        LLVMValueRef a_min = LLVMBuildICmp(B, LLVMIntEQ, a, int_min, "");
+        LLVMValueRef b_minus_one = LLVMBuildICmp(B, LLVMIntEQ, b, ones, "");
+        LLVMValueRef overflow = LLVMBuildAnd(B, a_min, b_minus_one, "");
+        unsafe = LLVMBuildOr(B, zero_div, overflow, "");
+    }
+    LLVMValueRef divisor = LLVMBuildSelect(B, unsafe, one, b, "");
+    LLVMValueRef q = is_unsigned ? LLVMBuildUDiv(B, a, divisor, "") : LLVMBuildSDiv(B, a, divisor, "");
+    return LLVMBuildSelect(B, zero_div, ones, q, "");
+}
+
 /* bf16 bits (i16, or a vector of them) -> float: the bits are the high half
  * of a float. */
 static LLVMValueRef bf16_bits_to_f32(cg *g, LLVMValueRef bits)
@@ -290,6 +318,11 @@ static LLVMValueRef bf16_bits_to_f32(cg *g, LLVMValueRef bits)
     LLVMValueRef wide = LLVMBuildZExt(g->b, bits, with_lanes(g->i32, lanes), "");
     LLVMValueRef shifted = LLVMBuildShl(g->b, wide, cg_const_int(LLVMTypeOf(wide), 16), "");
     return LLVMBuildBitCast(g->b, shifted, with_lanes(g->f32, lanes), "");
+}
+
+LLVMValueRef cg_bf16_to_f32(cg *g, LLVMValueRef v)
+{
+    return bf16_bits_to_f32(g, LLVMBuildBitCast(g->b, v, with_lanes(g->i16, lanes_of(v)), ""));
 }
 
 LLVMValueRef cg_load_elems(cg *g, const ptoc_type *elem, LLVMValueRef ptr, unsigned lanes)
@@ -763,6 +796,28 @@ void cg_loop_end(cg *g, cg_loop *l)
     }
     g->loop = l->outer;
     LLVMPositionBuilderAtEnd(g->b, l->exit);
+}
+
+void cg_enter_function(cg *g, cg_func *f, LLVMValueRef fn, cg_caller *caller)
+{
+    *caller = (cg_caller){g->fn, g->loop, LLVMGetInsertBlock(g->b), NULL};
+    memset(f, 0, sizeof *f);
+    f->op = caller->fn->op;
+    f->fn = fn;
+    g->fn = f;
+    g->loop = NULL;
+    f->entry = cg_block(g, "entry");
+    caller->body = cg_block(g, "body");
+    LLVMPositionBuilderAtEnd(g->b, caller->body);
+}
+
+void cg_leave_function(cg *g, cg_caller *caller)
+{
+    LLVMPositionBuilderAtEnd(g->b, g->fn->entry);
+    LLVMBuildBr(g->b, caller->body);
+    g->fn = caller->fn;
+    g->loop = caller->loop;
+    LLVMPositionBuilderAtEnd(g->b, caller->at);
 }
 
 LLVMBasicBlockRef cg_block(cg *g, const char *name)

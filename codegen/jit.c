@@ -135,8 +135,13 @@ static LLVMOrcLLJITRef create_lljit(const ptoc_llvm_module *m, char **err)
 
 ptoc_jit *ptoc_jit_create(ptoc_llvm_module *m, char **err)
 {
-    if (!ptoc_target_runs(m->opts.target)) {
-        set_message(err, "the target does not run in this process");
+    if (!ptoc_target_runs(m->opts.target) || m->opts.keep_intrinsics) {
+        set_message(err, m->opts.keep_intrinsics ? "a module that keeps its intrinsics does not run"
+                                                 : "the target does not run in this process");
+        ptoc_llvm_module_destroy(m);
+        return NULL;
+    }
+    if (!cg_link_intrinsics(m, err)) {
         ptoc_llvm_module_destroy(m);
         return NULL;
     }

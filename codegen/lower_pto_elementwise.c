@@ -64,29 +64,6 @@ static LLVMValueRef float_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b)
     return a;
 }
 
-/* Integer division that never traps: x/0 = -1 (all ones) and, signed,
- * INT_MIN/-1 = INT_MIN. The divisor is replaced by 1 in both cases (INT_MIN/1
- * is INT_MIN already), then the quotient by all ones when dividing by zero. */
-static LLVMValueRef int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
-{
-    LLVMBuilderRef B = g->b;
-    LLVMTypeRef ty = LLVMTypeOf(a);
-    LLVMValueRef one = cg_const_int(ty, 1), ones = LLVMConstAllOnes(ty);
-    LLVMValueRef zero_div = LLVMBuildICmp(B, LLVMIntEQ, b, LLVMConstNull(ty), "");
-    LLVMValueRef unsafe = zero_div;
-    if (!is_unsigned) {
-        LLVMTypeRef lane = LLVMGetTypeKind(ty) == LLVMVectorTypeKind ? LLVMGetElementType(ty) : ty;
-        LLVMValueRef int_min = cg_const_int(ty, 1ULL << (LLVMGetIntTypeWidth(lane) - 1));
-        LLVMValueRef a_min = LLVMBuildICmp(B, LLVMIntEQ, a, int_min, "");
-        LLVMValueRef b_minus_one = LLVMBuildICmp(B, LLVMIntEQ, b, ones, "");
-        LLVMValueRef overflow = LLVMBuildAnd(B, a_min, b_minus_one, "");
-        unsafe = LLVMBuildOr(B, zero_div, overflow, "");
-    }
-    LLVMValueRef divisor = LLVMBuildSelect(B, unsafe, one, b, "");
-    LLVMValueRef q = is_unsigned ? LLVMBuildUDiv(B, a, divisor, "") : LLVMBuildSDiv(B, a, divisor, "");
-    return LLVMBuildSelect(B, zero_div, ones, q, "");
-}
-
 static LLVMValueRef int_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
 {
     LLVMBuilderRef B = g->b;
@@ -94,8 +71,8 @@ static LLVMValueRef int_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b, bool
     case EW_ADD: return LLVMBuildAdd(B, a, b, "");
     case EW_SUB: return LLVMBuildSub(B, a, b, "");
     case EW_MUL: return LLVMBuildMul(B, a, b, "");
-    case EW_DIV: return int_div(g, a, b, is_unsigned);
-    case EW_RDIV: return int_div(g, b, a, is_unsigned);
+    case EW_DIV: return cg_int_div(g, a, b, is_unsigned);
+    case EW_RDIV: return cg_int_div(g, b, a, is_unsigned);
     case EW_MAX:
         return LLVMBuildSelect(B, LLVMBuildICmp(B, is_unsigned ? LLVMIntUGT : LLVMIntSGT, a, b, ""), a, b, "");
     case EW_MIN:

@@ -7,10 +7,15 @@
  * pair) is its bit i*b and an op that makes a predicate sets each active
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
- * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. chistv2
- * (no row here), some conversions (see lower_vcvt), integer division, vlds
- * distributions other than NORM and BRC, and bf16 arithmetic are not lowered
- * yet: each is an error at the op.
+ * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. Integer
+ * division and max/min compute as the tile ops do (docs/targets.md). chistv2
+ * (no row here), some conversions (see lower_vcvt), vlds distributions other
+ * than NORM and BRC are not lowered yet: each is an
+ * error at the op. bf16 lanes compute in float, rounded on the way back.
+ *
+ * Also here: the bridges from tiles (tile_ptr: the tile's address in its
+ * space; tile_valid: its valid shape) and pto.vecscope, whose body is lowered
+ * in place: a vector function is straight-line code of its caller.
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/ptoc.h"
@@ -70,15 +75,21 @@ static LLVMValueRef predicate_of(cg *g, LLVMValueRef lanes_v, unsigned bytes)
                                   index_vector(g, CG_MASK_BITS, 1, bytes, 0), "pred");
 }
 
-/* <256 x i1> of bits j with j / bytes < n (n an i32 or i64 count). */
+/* <256 x i1> of bits j with j / bytes < n (n an i32 or i64 count, unsigned).
+ * The lanes are compared as i16 and then spread to their bytes, so that a
+ * lane_mask of the same width folds back to the compare: a 256-lane compare
+ * of i64s is what LLVM's x86 backend would otherwise spend its time on. */
 static LLVMValueRef first_lanes(cg *g, LLVMValueRef n, unsigned bytes)
 {
+    unsigned lanes = CG_MASK_BITS / bytes;
     LLVMTypeRef nt = LLVMTypeOf(n);
-    LLVMTypeRef vt = LLVMVectorType(nt, CG_MASK_BITS);
-    LLVMValueRef idx = index_vector(g, CG_MASK_BITS, 1, bytes, 0);
-    if (nt != g->i32)
-        idx = LLVMBuildZExt(g->b, idx, vt, "");
-    return LLVMBuildICmp(g->b, LLVMIntULT, idx, cg_splat(g, n, CG_MASK_BITS), "first");
+    LLVMValueRef cap = LLVMConstInt(nt, lanes, false);
+    LLVMValueRef clamped = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, n, cap, ""), n, cap, "");
+    LLVMValueRef n16 = LLVMBuildTrunc(g->b, clamped, g->i16, "");
+    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), LLVMVectorType(g->i32, lanes), "");
+    iota = LLVMBuildTrunc(g->b, iota, LLVMVectorType(g->i16, lanes), "");
+    LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntULT, iota, cg_splat(g, n16, lanes), "first");
+    return predicate_of(g, c, bytes);
 }
 
 static LLVMValueRef all_bits(cg *g, bool on)
@@ -120,13 +131,36 @@ static bool unsupported(const ptoc_op *op, const char *what)
     return false;
 }
 
-/* The element type computes here: integers, f16 and f32. */
+static bool is_bf16(const ptoc_type *e) { return e->kind == PTOC_TYPE_FLOAT && e->u.fp.kind == PTOC_BF16; }
+
+/* The element type computes here: integers, f16, bf16 and f32. */
 static bool computable(const ptoc_op *op)
 {
     const ptoc_type *e = vreg_of(op_vreg(op))->elem;
-    if (ptoc_type_is_int(e) || (e->kind == PTOC_TYPE_FLOAT && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_F32)))
+    if (ptoc_type_is_int(e) || is_bf16(e) ||
+        (e->kind == PTOC_TYPE_FLOAT && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_F32)))
         return true;
     return unsupported(op, "arithmetic on this element type");
+}
+
+/* bf16 lanes compute in float and round to nearest even on the way back, as
+ * the tile ops compute (LLVM legalises f16 lanes the same way by itself). */
+static LLVMValueRef widen(cg *g, const ptoc_op *op, LLVMValueRef v)
+{
+    return is_bf16(vreg_of(op_vreg(op))->elem) ? cg_bf16_to_f32(g, v) : v;
+}
+
+static LLVMValueRef narrow(cg *g, const ptoc_op *op, LLVMValueRef v)
+{
+    return is_bf16(vreg_of(op_vreg(op))->elem) ? cg_f32_to_bf16(g, v) : v;
+}
+
+/* `lanes` copies of a scalar, as a register of type vt (a bf16 one's bits). */
+static LLVMValueRef splat_as(cg *g, LLVMValueRef s, const ptoc_type *vt)
+{
+    LLVMValueRef r = cg_splat(g, s, lanes_of_type(vt));
+    LLVMTypeRef want = cg_type(g, vt, ptoc_loc_unknown());
+    return LLVMTypeOf(r) == want ? r : LLVMBuildBitCast(g->b, r, want, "");
 }
 
 static bool is_float_vreg(const ptoc_op *op) { return ptoc_type_is_float(vreg_of(op_vreg(op))->elem); }
@@ -138,12 +172,15 @@ static LLVMValueRef operand(cg *g, const ptoc_op *op, uint32_t i) { return cg_ge
 
 typedef enum vbin { VB_ADD, VB_SUB, VB_MUL, VB_DIV, VB_MAX, VB_MIN, VB_AND, VB_OR, VB_XOR, VB_SHL, VB_SHR, VB_EXPDIF } vbin;
 
+/* max: a > b ? a : b, min: a < b ? a : b, the pages' formulas; on floats the
+ * compare is ordered, so a NaN in b is kept and a NaN in a is not (as the
+ * tile ops compute, docs/targets.md). */
 static LLVMValueRef min_max(cg *g, const ptoc_op *op, bool max, LLVMValueRef a, LLVMValueRef b)
 {
+    if (is_float_vreg(op))
+        return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, b, "");
     LLVMValueRef args[2] = {a, b};
-    const char *name = is_float_vreg(op) ? (max ? "llvm.maxnum" : "llvm.minnum")
-                       : is_unsigned_vreg(op) ? (max ? "llvm.umax" : "llvm.umin")
-                                              : (max ? "llvm.smax" : "llvm.smin");
+    const char *name = is_unsigned_vreg(op) ? (max ? "llvm.umax" : "llvm.umin") : (max ? "llvm.smax" : "llvm.smin");
     return cg_call_intrinsic(g, name, LLVMTypeOf(a), args, 2);
 }
 
@@ -172,7 +209,7 @@ static LLVMValueRef binary(cg *g, const ptoc_op *op, vbin k, LLVMValueRef a, LLV
     case VB_ADD: return fp ? LLVMBuildFAdd(g->b, a, b, "") : LLVMBuildAdd(g->b, a, b, "");
     case VB_SUB: return fp ? LLVMBuildFSub(g->b, a, b, "") : LLVMBuildSub(g->b, a, b, "");
     case VB_MUL: return fp ? LLVMBuildFMul(g->b, a, b, "") : LLVMBuildMul(g->b, a, b, "");
-    case VB_DIV: return LLVMBuildFDiv(g->b, a, b, "");
+    case VB_DIV: return fp ? LLVMBuildFDiv(g->b, a, b, "") : cg_int_div(g, a, b, is_unsigned_vreg(op));
     case VB_MAX: return min_max(g, op, true, a, b);
     case VB_MIN: return min_max(g, op, false, a, b);
     case VB_AND: return LLVMBuildAnd(g->b, a, b, "");
@@ -193,12 +230,10 @@ static bool lower_binary(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     if (!computable(op))
         return false;
-    if (rule->arg == VB_DIV && !is_float_vreg(op))
-        return unsupported(op, "integer division");
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     if (!vreg_of(ptoc_op_operand(op, 1)->type))
-        b = cg_splat(g, b, lanes_of_type(op_vreg(op)));
-    LLVMValueRef r = binary(g, op, (vbin)rule->arg, a, b);
+        b = splat_as(g, b, op_vreg(op));
+    LLVMValueRef r = narrow(g, op, binary(g, op, (vbin)rule->arg, widen(g, op, a), widen(g, op, b)));
     cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 2), a));
     return true;
 }
@@ -231,7 +266,8 @@ static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!computable(op))
         return false;
     LLVMValueRef a = operand(g, op, 0);
-    cg_set(g, &op->results[0], predicated(g, op, unary(g, op, (vun)rule->arg, a), operand(g, op, 1), a));
+    LLVMValueRef r = narrow(g, op, unary(g, op, (vun)rule->arg, widen(g, op, a)));
+    cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 1), a));
     return true;
 }
 
@@ -312,7 +348,9 @@ static bool lower_vcmp(cg *g, ptoc_op *op, const cg_rule *rule)
         k++;
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     if (!vreg_of(ptoc_op_operand(op, 1)->type))
-        b = cg_splat(g, b, lanes);
+        b = splat_as(g, b, vt);
+    a = widen(g, op, a);
+    b = widen(g, op, b);
     LLVMValueRef c = is_float_vreg(op) ? LLVMBuildFCmp(g->b, fp[k], a, b, "")
                                        : LLVMBuildICmp(g->b, is_unsigned_vreg(op) ? ui[k] : si[k], a, b, "");
     LLVMValueRef seed = lane_mask(g, operand(g, op, 2), lanes, bytes);
@@ -330,7 +368,7 @@ static bool lower_dup(cg *g, ptoc_op *op, const cg_rule *rule)
         bool highest = !strcmp(string_attr(op, "position", "LOWEST"), "HIGHEST");
         src = LLVMBuildExtractElement(g->b, src, cg_i32(g, highest ? (int32_t)lanes - 1 : 0), "");
     }
-    LLVMValueRef r = cg_splat(g, src, lanes);
+    LLVMValueRef r = splat_as(g, src, vt);
     if (rule->arg)                       /* vdup: predicated */
         r = predicated(g, op, r, operand(g, op, 1), LLVMConstNull(LLVMTypeOf(r)));
     cg_set(g, &op->results[0], r);
@@ -623,7 +661,39 @@ static bool lower_plogic(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- bridges */
+
+static bool lower_tile_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile t;
+    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t))
+        return false;
+    cg_set(g, &op->results[0], t.base);
+    return true;
+}
+
+static bool lower_tile_valid(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile t;
+    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t))
+        return false;
+    cg_set(g, &op->results[0], t.vrows);
+    cg_set(g, &op->results[1], t.vcols);
+    return true;
+}
+
+static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    return op->nregions != 1 || !op->regions[0].first || cg_lower_block(g, op->regions[0].first);
+}
+
 const cg_rule cg_pto_vop_rules[] = {
+    {PTO(VECSCOPE), lower_vecscope, 0, PTOC_PTO_VOP_NONE},
+    VOP(TILE_PTR, lower_tile_ptr, 0),
+    VOP(TILE_VALID, lower_tile_valid, 0),
     VOP(VLDS, lower_vlds, 0),
     VOP(VLDSX2, lower_vldsx2, 0),
     VOP(VSTS, lower_vsts, 0),

@@ -137,7 +137,7 @@ static bool backend_claims(const ptoc_target_backend *be, ptoc_pto_op_id opcode,
 bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode)
 {
     return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT && ptoc_target_generates_code(t) &&
-           backend_claims(t->backend, opcode, NULL);
+           (backend_claims(t->backend, opcode, NULL) || (t->lowers && t->lowers(opcode)));
 }
 
 bool ptoc_llvm_supports_vop(const ptoc_target *t, ptoc_pto_vop_id vop)
@@ -189,7 +189,8 @@ bool cg_lower_op(cg *g, ptoc_op *op)
         ptoc_op_emit_error(op, "is not supported by the %s target yet", g->target->name);
         return false;
     }
-    return cg_shared_lower(g, op, rule) && (!g->opts->pipe_events || cg_pipe_events(g, op));
+    bool ok = ptoc_pto_vop(op) != PTOC_PTO_VOP_NONE ? cg_intrinsic_lower(g, op, rule) : cg_shared_lower(g, op, rule);
+    return ok && (!g->opts->pipe_events || cg_pipe_events(g, op));
 }
 
 bool cg_lower_block(cg *g, ptoc_block *b)
@@ -459,7 +460,8 @@ static bool lower_functions(cg *g, ptoc_op *module)
 static bool verify_llvm(cg *g, ptoc_op *module)
 {
     char *msg = NULL;
-    bool broken = LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg);
+    bool broken = LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg) ||
+                  (g->intrinsics && LLVMVerifyModule(g->intrinsics, LLVMReturnStatusAction, &msg));
     if (broken)
         ptoc_emit_error(g->ctx, module->loc, "internal error: the LLVM module does not verify: %s",
                         msg ? msg : "");
@@ -506,6 +508,12 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
         g->arch = PTOC_PTO_ARCH_CPU;
     g->llctx = m->llctx;
     g->mod = m->mod;
+    if (be->intrinsic_prefix) {
+        m->intrinsics = LLVMModuleCreateWithNameInContext("intrinsics", m->llctx);
+        LLVMSetTarget(m->intrinsics, LLVMGetTarget(m->mod));
+        LLVMSetDataLayout(m->intrinsics, LLVMGetDataLayoutStr(m->mod));
+        g->intrinsics = m->intrinsics;
+    }
     g->b = LLVMCreateBuilderInContext(g->llctx);
     be->init_types(g);
     ptoc_ptrmap_init(&cm.values.map, g->ctx);
@@ -531,6 +539,8 @@ void ptoc_llvm_module_destroy(ptoc_llvm_module *m)
         return;
     if (m->mod)
         LLVMDisposeModule(m->mod);
+    if (m->intrinsics)
+        LLVMDisposeModule(m->intrinsics);
     if (m->tm)
         LLVMDisposeTargetMachine(m->tm);
     if (m->tsc)

@@ -216,31 +216,19 @@ static LLVMValueRef build_function(cg *g, ptoc_op *op, const cg_rule *rule, cons
             unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
             LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, 0));
         }
-        cg_func *caller = g->fn, f;
-        cg_loop *loop = g->loop;
-        LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
-        memset(&f, 0, sizeof f);
-        f.op = caller->op;
-        f.fn = fn;
-        g->fn = &f;
-        g->loop = NULL;
-        f.entry = cg_block(g, "entry");
-        LLVMBasicBlockRef body = cg_block(g, "body");
-        LLVMPositionBuilderAtEnd(g->b, body);
+        cg_func f;
+        cg_caller caller;
+        cg_enter_function(g, &f, fn, &caller);
         for (uint32_t i = 0; i < n; i++)
             cg_set(g, vals[i], cg_from_abi(g, LLVMGetParam(fn, i), vals[i]->type));
         g->where = LLVMGetParam(fn, n);
         ok = rule->lower(g, op, rule);
         if (ok)
             LLVMBuildRetVoid(g->b);
-        LLVMPositionBuilderAtEnd(g->b, f.entry);
-        LLVMBuildBr(g->b, body);
+        cg_leave_function(g, &caller);
         for (uint32_t i = 0; i < n; i++)
             cg_set(g, vals[i], saved[i]);
         g->where = NULL;
-        g->fn = caller;
-        g->loop = loop;
-        LLVMPositionBuilderAtEnd(g->b, at);
     }
     free(params);
     free(saved);

@@ -61,6 +61,30 @@ static const ptoc_target_backend cpu_backend = {
     .jit_runtime = cg_cpu_jit_runtime,
 };
 
+/* ---------------------------------------------------------------- the a5 backend */
+
+/* The a5 target runs pto-lower-a5 first, so its vector work arrives as
+ * micro-ops in vecscopes; each micro-op becomes a call of its intrinsic
+ * (intrinsics.c), defined by the micro-op's rule. The DMA ops (tload,
+ * tstore), the views and the sync lower as on cpu, and the kernel runs on
+ * the host with the cpu target's types, machine and runtime: the A5 model
+ * is executable. */
+static const cg_rule_table a5_rule_tables[] = {
+    {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_vop_rules, &cg_pto_vop_rule_count},
+};
+
+static const ptoc_target_backend a5_backend = {
+    .tables = a5_rule_tables,
+    .ntables = sizeof a5_rule_tables / sizeof a5_rule_tables[0],
+    .init_types = cpu_init_types,
+    .type = cg_cpu_type,
+    .machine = cg_cpu_machine,
+    .jit_runtime = cg_cpu_jit_runtime,
+    .intrinsic_prefix = "pto.a5",
+};
+
 /* ---------------------------------------------------------------- the list */
 
 static const char *const a2a3_aliases[] = {"a2", "a3", NULL};
@@ -70,7 +94,8 @@ enum { TARGET_A2A3, TARGET_A5, TARGET_CPU, BUILTIN_COUNT };
 static const ptoc_target builtin[BUILTIN_COUNT] = {
     [TARGET_A2A3] = {.name = "a2a3", .aliases = a2a3_aliases, .arch = "a2a3",
                      .pipeline = ptoc_level_pipeline, .backend = NULL},
-    [TARGET_A5] = {.name = "a5", .arch = "a5", .pipeline = ptoc_level_pipeline, .backend = NULL},
+    [TARGET_A5] = {.name = "a5", .arch = "a5", .pipeline = ptoc_level_pipeline, .lowering = "pto-lower-a5",
+                   .lowers = ptoc_lower_a5_lowers, .backend = &a5_backend},
     [TARGET_CPU] = {.name = "cpu", .arch = "cpu", .pipeline = ptoc_level_pipeline, .backend = &cpu_backend},
 };
 

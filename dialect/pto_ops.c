@@ -926,6 +926,34 @@ static void print_section(ptoc_printer *p, const ptoc_op *op)
     ptoc_print_attr_dict(p, op, NULL, 0);
 }
 
+/* `pto.vecscope ins(...) outs(...) { region } {attrs}`: the DPS groups, then
+ * the region, then the attributes, as a section writes them. */
+static bool parse_vecscope(ptoc_parser *p, ptoc_op_state *st)
+{
+    uint32_t nins, nouts;
+    if (!pto_parse_optional_group(p, st, "ins", &nins) || !pto_parse_optional_group(p, st, "outs", &nouts))
+        return false;
+    int64_t seg[2] = {nins, nouts};
+    pto_add_segments(p, st, 2, seg);
+    return parse_section(p, st);
+}
+
+static void print_vecscope(ptoc_printer *p, const ptoc_op *op)
+{
+    uint32_t nins, nouts;
+    if (!ptoc_pto_dps_split(op, &nins, &nouts) || op->nregions != 1) {
+        print_ssa_form(p, op);
+        return;
+    }
+    if (nins > 0)
+        pto_print_group(p, op, "ins", 0, nins, false);
+    if (nouts > 0)
+        pto_print_group(p, op, "outs", nins, nouts, false);
+    ptoc_print_str(p, " ");
+    ptoc_print_region(p, &op->regions[0], false, NULL);
+    ptoc_print_attr_dict(p, op, &segment_attr_name, 1);
+}
+
 /* `pto.print ins("fmt", %x : T) {attrs}` */
 static bool parse_print_op(ptoc_parser *p, ptoc_op_state *st)
 {

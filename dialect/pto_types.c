@@ -22,6 +22,7 @@
  * parsed, so the diagnostic points at the type.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dialect/pto_internal.h"
@@ -107,6 +108,23 @@ ptoc_type *ptoc_pto_ptr_type(ptoc_context *ctx, ptoc_type *elem)
 ptoc_type *ptoc_pto_ub_ptr_type(ptoc_context *ctx, ptoc_type *elem)
 {
     return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_UB_PTR, &elem, sizeof elem);
+}
+
+ptoc_type *ptoc_pto_vreg_type_get(ptoc_context *ctx, ptoc_type *elem, int64_t lanes)
+{
+    ptoc_pto_vreg v;
+    memset(&v, 0, sizeof v);
+    v.elem = elem;
+    v.lanes = lanes;
+    return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_VREG, &v, sizeof v);
+}
+
+ptoc_type *ptoc_pto_mask_type_get(ptoc_context *ctx, unsigned bits)
+{
+    char g[8];
+    snprintf(g, sizeof g, "b%u", bits);
+    ptoc_pto_mask m = {ptoc_ident_cstr(ctx, g)};
+    return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_MASK, &m, sizeof m);
 }
 
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,

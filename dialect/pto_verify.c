@@ -362,13 +362,17 @@ static bool check_scalar(const ptoc_op *op, const char *name, const ptoc_type *t
 /* ---------------------------------------------------------------- elementwise */
 
 /* Every tile in vec, the element types from the table, and the sources of
- * dst's shape. `names[i]` NULL: t[i] is not a tile. */
+ * dst's shape. On A5 every tile is row_major none_box: the hardware library
+ * asserts row_major and addresses a tile's rows by its row stride, which a
+ * boxed layout does not have (docs/decisions.md). `names[i]` NULL: t[i] is
+ * not a tile. */
 static bool check_elementwise_tiles(const ptoc_op *op, const char *const *names, const ptoc_pto_tile_desc **t,
                                     uint32_t n, ptoc_pto_arch arch)
 {
     const ptoc_pto_tile_desc *dst = t[n - 1];
     for (uint32_t i = 0; i < n; i++)
-        if (names[i] && !check_loc_vec(op, names[i], t[i]))
+        if (names[i] && (!check_loc_vec(op, names[i], t[i]) ||
+                         (arch == PTOC_PTO_ARCH_A5 && !check_row_major(op, names[i], t[i], true))))
             return false;
     if (!pto_check_dtype_rules(op, arch))
         return false;

@@ -43,6 +43,8 @@ typedef enum vop_rule {
     VR_PAIR,        /* one vector type for all four */
     VR_CVT,         /* two vector types; the mask at the source's granularity */
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
+    VR_TILE_PTR,    /* the pointer's element type is the tile's */
+    VR_TILE_VALID,  /* index results */
 } vop_rule;
 
 typedef struct vop_row {
@@ -371,6 +373,14 @@ static bool check_kinds(const vop_view *w)
                 ok = false;
             }
             break;
+        case 't': {
+            const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+            if (!d || d->loc != PTOC_PTO_AS_VEC) {
+                ptoc_op_emit_error(w->op, "a tile operand must be a !pto.tile_buf in vec");
+                ok = false;
+            }
+            break;
+        }
         case 's':
             if (!ptoc_type_is_int_or_index(t) && !ptoc_type_is_float(t)) {
                 ptoc_op_emit_error(w->op, "a scalar operand must be an integer or a float");
@@ -461,10 +471,18 @@ static bool masks_at(const vop_view *w, unsigned g)
     return true;
 }
 
+/* A scalar has the element type; an unsigned vector's may also be the
+ * signless integer of its width (arith's integers are signless). */
+static bool scalar_fits(const ptoc_type *t, const ptoc_type *elem)
+{
+    return t == elem || (ptoc_type_is_int(t) && ptoc_type_is_int(elem) && t->u.integer.sign == PTOC_SIGNLESS &&
+                         ptoc_type_bitwidth(t) == ptoc_type_bitwidth(elem));
+}
+
 static bool scalars_are(const vop_view *w, const ptoc_type *elem)
 {
     for (uint32_t i = 0; i < w->ntypes; i++)
-        if (w->kinds[i] == 's' && w->types[i] != elem) {
+        if (w->kinds[i] == 's' && !scalar_fits(w->types[i], elem)) {
             ptoc_op_emit_error(w->op, "its scalar operand must have the vector's element type");
             return false;
         }
@@ -578,7 +596,7 @@ static bool check_dup(const vop_view *w, bool broadcast)
     const ptoc_type *src = w->types[0], *vt = w->types[w->ntypes - 1];
     const ptoc_type *e = elem_of(vt);
     bool from_reg = ptoc_pto_vreg_type(src) != NULL;
-    if (from_reg ? src != vt : src != e) {
+    if (from_reg ? src != vt : !scalar_fits(src, e)) {
         ptoc_op_emit_error(w->op, "its source must be a scalar of the result's element type%s",
                            broadcast ? "" : " or a register of the result's type");
         return false;
@@ -639,6 +657,18 @@ static bool check_rule(const vop_view *w)
     case VR_DUP: return check_dup(w, false);
     case VR_CVT: return check_cvt(w);
     case VR_HIST: return check_hist(w);
+    case VR_TILE_PTR:
+        if (ptoc_pto_ub_ptr_elem(w->types[1]) != ptoc_pto_tile_buf(w->types[0])->elem) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's");
+            return false;
+        }
+        return true;
+    case VR_TILE_VALID:
+        if (w->types[1]->kind != PTOC_TYPE_INDEX || w->types[2]->kind != PTOC_TYPE_INDEX) {
+            ptoc_op_emit_error(w->op, "its results must be indexes");
+            return false;
+        }
+        return true;
     }
     return true;
 }

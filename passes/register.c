@@ -21,6 +21,7 @@ static const ptoc_pass_def *const all_passes[] = {
     &ptoc_plan_memory_pass,
     &ptoc_insert_tassign_pass,
     &ptoc_insert_sync_pass,
+    &ptoc_lower_a5_pass,
 };
 
 #define AUTO_MODE "pto-bufferize,pto-plan-memory,pto-insert-tassign"

@@ -85,14 +85,18 @@ void *ptoc_rt_space_base(int32_t space, int64_t bytes)
     size_t want = bytes > 0 ? (size_t)bytes : 1;
     if (s->data && s->size >= want)
         return s->data;
-    /* Exactly the bytes asked for: one space's memory, sized by its capacity
-     * (above), not an array that grows by appends. */
-    unsigned char *data = realloc(s->data, want);
+    /* The bytes asked for, one space's memory sized by its capacity (above),
+     * not an array that grows by appends; and a margin after them, which a
+     * micro-op register load near the end of the space reads: vlds reads 256
+     * bytes (two registers for vldsx2) whatever its predicate, as hardware does,
+     * and the stores that follow write only the active lanes. */
+    enum { REGISTER_READ_MARGIN = 512 };
+    unsigned char *data = realloc(s->data, want + REGISTER_READ_MARGIN);
     if (!data)
         ptoc_rt_fail("", "cannot allocate %" PRId64 " bytes of simulated %s memory", bytes, space_name(space));
     if (!s->data)
         register_release();
-    memset(data + s->size, core.poison ? RT_POISON_BYTE : 0, want - s->size);
+    memset(data + s->size, core.poison ? RT_POISON_BYTE : 0, want + REGISTER_READ_MARGIN - s->size);
     s->data = data;
     s->size = want;
     return data;

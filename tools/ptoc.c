@@ -442,7 +442,9 @@ static bool emit_kind(ptoc_llvm_module *m, int kind, const char *path, const cha
 static int emit_output(ptoc_op *module, const driver_options *o)
 {
     int kind = o->emit == EMIT_DEFAULT ? PTOC_EMIT_OBJ : o->emit;
-    ptoc_llvm_module *m = ptoc_llvm_lower(module, &o->cg);
+    ptoc_codegen_options cg = o->cg;
+    cg.keep_intrinsics = kind == PTOC_EMIT_LLVM;       /* LLVM IR shows the target's intrinsics as calls */
+    ptoc_llvm_module *m = ptoc_llvm_lower(module, &cg);
     if (!m)
         return PTOC_TOOL_EXIT_ERROR;
     char *err = NULL;
@@ -472,15 +474,17 @@ static int emit_mlir(ptoc_op *module, const driver_options *o)
 
 /* ---------------------------------------------------------------- the pipeline */
 
-/* The target's named pipeline for the level and the sync setting, with the
- * shared flags' dumps and timing; the IR is verified after every pass. */
+/* The target's named pipeline for the level and the sync setting, then its
+ * lowering passes, with the shared flags' dumps and timing; the IR is
+ * verified after every pass. */
 static bool run_pipeline(ptoc_op *module, ptoc_arena *arena, const driver_options *o)
 {
     ptoc_context *ctx = ptoc_op_context(module);
     ptoc_pm_config config = ptoc_tool_pm_config(&o->common, true);
     ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    const char *name = o->cg.target->pipeline(ptoc_pto_target_level(ctx), !o->no_sync);
-    bool ok = ptoc_pm_parse(pm, name) && ptoc_pm_run(pm, module, arena);
+    const ptoc_target *t = o->cg.target;
+    bool ok = ptoc_pm_parse(pm, t->pipeline(ptoc_pto_target_level(ctx), !o->no_sync)) &&
+              (!t->lowering || ptoc_pm_parse(pm, t->lowering)) && ptoc_pm_run(pm, module, arena);
     ptoc_pm_destroy(pm);               /* writes the timing report */
     return ok;
 }

@@ -57,6 +57,12 @@ typedef struct ptoc_target {
     /* The named pipeline the driver runs before code generation, for the PTO
      * level (1..3) and the sync setting. */
     const char *(*pipeline)(unsigned level, bool insert_sync);
+    /* The passes the driver runs after that pipeline to lower tile ops to
+     * the target's instructions ("pto-lower-a5"); NULL: none. */
+    const char *lowering;
+    /* Whether those passes turn the pto op `opcode` into what the backend
+     * lowers (NULL: no op); the op table's target columns read it. */
+    bool (*lowers)(ptoc_pto_op_id opcode);
     /* How the target lowers (codegen_internal.h); NULL: verify only. */
     const ptoc_target_backend *backend;
 } ptoc_target;
@@ -104,6 +110,12 @@ typedef struct ptoc_codegen_options {
      * its pointer, once per op (ptoc_rt_gm_* in runtime.h); `ptoc --run` sets
      * it. Off (the default, and every object ptoc writes): no change. */
     bool gm_checks;
+    /* Keep a target's intrinsics (a5: @pto.a5.vadd.v64f32 ...) as calls of
+     * declared functions: ptoc_llvm_optimize then does not link their
+     * definitions in, and the module shows the target's program as
+     * `-emit=llvm` prints it; it does not run or link on the host. Off: the
+     * definitions are linked in and inlined. */
+    bool keep_intrinsics;
 } ptoc_codegen_options;
 
 ptoc_codegen_options ptoc_codegen_defaults(void);

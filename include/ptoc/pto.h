@@ -178,6 +178,9 @@ bool ptoc_pto_memref_space(const ptoc_type *t, ptoc_pto_address_space *out);
 /* Constructors. The tile ones check nothing: the verifier checks the rules. */
 ptoc_type *ptoc_pto_ptr_type(ptoc_context *ctx, ptoc_type *elem);
 ptoc_type *ptoc_pto_ub_ptr_type(ptoc_context *ctx, ptoc_type *elem);
+/* !pto.vreg<lanes x elem> and !pto.mask<b`bits`>. */
+ptoc_type *ptoc_pto_vreg_type_get(ptoc_context *ctx, ptoc_type *elem, int64_t lanes);
+ptoc_type *ptoc_pto_mask_type_get(ptoc_context *ctx, unsigned bits);
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
                               const int64_t *shape, ptoc_type *elem);
 /* kind is PTOC_PTO_TYPE_TILE_BUF or PTOC_PTO_TYPE_TILE. */

@@ -12,6 +12,7 @@
 
 #include "ptoc/ir.h"
 #include "ptoc/pass.h"
+#include "ptoc/pto.h"
 #include "ptoc/syntax.h"
 
 #ifdef __cplusplus
@@ -39,6 +40,9 @@ void ptoc_register_all_passes(ptoc_context *ctx);
 const char *ptoc_level_pipeline(unsigned level, bool insert_sync);
 /* Both of the above. */
 void ptoc_register_all(ptoc_context *ctx);
+/* Whether pto-lower-a5 lowers the tile op `opcode` to A5 micro-ops, for
+ * some of its operand types and layouts (the a5 target entry's `lowers`). */
+bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode);
 
 #ifdef __cplusplus
 }

@@ -690,7 +690,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
 static int usage(void)
 {
     fprintf(stderr, "usage: e2e_diff elementwise|colexpand|select|histogram|mem|padvalue|selftest "
-                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]\n");
+                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]] [--target a5]\n");
     return 2;
 }
 
@@ -714,6 +714,11 @@ int main(int argc, char **argv)
             s.level1 = true;
         else if (strcmp(argv[i], "--seeded") == 0)
             s.seeded = s.level1 = true;    /* the waits of inserted sync: Level 1 only */
+        else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+            s.target = ptoc_target_find(argv[++i]);
+            if (!s.target || !ptoc_target_runs(s.target))
+                return usage();
+        }
         else
             return usage();
     }

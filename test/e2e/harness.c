@@ -1,11 +1,13 @@
 /* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
- * pto-arch=cpu, in Level-1 mode the auto-mode passes and sync insertion, lower
+ * the target's arch (cpu, or a5 for the A5 model), in Level-1 mode the
+ * auto-mode passes and sync insertion, the target's lowering passes, lower
  * with the pipe simulator's events and the GM checks, -O2, JIT), run each case
  * through ptoc_rt_launch (its buffers registered at their exact sizes, so any
  * access outside them fails the run) and the C reference on identical
  * inputs, and compare every byte of every GM buffer; the pipe simulator must
  * find no race, deadlock or id set twice in any run (manual kernels carry
- * their own sync).
+ * their own sync). On a target model, a case its verifier rejects is skipped
+ * and counted: it is not legal there.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -134,11 +136,16 @@ typedef struct compiled {
     ptoc_jit *jit;
 } compiled;
 
+static const ptoc_target *target_of(const e2e_suite *s)
+{
+    return s->target ? s->target : ptoc_target_default();
+}
+
 static char *module_text(const e2e_suite *s, e2e_case *cases, int n, size_t *len)
 {
     char *text = NULL;
     FILE *out = open_memstream(&text, len);
-    fputs("module attributes {pto.target_arch = \"cpu\"} {\n", out);
+    fprintf(out, "module attributes {pto.target_arch = \"%s\"} {\n", target_of(s)->arch);
     for (int i = 0; i < n; i++)
         (s->level1 ? program_emit_level1 : program_emit)(&cases[i].prog, out);
     fputs("}\n", out);
@@ -163,14 +170,15 @@ static void dump_module(const e2e_suite *s, const char *name, const char *text, 
  * sync of its own: pto-insert-sync gives it its pairs and barriers). */
 static const char *const level1_pipeline = "pto-bufferize,pto-plan-memory,pto-insert-tassign,pto-insert-sync";
 
-static bool run_level1_passes(ptoc_context *ctx, ptoc_op *module, ptoc_arena *arena, const char *name)
+static bool run_passes(ptoc_context *ctx, ptoc_op *module, ptoc_arena *arena, const char *name,
+                       const char *pipeline)
 {
     ptoc_pm_config config = {.verify_each = true};
     ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    bool ok = ptoc_pm_parse(pm, level1_pipeline) && ptoc_pm_run(pm, module, arena);
+    bool ok = ptoc_pm_parse(pm, pipeline) && ptoc_pm_run(pm, module, arena);
     ptoc_pm_destroy(pm);
     if (!ok)
-        fprintf(stderr, "%s: %s failed\n", name, level1_pipeline);
+        fprintf(stderr, "%s: %s failed\n", name, pipeline);
     return ok;
 }
 
@@ -199,14 +207,15 @@ static bool seed_waits(ptoc_op *module, int drop_wait, int *nwaits)
     return n.found != NULL;
 }
 
-static bool compile(compiled *c, const char *name, const char *text, size_t len, bool level1, int drop_wait,
-                    int *nwaits)
+static bool compile(compiled *c, const e2e_suite *s, const char *name, const char *text, size_t len, bool level1,
+                    int drop_wait, int *nwaits)
 {
     char *err = NULL;
+    const ptoc_target *target = target_of(s);
     c->ctx = ptoc_context_create(NULL);
     c->jit = NULL;
     ptoc_register_all(c->ctx);
-    ptoc_context_set_option(c->ctx, "pto-arch", "cpu");
+    ptoc_context_set_option(c->ctx, "pto-arch", target->arch);
     ptoc_arena *arena = ptoc_arena_create(c->ctx);
     ptoc_source_add(c->ctx, ptoc_ident_cstr(c->ctx, name), text, len);
     ptoc_op *module = ptoc_parse(c->ctx, arena, text, len, name, NULL);
@@ -214,11 +223,14 @@ static bool compile(compiled *c, const char *name, const char *text, size_t len,
         fprintf(stderr, "%s: parse/verify failed\n", name);
         return false;
     }
-    if (level1 && !run_level1_passes(c->ctx, module, arena, name))
+    if (level1 && !run_passes(c->ctx, module, arena, name, level1_pipeline))
         return false;
     if (!seed_waits(module, drop_wait, nwaits))
         return false;
+    if (target->lowering && !run_passes(c->ctx, module, arena, name, target->lowering))
+        return false;
     ptoc_codegen_options opts = ptoc_codegen_defaults();
+    opts.target = target;
     /* The host's features (so the vector code paths run) with the generic
      * x86-64 scheduling model: the host model's post-RA scheduler makes JIT
      * compilation of the many small kernels several times slower. */
@@ -348,19 +360,21 @@ static bool launch(void *fn, const e2e_program *p, const e2e_run *run, int run_i
     return ok;
 }
 
-/* The cpu target's sync rules (as A5's), from the arch table. */
-static ptoc_rt_arch_rules cpu_sync_rules(void)
+/* The sync rules of the arch the cases are compiled for, from the arch table. */
+static const ptoc_pto_arch_info *sync_arch;
+
+static ptoc_rt_arch_rules sync_rules(void)
 {
-    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_CPU);
+    const ptoc_pto_arch_info *row = sync_arch ? sync_arch : ptoc_pto_arch_info_of(PTOC_PTO_ARCH_CPU);
     return (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
 }
 
-/* The pipe simulator's verdict on the last launch (cpu rules): no race, no
+/* The pipe simulator's verdict on the last launch (the arch's rules): no race, no
  * deadlock, no id set twice. Prints the reports when there are some. */
 static bool pipes_clean(const e2e_program *p, int run_index)
 {
     char *reports = NULL;
-    ptoc_rt_arch_rules rules = cpu_sync_rules();
+    ptoc_rt_arch_rules rules = sync_rules();
     uint32_t n = ptoc_rt_pipe_check(&rules, &reports);
     if (n)
         printf("FAILED %s run %d: the pipe simulator found %u errors:\n%s", p->name, run_index, n,
@@ -472,7 +486,7 @@ static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t
     compiled comp;
     *ran = false;
     bool race = false;
-    if (compile(&comp, c->prog.name, text, len, true, k, NULL)) {
+    if (compile(&comp, s, c->prog.name, text, len, true, k, NULL)) {
         void *fn = ptoc_jit_lookup(comp.jit, c->prog.name);
         run_buffers b;
         memset(&b, 0, sizeof b);
@@ -480,7 +494,7 @@ static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t
         char *err = NULL, *reports = NULL;
         if (fn && launch(fn, &c->prog, &c->runs[0], 0, &b, &err)) {
             *ran = true;
-            ptoc_rt_arch_rules rules = cpu_sync_rules();
+            ptoc_rt_arch_rules rules = sync_rules();
             ptoc_rt_pipe_check(&rules, &reports);
             race = reports && strstr(reports, "race:");
         }
@@ -490,7 +504,6 @@ static bool seeded_run(e2e_suite *s, const e2e_case *c, const char *text, size_t
         free_buffers(&c->prog, &b);
     }
     release(&comp);
-    (void)s;
     return race;
 }
 
@@ -503,7 +516,7 @@ static void seed_case(e2e_suite *s, e2e_case *c)
     char *text = module_text(s, c, 1, &len);
     compiled comp;
     int nwaits = 0;
-    bool built = compile(&comp, c->prog.name, text, len, true, -1, &nwaits);
+    bool built = compile(&comp, s, c->prog.name, text, len, true, -1, &nwaits);
     release(&comp);
     if (!built) {
         s->seeded_failures++;
@@ -526,10 +539,44 @@ static void seed_case(e2e_suite *s, e2e_case *c)
     free(text);
 }
 
+/* Collects the first diagnostic of a verification, silently. */
+typedef struct first_diag { char text[512]; } first_diag;
+
+static void keep_first(void *user, const ptoc_diagnostic *d)
+{
+    first_diag *f = user;
+    if (!f->text[0] && d->severity == PTOC_SEV_ERROR)
+        snprintf(f->text, sizeof f->text, "%s", d->message);
+}
+
+/* Whether the target's verifier accepts the case (cpu: always); *why gets
+ * its first error otherwise. */
+static bool legal_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
+{
+    if (!s->target)
+        return true;
+    size_t len = 0;
+    char *text = module_text(s, c, 1, &len);
+    ptoc_context *ctx = ptoc_context_create(NULL);
+    ptoc_register_all(ctx);
+    ptoc_context_set_option(ctx, "pto-arch", s->target->arch);
+    memset(why, 0, sizeof *why);
+    ptoc_context_set_diag_handler(ctx, keep_first, why, NULL);
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_source_add(ctx, ptoc_ident_cstr(ctx, c->prog.name), text, len);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, len, c->prog.name, NULL);
+    bool ok = module && ptoc_verify(module);
+    ptoc_context_destroy(ctx);
+    free(text);
+    return ok;
+}
+
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
 {
     int count = 0;
     const char *why = NULL;
+    first_diag diag;
+    sync_arch = ptoc_pto_arch_info_of(ptoc_pto_arch_from_name(target_of(s)->arch));
     for (int i = 0; i < n; i++) {
         if (s->only && strcmp(cases[i].prog.name, s->only) != 0)
             continue;
@@ -537,6 +584,12 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
             s->skipped++;
             if (s->verbose)
                 printf("skipped %s: no Level-1 form: %s\n", cases[i].prog.name, why);
+            continue;
+        }
+        if (!legal_on_target(s, &cases[i], &diag)) {
+            s->illegal++;
+            if (s->verbose)
+                printf("skipped %s: not legal on %s: %s\n", cases[i].prog.name, s->target->name, diag.text);
             continue;
         }
         cases[count++] = cases[i];
@@ -554,7 +607,7 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
         dump_module(s, module_name, text, len);
     compiled comp;
     double t0 = now_seconds();
-    bool built = compile(&comp, module_name, text, len, s->level1, -1, NULL);
+    bool built = compile(&comp, s, module_name, text, len, s->level1, -1, NULL);
     double t1 = now_seconds();
     for (int i = 0; i < count; i++) {
         e2e_case *c = &cases[i];
@@ -611,10 +664,13 @@ int e2e_report(e2e_suite *s)
         printf("%s self-test: %d of %d corrupted runs caught\n", s->family, s->caught, runs);
         return runs > 0 && s->caught == runs ? 0 : 1;
     }
-    printf("%s%s: %d cases, %d runs, %d mismatching runs, %d cases not compiled", s->family,
-           s->level1 ? " (Level 1)" : "", cases, runs, bad, failures);
+    printf("%s%s%s%s: %d cases, %d runs, %d mismatching runs, %d cases not compiled", s->family,
+           s->level1 ? " (Level 1)" : "", s->target ? " on " : "", s->target ? s->target->name : "", cases, runs, bad,
+           failures);
     if (s->level1)
         printf(", %d cases without a Level-1 form", s->skipped);
+    if (s->target)
+        printf(", %d cases not legal on %s", s->illegal, s->target->name);
     printf("\n");
     return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #define PTOC_E2E_HARNESS_H
 
 #include "program.h"
+#include "ptoc/codegen.h"
 
 #define E2E_MAX_RUNS 4
 
@@ -59,6 +60,8 @@ typedef struct e2e_suite {
     bool corrupt;              /* self-test: corrupt the reference output */
     bool verbose;
     bool level1;               /* emit Level-1 kernels and run the auto-mode passes first */
+    const ptoc_target *target; /* what to compile for: cpu (NULL) or a target model (a5) */
+    int illegal;               /* cases the target's verifier rejects (skipped) */
     int skipped;               /* level1: cases without a Level-1 form */
     e2e_stat stats[32];
     int nstats;

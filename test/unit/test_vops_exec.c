@@ -103,6 +103,8 @@ static void put_f(elem e, void *buf, unsigned i, double v)
 {
     if (e == E_F32)
         ((float *)buf)[i] = (float)v;
+    else if (isnan(v))          /* the default NaN, its sign kept (as a conversion keeps it) */
+        ((uint16_t *)buf)[i] = signbit(v) ? 0xfe00 : 0x7e00;
     else
         ((uint16_t *)buf)[i] = (uint16_t)ptoc_float_to_bits(PTOC_F16, ptoc_float_round(PTOC_F16, (float)v));
 }
@@ -117,13 +119,14 @@ static void put_i(elem e, void *buf, unsigned i, int64_t v)
     }
 }
 
-/* Random lanes: floats in [-8, 8) with some exact zeros, integers over their range. */
+/* Random lanes: floats in [-8, 8) with some exact zeros and NaNs, integers
+ * over their range. */
 static void fill(elem e, void *buf)
 {
     for (unsigned i = 0; i < lanes_of(e); i++) {
         uint64_t r = next_random();
         if (is_float(e))
-            put_f(e, buf, i, r % 11 == 0 ? 0.0 : (double)(int64_t)(r % 4096) / 256.0 - 8.0);
+            put_f(e, buf, i, r % 11 == 0 ? 0.0 : r % 13 == 0 ? NAN : (double)(int64_t)(r % 4096) / 256.0 - 8.0);
         else
             put_i(e, buf, i, (int64_t)r);
     }
@@ -152,6 +155,10 @@ static int64_t int_ref(elem e, bop op, int64_t a, int64_t b)
     case B_ADD: return wrap(e, a + b);
     case B_SUB: return wrap(e, a - b);
     case B_MUL: return wrap(e, (int64_t)((uint64_t)a * (uint64_t)b));
+    case B_DIV:                 /* x / 0 = all ones, INT_MIN / -1 = INT_MIN (docs/targets.md) */
+        if (b == 0)
+            return wrap(e, -1);
+        return e != E_U32 && b == -1 ? wrap(e, -a) : a / b;
     case B_MAX: return a > b ? a : b;
     case B_MIN: return a < b ? a : b;
     case B_AND: return wrap(e, a & b);
@@ -173,8 +180,9 @@ static double float_ref(bop op, double a, double b)
     case B_SUB: return a - b;
     case B_MUL: return a * b;
     case B_DIV: return a / b;
-    case B_MAX: return fmax(a, b);
-    case B_MIN: return fmin(a, b);
+    /* the page's formulas: a NaN in b is kept, a NaN in a is not */
+    case B_MAX: return a > b ? a : b;
+    case B_MIN: return a < b ? a : b;
     default: return 0;
     }
 }
@@ -183,6 +191,8 @@ static double float_ref(bop op, double a, double b)
  * f16 in float rounded to f16 (as the hardware and LLVM do). */
 static double rounded(elem e, double v)
 {
+    if (isnan(v))
+        return v;
     return e == E_F32 ? (double)(float)v : ptoc_float_round(PTOC_F16, (float)v);
 }
 
@@ -279,10 +289,13 @@ static void check_binary(elem e, bop op, bool merging, bool scalar)
         if (op == B_SHL || op == B_SHR)
             for (unsigned i = 0; i < lanes; i++)
                 put_i(e, b, i, (int64_t)(next_random() % (elem_bytes[e] * 8 + 4)));
-        if (op == B_DIV)
+        if (op == B_DIV && is_float(e))
             for (unsigned i = 0; i < lanes; i++)
                 if (get_f(e, b, i) == 0)
                     put_f(e, b, i, 0.5);
+        if (op == B_DIV && !is_float(e))
+            for (unsigned i = 0; i < lanes; i += 7)   /* the edges: x / 0, INT_MIN / -1 */
+                put_i(e, b, i, i % 2 ? 0 : -1), put_i(e, a, i, i % 3 ? get_i(e, a, i) : INT64_MIN);
         union { float f; unsigned char bytes[4]; } s;
         memcpy(s.bytes, b, 4);
         if (scalar)
@@ -347,7 +360,7 @@ static void check_unary(elem e, uop op)
             }
             if (is_float(e)) {
                 double x = get_f(e, a, i);
-                double r = op == U_ABS ? fabs(x) : op == U_NEG ? -x : op == U_RELU ? fmax(x, 0.0)
+                double r = op == U_ABS ? fabs(x) : op == U_NEG ? -x : op == U_RELU ? (x > 0 ? x : 0.0)
                            : op == U_EXP ? (double)expf((float)x) : (double)sqrtf((float)x);
                 put_f(e, want, i, rounded(e, r));
             } else {
@@ -361,7 +374,9 @@ static void check_unary(elem e, uop op)
         for (unsigned i = 0; i < lanes; i++)
             ok &= same_lane(e, out, want, i);
         if (!ok)
-            fprintf(stderr, "%s %s n=%d differs\n", uop_name[op], elem_name[e], n);
+            for (unsigned i = 0; i < lanes; i++)
+                if (!same_lane(e, out, want, i))
+                    fprintf(stderr, "%s %s n=%d: lane %u differs\n", uop_name[op], elem_name[e], n, i);
         CHECK(ok);
     }
     release(&c);
@@ -811,8 +826,7 @@ int main(void)
                 check_binary(floats[k], op, m, false);
         for (unsigned k = 0; k < 4; k++)
             for (bop op = B_ADD; op <= B_SHR; op++)
-                if (op != B_DIV)
-                    check_binary(ints[k], op, m, false);
+                check_binary(ints[k], op, m, false);
         check_binary(E_F32, B_MUL, m, true);
         check_binary(E_F16, B_ADD, m, true);
         check_binary(E_I16, B_MAX, m, true);

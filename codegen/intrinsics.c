@@ -1,0 +1,236 @@
+/* intrinsics.c: micro-ops as calls of a target's intrinsics.
+ *
+ * On a target whose backend names an intrinsic prefix (a5: "pto.a5"), each
+ * vector micro-op becomes a call of a declared function named after the op,
+ * its attributes and its types:
+ *
+ *   %r = pto.vadd %a, %b, %m : ... !pto.vreg<64xf32>      call @pto.a5.vadd.v64f32(a, b, m)
+ *   pto.vsts %v, %p[%o], %m {dist = "NORM_B16"} : ...     call @pto.a5.vsts.norm_b16.v128f16(v, p, o, m)
+ *   %r = pto.vcvt %x, %m {rnd = "R"} : f32 -> i32         call @pto.a5.vcvt.r.v64i32.v64f32(x, m)
+ *
+ * The name is the prefix, the op, the values of its string attributes in
+ * order (lowercase), the type of its register, and each other operand or
+ * result type the register does not imply (a second register type, an i32
+ * count; index is i64 and implied). Each intrinsic is defined once, by the
+ * micro-op's own rule (lower_pto_vops.c: the one place that says what it
+ * computes), in a module of its own, linkonce_odr and alwaysinline; that
+ * module is linked into the kernel's before optimisation (cg_link_intrinsics),
+ * unless the options keep the intrinsics as calls (what -emit=llvm shows). So
+ * `-target=a5 --run` runs the same code as the micro-ops on the cpu target,
+ * inlined, and the kernel's IR names what the hardware executes.
+ *
+ * The bridges from tiles (tile_ptr, tile_valid) are no instructions: they are
+ * lowered in place.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Linker.h>
+
+/* ---------------------------------------------------------------- names */
+
+/* Appends ".<text>" to name (size bytes), lowercased. */
+static void append(char *name, size_t size, const char *text)
+{
+    size_t n = strlen(name);
+    if (n + 1 < size)
+        name[n++] = '.';
+    for (; *text && n + 1 < size; text++)
+        name[n++] = (char)tolower((unsigned char)*text);
+    name[n] = '\0';
+}
+
+/* v64f32, i32, f16, bf16 ... for an LLVM type. */
+static void type_suffix(LLVMTypeRef t, char *out, size_t size)
+{
+    unsigned lanes = 0;
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+        lanes = LLVMGetVectorSize(t);
+        t = LLVMGetElementType(t);
+    }
+    char elem[16];
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind: snprintf(elem, sizeof elem, "i%u", LLVMGetIntTypeWidth(t)); break;
+    case LLVMHalfTypeKind: snprintf(elem, sizeof elem, "f16"); break;
+    case LLVMBFloatTypeKind: snprintf(elem, sizeof elem, "bf16"); break;
+    case LLVMFloatTypeKind: snprintf(elem, sizeof elem, "f32"); break;
+    case LLVMDoubleTypeKind: snprintf(elem, sizeof elem, "f64"); break;
+    case LLVMPointerTypeKind: snprintf(elem, sizeof elem, "p"); break;
+    default: snprintf(elem, sizeof elem, "t"); break;
+    }
+    if (lanes)
+        snprintf(out, size, "v%u%s", lanes, elem);
+    else
+        snprintf(out, size, "%s", elem);
+}
+
+/* Whether `t` says nothing beyond the register type `reg`: a predicate, a
+ * pointer, an index (i64), or the register's element. */
+static bool implied(cg *g, LLVMTypeRef t, LLVMTypeRef reg)
+{
+    if (t == g->ptr || t == g->i64)
+        return true;
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) == g->i1)
+        return true;
+    return reg && LLVMGetElementType(reg) == t;
+}
+
+static bool is_register(cg *g, LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) != g->i1;
+}
+
+static void intrinsic_name(cg *g, const ptoc_op *op, LLVMTypeRef const *types, uint32_t ntypes, char *name,
+                           size_t size)
+{
+    snprintf(name, size, "%s", g->target->backend->intrinsic_prefix);
+    append(name, size, op->name->str + strlen("pto."));
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const ptoc_attr *a = op->attrs[i].value;
+        if (a->kind == PTOC_ATTR_STRING)
+            append(name, size, a->u.string->str);
+        else if (a->kind == PTOC_ATTR_UNIT)
+            append(name, size, op->attrs[i].name->str);
+    }
+    LLVMTypeRef reg = NULL;
+    for (uint32_t i = 0; i < ntypes && !reg; i++)
+        if (is_register(g, types[i]))
+            reg = types[i];
+    char suffix[32];
+    for (uint32_t i = 0; i < ntypes; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = types[j] == types[i];
+        if (seen || (types[i] != reg && implied(g, types[i], reg)))
+            continue;
+        type_suffix(types[i], suffix, sizeof suffix);
+        append(name, size, suffix);
+    }
+}
+
+/* ---------------------------------------------------------------- the definition */
+
+/* The op's result type as an LLVM function returns it: void, the one
+ * result, or a struct of them. */
+static LLVMTypeRef return_type(cg *g, LLVMTypeRef const *results, uint32_t n)
+{
+    if (n == 0)
+        return g->void_ty;
+    return n == 1 ? results[0] : LLVMStructTypeInContext(g->llctx, (LLVMTypeRef *)results, n, false);
+}
+
+static void add_attr(cg *g, LLVMValueRef fn, const char *attr)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, 0));
+}
+
+/* Defines `name` in the intrinsics module by the op's rule, with the
+ * operands' values mapped to the parameters; restores the caller's state. */
+static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
+{
+    LLVMValueRef fn = LLVMAddFunction(g->intrinsics, name, fnty);
+    LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+    add_attr(g, fn, "alwaysinline");
+    add_attr(g, fn, "nounwind");
+    LLVMValueRef *saved = calloc(op->noperands + 1, sizeof *saved);
+    if (!saved)
+        ptoc_fatal("out of memory");
+    for (uint32_t i = 0; i < op->noperands; i++)
+        saved[i] = cg_get(g, ptoc_op_operand(op, i));
+    LLVMModuleRef mod = g->mod;
+    cg_func f;
+    cg_caller caller;
+    g->mod = g->intrinsics;
+    cg_enter_function(g, &f, fn, &caller);
+    for (uint32_t i = 0; i < op->noperands; i++)
+        cg_set(g, ptoc_op_operand(op, i), LLVMGetParam(fn, i));
+    bool ok = rule->lower(g, op, rule);
+    if (ok && op->nresults == 0)
+        LLVMBuildRetVoid(g->b);
+    else if (ok && op->nresults == 1)
+        LLVMBuildRet(g->b, cg_get(g, &op->results[0]));
+    else if (ok) {
+        LLVMValueRef agg = LLVMGetUndef(LLVMGetReturnType(fnty));
+        for (uint32_t i = 0; i < op->nresults; i++)
+            agg = LLVMBuildInsertValue(g->b, agg, cg_get(g, &op->results[i]), i, "");
+        LLVMBuildRet(g->b, agg);
+    }
+    cg_leave_function(g, &caller);
+    for (uint32_t i = 0; i < op->noperands; i++)
+        cg_set(g, ptoc_op_operand(op, i), saved[i]);
+    free(saved);
+    g->mod = mod;
+    if (!ok)
+        LLVMDeleteFunction(fn);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the call */
+
+static bool is_bridge(const ptoc_op *op)
+{
+    const ptoc_pto_vop_info *info = ptoc_pto_vop_info_at((size_t)ptoc_pto_vop(op));
+    return strchr(info->operands, 't') != NULL;
+}
+
+enum { MAX_VALUES = 16 };
+
+bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (!g->intrinsics || ptoc_pto_vop(op) == PTOC_PTO_VOP_NONE || is_bridge(op))
+        return rule->lower(g, op, rule);
+    if (op->noperands + op->nresults > MAX_VALUES)
+        ptoc_unreachable("a micro-op with more values than intrinsics take");
+    LLVMValueRef args[MAX_VALUES];
+    LLVMTypeRef types[MAX_VALUES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (!(types[n++] = cg_type(g, op->results[i].type, op->loc)))
+            return false;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (!(args[i] = cg_get(g, ptoc_op_operand(op, i))))
+            return false;
+        types[n++] = LLVMTypeOf(args[i]);
+    }
+    LLVMTypeRef fnty = LLVMFunctionType(return_type(g, types, op->nresults), types + op->nresults, op->noperands,
+                                        false);
+    char name[160];
+    intrinsic_name(g, op, types, n, name, sizeof name);
+    LLVMValueRef def = LLVMGetNamedFunction(g->intrinsics, name);
+    if (def && LLVMGlobalGetValueType(def) != fnty)
+        ptoc_unreachable("two signatures under one intrinsic name");
+    if (!def && !define(g, op, rule, name, fnty))
+        return false;
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+    if (!fn) {
+        fn = LLVMAddFunction(g->mod, name, fnty);
+        add_attr(g, fn, "nounwind");
+    }
+    LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, op->noperands, "");
+    for (uint32_t i = 0; i < op->nresults; i++)
+        cg_set(g, &op->results[i], op->nresults == 1 ? r : LLVMBuildExtractValue(g->b, r, i, ""));
+    return true;
+}
+
+/* ---------------------------------------------------------------- linking */
+
+bool cg_link_intrinsics(ptoc_llvm_module *m, char **err)
+{
+    if (!m->intrinsics)
+        return true;
+    LLVMModuleRef lib = m->intrinsics;
+    m->intrinsics = NULL;
+    if (LLVMLinkModules2(m->mod, lib)) {       /* takes `lib` either way */
+        static const char msg[] = "internal error: the target's intrinsics do not link";
+        if (err && (*err = malloc(sizeof msg)))
+            memcpy(*err, msg, sizeof msg);
+        return false;
+    }
+    return true;
+}

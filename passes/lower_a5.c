@@ -1,0 +1,420 @@
+/* lower_a5.c: the "pto-lower-a5" pass: vec tile ops to the A5 vector micro-ops.
+ *
+ * Each tile op that has an A5 lowering here becomes a pto.vecscope (a vector
+ * function: the hardware library's __VEC_SCOPE__) with the op's ins and outs,
+ * whose region is the micro-op program that pto-isa's include/pto/npu/a5
+ * runs for the op: 256-byte registers (64 lanes of a 64-bit type, a lo/hi
+ * pair), one tail predicate per register from plt_bN, NORM loads and stores.
+ *
+ *   tadd tsub tmul tdiv tmax tmin     vlds a, vlds b, vOP, vsts (TBinOp.hpp)
+ *   tadds tsubs tmuls tmaxs tmins     vlds a, vOPs with the scalar, vsts (TBinSOp.hpp)
+ *   tdivs, either operand order       the scalar broadcast by vbr once, then vdiv
+ *   tmov vec -> vec                   vlds, vsts
+ *
+ * The loops are the library's: when every tile's rows are contiguous (its
+ * static valid columns are its columns, or it has one row) one loop runs over
+ * the valid elements as a flat array (TBinOps_1D); otherwise a loop over dst's
+ * valid rows holds a loop over the row's registers, each tile addressed by its
+ * own row stride (TBinOps_2D). The tail predicate leaves the bytes past the
+ * valid region as they were.
+ *
+ * An op the pass cannot lower (another op, a layout other than row_major
+ * none_box, a scalar it would have to convert between int and float) stays
+ * as it is; the a5 backend then says it is not supported yet.
+ *
+ * Requires: the DPS form on tiles with addresses (manual mode, or after
+ *           pto-auto-mode); sync already inserted (a vecscope runs on V, as
+ *           the op it replaces did, and touches the same tiles).
+ * Produces: pto.vecscope ops in place of the lowered ones.
+ */
+#include "passes/passes.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/pto.h"
+#include "ptoc/util.h"
+
+#include <string.h>
+
+enum { MAX_CONSTS = 8 };
+
+typedef struct lower {
+    ptoc_builder b;
+    ptoc_context *ctx;
+    ptoc_type *index;
+    /* the index constants of the vecscope being built, each made once at its top */
+    int64_t const_value[MAX_CONSTS];
+    ptoc_value *const_of[MAX_CONSTS];
+    uint32_t nconsts;
+} lower;
+
+/* ---------------------------------------------------------------- building ops */
+
+static ptoc_value *result0(ptoc_op *op) { return ptoc_op_result(op, 0); }
+
+/* The index constant v; the first request of each value makes it, so a
+ * program asks for its constants before its loops. */
+static ptoc_value *index_const(lower *L, int64_t v)
+{
+    for (uint32_t i = 0; i < L->nconsts; i++)
+        if (L->const_value[i] == v)
+            return L->const_of[i];
+    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "value"), ptoc_attr_int(L->ctx, L->index, v)};
+    ptoc_value *c = result0(ptoc_builder_create(&L->b, "arith.constant", 0, NULL, 1, &L->index, 1, &a, 0));
+    if (L->nconsts < MAX_CONSTS) {
+        L->const_value[L->nconsts] = v;
+        L->const_of[L->nconsts++] = c;
+    }
+    return c;
+}
+
+static ptoc_value *arith(lower *L, const char *name, ptoc_value *x, ptoc_value *y)
+{
+    ptoc_value *ops[2] = {x, y};
+    return result0(ptoc_builder_create(&L->b, name, 2, ops, 1, &x->type, 0, NULL, 0));
+}
+
+static ptoc_value *cast(lower *L, const char *name, ptoc_value *x, ptoc_type *to)
+{
+    return result0(ptoc_builder_create(&L->b, name, 1, &x, 1, &to, 0, NULL, 0));
+}
+
+/* A micro-op with at most two string attributes (key, value pairs; NULL key: none). */
+static ptoc_op *vop(lower *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *operands, uint32_t nres,
+                    ptoc_type *const *types, const char *k0, const char *v0, const char *k1, const char *v1)
+{
+    ptoc_named_attr attrs[2];
+    uint32_t na = 0;
+    const char *keys[2] = {k0, k1}, *vals[2] = {v0, v1};
+    for (int i = 0; i < 2; i++)
+        if (keys[i])
+            attrs[na++] = (ptoc_named_attr){ptoc_ident_cstr(L->ctx, keys[i]),
+                                            ptoc_attr_string(L->ctx, vals[i], strlen(vals[i]))};
+    return ptoc_builder_create(&L->b, ptoc_pto_vop_info_at((size_t)id)->name, n, operands, nres, types, na, attrs, 0);
+}
+
+/* scf.for %iv = lb to ub step s { ... }: loop_begin leaves the builder in the
+ * body and returns %iv; loop_end closes it with scf.yield and puts the
+ * builder after the loop. */
+typedef struct loop { ptoc_builder after; } loop;
+
+static ptoc_value *loop_begin(lower *L, loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step)
+{
+    ptoc_value *ops[3] = {lb, ub, step};
+    ptoc_op *op = ptoc_builder_create(&L->b, "scf.for", 3, ops, 0, NULL, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    ptoc_region_append(&op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+static void loop_end(lower *L, loop *l)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+}
+
+/* ---------------------------------------------------------------- registers */
+
+/* What one register of a tile's elements is. */
+typedef struct lanes {
+    ptoc_type *elem, *vreg, *mask;
+    unsigned bits;              /* the predicate's granularity: the lane width, 32 for 64-bit pairs */
+    int64_t count;              /* elements per register */
+} lanes;
+
+static lanes lanes_of(lower *L, ptoc_type *elem)
+{
+    unsigned ebits = ptoc_type_bitwidth(elem);
+    lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
+    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
+    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
+    return r;
+}
+
+static ptoc_pto_vop_id plt_of(unsigned bits)
+{
+    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+}
+
+static const char *store_dist(unsigned bits)
+{
+    return bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
+}
+
+/* The predicate of the first min(rem, count) lanes. */
+static ptoc_value *tail_mask(lower *L, const lanes *ln, ptoc_value *rem)
+{
+    ptoc_type *types[2] = {ln->mask, L->index};
+    return result0(vop(L, plt_of(ln->bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
+}
+
+static ptoc_value *load(lower *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off)
+{
+    ptoc_value *ops[2] = {ptr, off};
+    return result0(vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln->vreg, "dist", "NORM", NULL, NULL));
+}
+
+static void store(lower *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *mask)
+{
+    ptoc_value *ops[4] = {v, ptr, off, mask};
+    vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln->bits), NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+/* How an elementwise op computes one register. */
+typedef enum ew_form {
+    EW_TILE_TILE,       /* vOP a, b */
+    EW_TILE_SCALAR,     /* vOPs a, s */
+    EW_BROADCAST,       /* vOP a, vbr(s) (or vbr(s), a when the scalar comes first) */
+    EW_COPY,            /* a */
+} ew_form;
+
+typedef struct ew_row { ptoc_pto_op_id op; ptoc_pto_vop_id vop; ew_form form; } ew_row;
+
+static const ew_row ew_rows[] = {
+    {PTOC_PTO_OP_TADD, PTOC_PTO_VOP_VADD, EW_TILE_TILE},   {PTOC_PTO_OP_TSUB, PTOC_PTO_VOP_VSUB, EW_TILE_TILE},
+    {PTOC_PTO_OP_TMUL, PTOC_PTO_VOP_VMUL, EW_TILE_TILE},   {PTOC_PTO_OP_TDIV, PTOC_PTO_VOP_VDIV, EW_TILE_TILE},
+    {PTOC_PTO_OP_TMAX, PTOC_PTO_VOP_VMAX, EW_TILE_TILE},   {PTOC_PTO_OP_TMIN, PTOC_PTO_VOP_VMIN, EW_TILE_TILE},
+    {PTOC_PTO_OP_TADDS, PTOC_PTO_VOP_VADDS, EW_TILE_SCALAR}, {PTOC_PTO_OP_TSUBS, PTOC_PTO_VOP_VSUBS, EW_TILE_SCALAR},
+    {PTOC_PTO_OP_TMULS, PTOC_PTO_VOP_VMULS, EW_TILE_SCALAR}, {PTOC_PTO_OP_TMAXS, PTOC_PTO_VOP_VMAXS, EW_TILE_SCALAR},
+    {PTOC_PTO_OP_TMINS, PTOC_PTO_VOP_VMINS, EW_TILE_SCALAR}, {PTOC_PTO_OP_TDIVS, PTOC_PTO_VOP_VDIV, EW_BROADCAST},
+    {PTOC_PTO_OP_TMOV, PTOC_PTO_VOP_NONE, EW_COPY},
+};
+
+static const ew_row *ew_row_of_opcode(ptoc_pto_op_id opcode)
+{
+    for (size_t i = 0; i < sizeof ew_rows / sizeof ew_rows[0]; i++)
+        if (ew_rows[i].op == opcode)
+            return &ew_rows[i];
+    return NULL;
+}
+
+static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc_pto_opcode(op)); }
+
+bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode) { return ew_row_of_opcode(opcode) != NULL; }
+
+/* The op's operands, as the program reads them. */
+typedef struct ew_op {
+    const ew_row *row;
+    ptoc_value *tiles[3];       /* the tile ins, then dst */
+    uint32_t ntiles;
+    ptoc_value *scalar;         /* the scalar in, or NULL */
+    bool scalar_first;          /* tdivs ins(%s, %t) */
+} ew_op;
+
+static bool plain_vec_tile(const ptoc_type *t, const ptoc_type *elem)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem;
+}
+
+/* Reads the op's operands; false when this lowering does not apply. */
+static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
+{
+    uint32_t nins, nouts;
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + nouts != op->noperands)
+        return false;
+    ptoc_value *dst = ptoc_op_operand(op, nins);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!d)
+        return false;
+    *out = (ew_op){.row = row};
+    for (uint32_t i = 0; i < nins; i++) {
+        ptoc_value *v = ptoc_op_operand(op, i);
+        if (ptoc_pto_tile_buf(v->type)) {
+            if (out->ntiles == 2)
+                return false;
+            out->tiles[out->ntiles++] = v;
+        } else if (out->scalar || row->form == EW_TILE_TILE || row->form == EW_COPY) {
+            return false;
+        } else {
+            out->scalar = v;
+            out->scalar_first = i == 0;
+        }
+    }
+    out->tiles[out->ntiles++] = dst;
+    for (uint32_t i = 0; i < out->ntiles; i++)
+        if (!plain_vec_tile(out->tiles[i]->type, d->elem))
+            return false;
+    bool scalar_form = row->form == EW_TILE_SCALAR || row->form == EW_BROADCAST;
+    return out->ntiles == (row->form == EW_TILE_TILE ? 3u : 2u) && (out->scalar != NULL) == scalar_form &&
+           (row->form != EW_COPY || op->nattrs <= 1);
+}
+
+/* The scalar as the element type (an unsigned tile's scalar is its signless
+ * integer), converted as the hardware receives it: floats rounded to the
+ * element's width, integers wrapped or extended by sign. NULL when the
+ * conversion is between integers and floats. */
+static ptoc_value *scalar_as(lower *L, ptoc_value *s, ptoc_type *elem)
+{
+    ptoc_type *t = s->type;
+    unsigned tb = ptoc_type_bitwidth(t), eb = ptoc_type_bitwidth(elem);
+    if (ptoc_type_is_float(t) && ptoc_type_is_float(elem))
+        return t == elem ? s : cast(L, tb > eb ? "arith.truncf" : "arith.extf", s, elem);
+    if (!ptoc_type_is_int(t) || !ptoc_type_is_int(elem))
+        return NULL;
+    if (tb == eb)
+        return s;
+    ptoc_type *signless = ptoc_type_int(L->ctx, eb, PTOC_SIGNLESS);
+    return cast(L, tb > eb ? "arith.trunci" : "arith.extsi", s, signless);
+}
+
+/* One register of dst from the registers at element offset `off` of the tile ins. */
+static ptoc_value *ew_compute(lower *L, const ew_op *e, const lanes *ln, ptoc_value *const *ptrs,
+                              ptoc_value *const *offs, ptoc_value *scalar, ptoc_value *mask)
+{
+    ptoc_value *a = load(L, ln, ptrs[0], offs[0]);
+    if (e->row->form == EW_COPY)
+        return a;
+    ptoc_value *b = e->row->form == EW_TILE_TILE ? load(L, ln, ptrs[1], offs[1]) : scalar;
+    ptoc_value *ops[3] = {a, b, mask};
+    if (e->scalar_first) {
+        ops[0] = b;
+        ops[1] = a;
+    }
+    return result0(vop(L, e->row->vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
+}
+
+static int64_t row_stride(const ptoc_value *tile) { return ptoc_pto_tile_buf(tile->type)->cols; }
+
+/* Whether every tile's rows follow each other without a gap (TBinOps_1D). */
+static bool contiguous(const ew_op *e)
+{
+    bool all_full = true, all_one_row = true;
+    for (uint32_t i = 0; i < e->ntiles; i++) {
+        const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[i]->type);
+        all_full &= d->valid_cols == d->cols;
+        all_one_row &= d->rows == 1;
+    }
+    return all_full || all_one_row;
+}
+
+/* The first i' <= i with the same tile (an in-place op reads and writes one). */
+static uint32_t first_same(const ew_op *e, uint32_t i)
+{
+    uint32_t j = 0;
+    while (e->tiles[j] != e->tiles[i])
+        j++;
+    return j;
+}
+
+static void ew_program(lower *L, const ew_op *e)
+{
+    uint32_t nt = e->ntiles, last = nt - 1;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[last]->type);
+    lanes ln = lanes_of(L, d->elem);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, d->elem), *vt[2] = {L->index, L->index};
+    ptoc_value *ptrs[3], *offs[3], *row_base[3] = {NULL, NULL, NULL};
+    for (uint32_t i = 0; i < nt; i++)
+        ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)]
+                                       : result0(vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &e->tiles[i], 1, &pt, NULL, NULL,
+                                                     NULL, NULL));
+    ptoc_op *valid = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[last], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *scalar = e->scalar ? scalar_as(L, e->scalar, d->elem) : NULL;
+    if (scalar && e->row->form == EW_BROADCAST)
+        scalar = result0(vop(L, PTOC_PTO_VOP_VBR, 1, &scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
+    bool flat = contiguous(e);
+    ptoc_value *zero = index_const(L, 0), *step = index_const(L, ln.count);
+    for (uint32_t i = 0; !flat && i < nt; i++)
+        (void)index_const(L, row_stride(e->tiles[i]));
+    loop rows, cols;
+    ptoc_value *n = vcols;
+    if (flat) {
+        n = arith(L, "arith.muli", vrows, vcols);
+    } else {
+        ptoc_value *r = loop_begin(L, &rows, zero, vrows, index_const(L, 1));
+        for (uint32_t i = 0; i < nt; i++) {
+            uint32_t j = 0;
+            while (row_stride(e->tiles[j]) != row_stride(e->tiles[i]))
+                j++;
+            row_base[i] = j < i ? row_base[j] : arith(L, "arith.muli", r, index_const(L, row_stride(e->tiles[i])));
+        }
+    }
+    ptoc_value *c = loop_begin(L, &cols, zero, n, step);
+    ptoc_value *mask = tail_mask(L, &ln, arith(L, "arith.subi", n, c));
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t j = 0;
+        while (row_base[j] != row_base[i])
+            j++;
+        offs[i] = j < i ? offs[j] : row_base[i] ? arith(L, "arith.addi", row_base[i], c) : c;
+    }
+    ptoc_value *v = ew_compute(L, e, &ln, ptrs, offs, scalar, mask);
+    store(L, &ln, v, ptrs[last], offs[last], mask);
+    loop_end(L, &cols);
+    if (!flat)
+        loop_end(L, &rows);
+}
+
+/* ---------------------------------------------------------------- the vecscope */
+
+/* Replaces `op` by a pto.vecscope over the same ins and outs holding the program. */
+static void replace_by_vecscope(lower *L, ptoc_op *op, const ew_op *e)
+{
+    ptoc_builder_set_before(&L->b, op);
+    L->b.loc = op->loc;
+    uint32_t nins, nouts;
+    ptoc_pto_dps_split(op, &nins, &nouts);
+    ptoc_value **operands = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
+            operands[n++] = ptoc_op_operand(op, i);
+    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, operands, 0, NULL, 0,
+                                         NULL, 1);
+    int64_t seg[2] = {(int64_t)n - (int64_t)nouts, (int64_t)nouts};
+    ptoc_op_set_segment_sizes(scope, L->b.arena, 2, seg);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_region_append(&scope->regions[0], body);
+    ptoc_builder_set_end(&L->b, body);
+    L->nconsts = 0;
+    ew_program(L, e);
+    ptoc_op_erase(op);
+}
+
+static bool lowerable(lower *L, const ew_op *e)
+{
+    if (!e->scalar)
+        return true;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[0]->type);
+    const ptoc_type *t = e->scalar->type;
+    (void)L;
+    return (ptoc_type_is_float(t) && ptoc_type_is_float(d->elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(d->elem));
+}
+
+static ptoc_walk_result collect(ptoc_op *op, void *user)
+{
+    if (ew_row_of(op))
+        ptoc_op_varr_push(user, op);
+    return PTOC_WALK_ADVANCE;
+}
+
+static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
+{
+    (void)opts;
+    ptoc_context *ctx = ptoc_op_context(func);
+    lower L = {.ctx = ctx, .index = ptoc_type_index(ctx)};
+    ptoc_builder_init(&L.b, ctx, arena);
+    ptoc_arena *tmp = ptoc_arena_create(ctx);
+    ptoc_op_varr ops;
+    ptoc_op_varr_init_arena(&ops, tmp);
+    ptoc_walk_pre(func, collect, &ops);
+    for (uint32_t i = 0; i < ops.len; i++) {
+        ew_op e;
+        if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&L, &e))
+            replace_by_vecscope(&L, ops.data[i], &e);
+    }
+    ptoc_arena_destroy(tmp);
+    return true;
+}
+
+const ptoc_pass_def ptoc_lower_a5_pass = {
+    .name = "pto-lower-a5",
+    .summary = "Lower vec tile ops to A5 vector micro-ops in pto.vecscope functions",
+    .anchor = "func.func",
+    .run = run_lower_a5,
+    .option_names = NULL,
+};
