@@ -27,7 +27,8 @@
  * cg_tile_elem_ptr, which LLVM still vectorises where it can. The
  * arithmetic (docs/targets.md): integers wrap, x/0 = -1, INT_MIN/-1 = INT_MIN,
  * max(a,b) = a > b ? a : b and min(a,b) = a < b ? a : b, f16/bf16 compute in
- * float and round on store, expdif is expf(a - b) (llvm.exp.f32, i.e. libm).
+ * float and round on store, expdif is expf(a - b) (llvm.exp.f32, i.e. libm),
+ * on f16 with a - b rounded to f16 first (as the hardware subtracts in f16).
  */
 #include "codegen/codegen_internal.h"
 
@@ -88,6 +89,16 @@ static LLVMValueRef apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a
 {
     if (op == EW_COPY)
         return a;
+    if (op == EW_EXPDIF && elem->kind == PTOC_TYPE_FLOAT && elem->u.fp.kind == PTOC_F16) {
+        /* f16: the difference rounds to f16 before e^, as the hardware's
+         * vsub then vexp does (a5/TColExpandExpdif.hpp) */
+        LLVMValueRef d = LLVMBuildFSub(g->b, a, b, "");
+        LLVMTypeRef half = LLVMGetTypeKind(LLVMTypeOf(d)) == LLVMVectorTypeKind
+                               ? LLVMVectorType(g->f16, LLVMGetVectorSize(LLVMTypeOf(d)))
+                               : g->f16;
+        d = LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, d, half, ""), LLVMTypeOf(d), "");
+        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+    }
     if (ptoc_type_is_float(elem))
         return float_op(g, op, a, b);
     return int_op(g, op, a, b, cg_is_unsigned(elem));

@@ -169,9 +169,13 @@ typedef enum ew_form {
     EW_TILE_SCALAR,     /* vOPs a, s */
     EW_BROADCAST,       /* vOP a, vbr(s) (or vbr(s), a when the scalar comes first) */
     EW_COPY,            /* a */
+    EW_EXPDIF,          /* e^(a - b): vexpdif; on f16 vsub then vexp (TColExpandExpdif.hpp) */
 } ew_form;
 
-typedef struct ew_row { ptoc_pto_op_id op; ptoc_pto_vop_id vop; ew_form form; } ew_row;
+/* `expand`: one tile in is a row broadcast down dst's rows (the tcolexpand
+ * family, TColExpandBinOp.hpp): src1 when src0's valid shape is dst's, else
+ * src0; the result is src0 OP src1 either way. */
+typedef struct ew_row { ptoc_pto_op_id op; ptoc_pto_vop_id vop; ew_form form; bool expand; } ew_row;
 
 static const ew_row ew_rows[] = {
     {PTOC_PTO_OP_TADD, PTOC_PTO_VOP_VADD, EW_TILE_TILE},   {PTOC_PTO_OP_TSUB, PTOC_PTO_VOP_VSUB, EW_TILE_TILE},
@@ -181,6 +185,14 @@ static const ew_row ew_rows[] = {
     {PTOC_PTO_OP_TMULS, PTOC_PTO_VOP_VMULS, EW_TILE_SCALAR}, {PTOC_PTO_OP_TMAXS, PTOC_PTO_VOP_VMAXS, EW_TILE_SCALAR},
     {PTOC_PTO_OP_TMINS, PTOC_PTO_VOP_VMINS, EW_TILE_SCALAR}, {PTOC_PTO_OP_TDIVS, PTOC_PTO_VOP_VDIV, EW_BROADCAST},
     {PTOC_PTO_OP_TMOV, PTOC_PTO_VOP_NONE, EW_COPY},
+    {PTOC_PTO_OP_TCOLEXPAND, PTOC_PTO_VOP_NONE, EW_COPY, true},
+    {PTOC_PTO_OP_TCOLEXPANDADD, PTOC_PTO_VOP_VADD, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDSUB, PTOC_PTO_VOP_VSUB, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDMUL, PTOC_PTO_VOP_VMUL, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDDIV, PTOC_PTO_VOP_VDIV, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDMAX, PTOC_PTO_VOP_VMAX, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDMIN, PTOC_PTO_VOP_VMIN, EW_TILE_TILE, true},
+    {PTOC_PTO_OP_TCOLEXPANDEXPDIF, PTOC_PTO_VOP_VEXPDIF, EW_EXPDIF, true},
 };
 
 static const ew_row *ew_row_of_opcode(ptoc_pto_op_id opcode)
@@ -202,6 +214,7 @@ typedef struct ew_op {
     uint32_t ntiles;
     ptoc_value *scalar;         /* the scalar in, or NULL */
     bool scalar_first;          /* tdivs ins(%s, %t) */
+    int bcast;                  /* the tile in read as one row broadcast down dst's rows, or -1 */
 } ew_op;
 
 static bool plain_vec_tile(const ptoc_type *t, const ptoc_type *elem)
@@ -228,7 +241,7 @@ static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
             if (out->ntiles == 2)
                 return false;
             out->tiles[out->ntiles++] = v;
-        } else if (out->scalar || row->form == EW_TILE_TILE || row->form == EW_COPY) {
+        } else if (out->scalar || row->form == EW_TILE_TILE || row->form == EW_COPY || row->form == EW_EXPDIF) {
             return false;
         } else {
             out->scalar = v;
@@ -240,7 +253,9 @@ static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
         if (!plain_vec_tile(out->tiles[i]->type, d->elem))
             return false;
     bool scalar_form = row->form == EW_TILE_SCALAR || row->form == EW_BROADCAST;
-    return out->ntiles == (row->form == EW_TILE_TILE ? 3u : 2u) && (out->scalar != NULL) == scalar_form &&
+    bool binary = row->form == EW_TILE_TILE || row->form == EW_EXPDIF;
+    out->bcast = row->expand && !binary ? 0 : -1;
+    return out->ntiles == (binary ? 3u : 2u) && (out->scalar != NULL) == scalar_form &&
            (row->form != EW_COPY || op->nattrs <= 1);
 }
 
@@ -269,20 +284,29 @@ static ptoc_value *ew_compute(lower *L, const ew_op *e, const lanes *ln, ptoc_va
     ptoc_value *a = load(L, ln, ptrs[0], offs[0]);
     if (e->row->form == EW_COPY)
         return a;
-    ptoc_value *b = e->row->form == EW_TILE_TILE ? load(L, ln, ptrs[1], offs[1]) : scalar;
+    bool binary = e->row->form == EW_TILE_TILE || e->row->form == EW_EXPDIF;
+    ptoc_value *b = binary ? load(L, ln, ptrs[1], offs[1]) : scalar;
     ptoc_value *ops[3] = {a, b, mask};
     if (e->scalar_first) {
         ops[0] = b;
         ops[1] = a;
+    }
+    bool half = ln->elem->kind == PTOC_TYPE_FLOAT && ln->elem->u.fp.kind == PTOC_F16;
+    if (e->row->form == EW_EXPDIF && half) {
+        ptoc_value *d[2] = {result0(vop(L, PTOC_PTO_VOP_VSUB, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL)), mask};
+        return result0(vop(L, PTOC_PTO_VOP_VEXP, 2, d, 1, &ln->vreg, NULL, NULL, NULL, NULL));
     }
     return result0(vop(L, e->row->vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
 
 static int64_t row_stride(const ptoc_value *tile) { return ptoc_pto_tile_buf(tile->type)->cols; }
 
-/* Whether every tile's rows follow each other without a gap (TBinOps_1D). */
+/* Whether every tile's rows follow each other without a gap (TBinOps_1D);
+ * never with a broadcast row. */
 static bool contiguous(const ew_op *e)
 {
+    if (e->bcast >= 0)
+        return false;
     bool all_full = true, all_one_row = true;
     for (uint32_t i = 0; i < e->ntiles; i++) {
         const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[i]->type);
@@ -320,7 +344,8 @@ static void ew_program(lower *L, const ew_op *e)
     bool flat = contiguous(e);
     ptoc_value *zero = index_const(L, 0), *step = index_const(L, ln.count);
     for (uint32_t i = 0; !flat && i < nt; i++)
-        (void)index_const(L, row_stride(e->tiles[i]));
+        if ((int)i != e->bcast)
+            (void)index_const(L, row_stride(e->tiles[i]));
     loop rows, cols;
     ptoc_value *n = vcols;
     if (flat) {
@@ -328,8 +353,10 @@ static void ew_program(lower *L, const ew_op *e)
     } else {
         ptoc_value *r = loop_begin(L, &rows, zero, vrows, index_const(L, 1));
         for (uint32_t i = 0; i < nt; i++) {
+            if ((int)i == e->bcast)
+                continue;               /* the broadcast row: every row reads it */
             uint32_t j = 0;
-            while (row_stride(e->tiles[j]) != row_stride(e->tiles[i]))
+            while ((int)j == e->bcast || row_stride(e->tiles[j]) != row_stride(e->tiles[i]))
                 j++;
             row_base[i] = j < i ? row_base[j] : arith(L, "arith.muli", r, index_const(L, row_stride(e->tiles[i])));
         }
@@ -349,10 +376,55 @@ static void ew_program(lower *L, const ew_op *e)
         loop_end(L, &rows);
 }
 
+/* Whether src0's valid shape is dst's, when both are static (*known). */
+static bool src0_full(const ew_op *e, bool *known)
+{
+    const ptoc_pto_tile_desc *a = ptoc_pto_tile_buf(e->tiles[0]->type), *d = ptoc_pto_tile_buf(e->tiles[2]->type);
+    *known = a->valid_rows != PTOC_DYNAMIC && a->valid_cols != PTOC_DYNAMIC && d->valid_rows != PTOC_DYNAMIC &&
+             d->valid_cols != PTOC_DYNAMIC;
+    return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols;
+}
+
+/* The binary tcolexpand ops: src1 is the row when src0's valid shape is dst's,
+ * else src0, decided at run time (an scf.if) when a shape is dynamic, as the
+ * hardware library decides it. */
+static void expand_program(lower *L, ew_op *e)
+{
+    bool known, full = src0_full(e, &known);
+    if (known) {
+        e->bcast = full ? 1 : 0;
+        ew_program(L, e);
+        return;
+    }
+    ptoc_type *vt[2] = {L->index, L->index}, *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    ptoc_op *va = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[0], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_op *vd = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[2], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *same[2];
+    for (uint32_t k = 0; k < 2; k++) {
+        ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
+        ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),      /* 0: eq, as MLIR numbers them */
+                                ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 0)};
+        same[k] = result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
+    }
+    ptoc_value *cond = arith(L, "arith.andi", same[0], same[1]);
+    ptoc_op *branch = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
+    ptoc_builder after = L->b;
+    for (uint32_t k = 0; k < 2; k++) {
+        ptoc_block *blk = ptoc_block_create(L->b.arena);
+        ptoc_region_append(&branch->regions[k], blk);
+        ptoc_builder_set_end(&L->b, blk);
+        L->nconsts = 0;                 /* constants do not dominate the other branch */
+        e->bcast = k == 0 ? 1 : 0;
+        ew_program(L, e);
+        ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    }
+    L->b = after;
+}
+
 /* ---------------------------------------------------------------- the vecscope */
 
 /* Replaces `op` by a pto.vecscope over the same ins and outs holding the program. */
-static void replace_by_vecscope(lower *L, ptoc_op *op, const ew_op *e)
+static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
 {
     ptoc_builder_set_before(&L->b, op);
     L->b.loc = op->loc;
@@ -371,7 +443,10 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, const ew_op *e)
     ptoc_region_append(&scope->regions[0], body);
     ptoc_builder_set_end(&L->b, body);
     L->nconsts = 0;
-    ew_program(L, e);
+    if (e->row->expand && e->bcast < 0)
+        expand_program(L, e);
+    else
+        ew_program(L, e);
     ptoc_op_erase(op);
 }
 

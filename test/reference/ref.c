@@ -206,7 +206,8 @@ static uint64_t apply_float(ref_binop op, ref_dtype t, uint64_t a_bits, uint64_t
     case REF_DIV: r = a / b; break;
     case REF_MAX: r = a > b ? a : b; break;
     case REF_MIN: r = a < b ? a : b; break;
-    case REF_EXPDIF: r = expf(a - b); break;
+    /* f16: the difference is rounded to f16 first, as the hardware's vsub then vexp */
+    case REF_EXPDIF: r = expf(t == REF_F16 ? to_compute(t, from_compute(t, a - b)) : a - b); break;
     }
     return from_compute(t, r);
 }
