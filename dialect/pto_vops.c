@@ -657,12 +657,15 @@ static bool check_rule(const vop_view *w)
     case VR_DUP: return check_dup(w, false);
     case VR_CVT: return check_cvt(w);
     case VR_HIST: return check_hist(w);
-    case VR_TILE_PTR:
-        if (ptoc_pto_ub_ptr_elem(w->types[1]) != ptoc_pto_tile_buf(w->types[0])->elem) {
-            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's");
+    case VR_TILE_PTR: {
+        /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64) */
+        const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
+        if (pe != te && !(ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32))) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's (or ui32 for a 64-bit tile)");
             return false;
         }
         return true;
+    }
     case VR_TILE_VALID:
         if (w->types[1]->kind != PTOC_TYPE_INDEX || w->types[2]->kind != PTOC_TYPE_INDEX) {
             ptoc_op_emit_error(w->op, "its results must be indexes");

@@ -28,91 +28,15 @@
  * Produces: pto.vecscope ops in place of the lowered ones.
  */
 #include "passes/passes.h"
+#include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/pto.h"
 #include "ptoc/util.h"
 
 #include <string.h>
 
-enum { MAX_CONSTS = 8 };
-
-typedef struct lower {
-    ptoc_builder b;
-    ptoc_context *ctx;
-    ptoc_type *index;
-    /* the index constants of the vecscope being built, each made once at its top */
-    int64_t const_value[MAX_CONSTS];
-    ptoc_value *const_of[MAX_CONSTS];
-    uint32_t nconsts;
-} lower;
-
-/* ---------------------------------------------------------------- building ops */
-
-static ptoc_value *result0(ptoc_op *op) { return ptoc_op_result(op, 0); }
-
-/* The index constant v; the first request of each value makes it, so a
- * program asks for its constants before its loops. */
-static ptoc_value *index_const(lower *L, int64_t v)
-{
-    for (uint32_t i = 0; i < L->nconsts; i++)
-        if (L->const_value[i] == v)
-            return L->const_of[i];
-    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "value"), ptoc_attr_int(L->ctx, L->index, v)};
-    ptoc_value *c = result0(ptoc_builder_create(&L->b, "arith.constant", 0, NULL, 1, &L->index, 1, &a, 0));
-    if (L->nconsts < MAX_CONSTS) {
-        L->const_value[L->nconsts] = v;
-        L->const_of[L->nconsts++] = c;
-    }
-    return c;
-}
-
-static ptoc_value *arith(lower *L, const char *name, ptoc_value *x, ptoc_value *y)
-{
-    ptoc_value *ops[2] = {x, y};
-    return result0(ptoc_builder_create(&L->b, name, 2, ops, 1, &x->type, 0, NULL, 0));
-}
-
-static ptoc_value *cast(lower *L, const char *name, ptoc_value *x, ptoc_type *to)
-{
-    return result0(ptoc_builder_create(&L->b, name, 1, &x, 1, &to, 0, NULL, 0));
-}
-
-/* A micro-op with at most two string attributes (key, value pairs; NULL key: none). */
-static ptoc_op *vop(lower *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *operands, uint32_t nres,
-                    ptoc_type *const *types, const char *k0, const char *v0, const char *k1, const char *v1)
-{
-    ptoc_named_attr attrs[2];
-    uint32_t na = 0;
-    const char *keys[2] = {k0, k1}, *vals[2] = {v0, v1};
-    for (int i = 0; i < 2; i++)
-        if (keys[i])
-            attrs[na++] = (ptoc_named_attr){ptoc_ident_cstr(L->ctx, keys[i]),
-                                            ptoc_attr_string(L->ctx, vals[i], strlen(vals[i]))};
-    return ptoc_builder_create(&L->b, ptoc_pto_vop_info_at((size_t)id)->name, n, operands, nres, types, na, attrs, 0);
-}
-
-/* scf.for %iv = lb to ub step s { ... }: loop_begin leaves the builder in the
- * body and returns %iv; loop_end closes it with scf.yield and puts the
- * builder after the loop. */
-typedef struct loop { ptoc_builder after; } loop;
-
-static ptoc_value *loop_begin(lower *L, loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step)
-{
-    ptoc_value *ops[3] = {lb, ub, step};
-    ptoc_op *op = ptoc_builder_create(&L->b, "scf.for", 3, ops, 0, NULL, 0, NULL, 1);
-    ptoc_block *body = ptoc_block_create(L->b.arena);
-    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
-    ptoc_region_append(&op->regions[0], body);
-    l->after = L->b;
-    ptoc_builder_set_end(&L->b, body);
-    return iv;
-}
-
-static void loop_end(lower *L, loop *l)
-{
-    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
-    L->b = l->after;
-}
+typedef vop_builder lower;
+typedef vb_loop loop;
 
 /* ---------------------------------------------------------------- registers */
 
@@ -146,19 +70,19 @@ static const char *store_dist(unsigned bits)
 static ptoc_value *tail_mask(lower *L, const lanes *ln, ptoc_value *rem)
 {
     ptoc_type *types[2] = {ln->mask, L->index};
-    return result0(vop(L, plt_of(ln->bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
+    return vb_result0(vb_vop(L, plt_of(ln->bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
 }
 
 static ptoc_value *load(lower *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off)
 {
     ptoc_value *ops[2] = {ptr, off};
-    return result0(vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln->vreg, "dist", "NORM", NULL, NULL));
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln->vreg, "dist", "NORM", NULL, NULL));
 }
 
 static void store(lower *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *mask)
 {
     ptoc_value *ops[4] = {v, ptr, off, mask};
-    vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln->bits), NULL, NULL);
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln->bits), NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- elementwise */
@@ -268,13 +192,13 @@ static ptoc_value *scalar_as(lower *L, ptoc_value *s, ptoc_type *elem)
     ptoc_type *t = s->type;
     unsigned tb = ptoc_type_bitwidth(t), eb = ptoc_type_bitwidth(elem);
     if (ptoc_type_is_float(t) && ptoc_type_is_float(elem))
-        return t == elem ? s : cast(L, tb > eb ? "arith.truncf" : "arith.extf", s, elem);
+        return t == elem ? s : vb_cast(L, tb > eb ? "arith.truncf" : "arith.extf", s, elem);
     if (!ptoc_type_is_int(t) || !ptoc_type_is_int(elem))
         return NULL;
     if (tb == eb)
         return s;
     ptoc_type *signless = ptoc_type_int(L->ctx, eb, PTOC_SIGNLESS);
-    return cast(L, tb > eb ? "arith.trunci" : "arith.extsi", s, signless);
+    return vb_cast(L, tb > eb ? "arith.trunci" : "arith.extsi", s, signless);
 }
 
 /* One register of dst from the registers at element offset `off` of the tile ins. */
@@ -293,10 +217,10 @@ static ptoc_value *ew_compute(lower *L, const ew_op *e, const lanes *ln, ptoc_va
     }
     bool half = ln->elem->kind == PTOC_TYPE_FLOAT && ln->elem->u.fp.kind == PTOC_F16;
     if (e->row->form == EW_EXPDIF && half) {
-        ptoc_value *d[2] = {result0(vop(L, PTOC_PTO_VOP_VSUB, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL)), mask};
-        return result0(vop(L, PTOC_PTO_VOP_VEXP, 2, d, 1, &ln->vreg, NULL, NULL, NULL, NULL));
+        ptoc_value *d[2] = {vb_result0(vb_vop(L, PTOC_PTO_VOP_VSUB, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL)), mask};
+        return vb_result0(vb_vop(L, PTOC_PTO_VOP_VEXP, 2, d, 1, &ln->vreg, NULL, NULL, NULL, NULL));
     }
-    return result0(vop(L, e->row->vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
+    return vb_result0(vb_vop(L, e->row->vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
 
 static int64_t row_stride(const ptoc_value *tile) { return ptoc_pto_tile_buf(tile->type)->cols; }
@@ -334,46 +258,46 @@ static void ew_program(lower *L, const ew_op *e)
     ptoc_value *ptrs[3], *offs[3], *row_base[3] = {NULL, NULL, NULL};
     for (uint32_t i = 0; i < nt; i++)
         ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)]
-                                       : result0(vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &e->tiles[i], 1, &pt, NULL, NULL,
+                                       : vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &e->tiles[i], 1, &pt, NULL, NULL,
                                                      NULL, NULL));
-    ptoc_op *valid = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[last], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[last], 2, vt, NULL, NULL, NULL, NULL);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *scalar = e->scalar ? scalar_as(L, e->scalar, d->elem) : NULL;
     if (scalar && e->row->form == EW_BROADCAST)
-        scalar = result0(vop(L, PTOC_PTO_VOP_VBR, 1, &scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
+        scalar = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     bool flat = contiguous(e);
-    ptoc_value *zero = index_const(L, 0), *step = index_const(L, ln.count);
+    ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
     for (uint32_t i = 0; !flat && i < nt; i++)
         if ((int)i != e->bcast)
-            (void)index_const(L, row_stride(e->tiles[i]));
+            (void)vb_index(L, row_stride(e->tiles[i]));
     loop rows, cols;
     ptoc_value *n = vcols;
     if (flat) {
-        n = arith(L, "arith.muli", vrows, vcols);
+        n = vb_arith(L, "arith.muli", vrows, vcols);
     } else {
-        ptoc_value *r = loop_begin(L, &rows, zero, vrows, index_const(L, 1));
+        ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, vb_index(L, 1));
         for (uint32_t i = 0; i < nt; i++) {
             if ((int)i == e->bcast)
                 continue;               /* the broadcast row: every row reads it */
             uint32_t j = 0;
             while ((int)j == e->bcast || row_stride(e->tiles[j]) != row_stride(e->tiles[i]))
                 j++;
-            row_base[i] = j < i ? row_base[j] : arith(L, "arith.muli", r, index_const(L, row_stride(e->tiles[i])));
+            row_base[i] = j < i ? row_base[j] : vb_arith(L, "arith.muli", r, vb_index(L, row_stride(e->tiles[i])));
         }
     }
-    ptoc_value *c = loop_begin(L, &cols, zero, n, step);
-    ptoc_value *mask = tail_mask(L, &ln, arith(L, "arith.subi", n, c));
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, n, step);
+    ptoc_value *mask = tail_mask(L, &ln, vb_arith(L, "arith.subi", n, c));
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t j = 0;
         while (row_base[j] != row_base[i])
             j++;
-        offs[i] = j < i ? offs[j] : row_base[i] ? arith(L, "arith.addi", row_base[i], c) : c;
+        offs[i] = j < i ? offs[j] : row_base[i] ? vb_arith(L, "arith.addi", row_base[i], c) : c;
     }
     ptoc_value *v = ew_compute(L, e, &ln, ptrs, offs, scalar, mask);
     store(L, &ln, v, ptrs[last], offs[last], mask);
-    loop_end(L, &cols);
+    vb_loop_end(L, &cols);
     if (!flat)
-        loop_end(L, &rows);
+        vb_loop_end(L, &rows);
 }
 
 /* Whether src0's valid shape is dst's, when both are static (*known). */
@@ -397,16 +321,16 @@ static void expand_program(lower *L, ew_op *e)
         return;
     }
     ptoc_type *vt[2] = {L->index, L->index}, *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_op *va = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[0], 2, vt, NULL, NULL, NULL, NULL);
-    ptoc_op *vd = vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[2], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_op *va = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[0], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_op *vd = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[2], 2, vt, NULL, NULL, NULL, NULL);
     ptoc_value *same[2];
     for (uint32_t k = 0; k < 2; k++) {
         ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
         ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),      /* 0: eq, as MLIR numbers them */
                                 ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 0)};
-        same[k] = result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
+        same[k] = vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
     }
-    ptoc_value *cond = arith(L, "arith.andi", same[0], same[1]);
+    ptoc_value *cond = vb_arith(L, "arith.andi", same[0], same[1]);
     ptoc_op *branch = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
     ptoc_builder after = L->b;
     for (uint32_t k = 0; k < 2; k++) {
@@ -471,8 +395,8 @@ static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_optio
 {
     (void)opts;
     ptoc_context *ctx = ptoc_op_context(func);
-    lower L = {.ctx = ctx, .index = ptoc_type_index(ctx)};
-    ptoc_builder_init(&L.b, ctx, arena);
+    lower L;
+    vb_init(&L, ctx, arena);
     ptoc_arena *tmp = ptoc_arena_create(ctx);
     ptoc_op_varr ops;
     ptoc_op_varr_init_arena(&ops, tmp);

@@ -1,0 +1,75 @@
+/* vop_builder.c: the helpers of vop_builder.h. */
+#include "passes/vop_builder.h"
+
+#include <string.h>
+
+void vb_init(vop_builder *L, ptoc_context *ctx, ptoc_arena *arena)
+{
+    memset(L, 0, sizeof *L);
+    L->ctx = ctx;
+    L->index = ptoc_type_index(ctx);
+    ptoc_builder_init(&L->b, ctx, arena);
+}
+
+ptoc_value *vb_result0(ptoc_op *op) { return ptoc_op_result(op, 0); }
+
+ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v)
+{
+    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "value"), ptoc_attr_int(L->ctx, t, v)};
+    return vb_result0(ptoc_builder_create(&L->b, "arith.constant", 0, NULL, 1, &t, 1, &a, 0));
+}
+
+ptoc_value *vb_index(vop_builder *L, int64_t v)
+{
+    for (uint32_t i = 0; i < L->nconsts; i++)
+        if (L->const_value[i] == v)
+            return L->const_of[i];
+    ptoc_value *c = vb_int(L, L->index, v);
+    if (L->nconsts < VB_MAX_CONSTS) {
+        L->const_value[L->nconsts] = v;
+        L->const_of[L->nconsts++] = c;
+    }
+    return c;
+}
+
+ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value *y)
+{
+    ptoc_value *ops[2] = {x, y};
+    return vb_result0(ptoc_builder_create(&L->b, name, 2, ops, 1, &x->type, 0, NULL, 0));
+}
+
+ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to)
+{
+    return vb_result0(ptoc_builder_create(&L->b, name, 1, &x, 1, &to, 0, NULL, 0));
+}
+
+ptoc_op *vb_vop(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *operands, uint32_t nres,
+                ptoc_type *const *types, const char *k0, const char *v0, const char *k1, const char *v1)
+{
+    ptoc_named_attr attrs[2];
+    uint32_t na = 0;
+    const char *keys[2] = {k0, k1}, *vals[2] = {v0, v1};
+    for (int i = 0; i < 2; i++)
+        if (keys[i])
+            attrs[na++] = (ptoc_named_attr){ptoc_ident_cstr(L->ctx, keys[i]),
+                                            ptoc_attr_string(L->ctx, vals[i], strlen(vals[i]))};
+    return ptoc_builder_create(&L->b, ptoc_pto_vop_info_at((size_t)id)->name, n, operands, nres, types, na, attrs, 0);
+}
+
+ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step)
+{
+    ptoc_value *ops[3] = {lb, ub, step};
+    ptoc_op *op = ptoc_builder_create(&L->b, "scf.for", 3, ops, 0, NULL, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    ptoc_region_append(&op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+void vb_loop_end(vop_builder *L, vb_loop *l)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+}

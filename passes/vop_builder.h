@@ -1,0 +1,48 @@
+/* vop_builder.h: building micro-op programs, for the passes that write them
+ * (pto-lower-a5, pto-split-u64).
+ *
+ * A vop_builder is a ptoc_builder with the index type at hand and a small
+ * cache of index constants, so a program asks for each constant once, at its
+ * top, and its loops reuse it. vb_vop creates a micro-op from its id
+ * (dialect/pto_vops.def) with at most two string attributes; vb_loop_begin /
+ * vb_loop_end bracket an scf.for whose body the builder is in between.
+ */
+#ifndef PTOC_PASSES_VOP_BUILDER_H
+#define PTOC_PASSES_VOP_BUILDER_H
+
+#include "ptoc/ir.h"
+#include "ptoc/pto.h"
+
+enum { VB_MAX_CONSTS = 8 };
+
+typedef struct vop_builder {
+    ptoc_builder b;
+    ptoc_context *ctx;
+    ptoc_type *index;
+    /* the index constants of the program being built, each made once */
+    int64_t const_value[VB_MAX_CONSTS];
+    ptoc_value *const_of[VB_MAX_CONSTS];
+    uint32_t nconsts;
+} vop_builder;
+
+void vb_init(vop_builder *L, ptoc_context *ctx, ptoc_arena *arena);
+ptoc_value *vb_result0(ptoc_op *op);
+/* The index constant v (the first request makes it, where the builder is). */
+ptoc_value *vb_index(vop_builder *L, int64_t v);
+/* The integer constant v of type t (not cached). */
+ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v);
+/* A binary arith op ("arith.addi") on x and y, of x's type. */
+ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value *y);
+/* A cast ("arith.trunci") of x to `to`. */
+ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to);
+/* A micro-op with at most two string attributes (key, value pairs; NULL key: none). */
+ptoc_op *vb_vop(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *operands, uint32_t nres,
+                ptoc_type *const *types, const char *k0, const char *v0, const char *k1, const char *v1);
+/* scf.for %iv = lb to ub step s { ... }: vb_loop_begin leaves the builder in
+ * the body and returns %iv; vb_loop_end closes it with scf.yield and puts the
+ * builder after the loop. */
+typedef struct vb_loop { ptoc_builder after; } vb_loop;
+ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step);
+void vb_loop_end(vop_builder *L, vb_loop *l);
+
+#endif
