@@ -135,7 +135,21 @@ struct ptoc_target_backend {
     /* Non-NULL: micro-ops become calls of this target's intrinsics, named
      * with this prefix ("pto.a5"; intrinsics.c). */
     const char *intrinsic_prefix;
+    /* Non-NULL: with pipe_events, a vecscope counts the cycles of the
+     * micro-ops it runs by this model and reports them (a5: a5_costs.c). */
+    const struct cg_vf_model *vf_model;
 };
+
+/* A target's model of a vector function's time: startup + ceil(the issue
+ * cycles of the micro-ops it ran / ports) + the longest latency among its
+ * micro-ops (the last result's) + drain. */
+typedef struct cg_vf_model {
+    uint32_t startup, drain, ports;
+    /* cycles micro-op `op` holds an issue port, and its latency */
+    uint32_t (*issue)(const ptoc_op *op);
+    uint32_t (*latency)(const ptoc_op *op);
+} cg_vf_model;
+extern const cg_vf_model cg_a5_vf_model;     /* a5_costs.c */
 
 /* Per-function state. */
 typedef struct cg_func {
@@ -165,6 +179,8 @@ struct cg {
     struct cg_shared *shared;                   /* shared_ops.c: the signatures that repeat */
     LLVMValueRef where;                         /* in a shared op's function: its location parameter */
     LLVMModuleRef intrinsics;                   /* = the ptoc_llvm_module's, while lowering */
+    LLVMValueRef vf_issue;                      /* in a counted vecscope: its i64 issue-cycle counter */
+    LLVMValueRef vf_cycles;                     /* a vecscope's modelled cycles, for its pipe event */
 };
 
 /* Lowering nested regions, for the rules of ops with regions

@@ -56,6 +56,7 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_trap", (void (*)(void))ptoc_rt_trap},
     {"ptoc_rt_gm_check", (void (*)(void))ptoc_rt_gm_check},
     {"ptoc_rt_pipe_op", (void (*)(void))ptoc_rt_pipe_op},
+    {"ptoc_rt_pipe_op_cycles", (void (*)(void))ptoc_rt_pipe_op_cycles},
     {"ptoc_rt_pipe_set", (void (*)(void))ptoc_rt_pipe_set},
     {"ptoc_rt_pipe_wait", (void (*)(void))ptoc_rt_pipe_wait},
     {"ptoc_rt_pipe_barrier", (void (*)(void))ptoc_rt_pipe_barrier},

@@ -16,6 +16,8 @@
  *     call ptoc_rt_pipe_set/wait(src, dst, id, where); pipe_barrier and
  *     barrier call ptoc_rt_pipe_barrier(pipe, where) (PIPE_ALL for barrier
  *     <PIPE_ALL>).
+ * A vecscope on a backend with a vector-function model reports the cycles
+ * its micro-ops counted (ptoc_rt_pipe_op_cycles; lower_pto_vops.c).
  * The other sync ops (record_event, get_buf, cross-core sync ...) are not
  * modelled yet: with the option on they are a diagnostic rather than silently
  * unordered. Requires: the op has been lowered (its operands and results have
@@ -198,10 +200,14 @@ static void emit_op_call(cg *g, ptoc_op *op, int pipe, const access *acc, uint32
             LLVMBuildStore(g->b, vals[f], p);
         }
     }
-    LLVMTypeRef params[5] = {g->i32, g->ptr, g->ptr, g->i32, g->ptr};
-    LLVMValueRef args[5] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc),
-                            cg_i32(g, (int32_t)n), array};
-    call_void(g, "ptoc_rt_pipe_op", params, 5, args);
+    LLVMTypeRef params[6] = {g->i32, g->ptr, g->ptr, g->i32, g->ptr, g->i64};
+    LLVMValueRef args[6] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc),
+                            cg_i32(g, (int32_t)n), array, g->vf_cycles};
+    if (g->vf_cycles)                   /* a vector function that counted its own cycles */
+        call_void(g, "ptoc_rt_pipe_op_cycles", params, 6, args);
+    else
+        call_void(g, "ptoc_rt_pipe_op", params, 5, args);
+    g->vf_cycles = NULL;
 }
 
 /* A pto op on a pipe: the accesses of the access model, each with the range

@@ -83,6 +83,7 @@ static const ptoc_target_backend a5_backend = {
     .machine = cg_cpu_machine,
     .jit_runtime = cg_cpu_jit_runtime,
     .intrinsic_prefix = "pto.a5",
+    .vf_model = &cg_a5_vf_model,
 };
 
 /* ---------------------------------------------------------------- the list */

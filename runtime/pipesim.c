@@ -84,6 +84,7 @@ typedef struct ev {
     int32_t id;
     const char *op, *where;
     uint32_t acc, nacc;             /* the op's accesses in the log's array */
+    uint64_t cycles;                /* an op's modelled cost; 0: the cost table's */
 } ev;
 
 typedef struct rt_log {
@@ -171,6 +172,13 @@ static int8_t small(int32_t v)
 void ptoc_rt_pipe_op(int32_t pipe, const char *op, const char *where, int32_t n, const ptoc_rt_access *acc)
 {
     ev e = {.kind = EV_OP, .pipe = small(pipe), .op = op, .where = where};
+    record(&e, n, acc);
+}
+
+void ptoc_rt_pipe_op_cycles(int32_t pipe, const char *op, const char *where, int32_t n, const ptoc_rt_access *acc,
+                            uint64_t cycles)
+{
+    ev e = {.kind = EV_OP, .pipe = small(pipe), .op = op, .where = where, .cycles = cycles};
     record(&e, n, acc);
 }
 
@@ -329,6 +337,8 @@ static uint64_t op_bytes(const rt_log *l, const ev *e)
 
 static uint64_t op_cost(const rt_log *l, const ev *e, int pipe)
 {
+    if (e->cycles)
+        return e->cycles;
     const cost_row *row = NULL;
     size_t n = sizeof cost_table / sizeof cost_table[0];
     for (size_t i = 0; i < n && !row; i++)
@@ -377,6 +387,8 @@ typedef struct replay {
     uint32_t ck[NPIPE];             /* checkpoints per pipe */
     uint32_t svc[NPIPE][NPIPE];     /* what an event starting on pipe p knows */
     uint64_t free_at[NPIPE];
+    uint64_t busy[NPIPE];           /* cycles each pipe spent running ops */
+    uint32_t nops[NPIPE];
     uint32_t last_op[NPIPE];        /* each pipe's latest op that ran (UINT32_MAX: none) */
     uint32_t last_vc[NPIPE][NPIPE]; /* what it knew when it started */
     bool used[NPIPE];
@@ -700,6 +712,8 @@ static void run_op(replay *r, uint32_t i, int p)
     memcpy(r->last_vc[p], vc, sizeof vc);
     uint64_t start = r->free_at[p], dur = op_cost(r->log, e, p);
     r->end[i] = r->free_at[p] = start + dur;
+    r->busy[p] += dur;
+    r->nops[p]++;
     trace_event(r, e, p, start, dur, false);
 }
 
@@ -900,8 +914,17 @@ static void replay_free(replay *r)
         free(r->queue[p]);
 }
 
-/* Replays one block's log; returns its total cycles. False when out of memory. */
-static bool replay_log(const rt_log *l, const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total)
+/* What --stats prints: per pipe, the cycles it ran ops and how many, summed
+ * over the blocks. */
+typedef struct pipe_stats {
+    uint64_t busy[NPIPE];
+    uint64_t nops[NPIPE];
+} pipe_stats;
+
+/* Replays one block's log; returns its total cycles (and adds to *stats when
+ * not NULL). False when out of memory. */
+static bool replay_log(const rt_log *l, const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total,
+                       pipe_stats *stats)
 {
     replay r;
     memset(&r, 0, sizeof r);
@@ -927,8 +950,13 @@ static bool replay_log(const rt_log *l, const ptoc_rt_arch_rules *arch, reports 
     if (ok && simulate(&r) && !l->truncated)
         check_end(&r);
     *total = 0;
-    for (int p = 0; p < NPIPE; p++)
+    for (int p = 0; p < NPIPE; p++) {
         *total = r.free_at[p] > *total ? r.free_at[p] : *total;
+        if (stats) {
+            stats->busy[p] += r.busy[p];
+            stats->nops[p] += r.nops[p];
+        }
+    }
     if (ok)
         trace_names(&r, *total);
     replay_free(&r);
@@ -944,7 +972,7 @@ static int by_block(const void *a, const void *b)
 }
 
 /* Replays every log in block order, under the mutex (the run is over). */
-static bool replay_all(const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total)
+static bool replay_all(const ptoc_rt_arch_rules *arch, reports *rep, text *json, uint64_t *total, pipe_stats *stats)
 {
     call_once(&init_once, init_mutex);
     mtx_lock(&logs_mutex);
@@ -961,7 +989,7 @@ static bool replay_all(const ptoc_rt_arch_rules *arch, reports *rep, text *json,
     *total = 0;
     for (size_t i = 0; ok && i < n; i++) {
         uint64_t t;
-        ok = replay_log(sorted[i], arch, rep, json, &t);
+        ok = replay_log(sorted[i], arch, rep, json, &t, stats);
         *total = t > *total ? t : *total;
         if (sorted[i]->truncated)
             text_printf(&rep->out, "ptoc: warning: block %" PRId64 " recorded more than %d pipe events; the "
@@ -977,7 +1005,7 @@ uint32_t ptoc_rt_pipe_check(const ptoc_rt_arch_rules *arch, char **out)
     reports rep;
     memset(&rep, 0, sizeof rep);
     uint64_t total;
-    if (!replay_all(arch, &rep, NULL, &total)) {
+    if (!replay_all(arch, &rep, NULL, &total, NULL)) {
         text_printf(&rep.out, "ptoc: error: the pipe simulator ran out of memory\n");
         rep.count++;
     }
@@ -999,7 +1027,7 @@ char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch)
     text_printf(&json, "{\"traceEvents\":[");
     size_t first = json.len;
     uint64_t total;
-    bool ok = replay_all(arch, &rep, &json, &total);
+    bool ok = replay_all(arch, &rep, &json, &total, NULL);
     if (!json.failed && json.len > first)
         json.s[first] = ' ';        /* every event starts with ",\n": the first one's comma goes */
     text_printf(&json, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"total_cycles\":%" PRIu64
@@ -1012,4 +1040,28 @@ char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch)
         return NULL;
     }
     return json.s;
+}
+
+char *ptoc_rt_pipe_stats(const ptoc_rt_arch_rules *arch)
+{
+    reports rep;
+    memset(&rep, 0, sizeof rep);
+    pipe_stats stats;
+    memset(&stats, 0, sizeof stats);
+    uint64_t total;
+    bool ok = replay_all(arch, &rep, NULL, &total, &stats);
+    free(rep.seen);
+    free(rep.out.s);
+    text out = {0};
+    text_printf(&out, "modelled cycles (%s rules):\n", arch->name);
+    for (int p = 0; p < NPIPE; p++)
+        if (stats.nops[p])
+            text_printf(&out, "  %-10s %10" PRIu64 " cycles busy, %" PRIu64 " ops\n", pipe_name(p), stats.busy[p],
+                        stats.nops[p]);
+    text_printf(&out, "  %-10s %10" PRIu64 " cycles\n", "total", total);
+    if (!ok || out.failed) {
+        free(out.s);
+        return NULL;
+    }
+    return out.s;
 }

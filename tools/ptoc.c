@@ -212,6 +212,14 @@ static bool set_trace(void *o, const char *value)
     return true;
 }
 
+static bool set_stats(void *o, const char *value)
+{
+    (void)value;
+    ((driver_options *)o)->ro.stats = true;
+    ((driver_options *)o)->cg.pipe_events = true;
+    return true;
+}
+
 static bool set_lang(void *o, const char *value)
 {
     if (ptoc_tool_lang_from_name(value, &((driver_options *)o)->lang))
@@ -290,6 +298,8 @@ static ptoc_tool_flag driver_flags[] = {
      "With --run: replay the pipes; report races, deadlocks and event ids set twice, and fail on any"},
     {"trace", PTOC_TOOL_VALUE, "FILE.json", set_trace,
      "With --run: write the pipes' timeline as Chrome trace-event JSON (Perfetto)"},
+    {"stats", PTOC_TOOL_NO_VALUE, NULL, set_stats,
+     "With --run: print the modelled cycles per pipe and in total (on stderr)"},
     {"help", PTOC_TOOL_NO_VALUE, NULL, set_help, "Print this help and exit"},
     {"h", PTOC_TOOL_NO_VALUE, NULL, set_help, NULL},
     {"version", PTOC_TOOL_NO_VALUE, NULL, set_version, "Print the version and exit"},
@@ -321,7 +331,7 @@ static void describe_targets(void)
              "FILE|- [-target=%s] [--pto-arch=ARCH] [-O0..-O3] [-emit=llvm|asm|obj|header|mlir]\n"
              "                 [-o FILE] [-mcpu=NAME] [-mattr=FEATURES]\n"
              "       ptoc FILE|- --run [--arg VALUE]... [--out DIR] [--blocks N] [--entry NAME]\n"
-             "                         [--check-races] [--trace=FILE.json]", metavar);
+             "                         [--check-races] [--trace=FILE.json] [--stats]", metavar);
     driver_flags[0].metavar = metavar;
     driver_flags[0].help = help;
     driver_cli.usage = usage;
@@ -345,8 +355,8 @@ static bool check_flag_combinations(const driver_options *o)
         ptoc_tool_error(PROG, "--arg, --out, --blocks, --entry and --poison-ub need --run");
         return false;
     }
-    if (!o->run && (o->ro.check_races || o->ro.trace)) {
-        ptoc_tool_error(PROG, "--check-races and --trace need --run");
+    if (!o->run && (o->ro.check_races || o->ro.trace || o->ro.stats)) {
+        ptoc_tool_error(PROG, "--check-races, --trace and --stats need --run");
         return false;
     }
     if (o->target && o->common.arch &&

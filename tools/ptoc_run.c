@@ -496,6 +496,15 @@ static bool pipe_results(ptoc_op *module, const ptoc_run_options *ro)
         ok = json && ptoc_tool_write_output(PROG, ro->trace, json, strlen(json));
         free(json);
     }
+    if (ro->stats) {
+        char *text = ptoc_rt_pipe_stats(&arch);
+        if (!text)
+            ptoc_tool_error(PROG, "out of memory while counting the modelled cycles");
+        else
+            fputs(text, stderr);
+        ok = ok && text;
+        free(text);
+    }
     if (ro->check_races) {
         char *reports = NULL;
         uint32_t n = ptoc_rt_pipe_check(&arch, &reports);

@@ -16,6 +16,7 @@ typedef struct ptoc_run_options {
     /* The pipe simulator (needs ptoc_codegen_options.pipe_events). */
     bool check_races;          /* report races, deadlocks, ids set twice; fail on any */
     const char *trace;         /* NULL, or where to write the Chrome trace JSON */
+    bool stats;                /* print the modelled cycles per pipe and in total */
 } ptoc_run_options;
 
 /* Picks the entry, reads and checks the arguments, lowers, optimises, JITs and

@@ -108,6 +108,10 @@ typedef struct ptoc_rt_access {
 void ptoc_rt_pipe_op(int32_t pipe, const char *op, const char *where, int32_t n, const ptoc_rt_access *acc);
 void ptoc_rt_pipe_set(int32_t src, int32_t dst, int32_t id, const char *where);
 void ptoc_rt_pipe_wait(int32_t src, int32_t dst, int32_t id, const char *where);
+/* An op whose cost the kernel modelled itself (an A5 vector function: the
+ * cycles of the micro-ops it ran), instead of the cost table's. */
+void ptoc_rt_pipe_op_cycles(int32_t pipe, const char *op, const char *where, int32_t n, const ptoc_rt_access *acc,
+                            uint64_t cycles);
 /* A barrier on one pipe, or on every pipe with PTOC_RT_PIPE_ALL. */
 void ptoc_rt_pipe_barrier(int32_t pipe, const char *where);
 
@@ -121,6 +125,10 @@ uint32_t ptoc_rt_pipe_check(const ptoc_rt_arch_rules *arch, char **reports);
  * thread row per pipe used, an "X" event per op with ts/dur in cycles of a
  * rough cost table, the total cycles in "otherData". NULL when out of memory. */
 char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch);
+/* The replay's modelled cycles as text (malloc'd; NULL when out of memory):
+ * per pipe used, the cycles it ran ops and how many ops, summed over the
+ * blocks, then the total (the latest pipe's end, the slowest block). */
+char *ptoc_rt_pipe_stats(const ptoc_rt_arch_rules *arch);
 
 /* ---------------------------------------------------------------- launching */
 

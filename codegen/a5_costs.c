@@ -1,0 +1,54 @@
+/* a5_costs.c: the A5 model's vector-function costs (cg_vf_model).
+ *
+ * The figures are pto-isa's A5 VfSim parameters (its cost model's isa.csv and
+ * uarch.csv, quoted for f32): a vector function starts in 23 cycles and
+ * drains in 12; two issue ports; each micro-op holds a port for its
+ * throughput figure and has its latency. A vecscope then costs startup +
+ * ceil(the issue cycles of the micro-ops it ran / 2) + the longest latency
+ * among them + drain: the loop bodies overlap, so throughput bounds them, and
+ * the last result still takes its latency. The same figures serve every
+ * element type (VfSim lists f32); ops without a figure of their own take the
+ * default row. The issue cycles are counted at run time, so loops count as
+ * many times as they run.
+ */
+#include "codegen/codegen_internal.h"
+
+typedef struct vop_cost { ptoc_pto_vop_id vop; uint32_t latency, issue; } vop_cost;
+
+static const vop_cost costs[] = {
+    {PTOC_PTO_VOP_VADD, 7, 2},   {PTOC_PTO_VOP_VSUB, 7, 2},   {PTOC_PTO_VOP_VADDS, 7, 2},
+    {PTOC_PTO_VOP_VSUBS, 7, 2},  {PTOC_PTO_VOP_VMAX, 7, 2},   {PTOC_PTO_VOP_VMIN, 7, 2},
+    {PTOC_PTO_VOP_VMAXS, 7, 2},  {PTOC_PTO_VOP_VMINS, 7, 2},  {PTOC_PTO_VOP_VADDC, 7, 2},
+    {PTOC_PTO_VOP_VADDCS, 7, 2}, {PTOC_PTO_VOP_VSUBC, 7, 2},  {PTOC_PTO_VOP_VSUBCS, 7, 2},
+    {PTOC_PTO_VOP_VMUL, 8, 2},   {PTOC_PTO_VOP_VMULS, 8, 2},  {PTOC_PTO_VOP_VMULL, 8, 2},
+    {PTOC_PTO_VOP_VMULA, 8, 2},  {PTOC_PTO_VOP_VEXP, 16, 4},  {PTOC_PTO_VOP_VEXPDIF, 16, 4},
+    {PTOC_PTO_VOP_VDIV, 17, 4},  {PTOC_PTO_VOP_VSEL, 6, 1},   {PTOC_PTO_VOP_VCMP, 6, 1},
+    {PTOC_PTO_VOP_VCMPS, 6, 1},  {PTOC_PTO_VOP_VLDS, 9, 1},   {PTOC_PTO_VOP_VLDSX2, 9, 2},
+    {PTOC_PTO_VOP_VSTS, 9, 1},   {PTOC_PTO_VOP_VSTSX2, 9, 2},
+    {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
+};
+
+enum { DEFAULT_LATENCY = 6, DEFAULT_ISSUE = 1 };
+
+static const vop_cost *cost_of(const ptoc_op *op)
+{
+    ptoc_pto_vop_id id = ptoc_pto_vop(op);
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+        if (costs[i].vop == id)
+            return &costs[i];
+    return NULL;
+}
+
+static uint32_t issue(const ptoc_op *op)
+{
+    const vop_cost *c = cost_of(op);
+    return c ? c->issue : DEFAULT_ISSUE;
+}
+
+static uint32_t latency(const ptoc_op *op)
+{
+    const vop_cost *c = cost_of(op);
+    return c ? c->latency : DEFAULT_LATENCY;
+}
+
+const cg_vf_model cg_a5_vf_model = {.startup = 23, .drain = 12, .ports = 2, .issue = issue, .latency = latency};
