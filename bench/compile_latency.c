@@ -11,8 +11,11 @@
  *   object    ptoc_llvm_emit_file(PTOC_EMIT_OBJ) to a temporary file
  *
  * The first table is every .pto file on the command line at -O2, with the
- * object's size and the optimised IR's line count. The second is the
- * generated kernels (tileop_kernel.c) of 1 and 8 tile ops, of the whole cycle
+ * object's size and the optimised IR's line count; after it, the same files
+ * compiled for -target=a5 (its lowering passes count in the lower stage),
+ * total next to cpu's, or "not lowered on a5 yet" for a file with an op the
+ * a5 target does not lower. The table after that is
+ * the generated kernels (tileop_kernel.c) of 1 and 8 tile ops, of the whole cycle
  * of 16 different ops, and of that cycle 4 times (64 ops, repeating as ops do
  * in kernels), at -O0 and -O2, with the total divided by the number of tile
  * ops, what each repeated op adds, and the -O2 target of 3 ms per tile op
@@ -52,6 +55,7 @@ typedef struct run_state {
     size_t len;
     int opt_level;
     const char *obj_path;
+    const ptoc_target *target;
     ptoc_op *module;
     ptoc_llvm_module *llvm;
     char *err;                 /* from optimise/object, malloc'd */
@@ -69,6 +73,15 @@ static bool stage_lower(run_state *s)
 {
     ptoc_codegen_options opts = ptoc_codegen_defaults();
     opts.opt_level = s->opt_level;
+    opts.target = s->target;
+    if (s->target->lowering) {                /* a5: pto-lower-a5, pto-split-u64 first */
+        ptoc_pm_config config = {.verify_each = false};
+        ptoc_pm *pm = ptoc_pm_create(s->ctx, &config);
+        bool ok = ptoc_pm_parse(pm, s->target->lowering) && ptoc_pm_run(pm, s->module, ptoc_arena_create(s->ctx));
+        ptoc_pm_destroy(pm);
+        if (!ok)
+            return false;
+    }
     s->llvm = ptoc_llvm_lower(s->module, &opts);
     return s->llvm != NULL;
 }
@@ -105,7 +118,14 @@ typedef struct kernel {
     const char *text;
     size_t len;
     int opt_level;
+    const ptoc_target *target; /* NULL: cpu */
 } kernel;
+
+static void quiet(void *user, const ptoc_diagnostic *d)
+{
+    (void)user;
+    (void)d;
+}
 
 /* One compile of `k`, with each stage's CPU seconds in t[] and, when `lines`
  * is not NULL, the optimised IR's line count (after the clock). False after
@@ -113,17 +133,20 @@ typedef struct kernel {
  * handler). */
 static bool compile_once(const kernel *k, const char *obj_path, double t[NSTAGES], long long *lines)
 {
+    const ptoc_target *target = k->target ? k->target : ptoc_target_default();
     run_state s = {.ctx = ptoc_context_create(NULL), .path = k->path, .text = k->text, .len = k->len,
-                   .opt_level = k->opt_level, .obj_path = obj_path};
+                   .opt_level = k->opt_level, .obj_path = obj_path, .target = target};
     ptoc_register_all(s.ctx);
-    ptoc_context_set_option(s.ctx, "pto-arch", "cpu");   /* as `ptoc -target=cpu` does */
+    ptoc_context_set_option(s.ctx, "pto-arch", target->arch);   /* as `ptoc -target=...` does */
+    if (k->target)                      /* a5: an op it does not lower is a figure, not an error */
+        ptoc_context_set_diag_handler(s.ctx, quiet, NULL, NULL);
     ptoc_source_add(s.ctx, ptoc_ident_cstr(s.ctx, k->path), k->text, k->len);
     bool ok = true;
     for (int i = 0; i < NSTAGES && ok; i++) {
         double start = bench_cpu_now();
         ok = stages[i].run(&s);
         t[i] = bench_cpu_now() - start;
-        if (!ok)
+        if (!ok && !k->target)
             fprintf(stderr, "bench: %s: %s failed%s%s\n", k->path, stages[i].name, s.err ? ": " : "",
                     s.err ? s.err : "");
     }
@@ -209,6 +232,30 @@ static bool file_table(char **paths, int npaths, const char *obj_path, int runs)
         printf(" %10lld %9lld\n", l.obj_bytes, l.ir_lines);
     }
     return all_ok;
+}
+
+/* The files again for -target=a5, total next to cpu's. */
+static void a5_table(char **paths, int npaths, const char *obj_path, int runs)
+{
+    printf("\n-target=a5 (the A5 micro-op program, its intrinsics linked in) next to cpu, -O2, ms of CPU "
+           "time, best of %d\n\n%-22s %9s %9s %9s\n", runs, "kernel", "a5", "cpu", "a5 / cpu");
+    const ptoc_target *a5 = ptoc_target_find("a5");
+    for (int f = 0; f < npaths; f++) {
+        size_t len;
+        char *text = bench_read_file(paths[f], &len);
+        kernel ka = {paths[f], text, len, 2, a5}, kc = {paths[f], text, len, 2, NULL};
+        latency la, lc;
+        bool ok = text && measure(&ka, obj_path, runs, &la);
+        bool cpu_ok = ok && measure(&kc, obj_path, runs, &lc);
+        free(text);
+        printf("%-22s", base_name(paths[f]));
+        if (!ok)
+            printf(" %s\n", "not lowered on a5 yet");
+        else if (cpu_ok)
+            printf(" %9.2f %9.2f %9.2f\n", la.total * 1e3, lc.total * 1e3, la.total / lc.total);
+        else
+            printf(" %9.2f %9s\n", la.total * 1e3, "error");
+    }
 }
 
 /* ---------------------------------------------------------------- per tile op */
@@ -334,6 +381,7 @@ int main(int argc, char **argv)
     }
     close(fd);
     bool ok = file_table(argv + first_file, argc - first_file, obj_path, runs);
+    a5_table(argv + first_file, argc - first_file, obj_path, runs);
     ok = tileop_table(obj_path, runs) && ok;
     unlink(obj_path);
     return ok ? 0 : 1;

@@ -25,6 +25,14 @@
  * gm_checks off (what every object ptoc writes runs) and on (what --run
  * runs, with the buffers registered), timed side by side.
  *
+ * A third table runs the same kernels on the A5 model (-target=a5: the
+ * vector ops lowered to micro-ops, run on the host as their intrinsics'
+ * definitions): its result must equal the C loop's bit for bit too, and its
+ * host time per call is given next to the cpu target's (the target: at most
+ * 2x), with the cycles the A5 cost model gives the op (the pipe simulator's
+ * total for one call). A kernel whose op the a5 target does not lower yet
+ * says so.
+ *
  * Exit status 1 if a kernel does not compile or a result is wrong; never
  * because of a missed target (figures are reported, not enforced).
  *   ptoc-bench-throughput [--quick] [--kernels DIR]
@@ -46,7 +54,7 @@
 #define PTOC_BENCH_KERNEL_DIR "bench/kernels"
 #endif
 
-enum { BENCH_UB_BYTES = 8 << 20, MAX_KERNELS = 8 };
+enum { BENCH_UB_BYTES = 8 << 20, MAX_KERNELS = 16 };
 
 /* ---------------------------------------------------------------- input data */
 
@@ -175,9 +183,13 @@ enum { NCASES = sizeof cases / sizeof cases[0] };
 
 /* ---------------------------------------------------------------- compiling kernels */
 
+/* How a kernel is compiled: for cpu (with or without the GM checks) or for
+ * the A5 model (with or without the pipe simulator's events). */
+typedef enum variant { V_CPU, V_CPU_GM_CHECKS, V_A5, V_A5_EVENTS } variant;
+
 typedef struct kernel {
     const char *file;
-    bool gm_checks;            /* compiled with the codegen option gm_checks */
+    variant how;
     ptoc_context *ctx;
     ptoc_jit *jit;             /* NULL: it did not compile (diagnostics printed) */
 } kernel;
@@ -192,24 +204,48 @@ static bool report_err(const char *what, const char *path, char *err)
     return false;
 }
 
-/* parse -> verify -> lower (UB raised) -> optimise -> JIT; diagnostics go to stderr. */
-static bool compile_kernel(kernel *k, const char *path, bool gm_checks)
+/* The a5 target's lowering passes (pto-lower-a5, pto-split-u64). */
+static bool lower_for(ptoc_context *ctx, ptoc_op *module, const ptoc_target *t)
 {
+    ptoc_pm_config config = {.verify_each = true};
+    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
+    bool ok = ptoc_pm_parse(pm, t->lowering) && ptoc_pm_run(pm, module, ptoc_arena_create(ctx));
+    ptoc_pm_destroy(pm);
+    return ok;
+}
+
+static void quiet(void *user, const ptoc_diagnostic *d)
+{
+    (void)user;
+    (void)d;
+}
+
+/* parse -> verify -> lower (UB raised) -> optimise -> JIT; diagnostics go to
+ * stderr, except the a5 target's (an op it does not lower is a figure, not
+ * an error). */
+static bool compile_kernel(kernel *k, const char *path, variant how)
+{
+    bool a5 = how == V_A5 || how == V_A5_EVENTS;
+    const ptoc_target *target = ptoc_target_find(a5 ? "a5" : "cpu");
     size_t len;
     char *text = bench_read_file(path, &len);
     if (!text)
         return false;
     k->ctx = ptoc_context_create(NULL);
     ptoc_register_all(k->ctx);
-    ptoc_context_set_option(k->ctx, "pto-arch", "cpu");  /* as `ptoc -target=cpu` does */
+    ptoc_context_set_option(k->ctx, "pto-arch", target->arch);  /* as `ptoc -target=...` does */
+    if (a5)
+        ptoc_context_set_diag_handler(k->ctx, quiet, NULL, NULL);
     ptoc_source_add(k->ctx, ptoc_ident_cstr(k->ctx, path), text, len);
     ptoc_op *module = ptoc_parse(k->ctx, ptoc_arena_create(k->ctx), text, len, path, NULL);
     free(text);
-    if (!module || !ptoc_verify(module))
+    if (!module || !ptoc_verify(module) || (target->lowering && !lower_for(k->ctx, module, target)))
         return false;
     ptoc_codegen_options opts = ptoc_codegen_defaults();
+    opts.target = target;
     opts.capacity[PTOC_PTO_AS_VEC] = BENCH_UB_BYTES;
-    opts.gm_checks = gm_checks;
+    opts.gm_checks = how == V_CPU_GM_CHECKS;
+    opts.pipe_events = how == V_A5_EVENTS;
     ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
     if (!m)
         return false;
@@ -222,24 +258,24 @@ static bool compile_kernel(kernel *k, const char *path, bool gm_checks)
     return k->jit ? true : report_err("cannot JIT", path, err);
 }
 
-/* The JIT of `file` (with or without GM checks), compiled on first use; NULL
- * if it does not compile. */
-static ptoc_jit *kernel_jit(const char *dir, const char *file, bool gm_checks)
+/* The JIT of `file` compiled `how`, compiled on first use; NULL if it does
+ * not compile. */
+static ptoc_jit *kernel_jit(const char *dir, const char *file, variant how)
 {
     for (int i = 0; i < nkernels; i++)
-        if (!strcmp(kernels[i].file, file) && kernels[i].gm_checks == gm_checks)
+        if (!strcmp(kernels[i].file, file) && kernels[i].how == how)
             return kernels[i].jit;
     if (nkernels == MAX_KERNELS)
         return NULL;
     kernel *k = &kernels[nkernels++];
     k->file = file;
-    k->gm_checks = gm_checks;
+    k->how = how;
     size_t n = strlen(dir) + strlen(file) + 2;
     char *path = malloc(n);
     if (!path)
         return NULL;
     snprintf(path, n, "%s/%s", dir, file);
-    if (!compile_kernel(k, path, gm_checks))
+    if (!compile_kernel(k, path, how) && how != V_A5 && how != V_A5_EVENTS)
         fprintf(stderr, "bench: %s did not compile (diagnostics above, if any)\n", path);
     free(path);
     return k->jit;
@@ -444,7 +480,7 @@ static result run_case(const bench_case *c, const char *kernel_dir, const timing
         return r;
     }
     c->fill(b.in0, b.in1, &seed);
-    ptoc_jit *j = kernel_jit(kernel_dir, c->kernel, false);
+    ptoc_jit *j = kernel_jit(kernel_dir, c->kernel, V_CPU);
     kernel_fns f;
     r.compiled = j && kernel_functions(j, c->prefix, &f);
     bool c_ok = check_c_loops(c, &b);
@@ -541,7 +577,7 @@ typedef struct gm_result {
 static bool gm_functions(const char *dir, const gm_case *c, const float *src, float *dst, copy_fn *fns[2])
 {
     for (int on = 0; on < 2; on++) {
-        ptoc_jit *j = kernel_jit(dir, "copy.pto", on);
+        ptoc_jit *j = kernel_jit(dir, "copy.pto", on ? V_CPU_GM_CHECKS : V_CPU);
         if (!j || !lookup(j, c->fn, "", &fns[on]))
             return false;
         memset(dst, 0xA5, c->elems * sizeof *dst);
@@ -591,6 +627,88 @@ static void print_gm_table(const gm_result *res)
     }
 }
 
+/* ---------------------------------------------------------------- the A5 model */
+
+typedef struct a5_result {
+    bool lowered, correct;
+    double t_a5, t_cpu;        /* best seconds per call */
+    uint64_t cycles;           /* the A5 model's cycles for one call of the op; 0: unknown */
+} a5_result;
+
+/* The pipe simulator's total for one call of the op (the kernel built with
+ * pipe events), under A5's rules; 0 when it cannot tell. */
+static uint64_t modelled_cycles(const char *dir, const bench_case *c, const buffers *b)
+{
+    ptoc_jit *j = kernel_jit(dir, c->kernel, V_A5_EVENTS);
+    kernel_fns f;
+    if (!j || !kernel_functions(j, c->prefix, &f))
+        return 0;
+    f.load(b->in0, b->in1);
+    ptoc_rt_pipe_reset();
+    f.op();
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A5);
+    ptoc_rt_arch_rules rules = {row->name, row->in_order_pipes, row->event_ids};
+    char *text = ptoc_rt_pipe_stats(&rules);
+    const char *total = text ? strstr(text, "total") : NULL;
+    unsigned long long cycles = 0;
+    if (!total || sscanf(total, "total %llu", &cycles) != 1)
+        cycles = 0;
+    free(text);
+    ptoc_rt_pipe_reset();
+    return cycles;
+}
+
+static a5_result run_a5_case(const bench_case *c, const char *dir, const timing *cfg, uint64_t seed)
+{
+    a5_result r = {false, false, NAN, NAN, 0};
+    buffers b;
+    if (!buffers_alloc(&b, c)) {
+        buffers_free(&b);
+        return r;
+    }
+    c->fill(b.in0, b.in1, &seed);
+    ptoc_jit *a5 = kernel_jit(dir, c->kernel, V_A5), *cpu = kernel_jit(dir, c->kernel, V_CPU);
+    kernel_fns fa, fc;
+    r.lowered = a5 && kernel_functions(a5, c->prefix, &fa);
+    r.correct = !r.lowered;
+    if (r.lowered && cpu && kernel_functions(cpu, c->prefix, &fc) && check_c_loops(c, &b)) {
+        r.correct = check_kernel(c, &b, &fa);
+        /* both kernels' operands in simulated UB, as check_kernel left them */
+        fc.load(b.in0, b.in1);
+        timed items[2] = {{.run = run_kernel, .kernel_op = fa.op}, {.run = run_kernel, .kernel_op = fc.op}};
+        double t[2];
+        if (r.correct) {
+            time_interleaved(items, 2, cfg, t);
+            r.t_a5 = t[0];
+            r.t_cpu = t[1];
+            r.cycles = modelled_cycles(dir, c, &b);
+        }
+    }
+    buffers_free(&b);
+    return r;
+}
+
+static void print_a5_table(const a5_result *res)
+{
+    printf("\nthe A5 model (-target=a5: micro-ops run as their intrinsics' definitions) on the same\n"
+           "kernels: its result equals the C loop's; host time per call next to the cpu target's\n\n");
+    printf("%-22s %-8s %12s %12s %10s  %-10s %14s\n", "op", "data", "a5 us/tile", "cpu us/tile", "a5 / cpu",
+           "target", "A5 cycles");
+    for (int i = 0; i < NCASES; i++) {
+        const a5_result *r = &res[i];
+        printf("%-22s %-8s", cases[i].op, cases[i].data);
+        if (!r->lowered)
+            printf(" %12s\n", "not lowered on a5 yet");
+        else if (isnan(r->t_a5))
+            printf(" %12s\n", r->correct ? "-" : "wrong");
+        else
+            printf(" %12.1f %12.1f %10.2f  %-10s %14llu\n", r->t_a5 * 1e6, r->t_cpu * 1e6, r->t_a5 / r->t_cpu,
+                   r->t_a5 <= 2 * r->t_cpu ? "<= 2x PASS" : "<= 2x MISS", (unsigned long long)r->cycles);
+    }
+    printf("\nA5 cycles: the pipe simulator's total for one call of the op on the A5 model's costs\n"
+           "(docs/targets.md, Costs): startup + issue cycles / 2 ports + longest latency + drain.\n");
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -622,6 +740,12 @@ int main(int argc, char **argv)
         ok = ok && gm[i].ok;
     }
     print_gm_table(gm);
+    a5_result a5[NCASES];
+    for (int i = 0; i < NCASES; i++) {
+        a5[i] = run_a5_case(&cases[i], kernel_dir, &cfg, 0x9E3779B97F4A7C15ull + (uint64_t)i);
+        ok = ok && a5[i].correct;
+    }
+    print_a5_table(a5);
     kernels_destroy();
     if (!ok)
         fprintf(stderr, "bench: FAILED (a kernel did not compile or a result was wrong; see above)\n");
