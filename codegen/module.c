@@ -457,16 +457,21 @@ static bool lower_functions(cg *g, ptoc_op *module)
     return ok;
 }
 
-static bool verify_llvm(cg *g, ptoc_op *module)
+static bool verify_one(cg *g, ptoc_op *module, LLVMModuleRef m)
 {
     char *msg = NULL;
-    bool broken = LLVMVerifyModule(g->mod, LLVMReturnStatusAction, &msg) ||
-                  (g->intrinsics && LLVMVerifyModule(g->intrinsics, LLVMReturnStatusAction, &msg));
+    bool broken = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
     if (broken)
         ptoc_emit_error(g->ctx, module->loc, "internal error: the LLVM module does not verify: %s",
                         msg ? msg : "");
     LLVMDisposeMessage(msg);
     return !broken;
+}
+
+/* The kernel's module, and the target's intrinsics when it has them. */
+static bool verify_llvm(cg *g, ptoc_op *module)
+{
+    return verify_one(g, module, g->mod) && (!g->intrinsics || verify_one(g, module, g->intrinsics));
 }
 
 static bool check_options(ptoc_op *module, const ptoc_codegen_options *opts)

@@ -36,6 +36,7 @@ typedef enum vop_rule {
     VR_PSET8, VR_PSET16, VR_PSET32,  /* a pattern; the mask of that granularity */
     VR_PRED,        /* masks of one granularity */
     VR_PRED8, VR_PRED16,             /* masks of that granularity */
+    VR_BITS8,       /* masks of any granularity in, read as their bits; b8 results (TCmp.hpp's pdintlv_b8 of b32 compares) */
     VR_PUNPACK,     /* part LOWER or HIGHER; the result one granularity wider */
     VR_PLDS, VR_PSTS,                /* dist NORM/US (load) or NORM/PK (store) */
     VR_BROADCAST,   /* s is the result's element type */
@@ -649,6 +650,11 @@ static bool check_rule(const vop_view *w)
     case VR_PSET32: return check_pred_make(w, 32, false);
     case VR_PRED: return check_preds(w, 0);
     case VR_PRED8: return check_preds(w, 8);
+    case VR_BITS8:
+        for (uint32_t i = 0; i < w->ntypes; i++)
+            if (w->kinds[i] == 'm' && !check_mask(w->op, w->types[i], i < 2 ? 0 : 8, "a predicate"))
+                return false;
+        return true;
     case VR_PRED16: return check_preds(w, 16);
     case VR_PUNPACK: return check_punpack(w);
     case VR_PLDS: return check_choice(w->op, "dist", "NORM US");
@@ -658,10 +664,13 @@ static bool check_rule(const vop_view *w)
     case VR_CVT: return check_cvt(w);
     case VR_HIST: return check_hist(w);
     case VR_TILE_PTR: {
-        /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64) */
+        /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64),
+         * an integer tile's as its bytes (mask tiles) */
         const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
-        if (pe != te && !(ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32))) {
-            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's (or ui32 for a 64-bit tile)");
+        bool words = ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32);
+        if (pe != te && !words && !(ptoc_type_is_int(te) && is_uint(pe, 8))) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's (or ui32 for a 64-bit tile, "
+                                      "ui8 for an integer tile)");
             return false;
         }
         return true;

@@ -33,6 +33,7 @@
 #include "ptoc/pto.h"
 #include "ptoc/util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef vop_builder lower;
@@ -129,7 +130,11 @@ static const ew_row *ew_row_of_opcode(ptoc_pto_op_id opcode)
 
 static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc_pto_opcode(op)); }
 
-bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode) { return ew_row_of_opcode(opcode) != NULL; }
+bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
+{
+    return ew_row_of_opcode(opcode) != NULL || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
+           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS;
+}
 
 /* The op's operands, as the program reads them. */
 typedef struct ew_op {
@@ -347,19 +352,13 @@ static void expand_program(lower *L, ew_op *e)
 
 /* ---------------------------------------------------------------- the vecscope */
 
-/* Replaces `op` by a pto.vecscope over the same ins and outs holding the program. */
-static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
+/* A pto.vecscope in place of `op` over `n` tiles, the last `nouts` of them
+ * its outs; the builder left in its body. */
+static void open_vecscope(lower *L, ptoc_op *op, ptoc_value *const *tiles, uint32_t n, uint32_t nouts)
 {
     ptoc_builder_set_before(&L->b, op);
     L->b.loc = op->loc;
-    uint32_t nins, nouts;
-    ptoc_pto_dps_split(op, &nins, &nouts);
-    ptoc_value **operands = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < op->noperands; i++)
-        if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
-            operands[n++] = ptoc_op_operand(op, i);
-    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, operands, 0, NULL, 0,
+    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, tiles, 0, NULL, 0,
                                          NULL, 1);
     int64_t seg[2] = {(int64_t)n - (int64_t)nouts, (int64_t)nouts};
     ptoc_op_set_segment_sizes(scope, L->b.arena, 2, seg);
@@ -367,6 +366,239 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
     ptoc_region_append(&scope->regions[0], body);
     ptoc_builder_set_end(&L->b, body);
     L->nconsts = 0;
+}
+
+/* ---------------------------------------------------------------- tcmp, tcmps */
+
+/* tcmp ins(src0, src1 {cmpMode}) and tcmps ins(src, rhs {cmpMode}) outs(mask):
+ * bit j % 8 of byte j / 8 of mask row i is src[i, j] CMP rhs (rhs[0, 0] for
+ * a tile rhs of tcmps). Per register of src (a5/TCmp.hpp): vcmp (vcmps)
+ * under the tail predicate, so the bits past the valid columns are 0, then
+ * psts of the predicate into the row's bytes: NORM for b8 lanes, PK for b16,
+ * and for b32 lanes (64-bit ones too, after pto-split-u64) pdintlv_b8 with an
+ * empty predicate first, which leaves two bits per lane, then PK. The
+ * library pairs two b32 registers per psts; one at a time computes the same.
+ * psts writes 32 or 16 bytes; tcmp writes the row's ceil(valid cols / 8)
+ * bytes only, so the program loads the chunk's old bytes first and stores
+ * back those past the valid ones (docs/decisions.md). */
+typedef struct cmp_op {
+    ptoc_value *src, *rhs, *mask;   /* rhs: a tile (tcmp, or tcmps' tile form) or a scalar */
+    const char *mode;
+    bool scalar;                    /* tcmps */
+} cmp_op;
+
+static bool cmp_operands(const ptoc_op *op, cmp_op *out)
+{
+    uint32_t nins, nouts, mode = PTOC_PTO_CMP_EQ;
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1)
+        return false;
+    ptoc_attr *a = ptoc_op_attr(op, "cmpMode");
+    if (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_CMP, &mode))
+        return false;
+    static const char *const modes[] = {[PTOC_PTO_CMP_EQ] = "eq", [PTOC_PTO_CMP_NE] = "ne", [PTOC_PTO_CMP_LT] = "lt",
+                                        [PTOC_PTO_CMP_LE] = "le", [PTOC_PTO_CMP_GT] = "gt", [PTOC_PTO_CMP_GE] = "ge"};
+    if (mode >= sizeof modes / sizeof modes[0] || !modes[mode])
+        return false;
+    *out = (cmp_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2), modes[mode],
+                    ptoc_pto_is(op, PTOC_PTO_OP_TCMPS)};
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *m = ptoc_pto_tile_buf(out->mask->type);
+    if (!s || !m || !ptoc_type_is_int(m->elem) || !plain_vec_tile(out->src->type, s->elem) ||
+        !plain_vec_tile(out->mask->type, m->elem))
+        return false;
+    if (ptoc_pto_tile_buf(out->rhs->type))
+        return plain_vec_tile(out->rhs->type, s->elem);
+    return out->scalar && ptoc_type_is_float(out->rhs->type) == ptoc_type_is_float(s->elem);
+}
+
+/* The packed bits of a compare predicate, ready for psts PK (b16, b32) or
+ * NORM (b8). */
+static ptoc_value *packable(lower *L, const lanes *ln, ptoc_value *p)
+{
+    if (ln->bits != 32)
+        return p;
+    ptoc_type *b8 = ptoc_pto_mask_type_get(L->ctx, 8), *two[2] = {b8, b8};
+    ptoc_value *none = vb_result0(vb_vop(L, PTOC_PTO_VOP_PSET_B8, 0, NULL, 1, &b8, "pattern", "PAT_ALLF", NULL, NULL));
+    ptoc_value *ops[2] = {p, none};
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_PDINTLV_B8, 2, ops, 2, two, NULL, NULL, NULL, NULL));
+}
+
+static void cmp_program(lower *L, const cmp_op *c)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(c->src->type), *m = ptoc_pto_tile_buf(c->mask->type);
+    const ptoc_pto_tile_desc *rt = ptoc_pto_tile_buf(c->rhs->type);
+    lanes ln = lanes_of(L, s->elem);
+    ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED);
+    lanes bytes = lanes_of(L, u8);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, s->elem), *bt = ptoc_pto_ub_ptr_type(L->ctx, u8);
+    ptoc_type *vt[2] = {L->index, L->index};
+    ptoc_value *ps = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->src, 1, &pt, NULL, NULL, NULL, NULL));
+    ptoc_value *pr = rt ? vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->rhs, 1, &pt, NULL, NULL, NULL, NULL))
+                        : NULL;
+    ptoc_value *pm = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->mask, 1, &bt, NULL, NULL, NULL, NULL));
+    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &c->src, 2, vt, NULL, NULL, NULL, NULL);
+    int64_t chunk = ln.bits == 8 ? 32 : 16;            /* the bytes one psts writes */
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *seven = vb_index(L, 7), *three = vb_index(L, 3);
+    ptoc_value *step = vb_index(L, ln.count), *nchunk = vb_index(L, chunk);
+    ptoc_value *mstride = vb_index(L, m->cols * (int64_t)ptoc_pto_elem_bytes(m->elem));
+    ptoc_value *sstride = vb_index(L, s->cols), *rstride = rt && !c->scalar ? vb_index(L, rt->cols) : NULL;
+    ptoc_value *rhs = NULL;             /* the scalar (or rhs[0,0]) in every lane */
+    if (c->scalar && rt) {
+        ptoc_value *ops[2] = {pr, zero};
+        char dist[8];
+        snprintf(dist, sizeof dist, "BRC_B%u", ln.bits);
+        rhs = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln.vreg, "dist", dist, NULL, NULL));
+    }
+    ptoc_value *scalar = c->scalar && !rt ? scalar_as(L, c->rhs, s->elem) : NULL;
+    loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
+    ptoc_value *mrow = vb_arith(L, "arith.muli", r, mstride), *srow = vb_arith(L, "arith.muli", r, sstride);
+    ptoc_value *rrow = rstride ? vb_arith(L, "arith.muli", r, rstride) : NULL;
+    ptoc_value *vc = ptoc_op_result(valid, 1);
+    ptoc_value *col = vb_loop_begin(L, &cols, zero, vc, step);
+    ptoc_value *left = vb_arith(L, "arith.subi", vc, col);
+    ptoc_value *tail = tail_mask(L, &ln, left);
+    ptoc_value *x = load(L, &ln, ps, vb_arith(L, "arith.addi", srow, col));
+    ptoc_value *y = rrow ? load(L, &ln, pr, vb_arith(L, "arith.addi", rrow, col)) : rhs ? rhs : scalar;
+    ptoc_value *cops[3] = {x, y, tail};
+    ptoc_value *bits = vb_result0(vb_vop(L, scalar ? PTOC_PTO_VOP_VCMPS : PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask,
+                                         "cmp_mode", c->mode, NULL, NULL));
+    ptoc_value *boff = vb_arith(L, "arith.addi", mrow, vb_arith(L, "arith.shrui", col, three));
+    ptoc_value *old = load(L, &bytes, pm, boff);       /* before psts overwrites the chunk */
+    ptoc_value *sops[3] = {packable(L, &ln, bits), pm, boff};
+    vb_vop(L, PTOC_PTO_VOP_PSTS, 3, sops, 0, NULL, "dist", ln.bits == 8 ? "NORM" : "PK", NULL, NULL);
+    /* the chunk's bytes past the valid ones: ceil(left / 8) of them are the row's */
+    ptoc_value *valid_bytes = vb_arith(L, "arith.shrui", vb_arith(L, "arith.addi", left, seven), three);
+    ptoc_value *in_chunk = tail_mask(L, &bytes, nchunk), *kept = tail_mask(L, &bytes, valid_bytes);
+    ptoc_value *pops[2] = {kept, in_chunk};
+    ptoc_value *restore = vb_result0(vb_vop(L, PTOC_PTO_VOP_PNOT, 2, pops, 1, &bytes.mask, NULL, NULL, NULL, NULL));
+    store(L, &bytes, old, pm, boff, restore);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+static void replace_cmp(lower *L, ptoc_op *op, const cmp_op *c)
+{
+    ptoc_value *tiles[3] = {c->src, c->rhs, c->mask};
+    bool tile_rhs = ptoc_pto_tile_buf(c->rhs->type) != NULL;
+    if (!tile_rhs)
+        tiles[1] = c->mask;
+    open_vecscope(L, op, tiles, tile_rhs ? 3 : 2, 1);
+    cmp_program(L, c);
+    ptoc_op_erase(op);
+}
+
+/* ---------------------------------------------------------------- tsel, tsels */
+
+/* tsel ins(mask, src0, src1[, tmp]) and tsels ins(mask, src[, tmp], scalar):
+ * dst = mask bit ? src0 : src1 (or the scalar), per element, the bit of
+ * element (i, j) being bit j % 8 of byte j / 8 of mask row i. The hardware
+ * library (a5/TSels.hpp, TSel.hpp) loads each register's bits with plds at
+ * the row's byte offset plus one bit per element: NORM for b8 lanes (32
+ * bytes, a bit per byte lane), US for b16 (each bit doubled), and for b32
+ * lanes US then punpack LOWER (its one-register path, which 64-bit lanes
+ * take too). tmp is not used on A5. */
+typedef struct sel_op {
+    ptoc_value *mask, *src0, *src1, *dst;   /* src1 NULL: tsels */
+    ptoc_value *scalar;
+} sel_op;
+
+static bool sel_operands(const ptoc_op *op, sel_op *out)
+{
+    uint32_t nins, nouts;
+    bool scalar = ptoc_pto_is(op, PTOC_PTO_OP_TSELS);
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins < 3)
+        return false;
+    *out = (sel_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), scalar ? NULL : ptoc_op_operand(op, 2),
+                    ptoc_op_operand(op, nins), scalar ? ptoc_op_operand(op, nins - 1) : NULL};
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(out->dst->type), *m = ptoc_pto_tile_buf(out->mask->type);
+    if (!d || !m || !ptoc_type_is_int(m->elem) || !plain_vec_tile(out->mask->type, m->elem) ||
+        !plain_vec_tile(out->src0->type, d->elem) || !plain_vec_tile(out->dst->type, d->elem) ||
+        (out->src1 && !plain_vec_tile(out->src1->type, d->elem)))
+        return false;
+    return !out->scalar || (ptoc_type_is_float(out->scalar->type) == ptoc_type_is_float(d->elem));
+}
+
+/* The predicate of the register at element column `col` of mask row `row`. */
+static ptoc_value *mask_bits(lower *L, const lanes *ln, ptoc_value *mptr, ptoc_value *row_bytes, ptoc_value *col)
+{
+    ptoc_value *off = vb_arith(L, "arith.addi", row_bytes, vb_arith(L, "arith.shrui", col, vb_index(L, 3)));
+    ptoc_value *ops[2] = {mptr, off};
+    unsigned bits = ln->bits;
+    ptoc_type *loaded = ptoc_pto_mask_type_get(L->ctx, bits == 8 ? 8 : 16);
+    ptoc_value *p = vb_result0(vb_vop(L, PTOC_PTO_VOP_PLDS, 2, ops, 1, &loaded, "dist", bits == 8 ? "NORM" : "US",
+                                      NULL, NULL));
+    if (bits != 32)
+        return p;
+    ptoc_value *lower_half[1] = {p};
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_PUNPACK, 1, lower_half, 1, &ln->mask, "part", "LOWER", NULL, NULL));
+}
+
+static void select_program(lower *L, const sel_op *s)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(s->dst->type), *m = ptoc_pto_tile_buf(s->mask->type);
+    lanes ln = lanes_of(L, d->elem);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, d->elem), *mt = ptoc_pto_ub_ptr_type(L->ctx, m->elem);
+    ptoc_type *vt[2] = {L->index, L->index};
+    ptoc_value *mptr = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->mask, 1, &mt, NULL, NULL, NULL, NULL));
+    ptoc_value *p0 = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->src0, 1, &pt, NULL, NULL, NULL, NULL));
+    ptoc_value *p1 = s->src1 ? vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->src1, 1, &pt, NULL, NULL, NULL,
+                                                 NULL))
+                             : NULL;
+    ptoc_value *pd = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->dst, 1, &pt, NULL, NULL, NULL, NULL));
+    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &s->dst, 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *fill = NULL;
+    if (s->scalar) {
+        ptoc_value *sc = scalar_as(L, s->scalar, d->elem);
+        fill = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &sc, 1, &ln.vreg, NULL, NULL, NULL, NULL));
+    }
+    const ptoc_pto_tile_desc *t0 = ptoc_pto_tile_buf(s->src0->type);
+    const ptoc_pto_tile_desc *t1 = s->src1 ? ptoc_pto_tile_buf(s->src1->type) : d;
+    ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count), *one = vb_index(L, 1);
+    ptoc_value *mstride = vb_index(L, m->cols * (int64_t)ptoc_pto_elem_bytes(m->elem));
+    ptoc_value *s0 = vb_index(L, t0->cols), *s1 = vb_index(L, t1->cols), *sd = vb_index(L, d->cols);
+    (void)vb_index(L, 3);
+    loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
+    ptoc_value *mrow = vb_arith(L, "arith.muli", r, mstride);
+    ptoc_value *b0 = vb_arith(L, "arith.muli", r, s0), *b1 = vb_arith(L, "arith.muli", r, s1);
+    ptoc_value *bd = vb_arith(L, "arith.muli", r, sd);
+    ptoc_value *vc = ptoc_op_result(valid, 1);
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vc, step);
+    ptoc_value *tail = tail_mask(L, &ln, vb_arith(L, "arith.subi", vc, c));
+    ptoc_value *sel = mask_bits(L, &ln, mptr, mrow, c);
+    ptoc_value *x = load(L, &ln, p0, vb_arith(L, "arith.addi", b0, c));
+    ptoc_value *y = p1 ? load(L, &ln, p1, vb_arith(L, "arith.addi", b1, c)) : fill;
+    ptoc_value *ops[3] = {x, y, sel};
+    ptoc_value *z = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSEL, 3, ops, 1, &ln.vreg, NULL, NULL, NULL, NULL));
+    store(L, &ln, z, pd, vb_arith(L, "arith.addi", bd, c), tail);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+static void replace_select(lower *L, ptoc_op *op, const sel_op *s)
+{
+    ptoc_value *tiles[4] = {s->mask, s->src0, s->src1, s->dst};
+    if (!s->src1)
+        tiles[2] = s->dst;
+    open_vecscope(L, op, tiles, s->src1 ? 4 : 3, 1);
+    select_program(L, s);
+    ptoc_op_erase(op);
+}
+
+/* ---------------------------------------------------------------- the pass */
+
+/* Replaces `op` by a pto.vecscope over the same ins and outs holding the program. */
+/* Replaces an elementwise op by a vecscope over its tile operands. */
+static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
+{
+    uint32_t nins, nouts;
+    ptoc_pto_dps_split(op, &nins, &nouts);
+    ptoc_value **operands = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
+            operands[n++] = ptoc_op_operand(op, i);
+    open_vecscope(L, op, operands, n, nouts);
     if (e->row->expand && e->bcast < 0)
         expand_program(L, e);
     else
@@ -384,9 +616,12 @@ static bool lowerable(lower *L, const ew_op *e)
     return (ptoc_type_is_float(t) && ptoc_type_is_float(d->elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(d->elem));
 }
 
+static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TSEL) || ptoc_pto_is(op, PTOC_PTO_OP_TSELS); }
+static bool is_cmp(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TCMP) || ptoc_pto_is(op, PTOC_PTO_OP_TCMPS); }
+
 static ptoc_walk_result collect(ptoc_op *op, void *user)
 {
-    if (ew_row_of(op))
+    if (ew_row_of(op) || is_select(op) || is_cmp(op))
         ptoc_op_varr_push(user, op);
     return PTOC_WALK_ADVANCE;
 }
@@ -403,7 +638,15 @@ static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_optio
     ptoc_walk_pre(func, collect, &ops);
     for (uint32_t i = 0; i < ops.len; i++) {
         ew_op e;
-        if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&L, &e))
+        sel_op s;
+        cmp_op c;
+        if (is_cmp(ops.data[i])) {
+            if (cmp_operands(ops.data[i], &c))
+                replace_cmp(&L, ops.data[i], &c);
+        } else if (is_select(ops.data[i])) {
+            if (sel_operands(ops.data[i], &s))
+                replace_select(&L, ops.data[i], &s);
+        } else if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&L, &e))
             replace_by_vecscope(&L, ops.data[i], &e);
     }
     ptoc_arena_destroy(tmp);

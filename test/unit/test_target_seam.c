@@ -70,7 +70,7 @@ static void check_builtin_entries(void)
     CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a5, "a5")) == PTOC_PTO_ARCH_A5);
     CHECK(ptoc_llvm_supports_op(cpu, "arith.addi") && !ptoc_llvm_supports_op(a2a3, "arith.addi"));
     /* a5 lowers tadd through pto-lower-a5, and has no rule of its own for it */
-    CHECK(ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TADD) && !ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TCMP));
+    CHECK(ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TADD) && !ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TMATMUL));
     /* a target without rules is refused by codegen itself, not only by the driver */
     CHECK(lower_text(a2a3, NULL, empty_kernel) == NULL);
     CHECK(strstr(lower_text_error, "code generation for target 'a2a3' is not implemented") != NULL);
