@@ -698,7 +698,7 @@ static void print_a5_table(const a5_result *res)
         const a5_result *r = &res[i];
         printf("%-22s %-8s", cases[i].op, cases[i].data);
         if (!r->lowered)
-            printf(" %12s\n", "not lowered on a5 yet");
+            printf(" %12s\n", "no a5 build (an op not lowered or not legal on A5)");
         else if (isnan(r->t_a5))
             printf(" %12s\n", r->correct ? "-" : "wrong");
         else

@@ -8,8 +8,8 @@
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
  * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. Integer
- * division and max/min compute as the tile ops do (docs/targets.md). chistv2
- * (no row here), some conversions (see lower_vcvt), vlds distributions other
+ * division and max/min compute as the tile ops do (docs/targets.md). Some
+ * conversions (see lower_vcvt), vlds distributions other
  * than NORM and BRC are not lowered yet: each is an
  * error at the op. bf16 lanes compute in float, rounded on the way back.
  *
@@ -408,10 +408,13 @@ static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
     const char *rnd = string_attr(op, "rnd", "R");
     if (!strcmp(string_attr(op, "sat", "SAT"), "NOSAT"))
         return unsupported(op, "vcvt without saturation");
-    if (dl * 2 == sl && ptoc_type_is_float(se) && ptoc_type_is_float(de)) {
+    if (dl * 2 == sl && ptoc_type_is_float(se) == ptoc_type_is_float(de) &&
+        ptoc_type_bitwidth(de) == 2 * ptoc_type_bitwidth(se)) {  /* widening: the EVEN or ODD lanes */
         bool odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
         v = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), index_vector(g, dl, 2, 1, odd), "");
-        v = LLVMBuildFPExt(g->b, v, dty, "");
+        v = ptoc_type_is_float(se)  ? LLVMBuildFPExt(g->b, v, dty, "")
+            : cg_is_unsigned(se)    ? LLVMBuildZExt(g->b, v, dty, "")
+                                    : LLVMBuildSExt(g->b, v, dty, "");
     } else if (dl != sl)
         return unsupported(op, "this vcvt (lane counts)");
     else if (ptoc_type_is_float(se) && ptoc_type_is_int(de)) {
@@ -661,6 +664,58 @@ static bool lower_plogic(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- chistv2 */
+
+/* chistv2 acc, src, p, bank: lane b of the u16 accumulator (bin base + b,
+ * base 0 for N0, 128 for N1) gains the number of active bytes of src at most
+ * base + b: a cumulative histogram, as THISTOGRAM's result is (pto-isa
+ * cpu/THistogram.hpp; a5/THistogram.hpp adds the banks' counts into its
+ * cumulative u32 bins). Counted in a loop over the bytes, then summed bin by
+ * bin: the intrinsic's definition holds the loops. */
+static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef acc = operand(g, op, 0), src = operand(g, op, 1), pred = operand(g, op, 2);
+    unsigned base = !strcmp(string_attr(op, "bank", "N0"), "N1") ? 128 : 0;
+    LLVMTypeRef counts_ty = LLVMArrayType2(g->i16, 256);
+    LLVMValueRef counts = cg_alloca(g, counts_ty, "hist.counts");
+    LLVMBuildStore(g->b, LLVMConstNull(counts_ty), counts);
+    cg_loop bytes;
+    cg_loop_begin(g, &bytes, cg_i64(g, 0), cg_i64(g, 256), "hist.byte");
+    LLVMValueRef on = LLVMBuildExtractElement(g->b, pred, bytes.iv, "");
+    LLVMValueRef bin = LLVMBuildZExt(g->b, LLVMBuildExtractElement(g->b, src, bytes.iv, ""), g->i64, "");
+    LLVMValueRef idx[2] = {cg_i64(g, 0), bin};
+    LLVMValueRef slot = LLVMBuildInBoundsGEP2(g->b, counts_ty, counts, idx, 2, "");
+    LLVMValueRef n = LLVMBuildLoad2(g->b, g->i16, slot, "");
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, n, LLVMBuildZExt(g->b, on, g->i16, ""), ""), slot);
+    cg_loop_end(g, &bytes);
+    LLVMValueRef out = cg_alloca(g, LLVMTypeOf(acc), "hist.acc");
+    LLVMBuildStore(g->b, acc, out);
+    LLVMValueRef running = cg_alloca(g, g->i16, "hist.sum");
+    LLVMBuildStore(g->b, LLVMConstNull(g->i16), running);
+    cg_loop bins;
+    cg_loop_begin(g, &bins, cg_i64(g, 0), cg_i64(g, base + 128), "hist.bin");
+    LLVMValueRef bidx[2] = {cg_i64(g, 0), bins.iv};
+    LLVMValueRef sum = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i16, running, ""),
+                                    LLVMBuildLoad2(g->b, g->i16, LLVMBuildInBoundsGEP2(g->b, counts_ty, counts, bidx, 2, ""),
+                                                   ""), "");
+    LLVMBuildStore(g->b, sum, running);
+    LLVMBasicBlockRef add = cg_block(g, "hist.lane"), next = cg_block(g, "hist.next");
+    LLVMValueRef in_bank = LLVMBuildICmp(g->b, LLVMIntUGE, bins.iv, cg_i64(g, base), "");
+    LLVMBuildCondBr(g->b, in_bank, add, next);
+    LLVMPositionBuilderAtEnd(g->b, add);
+    LLVMValueRef lane = LLVMBuildSub(g->b, bins.iv, cg_i64(g, base), "");
+    LLVMValueRef lidx[2] = {cg_i64(g, 0), lane};
+    LLVMTypeRef acc_ty = LLVMTypeOf(acc);
+    LLVMValueRef lane_ptr = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType2(g->i16, 128), out, lidx, 2, "");
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i16, lane_ptr, ""), sum, ""), lane_ptr);
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+    cg_loop_end(g, &bins);
+    cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, acc_ty, out, "hist"));
+    return true;
+}
+
 /* ---------------------------------------------------------------- bridges */
 
 static bool lower_tile_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -784,5 +839,6 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VDINTLV, lower_vintlv, 1),
     VOP(VINTLV, lower_vintlv, 0),
     VOP(VCVT, lower_vcvt, 0),
+    VOP(CHISTV2, lower_chistv2, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

@@ -133,7 +133,7 @@ static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
 {
     return ew_row_of_opcode(opcode) != NULL || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
-           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS;
+           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS || opcode == PTOC_PTO_OP_THISTOGRAM;
 }
 
 /* The op's operands, as the program reads them. */
@@ -487,6 +487,170 @@ static void replace_cmp(lower *L, ptoc_op *op, const cmp_op *c)
     ptoc_op_erase(op);
 }
 
+/* ---------------------------------------------------------------- thistogram */
+
+/* thistogram ins(src, idx) outs(dst): dst[r, b] = the number of counted
+ * elements of row r whose selected byte is at most b (cumulative). The
+ * program is a5/THistogram.hpp's: per 256 elements of a row, the selected
+ * byte as one u8 register (u16 src: vldsx2 DINTLV_B8 of the row's bytes; u32
+ * src: two such loads and vdintlv of their halves), the filter as vcmp eq of
+ * the bytes above it against idx (u16: idx[r,0], u32: idx[0..2,0]) chained as
+ * seeds, chistv2 into both u16 banks, each widened by vcvt EVEN/ODD and
+ * added to four u32 accumulators, stored per row by vstsx2 INTLV_B32: bins
+ * 0-127, then 128-255. */
+typedef struct hist_op {
+    ptoc_value *src, *idx, *dst;
+    int byte;                       /* the selected byte, 0 = LSB */
+} hist_op;
+
+static bool hist_operands(const ptoc_op *op, hist_op *out)
+{
+    uint32_t nins, nouts;
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1)
+        return false;
+    *out = (hist_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2), 0};
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *i = ptoc_pto_tile_buf(out->idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(out->dst->type);
+    if (!s || !i || !d || !ptoc_type_is_int(s->elem) || !ptoc_type_is_int(i->elem) ||
+        ptoc_type_bitwidth(i->elem) != 8 || !plain_vec_tile(out->src->type, s->elem) ||
+        !plain_vec_tile(out->dst->type, d->elem) || ptoc_type_bitwidth(d->elem) != 32 || d->cols < 256 ||
+        i->slayout != PTOC_PTO_SL_NONE_BOX)
+        return false;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if (bits != 16 && bits != 32)
+        return false;
+    ptoc_attr *b = ptoc_op_attr(op, "byte"), *msb = ptoc_op_attr(op, "isMSB");
+    out->byte = bits == 16 ? 1 : 3;
+    if (msb && msb->kind == PTOC_ATTR_BOOL)
+        out->byte = msb->u.boolean ? 1 : 0;
+    else if (b && b->kind == PTOC_ATTR_INTEGER)
+        out->byte = (int)b->u.integer.value;
+    return out->byte >= 0 && out->byte <= (bits == 16 ? 1 : 3);
+}
+
+/* The offset of idx[row, 0] in elements. */
+static ptoc_value *idx_offset(lower *L, const ptoc_pto_tile_desc *i, ptoc_value *row)
+{
+    return i->blayout == PTOC_PTO_BL_COL_MAJOR ? row : vb_arith(L, "arith.muli", row, vb_index(L, i->cols));
+}
+
+static ptoc_value *broadcast_byte(lower *L, const lanes *b8, ptoc_value *iptr, ptoc_value *off)
+{
+    ptoc_value *ops[2] = {iptr, off};
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &b8->vreg, "dist", "BRC_B8", NULL, NULL));
+}
+
+/* chistv2 of `bytes` into a zeroed u16 bank, its even and odd lanes added to acc[0], acc[1]. */
+static void count_bank(lower *L, ptoc_value *bytes, ptoc_value *pred, const char *bank, ptoc_value **acc,
+                       ptoc_value *zero16, const lanes *b16, const lanes *b32, ptoc_value *all16, ptoc_value *all32)
+{
+    ptoc_value *hops[3] = {zero16, bytes, pred};
+    ptoc_value *h = vb_result0(vb_vop(L, PTOC_PTO_VOP_CHISTV2, 3, hops, 1, &b16->vreg, "bank", bank, NULL, NULL));
+    for (int part = 0; part < 2; part++) {
+        ptoc_value *cops[2] = {h, all16};
+        ptoc_value *w = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCVT, 2, cops, 1, &b32->vreg, "part", part ? "ODD" : "EVEN",
+                                          NULL, NULL));
+        ptoc_value *aops[3] = {acc[part], w, all32};
+        acc[part] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VADD, 3, aops, 1, &b32->vreg, NULL, NULL, NULL, NULL));
+    }
+}
+
+static void hist_program(lower *L, const hist_op *h)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(h->src->type), *i = ptoc_pto_tile_buf(h->idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(h->dst->type);
+    bool wide = ptoc_type_bitwidth(s->elem) == 32;
+    ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), *u16 = ptoc_type_int(L->ctx, 16, PTOC_UNSIGNED);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *vt[2] = {L->index, L->index};
+    lanes b8 = lanes_of(L, u8), b16 = lanes_of(L, u16), b32 = lanes_of(L, u32);
+    ptoc_type *p8 = ptoc_pto_ub_ptr_type(L->ctx, u8), *p32 = ptoc_pto_ub_ptr_type(L->ctx, u32);
+    ptoc_value *sp = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->src, 1, &p8, NULL, NULL, NULL, NULL));
+    ptoc_value *ip = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->idx, 1, &p8, NULL, NULL, NULL, NULL));
+    ptoc_value *dp = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->dst, 1, &p32, NULL, NULL, NULL, NULL));
+    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &h->src, 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, 256);
+    ptoc_value *ebytes = vb_index(L, wide ? 4 : 2), *rbytes = vb_index(L, s->cols * (wide ? 4 : 2));
+    ptoc_value *dstride = vb_index(L, d->cols), *half = vb_index(L, 128), *second = vb_index(L, 512);
+    ptoc_type *m16 = b16.mask, *m32 = b32.mask;
+    ptoc_value *all16 = vb_result0(vb_vop(L, PTOC_PTO_VOP_PSET_B16, 0, NULL, 1, &m16, "pattern", "PAT_ALL", NULL,
+                                          NULL));
+    ptoc_value *all32 = vb_result0(vb_vop(L, PTOC_PTO_VOP_PSET_B32, 0, NULL, 1, &m32, "pattern", "PAT_ALL", NULL,
+                                          NULL));
+    ptoc_value *z16 = vb_int(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS), 0);
+    ptoc_value *z32 = vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 0);
+    ptoc_value *zero16 = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &z16, 1, &b16.vreg, NULL, NULL, NULL, NULL));
+    ptoc_value *zero32 = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &z32, 1, &b32.vreg, NULL, NULL, NULL, NULL));
+    ptoc_value *tile_want[3] = {NULL, NULL, NULL};     /* u32: idx[0..2, 0] against bytes 3, 2, 1 */
+    for (int k = 0; wide && k < 3 - h->byte; k++)
+        tile_want[k] = broadcast_byte(L, &b8, ip, idx_offset(L, i, vb_index(L, k)));
+    loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
+    ptoc_value *row_want = !wide && h->byte == 0 ? broadcast_byte(L, &b8, ip, idx_offset(L, i, r)) : NULL;
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, rbytes);
+    ptoc_value *vc = ptoc_op_result(valid, 1);
+    /* the row's chunks: an scf.for carrying the four u32 accumulators */
+    ptoc_value *inits[4] = {zero32, zero32, zero32, zero32};
+    ptoc_value *ops[7] = {zero, vc, step, inits[0], inits[1], inits[2], inits[3]};
+    ptoc_type *accs[4] = {b32.vreg, b32.vreg, b32.vreg, b32.vreg};
+    ptoc_op *loop_op = ptoc_builder_create(&L->b, "scf.for", 7, ops, 4, accs, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *col = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    ptoc_value *acc[4];
+    for (int k = 0; k < 4; k++)
+        acc[k] = ptoc_block_add_arg(body, L->b.arena, b32.vreg, L->b.loc);
+    ptoc_region_append(&loop_op->regions[0], body);
+    cols.after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    ptoc_value *pred = tail_mask(L, &b8, vb_arith(L, "arith.subi", vc, col));
+    ptoc_value *off = vb_arith(L, "arith.addi", srow, vb_arith(L, "arith.muli", col, ebytes));
+    ptoc_value *byte[4] = {NULL, NULL, NULL, NULL};
+    ptoc_type *two[2] = {b8.vreg, b8.vreg};
+    ptoc_value *lops[2] = {sp, off};
+    ptoc_op *lo = vb_vop(L, PTOC_PTO_VOP_VLDSX2, 2, lops, 2, two, "dist", "DINTLV_B8", NULL, NULL);
+    if (!wide) {
+        byte[0] = ptoc_op_result(lo, 0);
+        byte[1] = ptoc_op_result(lo, 1);
+    } else {
+        ptoc_value *hops[2] = {sp, vb_arith(L, "arith.addi", off, second)};
+        ptoc_op *hi = vb_vop(L, PTOC_PTO_VOP_VLDSX2, 2, hops, 2, two, "dist", "DINTLV_B8", NULL, NULL);
+        for (int k = 0; k < 2; k++) {
+            ptoc_value *dops[2] = {ptoc_op_result(lo, (uint32_t)k), ptoc_op_result(hi, (uint32_t)k)};
+            ptoc_op *split = vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, dops, 2, two, NULL, NULL, NULL, NULL);
+            byte[k] = ptoc_op_result(split, 0);          /* bytes 0, 1 */
+            byte[k + 2] = ptoc_op_result(split, 1);      /* bytes 2, 3 */
+        }
+    }
+    ptoc_value *filter = pred;
+    if (row_want) {
+        ptoc_value *fops[3] = {byte[1], row_want, filter};
+        filter = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, fops, 1, &b8.mask, "cmp_mode", "eq", NULL, NULL));
+    }
+    for (int k = 0; wide && k < 3 - h->byte; k++) {
+        ptoc_value *fops[3] = {byte[3 - k], tile_want[k], filter};
+        filter = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, fops, 1, &b8.mask, "cmp_mode", "eq", NULL, NULL));
+    }
+    count_bank(L, byte[h->byte], filter, "N0", acc, zero16, &b16, &b32, all16, all32);
+    count_bank(L, byte[h->byte], filter, "N1", acc + 2, zero16, &b16, &b32, all16, all32);
+    ptoc_builder_create(&L->b, "scf.yield", 4, acc, 0, NULL, 0, NULL, 0);
+    L->b = cols.after;
+    ptoc_value *drow = vb_arith(L, "arith.muli", r, dstride);
+    for (int bank = 0; bank < 2; bank++) {
+        ptoc_value *at = bank ? vb_arith(L, "arith.addi", drow, half) : drow;
+        ptoc_value *sops[5] = {ptoc_op_result(loop_op, (uint32_t)(2 * bank)),
+                               ptoc_op_result(loop_op, (uint32_t)(2 * bank + 1)), dp, at, all32};
+        vb_vop(L, PTOC_PTO_VOP_VSTSX2, 5, sops, 0, NULL, "dist", "INTLV_B32", NULL, NULL);
+    }
+    vb_loop_end(L, &rows);
+}
+
+static void replace_hist(lower *L, ptoc_op *op, const hist_op *h)
+{
+    ptoc_value *tiles[3] = {h->src, h->idx, h->dst};
+    open_vecscope(L, op, tiles, 3, 1);
+    hist_program(L, h);
+    ptoc_op_erase(op);
+}
+
 /* ---------------------------------------------------------------- tsel, tsels */
 
 /* tsel ins(mask, src0, src1[, tmp]) and tsels ins(mask, src[, tmp], scalar):
@@ -618,10 +782,11 @@ static bool lowerable(lower *L, const ew_op *e)
 
 static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TSEL) || ptoc_pto_is(op, PTOC_PTO_OP_TSELS); }
 static bool is_cmp(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TCMP) || ptoc_pto_is(op, PTOC_PTO_OP_TCMPS); }
+static bool is_hist(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_THISTOGRAM); }
 
 static ptoc_walk_result collect(ptoc_op *op, void *user)
 {
-    if (ew_row_of(op) || is_select(op) || is_cmp(op))
+    if (ew_row_of(op) || is_select(op) || is_cmp(op) || is_hist(op))
         ptoc_op_varr_push(user, op);
     return PTOC_WALK_ADVANCE;
 }
@@ -640,7 +805,11 @@ static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_optio
         ew_op e;
         sel_op s;
         cmp_op c;
-        if (is_cmp(ops.data[i])) {
+        hist_op h;
+        if (is_hist(ops.data[i])) {
+            if (hist_operands(ops.data[i], &h))
+                replace_hist(&L, ops.data[i], &h);
+        } else if (is_cmp(ops.data[i])) {
             if (cmp_operands(ops.data[i], &c))
                 replace_cmp(&L, ops.data[i], &c);
         } else if (is_select(ops.data[i])) {

@@ -428,7 +428,7 @@ static void histogram_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs
             bufs[1][r] = (uint8_t)(v >> 8);
         else
             for (int j = 0; j < 3 - byte; j++)          /* idx row j holds byte 3-j */
-                bufs[1][j * 32] = (uint8_t)(v >> (8 * (3 - j)));
+                bufs[1][j * p->tiles[1].cols] = (uint8_t)(v >> (8 * (3 - j)));
     }
     (void)scalars;
 }
@@ -447,7 +447,8 @@ static void build_histogram(e2e_case *c, ref_dtype src_t, int byte, int is_msb, 
         p->tiles[idx].layout = REF_COL_MAJOR;
         program_load(p, idx, dn_tile_view(p, idx), -1);
     } else if (!u16 && byte < 3) {
-        idx = program_tile(p, REF_U8, 3 - byte, 32, 3 - byte, 1);
+        /* as many columns as src, as A5 requires (a multiple of 32 here) */
+        idx = program_tile(p, REF_U8, 3 - byte, k->cols, 3 - byte, 1);
         program_load_tile(p, idx);
     } else {
         /* unused by the op, but loaded: a Level-1 operand needs a definition */
