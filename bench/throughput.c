@@ -234,7 +234,7 @@ static bool compile_kernel(kernel *k, const char *path, variant how)
     k->ctx = ptoc_context_create(NULL);
     ptoc_register_all(k->ctx);
     ptoc_context_set_option(k->ctx, "pto-arch", target->arch);  /* as `ptoc -target=...` does */
-    if (a5)
+    if (a5 && !getenv("PTOC_BENCH_VERBOSE"))
         ptoc_context_set_diag_handler(k->ctx, quiet, NULL, NULL);
     ptoc_source_add(k->ctx, ptoc_ident_cstr(k->ctx, path), text, len);
     ptoc_op *module = ptoc_parse(k->ctx, ptoc_arena_create(k->ctx), text, len, path, NULL);
