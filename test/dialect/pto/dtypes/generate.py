@@ -171,7 +171,10 @@ for op in ["tcolargmax", "tcolargmin"]:
 for fam in ["trowexpand", "tcolexpand"]:      # TRowExpand*.hpp, TColExpand*.hpp: the same lists
     hw(fam, "dst", "", "b8 b16 b32", "b8 b16 b32 b64")
     for op in ["add", "sub", "mul", "max", "min"]:
-        hw(fam + op, "dst", "", ARITH23, "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
+        # ptoc's one extension of the hardware sets: pto-split-u64 gives the
+        # tcolexpand forms 64-bit integers on A5 (docs/decisions.md)
+        wide = " b64" if fam == "tcolexpand" else ""
+        hw(fam + op, "dst", "", ARITH23, "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8" + wide)
     hw(fam + "div", "dst", "", "f16 f32", "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
     hw(fam + "expdif", "dst", "", "f16 f32", "f16 f32")
 hw("texpands", "dst", "", "ui8 i8 ui16 i16 ui32 i32 f16 bf16 f32", A5ALL)
