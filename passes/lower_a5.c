@@ -9,7 +9,8 @@
  *   tadd tsub tmul tdiv tmax tmin     vlds a, vlds b, vOP, vsts (TBinOp.hpp)
  *   tadds tsubs tmuls tmaxs tmins     vlds a, vOPs with the scalar, vsts (TBinSOp.hpp)
  *   tdivs, either operand order       the scalar broadcast by vbr once, then vdiv
- *   tmov vec -> vec                   vlds, vsts
+ *   tmov vec -> vec                   vlds, vsts (any layout when both tiles share it and
+ *                                     are valid as a whole: a flat copy)
  *
  * The loops are the library's: when every tile's rows are contiguous (its
  * static valid columns are its columns, or it has one row) one loop runs over
@@ -153,6 +154,18 @@ static bool plain_vec_tile(const ptoc_type *t, const ptoc_type *elem)
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem;
 }
 
+/* Two vec tiles of one layout and shape, each valid as a whole: their bytes
+ * are one flat array in the same order, whatever the layout (a tmov of
+ * them is a flat copy). */
+static bool whole_same_layout(const ptoc_type *a, const ptoc_type *b)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(a), *d = ptoc_pto_tile_buf(b);
+    return s && d && s->loc == PTOC_PTO_AS_VEC && d->loc == PTOC_PTO_AS_VEC && s->elem == d->elem &&
+           s->rows == d->rows && s->cols == d->cols && s->blayout == d->blayout && s->slayout == d->slayout &&
+           s->fractal == d->fractal && s->valid_rows == s->rows && s->valid_cols == s->cols &&
+           d->valid_rows == d->rows && d->valid_cols == d->cols;
+}
+
 /* Reads the op's operands; false when this lowering does not apply. */
 static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
 {
@@ -178,7 +191,9 @@ static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
         }
     }
     out->tiles[out->ntiles++] = dst;
-    for (uint32_t i = 0; i < out->ntiles; i++)
+    bool whole_copy = row->form == EW_COPY && !row->expand && out->ntiles == 2 &&
+                      whole_same_layout(out->tiles[0]->type, dst->type);
+    for (uint32_t i = 0; i < out->ntiles && !whole_copy; i++)
         if (!plain_vec_tile(out->tiles[i]->type, d->elem))
             return false;
     bool scalar_form = row->form == EW_TILE_SCALAR || row->form == EW_BROADCAST;
