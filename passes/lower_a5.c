@@ -11,8 +11,12 @@
  *   tdivs, either operand order       the scalar broadcast by vbr once, then vdiv
  *   tmov vec -> vec                   vlds, vsts (any layout when both tiles share it and
  *                                     are valid as a whole: a flat copy)
+ *   the tcolexpand family             the row read at the column offset (TColExpandBinOp.hpp)
+ *   tcmp, tcmps                       vcmp, psts of the bits (TCmp.hpp; below)
+ *   tsel, tsels                       plds of the bits, vsel (TSel.hpp, TSels.hpp; below)
+ *   thistogram                        chistv2 banks into u32 bins (THistogram.hpp; below)
  *
- * The loops are the library's: when every tile's rows are contiguous (its
+ * The elementwise loops are the library's: when every tile's rows are contiguous (its
  * static valid columns are its columns, or it has one row) one loop runs over
  * the valid elements as a flat array (TBinOps_1D); otherwise a loop over dst's
  * valid rows holds a loop over the row's registers, each tile addressed by its
