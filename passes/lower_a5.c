@@ -739,7 +739,7 @@ static void select_program(lower *L, const sel_op *s)
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count), *one = vb_index(L, 1);
     ptoc_value *mstride = vb_index(L, m->cols * (int64_t)ptoc_pto_elem_bytes(m->elem));
     ptoc_value *s0 = vb_index(L, t0->cols), *s1 = vb_index(L, t1->cols), *sd = vb_index(L, d->cols);
-    (void)vb_index(L, 3);
+    (void)vb_index(L, 3);                   /* mask_bits' shift, made here, before the loops */
     loop rows, cols;
     ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
     ptoc_value *mrow = vb_arith(L, "arith.muli", r, mstride);
@@ -789,13 +789,13 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
     ptoc_op_erase(op);
 }
 
-static bool lowerable(lower *L, const ew_op *e)
+/* Whether scalar_as can give the scalar the element type. */
+static bool lowerable(const ew_op *e)
 {
     if (!e->scalar)
         return true;
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[0]->type);
     const ptoc_type *t = e->scalar->type;
-    (void)L;
     return (ptoc_type_is_float(t) && ptoc_type_is_float(d->elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(d->elem));
 }
 
@@ -834,7 +834,7 @@ static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_optio
         } else if (is_select(ops.data[i])) {
             if (sel_operands(ops.data[i], &s))
                 replace_select(&L, ops.data[i], &s);
-        } else if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&L, &e))
+        } else if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&e))
             replace_by_vecscope(&L, ops.data[i], &e);
     }
     ptoc_arena_destroy(tmp);
