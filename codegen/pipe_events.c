@@ -201,7 +201,9 @@ static void emit_op_call(cg *g, ptoc_op *op, int pipe, const access *acc, uint32
         }
     }
     LLVMTypeRef params[6] = {g->i32, g->ptr, g->ptr, g->i32, g->ptr, g->i64};
-    LLVMValueRef args[6] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc),
+    ptoc_attr *from = ptoc_op_attr(op, "from");     /* a vecscope: the tile op it runs */
+    const char *name = from && from->kind == PTOC_ATTR_STRING ? from->u.string->str : op->name->str;
+    LLVMValueRef args[6] = {cg_i32(g, pipe), cg_op_name(g, name), cg_where(g, op->loc),
                             cg_i32(g, (int32_t)n), array, g->vf_cycles};
     if (g->vf_cycles)                   /* a vector function that counted its own cycles */
         call_void(g, "ptoc_rt_pipe_op_cycles", params, 6, args);

@@ -377,8 +377,11 @@ static void open_vecscope(lower *L, ptoc_op *op, ptoc_value *const *tiles, uint3
 {
     ptoc_builder_set_before(&L->b, op);
     L->b.loc = op->loc;
-    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, tiles, 0, NULL, 0,
-                                         NULL, 1);
+    /* `from`: the tile op it runs, for traces and readers */
+    const char *from = op->name->str;
+    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "from"), ptoc_attr_string(L->ctx, from, strlen(from))};
+    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, tiles, 0, NULL, 1,
+                                         &a, 1);
     int64_t seg[2] = {(int64_t)n - (int64_t)nouts, (int64_t)nouts};
     ptoc_op_set_segment_sizes(scope, L->b.arena, 2, seg);
     ptoc_block *body = ptoc_block_create(L->b.arena);
