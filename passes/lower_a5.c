@@ -91,6 +91,27 @@ static void store(lower *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, pto
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln->bits), NULL, NULL);
 }
 
+/* The tile's address as a pointer to `elem` (its element type, or ui8 for
+ * its bytes), and its valid rows and columns (results 0 and 1). */
+static ptoc_value *tile_ptr(lower *L, ptoc_value *tile, ptoc_type *elem)
+{
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &tile, 1, &pt, NULL, NULL, NULL, NULL));
+}
+
+static ptoc_op *tile_valid(lower *L, ptoc_value *tile)
+{
+    ptoc_type *vt[2] = {L->index, L->index};
+    return vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &tile, 2, vt, NULL, NULL, NULL, NULL);
+}
+
+/* Whether scalar_as can give a scalar of type `t` the element type: both
+ * integers or both floats. */
+static bool scalar_fits(const ptoc_type *t, const ptoc_type *elem)
+{
+    return (ptoc_type_is_float(t) && ptoc_type_is_float(elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(elem));
+}
+
 /* ---------------------------------------------------------------- elementwise */
 
 /* How an elementwise op computes one register. */
@@ -278,13 +299,10 @@ static void ew_program(lower *L, const ew_op *e)
     uint32_t nt = e->ntiles, last = nt - 1;
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[last]->type);
     lanes ln = lanes_of(L, d->elem);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, d->elem), *vt[2] = {L->index, L->index};
     ptoc_value *ptrs[3], *offs[3], *row_base[3] = {NULL, NULL, NULL};
     for (uint32_t i = 0; i < nt; i++)
-        ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)]
-                                       : vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &e->tiles[i], 1, &pt, NULL, NULL,
-                                                     NULL, NULL));
-    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[last], 2, vt, NULL, NULL, NULL, NULL);
+        ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)] : tile_ptr(L, e->tiles[i], d->elem);
+    ptoc_op *valid = tile_valid(L, e->tiles[last]);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *scalar = e->scalar ? scalar_as(L, e->scalar, d->elem) : NULL;
     if (scalar && e->row->form == EW_BROADCAST)
@@ -344,9 +362,9 @@ static void expand_program(lower *L, ew_op *e)
         ew_program(L, e);
         return;
     }
-    ptoc_type *vt[2] = {L->index, L->index}, *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_op *va = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[0], 2, vt, NULL, NULL, NULL, NULL);
-    ptoc_op *vd = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &e->tiles[2], 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    ptoc_op *va = tile_valid(L, e->tiles[0]);
+    ptoc_op *vd = tile_valid(L, e->tiles[2]);
     ptoc_value *same[2];
     for (uint32_t k = 0; k < 2; k++) {
         ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
@@ -429,7 +447,7 @@ static bool cmp_operands(const ptoc_op *op, cmp_op *out)
         return false;
     if (ptoc_pto_tile_buf(out->rhs->type))
         return plain_vec_tile(out->rhs->type, s->elem);
-    return out->scalar && ptoc_type_is_float(out->rhs->type) == ptoc_type_is_float(s->elem);
+    return out->scalar && scalar_fits(out->rhs->type, s->elem);
 }
 
 /* The packed bits of a compare predicate, ready for psts PK (b16, b32) or
@@ -451,13 +469,9 @@ static void cmp_program(lower *L, const cmp_op *c)
     lanes ln = lanes_of(L, s->elem);
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED);
     lanes bytes = lanes_of(L, u8);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, s->elem), *bt = ptoc_pto_ub_ptr_type(L->ctx, u8);
-    ptoc_type *vt[2] = {L->index, L->index};
-    ptoc_value *ps = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->src, 1, &pt, NULL, NULL, NULL, NULL));
-    ptoc_value *pr = rt ? vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->rhs, 1, &pt, NULL, NULL, NULL, NULL))
-                        : NULL;
-    ptoc_value *pm = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &c->mask, 1, &bt, NULL, NULL, NULL, NULL));
-    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &c->src, 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *ps = tile_ptr(L, c->src, s->elem), *pr = rt ? tile_ptr(L, c->rhs, s->elem) : NULL;
+    ptoc_value *pm = tile_ptr(L, c->mask, u8);
+    ptoc_op *valid = tile_valid(L, c->src);
     int64_t chunk = ln.bits == 8 ? 32 : 16;            /* the bytes one psts writes */
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *seven = vb_index(L, 7), *three = vb_index(L, 3);
     ptoc_value *step = vb_index(L, ln.count), *nchunk = vb_index(L, chunk);
@@ -583,13 +597,10 @@ static void hist_program(lower *L, const hist_op *h)
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(h->dst->type);
     bool wide = ptoc_type_bitwidth(s->elem) == 32;
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), *u16 = ptoc_type_int(L->ctx, 16, PTOC_UNSIGNED);
-    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *vt[2] = {L->index, L->index};
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
     lanes b8 = lanes_of(L, u8), b16 = lanes_of(L, u16), b32 = lanes_of(L, u32);
-    ptoc_type *p8 = ptoc_pto_ub_ptr_type(L->ctx, u8), *p32 = ptoc_pto_ub_ptr_type(L->ctx, u32);
-    ptoc_value *sp = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->src, 1, &p8, NULL, NULL, NULL, NULL));
-    ptoc_value *ip = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->idx, 1, &p8, NULL, NULL, NULL, NULL));
-    ptoc_value *dp = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &h->dst, 1, &p32, NULL, NULL, NULL, NULL));
-    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &h->src, 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *sp = tile_ptr(L, h->src, u8), *ip = tile_ptr(L, h->idx, u8), *dp = tile_ptr(L, h->dst, u32);
+    ptoc_op *valid = tile_valid(L, h->src);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, 256);
     ptoc_value *ebytes = vb_index(L, wide ? 4 : 2), *rbytes = vb_index(L, s->cols * (wide ? 4 : 2));
     ptoc_value *dstride = vb_index(L, d->cols), *half = vb_index(L, 128), *second = vb_index(L, 512);
@@ -701,7 +712,7 @@ static bool sel_operands(const ptoc_op *op, sel_op *out)
         !plain_vec_tile(out->src0->type, d->elem) || !plain_vec_tile(out->dst->type, d->elem) ||
         (out->src1 && !plain_vec_tile(out->src1->type, d->elem)))
         return false;
-    return !out->scalar || (ptoc_type_is_float(out->scalar->type) == ptoc_type_is_float(d->elem));
+    return !out->scalar || scalar_fits(out->scalar->type, d->elem);
 }
 
 /* The predicate of the register at element column `col` of mask row `row`. */
@@ -723,15 +734,9 @@ static void select_program(lower *L, const sel_op *s)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(s->dst->type), *m = ptoc_pto_tile_buf(s->mask->type);
     lanes ln = lanes_of(L, d->elem);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, d->elem), *mt = ptoc_pto_ub_ptr_type(L->ctx, m->elem);
-    ptoc_type *vt[2] = {L->index, L->index};
-    ptoc_value *mptr = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->mask, 1, &mt, NULL, NULL, NULL, NULL));
-    ptoc_value *p0 = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->src0, 1, &pt, NULL, NULL, NULL, NULL));
-    ptoc_value *p1 = s->src1 ? vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->src1, 1, &pt, NULL, NULL, NULL,
-                                                 NULL))
-                             : NULL;
-    ptoc_value *pd = vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &s->dst, 1, &pt, NULL, NULL, NULL, NULL));
-    ptoc_op *valid = vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &s->dst, 2, vt, NULL, NULL, NULL, NULL);
+    ptoc_value *mptr = tile_ptr(L, s->mask, m->elem), *p0 = tile_ptr(L, s->src0, d->elem);
+    ptoc_value *p1 = s->src1 ? tile_ptr(L, s->src1, d->elem) : NULL, *pd = tile_ptr(L, s->dst, d->elem);
+    ptoc_op *valid = tile_valid(L, s->dst);
     ptoc_value *fill = NULL;
     if (s->scalar) {
         ptoc_value *sc = scalar_as(L, s->scalar, d->elem);
@@ -795,11 +800,7 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
 /* Whether scalar_as can give the scalar the element type. */
 static bool lowerable(const ew_op *e)
 {
-    if (!e->scalar)
-        return true;
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[0]->type);
-    const ptoc_type *t = e->scalar->type;
-    return (ptoc_type_is_float(t) && ptoc_type_is_float(d->elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(d->elem));
+    return !e->scalar || scalar_fits(e->scalar->type, ptoc_pto_tile_buf(e->tiles[0]->type)->elem);
 }
 
 static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TSEL) || ptoc_pto_is(op, PTOC_PTO_OP_TSELS); }
