@@ -809,7 +809,7 @@ static bool is_hist(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_THIS
 
 static ptoc_walk_result collect(ptoc_op *op, void *user)
 {
-    if (ew_row_of(op) || is_select(op) || is_cmp(op) || is_hist(op))
+    if (ptoc_lower_a5_lowers(ptoc_pto_opcode(op)))
         ptoc_op_varr_push(user, op);
     return PTOC_WALK_ADVANCE;
 }
