@@ -698,24 +698,15 @@ static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
 
 /* ---------------------------------------------------------------- bridges */
 
-static bool lower_tile_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
+/* tile_ptr (arg 0): the tile's address; tile_valid (1): its valid rows, columns. */
+static bool lower_bridge(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    (void)rule;
     cg_tile t;
     if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t))
         return false;
-    cg_set(g, &op->results[0], t.base);
-    return true;
-}
-
-static bool lower_tile_valid(cg *g, ptoc_op *op, const cg_rule *rule)
-{
-    (void)rule;
-    cg_tile t;
-    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &t))
-        return false;
-    cg_set(g, &op->results[0], t.vrows);
-    cg_set(g, &op->results[1], t.vcols);
+    cg_set(g, &op->results[0], rule->arg ? t.vrows : t.base);
+    if (rule->arg)
+        cg_set(g, &op->results[1], t.vcols);
     return true;
 }
 
@@ -757,8 +748,8 @@ static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
 
 const cg_rule cg_pto_vop_rules[] = {
     {PTO(VECSCOPE), lower_vecscope, 0, PTOC_PTO_VOP_NONE},
-    VOP(TILE_PTR, lower_tile_ptr, 0),
-    VOP(TILE_VALID, lower_tile_valid, 0),
+    VOP(TILE_PTR, lower_bridge, 0),
+    VOP(TILE_VALID, lower_bridge, 1),
     VOP(VLDS, lower_vlds, 0),
     VOP(VLDSX2, lower_vldsx2, 0),
     VOP(VSTS, lower_vsts, 0),
