@@ -207,19 +207,31 @@ static bool seed_waits(ptoc_op *module, int drop_wait, int *nwaits)
     return n.found != NULL;
 }
 
+/* A context for `target`'s arch (its diagnostics to `handler`, when not
+ * NULL), and `text` parsed and verified in it; NULL when either fails. */
+static ptoc_op *parse_verified(ptoc_context **ctx, ptoc_arena **arena, const ptoc_target *target, const char *name,
+                               const char *text, size_t len, ptoc_diag_handler handler, void *user)
+{
+    *ctx = ptoc_context_create(NULL);
+    ptoc_register_all(*ctx);
+    ptoc_context_set_option(*ctx, "pto-arch", target->arch);
+    if (handler)
+        ptoc_context_set_diag_handler(*ctx, handler, user, NULL);
+    *arena = ptoc_arena_create(*ctx);
+    ptoc_source_add(*ctx, ptoc_ident_cstr(*ctx, name), text, len);
+    ptoc_op *module = ptoc_parse(*ctx, *arena, text, len, name, NULL);
+    return module && ptoc_verify(module) ? module : NULL;
+}
+
 static bool compile(compiled *c, const e2e_suite *s, const char *name, const char *text, size_t len, bool level1,
                     int drop_wait, int *nwaits)
 {
     char *err = NULL;
     const ptoc_target *target = target_of(s);
-    c->ctx = ptoc_context_create(NULL);
+    ptoc_arena *arena;
     c->jit = NULL;
-    ptoc_register_all(c->ctx);
-    ptoc_context_set_option(c->ctx, "pto-arch", target->arch);
-    ptoc_arena *arena = ptoc_arena_create(c->ctx);
-    ptoc_source_add(c->ctx, ptoc_ident_cstr(c->ctx, name), text, len);
-    ptoc_op *module = ptoc_parse(c->ctx, arena, text, len, name, NULL);
-    if (!module || !ptoc_verify(module)) {
+    ptoc_op *module = parse_verified(&c->ctx, &arena, target, name, text, len, NULL, NULL);
+    if (!module) {
         fprintf(stderr, "%s: parse/verify failed\n", name);
         return false;
     }
@@ -557,15 +569,10 @@ static bool legal_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
         return true;
     size_t len = 0;
     char *text = module_text(s, c, 1, &len);
-    ptoc_context *ctx = ptoc_context_create(NULL);
-    ptoc_register_all(ctx);
-    ptoc_context_set_option(ctx, "pto-arch", s->target->arch);
+    ptoc_context *ctx;
+    ptoc_arena *arena;
     memset(why, 0, sizeof *why);
-    ptoc_context_set_diag_handler(ctx, keep_first, why, NULL);
-    ptoc_arena *arena = ptoc_arena_create(ctx);
-    ptoc_source_add(ctx, ptoc_ident_cstr(ctx, c->prog.name), text, len);
-    ptoc_op *module = ptoc_parse(ctx, arena, text, len, c->prog.name, NULL);
-    bool ok = module && ptoc_verify(module);
+    bool ok = parse_verified(&ctx, &arena, s->target, c->prog.name, text, len, keep_first, why) != NULL;
     ptoc_context_destroy(ctx);
     free(text);
     return ok;
