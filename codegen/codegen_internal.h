@@ -255,6 +255,8 @@ LLVMValueRef cg_op_name(cg *g, const char *name);
 /* Calls a runtime entry point of ptoc/runtime.h by name (declared on first use). */
 LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsigned nargs);
 /* Calls an overloaded LLVM intrinsic ("llvm.exp", overloaded on `ty`). */
+/* Adds the enum attribute `name` (with `value`, 0 for most) to function fn. */
+void cg_add_fn_attr(cg *g, LLVMValueRef fn, const char *name, uint64_t value);
 LLVMValueRef cg_call_intrinsic(cg *g, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned nargs);
 /* if (cond) ptoc_rt_trap(kind, where(loc), a, b, c); continues after. */
 void cg_trap_if(cg *g, LLVMValueRef cond, int kind, ptoc_loc loc, LLVMValueRef a, LLVMValueRef b,

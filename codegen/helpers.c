@@ -186,10 +186,10 @@ static LLVMTypeRef rt_type(cg *g, rt_ty t)
     }
 }
 
-static void add_fn_attr(cg *g, LLVMValueRef fn, const char *name)
+void cg_add_fn_attr(cg *g, LLVMValueRef fn, const char *name, uint64_t value)
 {
     unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, 0));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, value));
 }
 
 LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsigned nargs)
@@ -207,9 +207,9 @@ LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsign
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
     if (!fn) {
         fn = LLVMAddFunction(g->mod, name, fnty);
-        add_fn_attr(g, fn, "nounwind");
+        cg_add_fn_attr(g, fn, "nounwind", 0);
         if (sig->noreturn)
-            add_fn_attr(g, fn, "noreturn");
+            cg_add_fn_attr(g, fn, "noreturn", 0);
     }
     return LLVMBuildCall2(g->b, fnty, fn, args, nargs, "");
 }

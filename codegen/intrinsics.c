@@ -124,20 +124,14 @@ static LLVMTypeRef return_type(cg *g, LLVMTypeRef const *results, uint32_t n)
     return n == 1 ? results[0] : LLVMStructTypeInContext(g->llctx, (LLVMTypeRef *)results, n, false);
 }
 
-static void add_attr(cg *g, LLVMValueRef fn, const char *attr)
-{
-    unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->llctx, kind, 0));
-}
-
 /* Defines `name` in the intrinsics module by the op's rule, with the
  * operands' values mapped to the parameters; restores the caller's state. */
 static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
 {
     LLVMValueRef fn = LLVMAddFunction(g->intrinsics, name, fnty);
     LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
-    add_attr(g, fn, "alwaysinline");
-    add_attr(g, fn, "nounwind");
+    cg_add_fn_attr(g, fn, "alwaysinline", 0);
+    cg_add_fn_attr(g, fn, "nounwind", 0);
     LLVMValueRef *saved = calloc(op->noperands + 1, sizeof *saved);
     if (!saved)
         ptoc_fatal("out of memory");
@@ -210,7 +204,7 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
     if (!fn) {
         fn = LLVMAddFunction(g->mod, name, fnty);
-        add_attr(g, fn, "nounwind");
+        cg_add_fn_attr(g, fn, "nounwind", 0);
     }
     LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, op->noperands, "");
     if (g->vf_issue) {                  /* the modelled issue cycles of the vecscope */

@@ -670,29 +670,112 @@ static bool lower_plogic(cg *g, ptoc_op *op, const cg_rule *rule)
  * base 0 for N0, 128 for N1) gains the number of active bytes of src at most
  * base + b: a cumulative histogram, as THISTOGRAM's result is (pto-isa
  * cpu/THistogram.hpp; a5/THistogram.hpp adds the banks' counts into its
- * cumulative u32 bins). A loop over the 128 bins compares all 256 bytes with
- * the bin at once and adds the population count of the active ones: as fast
- * on skewed data as on uniform data (a counter per byte value would make a
- * hot bin one chain of increments). */
+ * cumulative u32 bins). Both banks take the lanes of one function of (src,
+ * p), the cumulative counts of all 256 byte values: declared memory(none)
+ * and kept out of line, so that LLVM computes it once for the two chistv2 of
+ * one register that every THISTOGRAM program issues. */
+/* The arrays below are read and written as whole vectors: their allocas and
+ * those accesses agree on one alignment (a vector's own would be its size). */
+enum { VEC_ALIGN = 32 };
+
+static LLVMValueRef aligned(LLVMValueRef access)
+{
+    LLVMSetAlignment(access, VEC_ALIGN);
+    return access;
+}
+
+static LLVMValueRef aligned_alloca(cg *g, LLVMTypeRef ty, const char *name)
+{
+    return aligned(cg_alloca(g, ty, name));
+}
+
+/* counts[v] = the number of active bytes (pred lane 1, not 0) equal to v.
+ * The lanes are spread over TABLES tables (lane modulo TABLES), so that a
+ * run of equal bytes is TABLES chains of increments, not one; the tables are
+ * summed as vectors. */
+enum { TABLES = 4 };
+
+static LLVMValueRef byte_counts(cg *g, LLVMValueRef src, LLVMValueRef pred)
+{
+    LLVMTypeRef table = LLVMArrayType2(g->i16, 256), tables_ty = LLVMArrayType2(table, TABLES);
+    LLVMTypeRef bytes_ty = LLVMArrayType2(g->i8, 256), v16 = LLVMVectorType(g->i16, 256);
+    LLVMValueRef tables = aligned_alloca(g, tables_ty, "hist.tables");
+    LLVMValueRef bytes = aligned_alloca(g, bytes_ty, "hist.bytes"), on = aligned_alloca(g, bytes_ty, "hist.on");
+    LLVMBuildMemSet(g->b, tables, LLVMConstNull(g->i8), cg_i64(g, TABLES * 256 * 2), VEC_ALIGN);
+    aligned(LLVMBuildStore(g->b, src, bytes));
+    aligned(LLVMBuildStore(g->b, pred, on));
+    cg_loop group;
+    cg_loop_begin(g, &group, cg_i64(g, 0), cg_i64(g, 256 / TABLES), "hist.group");
+    for (int k = 0; k < TABLES; k++) {
+        LLVMValueRef lane[2] = {cg_i64(g, 0), LLVMBuildAdd(g->b, LLVMBuildMul(g->b, group.iv, cg_i64(g, TABLES), ""),
+                                                           cg_i64(g, k), "")};
+        LLVMValueRef b = LLVMBuildLoad2(g->b, g->i8, LLVMBuildInBoundsGEP2(g->b, bytes_ty, bytes, lane, 2, ""), "");
+        LLVMValueRef p = LLVMBuildLoad2(g->b, g->i8, LLVMBuildInBoundsGEP2(g->b, bytes_ty, on, lane, 2, ""), "");
+        LLVMValueRef slot_idx[3] = {cg_i64(g, 0), cg_i64(g, k), LLVMBuildZExt(g->b, b, g->i64, "")};
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(g->b, tables_ty, tables, slot_idx, 3, "");
+        LLVMValueRef n = LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i16, slot, ""),
+                                      LLVMBuildZExt(g->b, p, g->i16, ""), "");
+        LLVMBuildStore(g->b, n, slot);
+    }
+    cg_loop_end(g, &group);
+    LLVMValueRef sum = NULL;
+    for (int k = 0; k < TABLES; k++) {
+        LLVMValueRef idx[2] = {cg_i64(g, 0), cg_i64(g, k)};
+        LLVMValueRef at = LLVMBuildInBoundsGEP2(g->b, tables_ty, tables, idx, 2, "");
+        LLVMValueRef t = aligned(LLVMBuildLoad2(g->b, v16, at, ""));
+        sum = sum ? LLVMBuildAdd(g->b, sum, t, "") : t;
+    }
+    return sum;
+}
+
+/* The running sum of the 256 counts: eight steps of adding the vector
+ * shifted up by 1, 2, 4 ... 128 lanes (zeros shifted in). */
+static LLVMValueRef running_sum(cg *g, LLVMValueRef counts)
+{
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(counts)), lanes[256];
+    for (unsigned by = 1; by < 256; by *= 2) {
+        for (unsigned i = 0; i < 256; i++)      /* lane i of (counts ++ zero) or of zero */
+            lanes[i] = cg_i32(g, i >= by ? (int32_t)(i - by) : 256);
+        LLVMValueRef up = LLVMBuildShuffleVector(g->b, counts, zero, LLVMConstVector(lanes, 256), "");
+        counts = LLVMBuildAdd(g->b, counts, up, "");
+    }
+    return counts;
+}
+
+static LLVMValueRef cumulative_counts_fn(cg *g)
+{
+    static const char name[] = "ptoc.vops.cumulative_byte_counts";
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+    if (fn)
+        return fn;
+    LLVMTypeRef params[2] = {LLVMVectorType(g->i8, 256), LLVMVectorType(g->i8, 256)};   /* src, pred as 0/1 */
+    fn = LLVMAddFunction(g->mod, name, LLVMFunctionType(LLVMVectorType(g->i16, 256), params, 2, false));
+    LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
+    static const char *const attrs[] = {"nounwind", "willreturn", "nosync", "noinline"};
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++)
+        cg_add_fn_attr(g, fn, attrs[i], 0);
+    cg_add_fn_attr(g, fn, "memory", 0);            /* memory(none): a pure function of its operands */
+    cg_func f;
+    cg_caller caller;
+    cg_enter_function(g, &f, fn, &caller);
+    LLVMBuildRet(g->b, running_sum(g, byte_counts(g, LLVMGetParam(fn, 0), LLVMGetParam(fn, 1))));
+    cg_leave_function(g, &caller);
+    return fn;
+}
+
 static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
-    LLVMValueRef acc = operand(g, op, 0), src = operand(g, op, 1), pred = operand(g, op, 2);
+    LLVMValueRef args[2] = {operand(g, op, 1), LLVMBuildZExt(g->b, operand(g, op, 2), LLVMVectorType(g->i8, 256), "")};
     unsigned base = !strcmp(string_attr(op, "bank", "N0"), "N1") ? 128 : 0;
-    LLVMTypeRef acc_ty = LLVMTypeOf(acc), i256 = LLVMIntTypeInContext(g->llctx, 256);
-    LLVMValueRef out = cg_alloca(g, acc_ty, "hist.acc");
-    LLVMBuildStore(g->b, acc, out);
-    cg_loop bins;
-    cg_loop_begin(g, &bins, cg_i64(g, 0), cg_i64(g, 128), "hist.bin");
-    LLVMValueRef bin = LLVMBuildTrunc(g->b, LLVMBuildAdd(g->b, bins.iv, cg_i64(g, base), ""), g->i8, "");
-    LLVMValueRef le = LLVMBuildICmp(g->b, LLVMIntULE, src, cg_splat(g, bin, 256), "");
-    LLVMValueRef on = LLVMBuildBitCast(g->b, LLVMBuildAnd(g->b, le, pred, ""), i256, "");
-    LLVMValueRef n = LLVMBuildTrunc(g->b, cg_call_intrinsic(g, "llvm.ctpop", i256, &on, 1), g->i16, "");
-    LLVMValueRef lidx[2] = {cg_i64(g, 0), bins.iv};
-    LLVMValueRef lane_ptr = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType2(g->i16, 128), out, lidx, 2, "");
-    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, LLVMBuildLoad2(g->b, g->i16, lane_ptr, ""), n, ""), lane_ptr);
-    cg_loop_end(g, &bins);
-    cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, acc_ty, out, "hist"));
+    LLVMValueRef fn = cumulative_counts_fn(g);
+    LLVMValueRef counts = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 2, "hist.counts");
+    LLVMValueRef lanes[128];
+    for (unsigned b = 0; b < 128; b++)
+        lanes[b] = cg_i32(g, (int32_t)(base + b));
+    LLVMValueRef bank = LLVMBuildShuffleVector(g->b, counts, LLVMGetUndef(LLVMTypeOf(counts)),
+                                               LLVMConstVector(lanes, 128), "");
+    cg_set(g, &op->results[0], LLVMBuildAdd(g->b, operand(g, op, 0), bank, "hist"));
     return true;
 }
 
