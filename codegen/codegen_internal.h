@@ -200,6 +200,13 @@ bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
  * them (its definition made by `rule` on first use); anything else by its
  * rule, in place. */
 bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule);
+/* Whether tload/tstore move their lines with the target's DMA burst copies. */
+bool cg_has_dma_intrinsics(const cg *g);
+/* A call of the target's burst copy GM -> UB (to_ub) or UB -> GM: n_burst
+ * bursts of len_burst bytes, burst i from src + i * src_stride to dst + i *
+ * dst_stride (i64 byte counts; intrinsics.c). */
+void cg_dma_bursts(cg *g, bool to_ub, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef n_burst,
+                   LLVMValueRef len_burst, LLVMValueRef src_stride, LLVMValueRef dst_stride);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);

@@ -19,8 +19,10 @@
  * the layout is the op's `layout` attribute, else the one of the
  * make_tensor_view its view comes from, else nd. A transfer walks lines (tile
  * rows; tile columns for dn): a line goes through llvm.memcpy when it is
- * contiguous on both sides, otherwise element by element. With the codegen
- * option gm_checks each transfer first calls ptoc_rt_gm_check with its window.
+ * contiguous on both sides, otherwise element by element; on a target with
+ * DMA intrinsics (a5) lines go as bursts of its DMA copy instead (DMA
+ * bursts below). With the codegen option gm_checks each transfer first
+ * calls ptoc_rt_gm_check with its window.
  *
  * Padding: a tload may then fill each valid line's tail, elements [valid,
  * min(extent, round_up(valid, 32 / esize))) along the line, as the NPU's DMA
@@ -692,33 +694,145 @@ static void copy_lines(cg *g, const transfer *x, bool memcpy_lines)
     cg_loop_end(g, &l);
 }
 
-/* Copies the valid region. Lines go through llvm.memcpy when both sides are
- * contiguous along them (a single along dim of stride 1, a contiguous tile
- * line); with a stride only known at run time, both loops are emitted behind
- * a test of it. */
-static void emit_transfer(cg *g, const transfer *x)
+/* ---------------------------------------------------------------- DMA bursts */
+
+/* On a target with DMA intrinsics (a5) a transfer moves its lines as bursts
+ * of the target's copy (cg_dma_bursts), as pto-isa's a5 TLoad/TStore
+ * programs (TLoadVecND2ND, TLoadVecDN2DN, TLoadVecNZ2NZ) do:
+ *   nd, dn with lines contiguous in the tile and an along stride of 1: per
+ *     group of the innermost line dim d (nd 3, dn 4), shape[d] bursts of a
+ *     line's valid bytes, strides stride[d] * esize in GM and the tile's
+ *     line pitch in UB. The groups (dims 2, 1, 0: the hardware's loop1 and
+ *     loop2 registers and its scalar loop) are one loop here.
+ *   the same with another along stride: each line is `along` bursts of one
+ *     element.
+ *   nz onto an nz tile, with the packed strides the hardware assumes (1,
+ *     32 / esize, 512 / esize for dims 4, 3, 2): per dim-0 index, shape[1]
+ *     bursts of valid rows x 32 bytes (one column of fractals), strides
+ *     stride[1] * esize and rows x 32 bytes.
+ * A tile not contiguous along its lines, or an nz transfer without those
+ * strides, is moved element by element as on the cpu target. */
+static void burst_call(cg *g, const transfer *x, LLVMValueRef gm, LLVMValueRef ub, LLVMValueRef n, LLVMValueRef len,
+                       LLVMValueRef gm_stride, LLVMValueRef ub_stride)
+{
+    if (x->dir == TO_TILE)
+        cg_dma_bursts(g, true, ub, gm, n, len, gm_stride, ub_stride);
+    else
+        cg_dma_bursts(g, false, gm, ub, n, len, ub_stride, gm_stride);
+}
+
+static LLVMValueRef tile_line_ptr(cg *g, const transfer *x, LLVMValueRef line)
+{
+    return x->map->by_columns ? tile_elem_ptr(g, x, line, cg_i64(g, 0)) : cg_tile_row_ptr(g, &x->t, line);
+}
+
+/* nd and dn, along stride 1: groups of shape[d] bursts of whole lines. */
+static void burst_line_groups(cg *g, const transfer *x)
+{
+    const layout_map *m = x->map;
+    int d = m->line_dims[0];
+    LLVMValueRef es = cg_i64(g, x->t.esize), per = x->v.shape[d];
+    LLVMValueRef len = mul(g, along_count(x), es), pitch = cg_i64(g, along_extent(x) * x->t.esize);
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), dims_product(g, &x->v, m->line_dims + 1, m->nline - 1), "bursts");
+    LLVMValueRef first = mul(g, l.iv, per);
+    LLVMValueRef gm = view_elem_ptr(g, x, split_offset(g, &x->v, first, m->line_dims, m->nline));
+    burst_call(g, x, gm, tile_line_ptr(g, x, first), per, len, mul(g, x->v.stride[d], es), pitch);
+    if (x->fill != FILL_NONE) {
+        cg_loop p;
+        cg_loop_begin(g, &p, cg_i64(g, 0), per, "pad.line");
+        pad_line(g, x, add(g, first, p.iv));
+        cg_loop_end(g, &p);
+    }
+    cg_loop_end(g, &l);
+}
+
+/* nd and dn, another along stride: per line, one burst per element. */
+static void burst_elements(cg *g, const transfer *x)
+{
+    const layout_map *m = x->map;
+    LLVMValueRef es = cg_i64(g, x->t.esize);
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), line_count(x), m->by_columns ? "col" : "row");
+    LLVMValueRef gm = view_elem_ptr(g, x, split_offset(g, &x->v, l.iv, m->line_dims, m->nline));
+    burst_call(g, x, gm, tile_line_ptr(g, x, l.iv), along_count(x), es, mul(g, x->v.stride[m->along_dims[0]], es),
+               es);
+    if (x->fill != FILL_NONE)
+        pad_line(g, x, l.iv);
+    cg_loop_end(g, &l);
+}
+
+/* Whether an nz transfer has an nz tile and the packed fractal strides. */
+static bool nz_bursts(const transfer *x)
+{
+    int64_t per_block = 32 / (int64_t)x->t.esize;
+    const ptoc_pto_tile_desc *d = &x->t.desc;
+    return x->map == &layout_maps[PTOC_PTO_LAYOUT_NZ] && d->blayout == PTOC_PTO_BL_COL_MAJOR &&
+           d->slayout == PTOC_PTO_SL_ROW_MAJOR && d->fractal == 512 && is_const(x->v.stride[4], 1) &&
+           is_const(x->v.stride[3], per_block) && is_const(x->v.stride[2], 16 * per_block);
+}
+
+static void burst_fractal_columns(cg *g, const transfer *x)
+{
+    LLVMValueRef es = cg_i64(g, x->t.esize), strip = cg_i64(g, x->t.desc.rows * 32);
+    int64_t per_block = 32 / (int64_t)x->t.esize;
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), x->v.shape[0], "nz.d0");
+    LLVMValueRef gm = view_elem_ptr(g, x, mul(g, l.iv, x->v.stride[0]));
+    LLVMValueRef col = mul(g, mul(g, l.iv, x->v.shape[1]), cg_i64(g, per_block));
+    burst_call(g, x, gm, cg_tile_elem_ptr(g, &x->t, cg_i64(g, 0), col), x->v.shape[1], mul(g, x->t.vrows,
+               cg_i64(g, 32)), mul(g, x->v.stride[1], es), strip);
+    cg_loop_end(g, &l);
+}
+
+typedef void (*lines_fn)(cg *g, const transfer *x);
+
+static void copy_lines_memcpy(cg *g, const transfer *x)
+{
+    copy_lines(g, x, true);
+}
+
+static void copy_lines_elementwise(cg *g, const transfer *x)
+{
+    copy_lines(g, x, false);
+}
+
+/* unit(x) when the along stride is 1, other(x) when not; with a stride only
+ * known at run time, both behind a test of it. */
+static void by_along_stride(cg *g, const transfer *x, lines_fn unit, lines_fn other)
 {
     int64_t inner;
     LLVMValueRef stride = x->v.stride[x->map->along_dims[0]];
-    bool known = const_of(stride, &inner);
-    if (!x->contiguous_lines || x->map->nalong != 1 || (known && inner != 1)) {
-        copy_lines(g, x, false);
+    if (const_of(stride, &inner)) {
+        (inner == 1 ? unit : other)(g, x);
         return;
     }
-    if (known) {
-        copy_lines(g, x, true);
-        return;
-    }
-    LLVMBasicBlockRef fast = cg_block(g, "rows.memcpy"), slow = cg_block(g, "rows.strided"),
-                      done = cg_block(g, "rows.done");
+    LLVMBasicBlockRef fast = cg_block(g, "lines.unit"), slow = cg_block(g, "lines.strided"),
+                      done = cg_block(g, "lines.done");
     LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, stride, cg_i64(g, 1), ""), fast, slow);
     LLVMPositionBuilderAtEnd(g->b, fast);
-    copy_lines(g, x, true);
+    unit(g, x);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, slow);
-    copy_lines(g, x, false);
+    other(g, x);
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
+}
+
+/* Copies the valid region: in bursts on a target with DMA intrinsics (above);
+ * otherwise lines go through llvm.memcpy when both sides are contiguous along
+ * them (a single along dim of stride 1, a contiguous tile line). */
+static void emit_transfer(cg *g, const transfer *x)
+{
+    bool bursts = cg_has_dma_intrinsics(g);
+    if (bursts && nz_bursts(x))
+        burst_fractal_columns(g, x);
+    else if (!x->contiguous_lines || x->map->nalong != 1)
+        copy_lines(g, x, false);
+    else if (bursts)
+        by_along_stride(g, x, burst_line_groups, burst_elements);
+    else
+        by_along_stride(g, x, copy_lines_memcpy, copy_lines_elementwise);
 }
 
 /* With the codegen option gm_checks: one ptoc_rt_gm_check call before the

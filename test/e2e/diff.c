@@ -531,6 +531,20 @@ static void build_view2d(e2e_case *c, ref_dtype t)
     program_store(p, a, (e2e_view){dst, 2, {40, 90}, {90, 1}, {3, 50}, {13, 37}});
 }
 
+/* Column-strided 2-D views (every other element of a row) at offsets, with
+ * the tile's pad= value filling the loaded rows' tails: the DMA moves such a
+ * row as one burst per element. */
+static void build_view_strided(e2e_case *c, ref_dtype t, int pad)
+{
+    e2e_program *p = &c->prog;
+    int a = program_tile(p, t, 16, 64, 13, 37);
+    p->tiles[a].pad = pad;
+    int src = program_ptr(p, t, 32 * 100, 100), dst = program_ptr(p, t, 40 * 90, 90);
+    program_load(p, a, (e2e_view){src, 2, {32, 50}, {100, 2}, {5, 3}, {13, 37}}, -1);
+    program_store(p, a, (e2e_view){dst, 2, {40, 45}, {90, 2}, {3, 4}, {13, 37}});
+    program_store_whole(p, a);
+}
+
 /* 5-D ND views: tile rows come from dims 0..3, columns from dim 4. */
 static void build_view5d(e2e_case *c, ref_dtype t)
 {
@@ -671,6 +685,10 @@ static void family_mem(e2e_suite *s, mem_cases kind)
             shape_class k = class_of(1, t);
             snprintf(name, sizeof name, "view2d_%s", ref_dtype_name(t));
             build_view2d(new_case(cases, &n, "2-D partition", t, &k, name), t);
+            snprintf(name, sizeof name, "strided_%s", ref_dtype_name(t));
+            build_view_strided(new_case(cases, &n, "2-D strided", t, &k, name), t, 0);
+            snprintf(name, sizeof name, "strided_pad1_%s", ref_dtype_name(t));
+            build_view_strided(new_case(cases, &n, "2-D strided pad=", t, &k, name), t, 1);
             snprintf(name, sizeof name, "view5d_%s", ref_dtype_name(t));
             build_view5d(new_case(cases, &n, "5-D partition", t, &k, name), t);
             add_layout_cases(cases, &n, t);
