@@ -7,7 +7,8 @@
 # (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers) and
 # the sync figures (bench/sync_figures.py: pairs and barriers pto-insert-sync
 # puts in each example, the pipe simulator's modelled cycles with them and with
-# a barrier after every op, and which deleted waits the simulator catches).
+# a barrier after every op, and which deleted waits the simulator catches) and
+# the examples' modelled cycles on the cpu and a5 models (bench/model_figures.py).
 #   bench/run.sh [--quick] [--build-dir DIR] [--no-build]
 # --quick runs a few iterations only (the bench.smoke ctest): it checks that the
 # benches build, compile their kernels and get right results; its figures mean
@@ -44,5 +45,7 @@ echo
 echo
 if ((${#quick[@]} == 0)); then
   python3 "$root/bench/sync_figures.py" "$build" || status=1
+  echo
+  python3 "$root/bench/model_figures.py" "$build" || status=1
 fi
 exit $status
