@@ -480,9 +480,25 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* llvm.masked.store of `v`'s lanes where `active`. */
+/* `v`'s lanes where `active` stored to addr. Lanes of 32 and 64 bits go
+ * through llvm.masked.store (AVX's masked moves); narrower ones as a load,
+ * a select and a store of the whole register, since x86 has no masked store
+ * of bytes or halves and LLVM would emit a branch and a store per lane. The
+ * inactive lanes are written back as they were: the same bytes, in memory
+ * no other thread writes (a core's simulated UB is its own) and inside the
+ * margin every simulated space has past its end. */
 static void masked_store(cg *g, LLVMValueRef v, LLVMValueRef addr, LLVMValueRef active)
 {
+    LLVMTypeRef vt = LLVMTypeOf(v), et = LLVMGetElementType(vt);
+    LLVMTypeKind kind = LLVMGetTypeKind(et);
+    if ((kind == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) < 32) || kind == LLVMHalfTypeKind ||
+        kind == LLVMBFloatTypeKind) {
+        LLVMValueRef old = LLVMBuildLoad2(g->b, vt, addr, "");
+        LLVMSetAlignment(old, 1);
+        LLVMValueRef st = LLVMBuildStore(g->b, LLVMBuildSelect(g->b, active, v, old, ""), addr);
+        LLVMSetAlignment(st, 1);
+        return;
+    }
     LLVMTypeRef tys[2] = {LLVMTypeOf(v), g->ptr};
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
     LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
@@ -593,15 +609,36 @@ static LLVMValueRef byte_address(cg *g, const ptoc_op *op, uint32_t ptr_operand)
 static unsigned doubled(unsigned j, unsigned unused) { (void)unused; return j / 2; }
 static unsigned even_bit(unsigned j, unsigned unused) { (void)unused; return 2 * j; }
 
+static unsigned byte_of_bit(unsigned j, unsigned unused) { (void)unused; return j / 8; }
+
+/* The `bits` bits at addr (bit j: byte j/8, bit j%8) as <bits x i1>: the
+ * bytes loaded as bytes, each spread over 8 lanes and tested against its
+ * lane's bit. (A load of <bits x i1> itself is legalised on x86 one bit at a
+ * time, and so is every predicate shuffle after it.) */
+static LLVMValueRef load_bits(cg *g, LLVMValueRef addr, unsigned bits)
+{
+    LLVMValueRef raw = LLVMBuildLoad2(g->b, LLVMVectorType(g->i8, bits / 8), addr, "");
+    LLVMSetAlignment(raw, 1);
+    LLVMValueRef spread = LLVMBuildShuffleVector(g->b, raw, LLVMGetPoison(LLVMTypeOf(raw)),
+                                                 shuffle_of(g, bits, byte_of_bit, 0), "");
+    LLVMValueRef *bit = malloc(sizeof *bit * bits);
+    if (!bit)
+        ptoc_fatal("out of memory");
+    for (unsigned j = 0; j < bits; j++)
+        bit[j] = LLVMConstInt(g->i8, 1u << (j % 8), false);
+    LLVMValueRef pattern = LLVMConstVector(bit, bits);
+    free(bit);
+    return LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, spread, pattern, ""), LLVMConstNull(LLVMTypeOf(spread)),
+                         "bits");
+}
+
 /* plds: NORM reads 32 bytes as the 256 bits (bit j: byte j/8, bit j%8); US
  * reads 16 bytes and doubles every bit. */
 static bool lower_plds(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     bool us = !strcmp(string_attr(op, "dist", "NORM"), "US");
-    unsigned bits = us ? CG_MASK_BITS / 2 : CG_MASK_BITS;
-    LLVMValueRef raw = LLVMBuildLoad2(g->b, LLVMVectorType(g->i1, bits), byte_address(g, op, 0), "");
-    LLVMSetAlignment(raw, 1);
+    LLVMValueRef raw = load_bits(g, byte_address(g, op, 0), us ? CG_MASK_BITS / 2 : CG_MASK_BITS);
     cg_set(g, &op->results[0], us ? LLVMBuildShuffleVector(g->b, raw, LLVMGetPoison(LLVMTypeOf(raw)),
                                                            shuffle_of(g, CG_MASK_BITS, doubled, 0), "")
                                   : raw);
