@@ -9,9 +9,8 @@
  * elements. Predicated arithmetic computes every lane, then keeps the active
  * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. Integer
  * division and max/min compute as the tile ops do (docs/targets.md). Some
- * conversions (see lower_vcvt), vlds distributions other
- * than NORM and BRC are not lowered yet: each is an
- * error at the op. bf16 lanes compute in float, rounded on the way back.
+ * conversions (see lower_vcvt) are not lowered yet: each is an error at the
+ * op. bf16 lanes compute in float, rounded on the way back.
  *
  * Also here: the bridges from tiles (tile_ptr: the tile's address in its
  * space; tile_valid: its valid shape) and pto.vecscope, whose body is lowered
@@ -459,23 +458,51 @@ static LLVMValueRef element_address(cg *g, const ptoc_op *op, uint32_t ptr_opera
     return LLVMBuildGEP2(g->b, cg_elem_type(g, elem), operand(g, op, ptr_operand), &off, 1, "");
 }
 
+/* `count` lanes of type `lane` from `addr` (one: a scalar), unaligned. */
+static LLVMValueRef load_lanes(cg *g, LLVMTypeRef lane, unsigned count, LLVMValueRef addr)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, count > 1 ? LLVMVectorType(lane, count) : lane, addr, "");
+    LLVMSetAlignment(v, 1);
+    return v;
+}
+
+static LLVMValueRef gathered(cg *g, LLVMValueRef v, LLVMValueRef idx)
+{
+    return LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), idx, "");
+}
+
+/* UNPK_Bn: 128 bytes of n-bit elements, each zero-extended to 2n bits, as
+ * the register's type (n-bit lanes: element i in lane 2i, 0 in lane 2i + 1). */
+static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty)
+{
+    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 1024 / n;
+    LLVMValueRef v = load_lanes(g, LLVMIntTypeInContext(g->llctx, n), count, addr);
+    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * n), count), "");
+    return LLVMBuildBitCast(g->b, v, ty, "");
+}
+
+/* vlds by dist (vlds.md's C semantics): NORM the N elements at ptr + off;
+ * BRC element 0 in every lane; US lane i element i/2 (N/2 elements read,
+ * each twice); DS, SPLT2CHN and DINTLV_B32 lane i element 2i (every other
+ * one of 2N); UNPK as unpacked_load says. */
 static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = op->results[0].type;
-    LLVMTypeRef ty = cg_type(g, vt, op->loc);
-    LLVMValueRef addr = element_address(g, op, 0);
+    LLVMTypeRef ty = cg_type(g, vt, op->loc), lane = LLVMGetElementType(ty);
+    unsigned n = lanes_of_type(vt);
+    LLVMValueRef addr = element_address(g, op, 0), v;
     const char *dist = string_attr(op, "dist", "NORM");
-    LLVMValueRef v;
-    if (!strcmp(dist, "NORM")) {
-        v = LLVMBuildLoad2(g->b, ty, addr, "");
-        LLVMSetAlignment(v, 1);
-    } else if (!strncmp(dist, "BRC_", 4)) {
-        LLVMValueRef e = LLVMBuildLoad2(g->b, LLVMGetElementType(ty), addr, "");
-        LLVMSetAlignment(e, 1);
-        v = cg_splat(g, e, lanes_of_type(vt));
-    } else
-        return unsupported(op, "this distribution");
+    if (!strcmp(dist, "NORM"))
+        v = load_lanes(g, lane, n, addr);
+    else if (!strncmp(dist, "BRC_", 4))
+        v = cg_splat(g, load_lanes(g, lane, 1, addr), n);
+    else if (!strncmp(dist, "US_", 3))
+        v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
+    else if (!strncmp(dist, "UNPK_", 5))
+        v = unpacked_load(g, op, addr, ty);
+    else   /* DS_Bn, SPLT2CHN_Bn, DINTLV_B32 */
+        v = gathered(g, load_lanes(g, lane, 2 * n - 1, addr), index_vector(g, n, 2, 1, 0));
     cg_set(g, &op->results[0], v);
     return true;
 }

@@ -9,7 +9,9 @@
  * arithmetic, the scalar forms, the unary ops (vexp and vsqrt on f32), vintlv
  * and vdintlv, vcvt (f32 to i32/ui32 by every rounding mode, saturating;
  * f16 to f32 by part), vsel under every compare mode of vcmp, the carries (vaddc, vsubc, vaddcs, vsubcs) and vmull, the pair
- * load and store (vldsx2 DINTLV, vstsx2 INTLV), and the predicate ops (pset
+ * load and store (vldsx2 DINTLV, vstsx2 INTLV), vlds's distributions (BRC,
+ * US, DS, SPLT2CHN, DINTLV_B32, UNPK into lanes of either width, at an
+ * offset), and the predicate ops (pset
  * patterns, pand, por, pxor, pnot, psel, punpack, pdintlv_b8, pintlv_b16,
  * plds NORM/US, psts PK) seen through masked stores; lanes of f32, f16, i32,
  * ui32, i16 and i8.
@@ -420,6 +422,87 @@ static void check_interleave(void)
         CHECK(ok);
     }
     release(&c);
+}
+
+/* ---------------------------------------------------------------- load distributions */
+
+/* Element i of `bytes`-byte elements at a, as an unsigned value (the host is little-endian). */
+static uint64_t elem_at(const unsigned char *a, unsigned i, unsigned bytes)
+{
+    uint64_t v = 0;
+    memcpy(&v, a + i * bytes, bytes);
+    return v;
+}
+
+/* Lane i of a vlds from a (vlds.md's C semantics), elements of `bytes` bytes. */
+typedef uint64_t (*load_ref)(const unsigned char *a, unsigned i, unsigned bytes);
+
+static uint64_t ref_brc(const unsigned char *a, unsigned i, unsigned b) { (void)i; return elem_at(a, 0, b); }
+static uint64_t ref_upsample(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, i / 2, b); }
+static uint64_t ref_every_other(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, 2 * i, b); }
+/* UNPK into lanes of the element's width: element i/2 in the even lanes, 0 in the odd ones */
+static uint64_t ref_unpack_spaced(const unsigned char *a, unsigned i, unsigned b)
+{
+    return i % 2 ? 0 : elem_at(a, i / 2, b);
+}
+/* UNPK into lanes twice as wide: element i, zero-extended */
+static uint64_t ref_unpack_wide(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, i, b); }
+
+/* pto.vlds %a[3] {dist} of `pelem` pointer elements into a !pto.vreg<lanes x velem>, stored whole. */
+static void check_vlds(const char *dist, const char *pelem, unsigned pbytes, unsigned lanes, const char *velem,
+                       load_ref want)
+{
+    unsigned lbytes = BYTES / lanes;
+    char text[2048], vt[40], g[8];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes, velem);
+    snprintf(g, sizeof g, "b%u", lbytes * 8);
+    snprintf(text, sizeof text,
+             "func.func @k(%%a: !pto.ptr<%s, ub>, %%c: !pto.ptr<%s, ub>) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%c3 = arith.constant 3 : index\n"
+             "  %%x = pto.vlds %%a[%%c3] {dist = \"%s\"} : !pto.ptr<%s, ub> -> %s\n"
+             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             "  pto.vsts %%x, %%c[%%c0], %%all : %s, !pto.ptr<%s, ub>, !pto.mask<%s>\n"
+             "  return\n}\n",
+             pelem, velem, dist, pelem, vt, g, g, vt, velem, g);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    if (c.fn) {
+        _Alignas(64) unsigned char a[4 * BYTES], out[BYTES];
+        for (unsigned i = 0; i < sizeof a; i++)
+            a[i] = (unsigned char)next_random();
+        void (*k)(void *, void *);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, out);
+        bool ok = true;
+        for (unsigned i = 0; i < lanes; i++)
+            ok &= elem_at(out, i, lbytes) == want(a + 3 * pbytes, i, pbytes);
+        if (!ok)
+            fprintf(stderr, "vlds %s %s -> %s differs\n", dist, pelem, vt);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+static void check_load_dists(void)
+{
+    static const struct { const char *dist, *pelem; unsigned pbytes, lanes; const char *velem; load_ref want; } cases[] = {
+        {"BRC_B16", "i16", 2, 128, "i16", ref_brc},
+        {"US_B8", "ui8", 1, 256, "ui8", ref_upsample},
+        {"US_B16", "bf16", 2, 128, "bf16", ref_upsample},
+        {"DS_B8", "i8", 1, 256, "i8", ref_every_other},
+        {"DS_B16", "f16", 2, 128, "f16", ref_every_other},
+        {"SPLT2CHN_B8", "ui8", 1, 256, "ui8", ref_every_other},
+        {"SPLT2CHN_B16", "i16", 2, 128, "i16", ref_every_other},
+        {"DINTLV_B32", "f32", 4, 64, "f32", ref_every_other},
+        {"UNPK_B8", "ui8", 1, 256, "ui8", ref_unpack_spaced},
+        {"UNPK_B8", "i8", 1, 128, "ui16", ref_unpack_wide},
+        {"UNPK_B16", "f16", 2, 128, "f16", ref_unpack_spaced},
+        {"UNPK_B16", "i16", 2, 64, "i32", ref_unpack_wide},
+        {"UNPK_B32", "i32", 4, 64, "i32", ref_unpack_spaced},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_vlds(cases[i].dist, cases[i].pelem, cases[i].pbytes, cases[i].lanes, cases[i].velem, cases[i].want);
 }
 
 /* ---------------------------------------------------------------- conversions */
@@ -892,6 +975,7 @@ int main(void)
     check_chistv2();
     check_predicates();
     check_pairs();
+    check_load_dists();
     check_predicate_layouts();
     check_interleave();
     static const char *const rnds[] = {"R", "A", "F", "C", "Z"};
