@@ -42,7 +42,7 @@ typedef enum vop_rule {
     VR_BROADCAST,   /* s is the result's element type */
     VR_DUP,         /* a scalar of the element type or a register of the result's type */
     VR_PAIR,        /* one vector type for all four */
-    VR_CVT,         /* two vector types; the mask at the source's granularity */
+    VR_CVT,         /* two element types, the lanes kept, halved or doubled; the mask at the source's granularity */
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
@@ -644,11 +644,38 @@ static bool check_dup(const vop_view *w, bool broadcast)
     return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
 }
 
+static bool is_float_kind(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_float(t) && t->u.fp.kind == k; }
+
+/* vcvt (vcvt.md): to another element type, the lane count kept, halved or
+ * doubled (part only then); no integer narrowed to a float (TCVT.md: A5 has
+ * no i32 -> f16); rnd O from f32 to f16 only (the pair a5/TCvt.hpp rounds to
+ * odd); a 64-bit integer to a float by rnd R only (nothing rounds it once
+ * by the others). */
 static bool check_cvt(const vop_view *w)
 {
-    const ptoc_pto_vreg *src = ptoc_pto_vreg_type(w->types[0]);
-    return masks_at(w, ptoc_pto_vreg_lane_bits(src)) && check_choice(w->op, "rnd", "R A F C Z O") &&
-           check_choice(w->op, "sat", "SAT NOSAT");
+    const ptoc_pto_vreg *src = ptoc_pto_vreg_type(w->types[0]), *dst = ptoc_pto_vreg_type(w->types[2]);
+    if (!masks_at(w, ptoc_pto_vreg_lane_bits(src)) || !check_choice(w->op, "rnd", "R A F C Z O") ||
+        !check_choice(w->op, "sat", "SAT NOSAT"))
+        return false;
+    const ptoc_type *se = src->elem, *de = dst->elem;
+    bool changes = dst->lanes != src->lanes, to_float = ptoc_type_is_int(se) && ptoc_type_is_float(de);
+    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd");
+    const char *r = rnd ? rnd->u.string->str : "R", *why = NULL;
+    if (se == de)
+        why = "converts to another element type";
+    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2)
+        why = "keeps, halves or doubles the lane count (8-bit to 32-bit lanes and back, fourfold, are not taken)";
+    else if (!changes && ptoc_op_attr(w->op, "part"))
+        why = "takes a part only where the lane count changes";
+    else if (to_float && dst->lanes > src->lanes)
+        why = "narrows no integer to a float";
+    else if (!strcmp(r, "O") && !(is_float_kind(se, PTOC_F32) && is_float_kind(de, PTOC_F16)))
+        why = "rounds to odd (rnd O) from f32 to f16 only";
+    else if (to_float && ptoc_type_bitwidth(se) == 64 && strcmp(r, "R"))
+        why = "converts a 64-bit integer to a float by rnd R only";
+    if (why)
+        ptoc_op_emit_error(w->op, "%s", why);
+    return !why;
 }
 
 static bool is_uint(const ptoc_type *t, unsigned bits)
