@@ -285,6 +285,21 @@ void cg_store_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef 
 /* Converts a compute-type value of `from` to the compute type of `to` (int
  * widths by sign of `from`, int<->float, float widths). */
 LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc_type *to);
+/* How a value between two representable ones rounds (vcvt's rnd, in this
+ * order: "RAFCZO"): to nearest with ties to even (R) or away from zero (A),
+ * down (F), up (C), toward zero (Z), or to odd (O, von Neumann's: toward
+ * zero, the last bit set when inexact). */
+typedef enum cg_round_mode { CG_ROUND_R, CG_ROUND_A, CG_ROUND_F, CG_ROUND_C, CG_ROUND_Z, CG_ROUND_O } cg_round_mode;
+/* A vector of f32 or f64 rounded to the narrower format `to` (f16, bf16, or
+ * f32 from f64) by `mode`, as the format's bits (<n x i16>, <n x i32>). A
+ * finite value past the largest becomes infinity (R, A; F when negative, C
+ * when positive) or the largest (Z, O; F when positive, C when negative);
+ * with `saturate` it and an infinity become the largest, signed. A NaN keeps
+ * its sign and the top of its payload and is quiet (codegen/float_round.c). */
+LLVMValueRef cg_round_float(cg *g, LLVMValueRef v, ptoc_float_kind to, cg_round_mode mode, bool saturate);
+/* float -> int (or vectors: ity is then one), saturating: out-of-range
+ * values clamp and NaN gives 0, so every value converts to a defined one. */
+LLVMValueRef cg_float_to_int_sat(cg *g, LLVMValueRef v, LLVMTypeRef ity, bool is_unsigned);
 /* a / b on integers (or vectors of them) that never traps: x/0 = -1 (all
  * ones) and, signed, INT_MIN/-1 = INT_MIN (docs/targets.md). */
 LLVMValueRef cg_int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned);

@@ -383,8 +383,7 @@ static LLVMValueRef round_to_half_like(cg *g, LLVMValueRef f, const ptoc_type *t
     return bf16_bits_to_f32(g, cg_f32_to_bf16(g, f));
 }
 
-/* float -> int saturating (NaN -> 0), so out-of-range values are defined. */
-static LLVMValueRef float_to_int(cg *g, LLVMValueRef v, LLVMTypeRef ity, bool is_unsigned)
+LLVMValueRef cg_float_to_int_sat(cg *g, LLVMValueRef v, LLVMTypeRef ity, bool is_unsigned)
 {
     const char *name = is_unsigned ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -406,7 +405,7 @@ LLVMValueRef cg_convert(cg *g, LLVMValueRef v, const ptoc_type *from, const ptoc
         return cg_is_unsigned(from) || fw == 1 ? LLVMBuildZExt(g->b, v, tt, "") : LLVMBuildSExt(g->b, v, tt, "");
     }
     if (!from_int && to_int)
-        return float_to_int(g, v, tt, cg_is_unsigned(to));
+        return cg_float_to_int_sat(g, v, tt, cg_is_unsigned(to));
     LLVMValueRef r;
     if (from_int) {
         bool u = cg_is_unsigned(from) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;

@@ -9,9 +9,10 @@
  *   %r = pto.vcvt %x, %m {rnd = "R"} : f32 -> i32         call @pto.a5.vcvt.r.v64i32.v64f32(x, m)
  *
  * The name is the prefix, the op, the values of its string attributes in
- * order (lowercase), the type of its register, and each other operand or
- * result type the register does not imply (a second register type, an i32
- * count; index is i64 and implied). Each intrinsic is defined once, by the
+ * order (lowercase), the ptoc type of its register (v64ui32, v128bf16: the
+ * lanes' signedness and bf16 are part of the name), and each other operand
+ * or result type the register does not imply (a second register type, an
+ * i32 count; an index is implied). Each intrinsic is defined once, by the
  * micro-op's own rule (lower_pto_vops.c: the one place that says what it
  * computes), in a module of its own, linkonce_odr and alwaysinline; that
  * module is linked into the kernel's before optimisation (cg_link_intrinsics),
@@ -33,6 +34,7 @@
  * linkonce_odr alwaysinline function, a loop of memcpys.
  */
 #include "codegen/codegen_internal.h"
+#include "ptoc/syntax.h"
 #include "ptoc/util.h"
 
 #include <ctype.h>
@@ -43,6 +45,8 @@
 #include <llvm-c/Linker.h>
 
 /* ---------------------------------------------------------------- names */
+
+enum { MAX_VALUES = 16 };
 
 /* Appends ".<text>" to name (size bytes), lowercased. */
 static void append(char *name, size_t size, const char *text)
@@ -55,48 +59,38 @@ static void append(char *name, size_t size, const char *text)
     name[n] = '\0';
 }
 
-/* v64f32, i32, f16, bf16 ... for an LLVM type. */
-static void type_suffix(LLVMTypeRef t, char *out, size_t size)
+/* v64f32, v64ui32, v128bf16, i32 ... for a ptoc type: its spelling, a
+ * register's as v<lanes><element>. The ptoc type, not the LLVM one, so that
+ * registers LLVM types alike (i32 and ui32 lanes; bf16 lanes, held as i16
+ * bits) name different intrinsics: their semantics differ. */
+static void type_suffix(const ptoc_type *t, char *out, size_t size)
 {
-    unsigned lanes = 0;
-    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
-        lanes = LLVMGetVectorSize(t);
-        t = LLVMGetElementType(t);
-    }
-    char elem[16];
-    switch (LLVMGetTypeKind(t)) {
-    case LLVMIntegerTypeKind: snprintf(elem, sizeof elem, "i%u", LLVMGetIntTypeWidth(t)); break;
-    case LLVMHalfTypeKind: snprintf(elem, sizeof elem, "f16"); break;
-    case LLVMBFloatTypeKind: snprintf(elem, sizeof elem, "bf16"); break;
-    case LLVMFloatTypeKind: snprintf(elem, sizeof elem, "f32"); break;
-    case LLVMDoubleTypeKind: snprintf(elem, sizeof elem, "f64"); break;
-    case LLVMPointerTypeKind: snprintf(elem, sizeof elem, "p"); break;
-    default: snprintf(elem, sizeof elem, "t"); break;
-    }
-    if (lanes)
-        snprintf(out, size, "v%u%s", lanes, elem);
+    const ptoc_pto_vreg *v = ptoc_pto_vreg_type(t);
+    ptoc_strbuf sb;
+    ptoc_strbuf_init(&sb, NULL);
+    ptoc_print_type_to(&sb, v ? v->elem : t);
+    if (v)
+        snprintf(out, size, "v%lld%s", (long long)v->lanes, ptoc_strbuf_cstr(&sb));
     else
-        snprintf(out, size, "%s", elem);
+        snprintf(out, size, "%s", ptoc_strbuf_cstr(&sb));
+    ptoc_strbuf_free(&sb);
 }
 
 /* Whether `t` says nothing beyond the register type `reg`: a predicate, a
- * pointer, an index (i64), or the register's element. */
-static bool implied(cg *g, LLVMTypeRef t, LLVMTypeRef reg)
+ * pointer, an index, or a scalar of the register's element type (or of its
+ * lanes' LLVM type: an i32 scalar of ui32 lanes). */
+static bool implied(cg *g, const ptoc_type *t, const ptoc_type *reg)
 {
-    if (t == g->ptr || t == g->i64)
+    if (t->kind == PTOC_TYPE_INDEX || ptoc_pto_ub_ptr_elem(t) || ptoc_pto_ptr_elem(t) ||
+        ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         return true;
-    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) == g->i1)
-        return true;
-    return reg && LLVMGetElementType(reg) == t;
+    if (!reg || ptoc_pto_vreg_type(t))
+        return false;
+    const ptoc_type *e = ptoc_pto_vreg_type(reg)->elem;
+    return t == e || cg_elem_type(g, t) == cg_elem_type(g, e);
 }
 
-static bool is_register(cg *g, LLVMTypeRef t)
-{
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetElementType(t) != g->i1;
-}
-
-static void intrinsic_name(cg *g, const ptoc_op *op, LLVMTypeRef const *types, uint32_t ntypes, char *name,
-                           size_t size)
+static void intrinsic_name(cg *g, const ptoc_op *op, char *name, size_t size)
 {
     snprintf(name, size, "%s", g->target->backend->intrinsic_prefix);
     append(name, size, op->name->str + strlen("pto."));
@@ -107,12 +101,17 @@ static void intrinsic_name(cg *g, const ptoc_op *op, LLVMTypeRef const *types, u
         else if (a->kind == PTOC_ATTR_UNIT)
             append(name, size, op->attrs[i].name->str);
     }
-    LLVMTypeRef reg = NULL;
-    for (uint32_t i = 0; i < ntypes && !reg; i++)
-        if (is_register(g, types[i]))
+    const ptoc_type *types[MAX_VALUES], *reg = NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->nresults; i++)
+        types[n++] = op->results[i].type;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        types[n++] = ptoc_op_operand(op, i)->type;
+    for (uint32_t i = 0; i < n && !reg; i++)
+        if (ptoc_pto_vreg_type(types[i]))
             reg = types[i];
     char suffix[32];
-    for (uint32_t i = 0; i < ntypes; i++) {
+    for (uint32_t i = 0; i < n; i++) {
         bool seen = false;
         for (uint32_t j = 0; j < i && !seen; j++)
             seen = types[j] == types[i];
@@ -183,8 +182,6 @@ static bool is_bridge(const ptoc_op *op)
     return strchr(info->operands, 't') != NULL;
 }
 
-enum { MAX_VALUES = 16 };
-
 bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     if (!g->intrinsics || ptoc_pto_vop(op) == PTOC_PTO_VOP_NONE || is_bridge(op))
@@ -205,7 +202,7 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMTypeRef fnty = LLVMFunctionType(return_type(g, types, op->nresults), types + op->nresults, op->noperands,
                                         false);
     char name[160];
-    intrinsic_name(g, op, types, n, name, sizeof name);
+    intrinsic_name(g, op, name, sizeof name);
     LLVMValueRef def = LLVMGetNamedFunction(g->intrinsics, name);
     if (def && LLVMGlobalGetValueType(def) != fnty)
         ptoc_unreachable("two signatures under one intrinsic name");

@@ -8,10 +8,10 @@
  * lane's b bits. A UB pointer is a plain pointer; `%p[%off]` is p + off
  * elements. Predicated arithmetic computes every lane, then keeps the active
  * ones: ZEROING gives 0 elsewhere, MERGING the first source's lane. Integer
- * division and max/min compute as the tile ops do (docs/targets.md). Some
- * conversions (see lower_vcvt), vlds distributions other
- * than NORM and BRC are not lowered yet: each is an
- * error at the op. bf16 lanes compute in float, rounded on the way back.
+ * division and max/min compute as the tile ops do (docs/targets.md). pset's
+ * PAT_M3 and PAT_M4, and arithmetic on f64 lanes, are not lowered yet: each
+ * is an error at the op. bf16 lanes compute in float, rounded on the way
+ * back.
  *
  * Also here: the bridges from tiles (tile_ptr: the tile's address in its
  * space; tile_valid: its valid shape) and pto.vecscope, whose body is lowered
@@ -52,6 +52,12 @@ static unsigned affine(unsigned i, unsigned arg) { return i * (arg & 0xff) / ((a
 static LLVMValueRef index_vector(cg *g, unsigned n, unsigned mul, unsigned div, unsigned add)
 {
     return shuffle_of(g, n, affine, mul | div << 8 | add << 16);
+}
+
+/* The lanes of v at the indexes idx (a constant vector). */
+static LLVMValueRef gathered(cg *g, LLVMValueRef v, LLVMValueRef idx)
+{
+    return LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), idx, "");
 }
 
 /* Lane i of a:b interleaved, a0 b0 a1 b1 ..., b's lanes from `lanes` on
@@ -391,59 +397,157 @@ static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
 
 /* ---------------------------------------------------------------- conversions */
 
-/* vcvt: float to integer rounds by rnd (R to nearest even, the default; A
- * half away from zero; F down; C up; Z toward zero) and saturates (NaN gives
- * 0); integer to float rounds to nearest even; f16 to f32 widens the EVEN
- * (default) or ODD lanes; between integers (of one width) it keeps the
- * bits. Inactive lanes are 0. Not yet: narrowing, f16 <-> bf16, NOSAT, rnd
- * O and integer to float by another rnd. */
+static cg_round_mode round_mode(const ptoc_op *op)
+{
+    static const char modes[] = "RAFCZO";
+    const char *rnd = string_attr(op, "rnd", "R"), *at = rnd[0] ? strchr(modes, rnd[0]) : NULL;
+    return at ? (cg_round_mode)(at - modes) : CG_ROUND_R;
+}
+
+/* sat: SAT saturates; NOSAT, vcvt.md's default, does not. */
+static bool saturating(const ptoc_op *op) { return !strcmp(string_attr(op, "sat", "NOSAT"), "SAT"); }
+
+/* Float lanes as f32, exactly (f16 and bf16 widen; f32 and f64 stay). */
+static LLVMValueRef widened_float(cg *g, LLVMValueRef v, const ptoc_type *e)
+{
+    if (is_bf16(e))
+        return cg_bf16_to_f32(g, v);
+    if (e->u.fp.kind == PTOC_F16)
+        return LLVMBuildFPExt(g->b, v, LLVMVectorType(g->f32, LLVMGetVectorSize(LLVMTypeOf(v))), "");
+    return v;
+}
+
+/* f32 lanes with their NaNs quiet, as fpext makes them (a bf16 lane widens
+ * by its bits, which keeps a signalling NaN signalling). */
+static LLVMValueRef quieted(cg *g, LLVMValueRef v)
+{
+    LLVMTypeRef bits_ty = LLVMVectorType(g->i32, LLVMGetVectorSize(LLVMTypeOf(v)));
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, v, bits_ty, "");
+    LLVMValueRef quiet = LLVMBuildOr(g->b, bits, cg_const_int(bits_ty, 0x400000), "");
+    LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, v, v, "");
+    return LLVMBuildBitCast(g->b, LLVMBuildSelect(g->b, nan, quiet, bits, ""), LLVMTypeOf(v), "");
+}
+
+/* float -> float: exact where the result holds every source value (its NaNs
+ * quiet; sat has nothing to clamp, as the hardware has no saturation into
+ * f32, a5/TCvt.hpp), else rounded by rnd, overflowing by sat, from f32 or
+ * f64 (cg_round_float). */
+static LLVMValueRef float_to_float(cg *g, const ptoc_op *op, LLVMValueRef v, const ptoc_type *se,
+                                   const ptoc_type *de, LLVMTypeRef ty)
+{
+    v = widened_float(g, v, se);
+    ptoc_float_kind to = de->u.fp.kind;
+    if (to == PTOC_F64 || (to == PTOC_F32 && LLVMGetElementType(LLVMTypeOf(v)) == g->f32)) {
+        v = is_bf16(se) ? quieted(g, v) : v;
+        return LLVMTypeOf(v) == ty ? v : LLVMBuildFPExt(g->b, v, ty, "");
+    }
+    return LLVMBuildBitCast(g->b, cg_round_float(g, v, to, round_mode(op), saturating(op)), ty, "");
+}
+
+/* float -> int: rounded to an integer by rnd, then saturated (NaN gives 0);
+ * without sat, the low bits of the value saturated to 64 bits: integers
+ * wrap (docs/decisions.md). */
+static LLVMValueRef float_to_int(cg *g, const ptoc_op *op, LLVMValueRef v, const ptoc_type *se,
+                                 const ptoc_type *de, LLVMTypeRef ty)
+{
+    static const char *const fns[] = {"llvm.rint", "llvm.round", "llvm.floor", "llvm.ceil", "llvm.trunc"};
+    cg_round_mode mode = round_mode(op);
+    if (mode == CG_ROUND_O)
+        ptoc_unreachable("vcvt to an integer by rnd O (the verifier rejects it)");
+    v = widened_float(g, v, se);
+    v = cg_call_intrinsic(g, fns[mode], LLVMTypeOf(v), &v, 1);
+    if (saturating(op))
+        return cg_float_to_int_sat(g, v, ty, cg_is_unsigned(de));
+    LLVMValueRef w = cg_float_to_int_sat(g, v, LLVMVectorType(g->i64, LLVMGetVectorSize(ty)), false);
+    return LLVMTypeOf(w) == ty ? w : LLVMBuildTrunc(g->b, w, ty, "");
+}
+
+/* int -> float: exactly to f64 (every integer of at most 32 bits is one),
+ * then rounded by rnd; a 64-bit integer by LLVM's conversion, which rounds
+ * to nearest even (R, the only rnd the verifier lets it take). */
+static LLVMValueRef int_to_float(cg *g, const ptoc_op *op, LLVMValueRef v, const ptoc_type *se,
+                                 const ptoc_type *de, LLVMTypeRef ty)
+{
+    bool u = cg_is_unsigned(se);
+    LLVMTypeRef via = ptoc_type_bitwidth(se) == 64 ? ty : LLVMVectorType(g->f64, LLVMGetVectorSize(ty));
+    v = u ? LLVMBuildUIToFP(g->b, v, via, "") : LLVMBuildSIToFP(g->b, v, via, "");
+    if (via == ty)
+        return v;
+    return LLVMBuildBitCast(g->b, cg_round_float(g, v, de->u.fp.kind, round_mode(op), saturating(op)), ty, "");
+}
+
+static uint64_t low_ones(unsigned bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+static uint64_t int_max(unsigned bits, bool is_unsigned) { return low_ones(is_unsigned ? bits : bits - 1); }
+
+/* int -> int: the low bits, extended by the source's sign; with sat,
+ * clamped to the result's range (compared in the source's type, which
+ * holds the bound it is compared with). */
+static LLVMValueRef int_to_int(cg *g, const ptoc_op *op, LLVMValueRef v, const ptoc_type *se, const ptoc_type *de,
+                               LLVMTypeRef ty)
+{
+    unsigned sw = ptoc_type_bitwidth(se), dw = ptoc_type_bitwidth(de);
+    bool su = cg_is_unsigned(se), du = cg_is_unsigned(de);
+    LLVMTypeRef st = LLVMTypeOf(v);
+    LLVMValueRef r = sw > dw ? LLVMBuildTrunc(g->b, v, ty, "") : sw == dw ? v
+                     : su    ? LLVMBuildZExt(g->b, v, ty, "") : LLVMBuildSExt(g->b, v, ty, "");
+    if (!saturating(op))
+        return r;
+    uint64_t dmax = int_max(dw, du);
+    if (dmax < int_max(sw, su)) {   /* above the result's largest */
+        LLVMValueRef big = LLVMBuildICmp(g->b, su ? LLVMIntUGT : LLVMIntSGT, v, cg_const_int(st, dmax), "");
+        r = LLVMBuildSelect(g->b, big, cg_const_int(ty, dmax), r, "");
+    }
+    if (!su && (du || dw < sw)) {   /* below the result's least: 0, or -2^(dw-1) */
+        LLVMValueRef least = cg_const_int(st, du ? 0 : (~0ull << (dw - 1)) & low_ones(sw));
+        LLVMValueRef small = LLVMBuildICmp(g->b, LLVMIntSLT, v, least, "");
+        r = LLVMBuildSelect(g->b, small, cg_const_int(ty, du ? 0 : 1ull << (dw - 1)), r, "");
+    }
+    return r;
+}
+
+/* Lane j of a narrowing vcvt's result: lane j/2 of the converted lanes where
+ * j's parity is the part, else lane `lanes` (of the zeros after them). arg:
+ * lanes | part << 16. */
+static unsigned placed(unsigned j, unsigned arg)
+{
+    unsigned lanes = arg & 0xffff, part = arg >> 16;
+    return j % 2 == part ? j / 2 : lanes;
+}
+
+/* vcvt: each lane converts to the result's element type (float_to_float,
+ * float_to_int, int_to_float, int_to_int say how; rnd R and sat NOSAT when
+ * absent, vcvt.md's defaults), and an inactive one gives 0. A conversion
+ * that halves the lane count (widening) reads the EVEN or ODD source lanes
+ * (part, EVEN when absent); one that doubles it (narrowing) writes source
+ * lane i to result lane 2i (EVEN) or 2i + 1 (ODD) and 0 to the other, so that
+ * vor joins an EVEN and an ODD result (vcvt.md, a5/TCvt.hpp cast32to16). Not
+ * taken (the verifier rejects them): a lane count changed fourfold (8-bit to
+ * 32-bit lanes and back, by the library's PART_P0..P3), an integer narrowed
+ * to a float, rnd O other than f32 to f16, a 64-bit integer to a float by
+ * another rnd than R. */
 static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *st = ptoc_op_operand(op, 0)->type, *dt = op->results[0].type;
     const ptoc_type *se = vreg_of(st)->elem, *de = vreg_of(dt)->elem;
-    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt);
-    LLVMTypeRef dty = cg_type(g, dt, op->loc);
-    LLVMValueRef v = operand(g, op, 0);
-    const char *rnd = string_attr(op, "rnd", "R");
-    if (!strcmp(string_attr(op, "sat", "SAT"), "NOSAT"))
-        return unsupported(op, "vcvt without saturation");
-    if (dl * 2 == sl && ptoc_type_is_float(se) == ptoc_type_is_float(de) &&
-        ptoc_type_bitwidth(de) == 2 * ptoc_type_bitwidth(se)) {  /* widening: the EVEN or ODD lanes */
-        bool odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
-        v = LLVMBuildShuffleVector(g->b, v, LLVMGetPoison(LLVMTypeOf(v)), index_vector(g, dl, 2, 1, odd), "");
-        v = ptoc_type_is_float(se)  ? LLVMBuildFPExt(g->b, v, dty, "")
-            : cg_is_unsigned(se)    ? LLVMBuildZExt(g->b, v, dty, "")
-                                    : LLVMBuildSExt(g->b, v, dty, "");
-    } else if (dl != sl)
-        return unsupported(op, "this vcvt (lane counts)");
-    else if (ptoc_type_is_float(se) && ptoc_type_is_int(de)) {
-        static const char *const modes[] = {"R", "A", "F", "C", "Z"};
-        static const char *const fns[] = {"llvm.rint", "llvm.round", "llvm.floor", "llvm.ceil", "llvm.trunc"};
-        unsigned k = 0;
-        while (k < 5 && strcmp(modes[k], rnd))
-            k++;
-        if (k == 5)
-            return unsupported(op, "this rounding mode");
-        LLVMValueRef r = cg_call_intrinsic(g, fns[k], LLVMTypeOf(v), &v, 1);
-        LLVMTypeRef tys[2] = {dty, LLVMTypeOf(r)};
-        const char *name = cg_is_unsigned(de) ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
-        unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-        v = LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2),
-                           &r, 1, "");
-    } else if (ptoc_type_is_int(se) && ptoc_type_is_float(de)) {
-        if (strcmp(rnd, "R"))
-            return unsupported(op, "this rounding mode");
-        v = cg_is_unsigned(se) ? LLVMBuildUIToFP(g->b, v, dty, "") : LLVMBuildSIToFP(g->b, v, dty, "");
-    } else if (ptoc_type_is_int(se) && ptoc_type_is_int(de))
-        v = LLVMBuildBitCast(g->b, v, dty, "");   /* one width: the lanes' bits */
-    else
-        return unsupported(op, "this vcvt (element types)");
-    LLVMValueRef active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
-    if (dl != sl)
-        active = LLVMBuildShuffleVector(g->b, active, LLVMGetPoison(LLVMTypeOf(active)),
-                                        index_vector(g, dl, 2, 1, !strcmp(string_attr(op, "part", "EVEN"), "ODD")), "");
-    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, active, v, LLVMConstNull(dty), ""));
+    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt), odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
+    LLVMValueRef v = operand(g, op, 0), active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
+    if (dl < sl) {
+        LLVMValueRef idx = index_vector(g, dl, 2, 1, odd);
+        v = gathered(g, v, idx);
+        active = gathered(g, active, idx);
+    }
+    unsigned n = dl < sl ? dl : sl;
+    LLVMTypeRef ty = LLVMVectorType(LLVMGetElementType(cg_type(g, dt, op->loc)), n);
+    bool sf = ptoc_type_is_float(se), df = ptoc_type_is_float(de);
+    LLVMValueRef r = sf && df ? float_to_float(g, op, v, se, de, ty)
+                     : sf     ? float_to_int(g, op, v, se, de, ty)
+                     : df     ? int_to_float(g, op, v, se, de, ty)
+                              : int_to_int(g, op, v, se, de, ty);
+    r = LLVMBuildSelect(g->b, active, r, LLVMConstNull(ty), "");
+    if (dl > sl)
+        r = LLVMBuildShuffleVector(g->b, r, LLVMConstNull(ty), shuffle_of(g, dl, placed, sl | odd << 16), "");
+    cg_set(g, &op->results[0], r);
     return true;
 }
 
@@ -459,23 +563,46 @@ static LLVMValueRef element_address(cg *g, const ptoc_op *op, uint32_t ptr_opera
     return LLVMBuildGEP2(g->b, cg_elem_type(g, elem), operand(g, op, ptr_operand), &off, 1, "");
 }
 
+/* `count` lanes of type `lane` from `addr` (one: a scalar), unaligned. */
+static LLVMValueRef load_lanes(cg *g, LLVMTypeRef lane, unsigned count, LLVMValueRef addr)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, count > 1 ? LLVMVectorType(lane, count) : lane, addr, "");
+    LLVMSetAlignment(v, 1);
+    return v;
+}
+
+/* UNPK_Bn: 128 bytes of n-bit elements, each zero-extended to 2n bits, as
+ * the register's type (n-bit lanes: element i in lane 2i, 0 in lane 2i + 1). */
+static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty)
+{
+    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 1024 / n;
+    LLVMValueRef v = load_lanes(g, LLVMIntTypeInContext(g->llctx, n), count, addr);
+    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * n), count), "");
+    return LLVMBuildBitCast(g->b, v, ty, "");
+}
+
+/* vlds by dist (vlds.md's C semantics): NORM the N elements at ptr + off;
+ * BRC element 0 in every lane; US lane i element i/2 (N/2 elements read,
+ * each twice); DS, SPLT2CHN and DINTLV_B32 lane i element 2i (every other
+ * one of 2N); UNPK as unpacked_load says. */
 static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = op->results[0].type;
-    LLVMTypeRef ty = cg_type(g, vt, op->loc);
-    LLVMValueRef addr = element_address(g, op, 0);
+    LLVMTypeRef ty = cg_type(g, vt, op->loc), lane = LLVMGetElementType(ty);
+    unsigned n = lanes_of_type(vt);
+    LLVMValueRef addr = element_address(g, op, 0), v;
     const char *dist = string_attr(op, "dist", "NORM");
-    LLVMValueRef v;
-    if (!strcmp(dist, "NORM")) {
-        v = LLVMBuildLoad2(g->b, ty, addr, "");
-        LLVMSetAlignment(v, 1);
-    } else if (!strncmp(dist, "BRC_", 4)) {
-        LLVMValueRef e = LLVMBuildLoad2(g->b, LLVMGetElementType(ty), addr, "");
-        LLVMSetAlignment(e, 1);
-        v = cg_splat(g, e, lanes_of_type(vt));
-    } else
-        return unsupported(op, "this distribution");
+    if (!strcmp(dist, "NORM"))
+        v = load_lanes(g, lane, n, addr);
+    else if (!strncmp(dist, "BRC_", 4))
+        v = cg_splat(g, load_lanes(g, lane, 1, addr), n);
+    else if (!strncmp(dist, "US_", 3))
+        v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
+    else if (!strncmp(dist, "UNPK_", 5))
+        v = unpacked_load(g, op, addr, ty);
+    else   /* DS_Bn, SPLT2CHN_Bn, DINTLV_B32 */
+        v = gathered(g, load_lanes(g, lane, 2 * n - 1, addr), index_vector(g, n, 2, 1, 0));
     cg_set(g, &op->results[0], v);
     return true;
 }

@@ -312,12 +312,7 @@ static bool lower_float_to_int(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMTypeRef to = cg_type(g, op->results[0].type, op->loc);
     if (!scalar_operands(op) || !a || !to)
         return false;
-    a = widen(g, a, from);
-    const char *name = rule->arg ? "llvm.fptoui.sat" : "llvm.fptosi.sat";
-    unsigned id = LLVMLookupIntrinsicID(name, 15);
-    LLVMTypeRef tys[2] = {to, LLVMTypeOf(a)};
-    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
-    return set_result(g, op, 0, LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, &a, 1, ""));
+    return set_result(g, op, 0, cg_float_to_int_sat(g, widen(g, a, from), to, rule->arg));
 }
 
 /* extf/truncf: through the compute types, rounding once into f16/bf16. */

@@ -28,7 +28,7 @@ typedef enum vop_rule {
     VR_CARRY_IN,    /* VR_CARRY with a carry in */
     VR_MULL,        /* VR_SAME on 32-bit integer elements */
     VR_CMP,         /* VR_SAME, and cmp_mode one of eq ne lt le gt ge */
-    VR_LOAD,        /* the pointer's element type is the vector's; dist a load distribution */
+    VR_LOAD,        /* the pointer's element type is the vector's (or UNPK's half as wide); dist a load distribution */
     VR_LOAD2,       /* VR_LOAD with DINTLV_B8/B16/B32 */
     VR_STORE,       /* the pointer's element type is the vector's; dist a store distribution */
     VR_STORE2,      /* VR_STORE with INTLV_B8/B16/B32 */
@@ -42,7 +42,7 @@ typedef enum vop_rule {
     VR_BROADCAST,   /* s is the result's element type */
     VR_DUP,         /* a scalar of the element type or a register of the result's type */
     VR_PAIR,        /* one vector type for all four */
-    VR_CVT,         /* two vector types; the mask at the source's granularity */
+    VR_CVT,         /* two element types, the lanes kept, halved or doubled; the mask at the source's granularity */
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
@@ -526,10 +526,9 @@ static unsigned dist_width(const char *dist)
     return b && b > dist && b[-1] == '_' ? (unsigned)atoi(b + 1) : 0;
 }
 
-/* Loads and stores: the pointer's element type is the vector's (UNPK reads
- * elements half as wide), the distribution one of `choices`, a width suffix
- * the element's. */
-static bool check_memory(const vop_view *w, const char *choices, bool widening_ok)
+/* The paired loads and the stores: the pointer's element type is the
+ * vector's, the distribution one of `choices`, a width suffix the lanes'. */
+static bool check_memory(const vop_view *w, const char *choices)
 {
     const ptoc_type *vt = same_vectors(w);
     if (!vt)
@@ -538,22 +537,60 @@ static bool check_memory(const vop_view *w, const char *choices, bool widening_o
     for (uint32_t i = 0; i < w->ntypes && !pe; i++)
         if (w->kinds[i] == 'p')
             pe = ptoc_pto_ub_ptr_elem(w->types[i]);
-    ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
-    const char *d = dist ? dist->u.string->str : "";
-    bool unpk = !strncmp(d, "UNPK", 4);
-    unsigned bits = ptoc_type_bitwidth(e), pbits = pe ? ptoc_type_bitwidth(pe) : 0;
-    if (pe != e && !(widening_ok && unpk && pbits * 2 == bits)) {
+    if (pe != e) {
         ptoc_op_emit_error(w->op, "the pointer's element type must be the vector's");
         return false;
     }
     if (!check_choice(w->op, "dist", choices))
         return false;
-    unsigned dw = dist_width(d), lane = unpk ? pbits : ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt));
-    if (dw && dw != lane && !(dw == 32 && bits == 64)) {
+    ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
+    const char *d = dist ? dist->u.string->str : "";
+    unsigned bits = ptoc_type_bitwidth(e), dw = dist_width(d);
+    if (dw && dw != ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt))) {
         ptoc_op_emit_error(w->op, "dist %s is for %u-bit elements, the vector's are %u-bit", d, dw, bits);
         return false;
     }
     return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
+}
+
+#define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
+                   "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16"
+
+static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
+
+/* vlds: every distribution reads elements of the vector's type, of the
+ * width its suffix names, except UNPK_Bn, which may also zero-extend its
+ * n-bit integers into integers twice as wide (not signed ones: the bits are
+ * zero-extended). A 64-bit register (a lo/hi pair) loads by NORM or BRC_B32. */
+static bool check_load(const vop_view *w)
+{
+    const ptoc_type *e = elem_of(w->types[1]), *pe = ptoc_pto_ub_ptr_elem(w->types[0]);
+    unsigned bits = ptoc_type_bitwidth(e), pbits = ptoc_type_bitwidth(pe);
+    if (!check_choice(w->op, "dist", LOAD_DISTS))
+        return false;
+    ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
+    const char *d = dist ? dist->u.string->str : "NORM";
+    bool unpk = !strncmp(d, "UNPK", 4), widened = unpk && pe != e;
+    if (widened && !(ptoc_type_is_int(pe) && ptoc_type_is_int(e) && !is_signed_int(e) && pbits * 2 == bits)) {
+        ptoc_op_emit_error(w->op, "dist %s gives the pointer's elements, or zero-extends integers into unsigned "
+                                  "(or signless) integers twice as wide", d);
+        return false;
+    }
+    if (pe != e && !widened) {
+        ptoc_op_emit_error(w->op, "the pointer's element type must be the vector's");
+        return false;
+    }
+    if (bits == 64 && strcmp(d, "NORM") && strcmp(d, "BRC_B32")) {
+        ptoc_op_emit_error(w->op, "a 64-bit register loads by NORM or BRC_B32, not %s", d);
+        return false;
+    }
+    unsigned dw = dist_width(d), lane = bits == 64 ? 32 : pbits;
+    if (dw && dw != lane) {
+        ptoc_op_emit_error(w->op, "dist %s is for %u-bit elements, the %s are %u-bit", d, dw,
+                           widened ? "pointer's" : "vector's", pbits);
+        return false;
+    }
+    return true;
 }
 
 /* plt_bN and pset_bN: the mask of that granularity; plt's count out has the count's type. */
@@ -607,11 +644,38 @@ static bool check_dup(const vop_view *w, bool broadcast)
     return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
 }
 
+static bool is_float_kind(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_float(t) && t->u.fp.kind == k; }
+
+/* vcvt (vcvt.md): to another element type, the lane count kept, halved or
+ * doubled (part only then); no integer narrowed to a float (TCVT.md: A5 has
+ * no i32 -> f16); rnd O from f32 to f16 only (the pair a5/TCvt.hpp rounds to
+ * odd); a 64-bit integer to a float by rnd R only (nothing rounds it once
+ * by the others). */
 static bool check_cvt(const vop_view *w)
 {
-    const ptoc_pto_vreg *src = ptoc_pto_vreg_type(w->types[0]);
-    return masks_at(w, ptoc_pto_vreg_lane_bits(src)) && check_choice(w->op, "rnd", "R A F C Z O") &&
-           check_choice(w->op, "sat", "SAT NOSAT");
+    const ptoc_pto_vreg *src = ptoc_pto_vreg_type(w->types[0]), *dst = ptoc_pto_vreg_type(w->types[2]);
+    if (!masks_at(w, ptoc_pto_vreg_lane_bits(src)) || !check_choice(w->op, "rnd", "R A F C Z O") ||
+        !check_choice(w->op, "sat", "SAT NOSAT"))
+        return false;
+    const ptoc_type *se = src->elem, *de = dst->elem;
+    bool changes = dst->lanes != src->lanes, to_float = ptoc_type_is_int(se) && ptoc_type_is_float(de);
+    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd");
+    const char *r = rnd ? rnd->u.string->str : "R", *why = NULL;
+    if (se == de)
+        why = "converts to another element type";
+    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2)
+        why = "keeps, halves or doubles the lane count (8-bit to 32-bit lanes and back, fourfold, are not taken)";
+    else if (!changes && ptoc_op_attr(w->op, "part"))
+        why = "takes a part only where the lane count changes";
+    else if (to_float && dst->lanes > src->lanes)
+        why = "narrows no integer to a float";
+    else if (!strcmp(r, "O") && !(is_float_kind(se, PTOC_F32) && is_float_kind(de, PTOC_F16)))
+        why = "rounds to odd (rnd O) from f32 to f16 only";
+    else if (to_float && ptoc_type_bitwidth(se) == 64 && strcmp(r, "R"))
+        why = "converts a 64-bit integer to a float by rnd R only";
+    if (why)
+        ptoc_op_emit_error(w->op, "%s", why);
+    return !why;
 }
 
 static bool is_uint(const ptoc_type *t, unsigned bits)
@@ -638,10 +702,10 @@ static bool check_rule(const vop_view *w)
     case VR_CMP: case VR_PAIR:
         return check_same(w, rule);
     case VR_LOAD:
-        return check_memory(w, "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16", true);
-    case VR_LOAD2: return check_memory(w, "DINTLV_B8 DINTLV_B16 DINTLV_B32", false);
-    case VR_STORE: return check_memory(w, "NORM_B8 NORM_B16 NORM_B32", false);
-    case VR_STORE2: return check_memory(w, "INTLV_B8 INTLV_B16 INTLV_B32", false);
+        return check_load(w);
+    case VR_LOAD2: return check_memory(w, "DINTLV_B8 DINTLV_B16 DINTLV_B32");
+    case VR_STORE: return check_memory(w, "NORM_B8 NORM_B16 NORM_B32");
+    case VR_STORE2: return check_memory(w, "INTLV_B8 INTLV_B16 INTLV_B32");
     case VR_PLT8: return check_pred_make(w, 8, true);
     case VR_PLT16: return check_pred_make(w, 16, true);
     case VR_PLT32: return check_pred_make(w, 32, true);

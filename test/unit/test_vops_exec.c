@@ -7,12 +7,18 @@
  * lane. Every case runs with n = 0, 1, a part of the lanes, all of them and
  * more, in ZEROING and MERGING mode where the op has one. Covered: the
  * arithmetic, the scalar forms, the unary ops (vexp and vsqrt on f32), vintlv
- * and vdintlv, vcvt (f32 to i32/ui32 by every rounding mode, saturating;
- * f16 to f32 by part), vsel under every compare mode of vcmp, the carries (vaddc, vsubc, vaddcs, vsubcs) and vmull, the pair
- * load and store (vldsx2 DINTLV, vstsx2 INTLV), and the predicate ops (pset
+ * and vdintlv, vsel under every compare mode of vcmp, the carries (vaddc,
+ * vsubc, vaddcs, vsubcs) and vmull, the pair load and store (vldsx2 DINTLV,
+ * vstsx2 INTLV), vlds's distributions (BRC, US, DS, SPLT2CHN, DINTLV_B32,
+ * UNPK into lanes of either width, at an offset), the predicate ops (pset
  * patterns, pand, por, pxor, pnot, psel, punpack, pdintlv_b8, pintlv_b16,
- * plds NORM/US, psts PK) seen through masked stores; lanes of f32, f16, i32,
- * ui32, i16 and i8.
+ * plds NORM/US, psts PK) seen through masked stores, on lanes of f32, f16,
+ * i32, ui32, i16 and i8; and vcvt between floats, floats and integers and
+ * integers of those and bf16, ui16, ui8, narrowing (into either part),
+ * widening (from either part) and keeping the width, by every rnd, with and
+ * without sat, on ties, NaNs, infinities, subnormals and values past the
+ * result's range, against references that find the two neighbours of the
+ * exact value in double arithmetic.
  */
 #include "check.h"
 
@@ -422,6 +428,87 @@ static void check_interleave(void)
     release(&c);
 }
 
+/* ---------------------------------------------------------------- load distributions */
+
+/* Element i of `bytes`-byte elements at a, as an unsigned value (the host is little-endian). */
+static uint64_t elem_at(const unsigned char *a, unsigned i, unsigned bytes)
+{
+    uint64_t v = 0;
+    memcpy(&v, a + i * bytes, bytes);
+    return v;
+}
+
+/* Lane i of a vlds from a (vlds.md's C semantics), elements of `bytes` bytes. */
+typedef uint64_t (*load_ref)(const unsigned char *a, unsigned i, unsigned bytes);
+
+static uint64_t ref_brc(const unsigned char *a, unsigned i, unsigned b) { (void)i; return elem_at(a, 0, b); }
+static uint64_t ref_upsample(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, i / 2, b); }
+static uint64_t ref_every_other(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, 2 * i, b); }
+/* UNPK into lanes of the element's width: element i/2 in the even lanes, 0 in the odd ones */
+static uint64_t ref_unpack_spaced(const unsigned char *a, unsigned i, unsigned b)
+{
+    return i % 2 ? 0 : elem_at(a, i / 2, b);
+}
+/* UNPK into lanes twice as wide: element i, zero-extended */
+static uint64_t ref_unpack_wide(const unsigned char *a, unsigned i, unsigned b) { return elem_at(a, i, b); }
+
+/* pto.vlds %a[3] {dist} of `pelem` pointer elements into a !pto.vreg<lanes x velem>, stored whole. */
+static void check_vlds(const char *dist, const char *pelem, unsigned pbytes, unsigned lanes, const char *velem,
+                       load_ref want)
+{
+    unsigned lbytes = BYTES / lanes;
+    char text[2048], vt[40], g[8];
+    snprintf(vt, sizeof vt, "!pto.vreg<%ux%s>", lanes, velem);
+    snprintf(g, sizeof g, "b%u", lbytes * 8);
+    snprintf(text, sizeof text,
+             "func.func @k(%%a: !pto.ptr<%s, ub>, %%c: !pto.ptr<%s, ub>) {\n"
+             "  %%c0 = arith.constant 0 : index\n"
+             "  %%c3 = arith.constant 3 : index\n"
+             "  %%x = pto.vlds %%a[%%c3] {dist = \"%s\"} : !pto.ptr<%s, ub> -> %s\n"
+             "  %%all = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             "  pto.vsts %%x, %%c[%%c0], %%all : %s, !pto.ptr<%s, ub>, !pto.mask<%s>\n"
+             "  return\n}\n",
+             pelem, velem, dist, pelem, vt, g, g, vt, velem, g);
+    compiled c = compile(text);
+    CHECK(c.fn != NULL);
+    if (c.fn) {
+        _Alignas(64) unsigned char a[4 * BYTES], out[BYTES];
+        for (unsigned i = 0; i < sizeof a; i++)
+            a[i] = (unsigned char)next_random();
+        void (*k)(void *, void *);
+        memcpy(&k, &c.fn, sizeof k);
+        k(a, out);
+        bool ok = true;
+        for (unsigned i = 0; i < lanes; i++)
+            ok &= elem_at(out, i, lbytes) == want(a + 3 * pbytes, i, pbytes);
+        if (!ok)
+            fprintf(stderr, "vlds %s %s -> %s differs\n", dist, pelem, vt);
+        CHECK(ok);
+    }
+    release(&c);
+}
+
+static void check_load_dists(void)
+{
+    static const struct { const char *dist, *pelem; unsigned pbytes, lanes; const char *velem; load_ref want; } cases[] = {
+        {"BRC_B16", "i16", 2, 128, "i16", ref_brc},
+        {"US_B8", "ui8", 1, 256, "ui8", ref_upsample},
+        {"US_B16", "bf16", 2, 128, "bf16", ref_upsample},
+        {"DS_B8", "i8", 1, 256, "i8", ref_every_other},
+        {"DS_B16", "f16", 2, 128, "f16", ref_every_other},
+        {"SPLT2CHN_B8", "ui8", 1, 256, "ui8", ref_every_other},
+        {"SPLT2CHN_B16", "i16", 2, 128, "i16", ref_every_other},
+        {"DINTLV_B32", "f32", 4, 64, "f32", ref_every_other},
+        {"UNPK_B8", "ui8", 1, 256, "ui8", ref_unpack_spaced},
+        {"UNPK_B8", "i8", 1, 128, "ui16", ref_unpack_wide},
+        {"UNPK_B16", "f16", 2, 128, "f16", ref_unpack_spaced},
+        {"UNPK_B16", "i16", 2, 64, "i32", ref_unpack_wide},
+        {"UNPK_B32", "i32", 4, 64, "i32", ref_unpack_spaced},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_vlds(cases[i].dist, cases[i].pelem, cases[i].pbytes, cases[i].lanes, cases[i].velem, cases[i].want);
+}
+
 /* ---------------------------------------------------------------- conversions */
 
 static double round_by(const char *rnd, double x)
@@ -455,72 +542,260 @@ static void cvt_kernel(char *text, size_t size, const char *from, const char *g,
              fe, te, g, g, fe, from, body, gto, gto, to, te, gto);
 }
 
-/* f32 -> i32 or ui32 by rnd, saturating; halves, out-of-range values and NaN
- * among the lanes; then back to i32 by the bits. */
-static void check_cvt_to_int(const char *rnd, bool uns)
+/* The lane types of the conversion checks. */
+typedef enum ct { T_F32, T_F16, T_BF16, T_I32, T_U32, T_I16, T_U16, T_I8, T_U8 } ct;
+static const char *const ct_name[] = {"f32", "f16", "bf16", "i32", "ui32", "i16", "ui16", "i8", "ui8"};
+static const unsigned ct_bytes[] = {4, 2, 2, 4, 4, 2, 2, 1, 1};
+static bool ct_float(ct t) { return t <= T_BF16; }
+static bool ct_unsigned(ct t) { return t == T_U32 || t == T_U16 || t == T_U8; }
+static uint64_t ct_mask(ct t) { return ct_bytes[t] == 4 ? 0xffffffffu : ct_bytes[t] == 2 ? 0xffffu : 0xffu; }
+
+/* A binary float format: width and mantissa bits. */
+typedef struct ffmt { unsigned bits, man; } ffmt;
+static ffmt ffmt_of(ct t) { return t == T_F32 ? (ffmt){32, 23} : t == T_F16 ? (ffmt){16, 10} : (ffmt){16, 7}; }
+static int ebias(ffmt f) { return (1 << (f.bits - f.man - 2)) - 1; }
+static uint64_t inf_of(ffmt f) { return ((1ull << (f.bits - 1 - f.man)) - 1) << f.man; }
+
+static bool is_nan_bits(ffmt f, uint64_t b) { return (b & ((1ull << (f.bits - 1)) - 1)) > inf_of(f); }
+
+/* A lane's value: floats decoded by hand (NaN aside), integers sign- or zero-extended. */
+static double lane_value(ct t, uint64_t b)
 {
-    char text[2048], body[512];
-    const char *it = uns ? "ui32" : "i32";
-    snprintf(body, sizeof body,
-             "  %%i = pto.vcvt %%x, %%m {rnd = \"%s\", sat = \"SAT\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64x%s>\n"
-             "  %%z = pto.vcvt %%i, %%m : !pto.vreg<64x%s>, !pto.mask<b32> -> !pto.vreg<64xi32>\n",
-             rnd, it, it);
-    cvt_kernel(text, sizeof text, "!pto.vreg<64xf32>", "b32", "!pto.vreg<64xi32>", "b32", body);
-    compiled c = compile(text);
-    CHECK(c.fn != NULL);
-    for (int32_t n = 0; c.fn && n <= 64; n += 21) {
-        float a[64];
-        int32_t out[64];
-        for (unsigned i = 0; i < 64; i++) {
-            uint64_t r = next_random();
-            a[i] = i % 9 == 0 ? (float)((int64_t)(r % 64) - 32) + 0.5f : i % 13 == 0 ? 3e9f * (r % 2 ? 1 : -1)
-                   : i == 5 ? NAN : (float)((double)(int64_t)(r % 20000) / 100.0 - 100.0);
-        }
-        void (*k)(void *, void *, int32_t);
-        memcpy(&k, &c.fn, sizeof k);
-        k(a, out, n);
-        bool ok = true;
-        for (unsigned i = 0; i < 64; i++) {
-            double r = round_by(rnd, a[i]);
-            int64_t want = isnan(a[i]) ? 0 : uns ? (r < 0 ? 0 : r > 4294967295.0 ? 4294967295 : (int64_t)r)
-                                               : (r < -2147483648.0 ? INT32_MIN : r > 2147483647.0 ? INT32_MAX : (int64_t)r);
-            ok &= out[i] == (i < (unsigned)n ? (int32_t)(uint32_t)want : 0);
-        }
-        if (!ok)
-            fprintf(stderr, "vcvt f32 to %s rnd %s n=%d differs\n", it, rnd, n);
-        CHECK(ok);
+    if (!ct_float(t)) {
+        unsigned w = ct_bytes[t] * 8;
+        return ct_unsigned(t) || !(b >> (w - 1)) ? (double)b : (double)b - ldexp(1.0, (int)w);
     }
-    release(&c);
+    ffmt f = ffmt_of(t);
+    uint64_t m = b & ((1ull << f.man) - 1), e = (b & ((1ull << (f.bits - 1)) - 1)) >> f.man;
+    double sign = (b >> (f.bits - 1)) ? -1.0 : 1.0;
+    if (e == inf_of(f) >> f.man)
+        return sign * INFINITY;
+    if (e == 0)
+        return sign * ldexp((double)m, 1 - ebias(f) - (int)f.man);
+    return sign * ldexp((double)(m | 1ull << f.man), (int)e - ebias(f) - (int)f.man);
 }
 
-/* f16 -> f32 of the EVEN or ODD lanes. */
-static void check_cvt_widen(bool odd)
+/* The magnitude a > 0 rounded into f by rnd (vcvt.md; A to nearest with ties
+ * away, O von Neumann's: the odd one of the two neighbours when inexact),
+ * from the two neighbours a lies between; may exceed f's largest. */
+static double round_magnitude(ffmt f, double a, bool neg, char rnd)
 {
-    char text[2048], body[512];
-    snprintf(body, sizeof body,
-             "  %%z = pto.vcvt %%x, %%m {part = \"%s\"} : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<64xf32>\n",
-             odd ? "ODD" : "EVEN");
-    cvt_kernel(text, sizeof text, "!pto.vreg<128xf16>", "b16", "!pto.vreg<64xf32>", "b32", body);
-    compiled c = compile(text);
-    CHECK(c.fn != NULL);
-    for (int32_t n = 0; c.fn && n <= 128; n += 31) {
-        _Alignas(64) unsigned char a[BYTES];
-        float out[64];
-        fill(E_F16, a);
-        void (*k)(void *, void *, int32_t);
-        memcpy(&k, &c.fn, sizeof k);
-        k(a, out, n);
-        bool ok = true;
-        for (unsigned i = 0; i < 64; i++) {
-            unsigned src = 2 * i + odd;
-            float want = src < (unsigned)n ? (float)get_f(E_F16, a, src) : 0.0f;
-            ok &= !memcmp(&out[i], &want, 4);
+    int e;
+    frexp(a, &e);
+    int q = e - 1 - (int)f.man, qmin = 1 - ebias(f) - (int)f.man;
+    double ulp = ldexp(1.0, q < qmin ? qmin : q), lo = floor(a / ulp) * ulp, hi = lo + ulp;
+    if (a == lo)
+        return a;
+    bool lo_odd = fmod(lo / ulp, 2.0) != 0;
+    double below = a - lo, above = hi - a;
+    switch (rnd) {
+    case 'A': return below < above ? lo : hi;
+    case 'F': return neg ? hi : lo;
+    case 'C': return neg ? lo : hi;
+    case 'Z': return lo;
+    case 'O': return lo_odd ? lo : hi;
+    default: return below < above ? lo : below > above ? hi : lo_odd ? hi : lo;
+    }
+}
+
+/* The bits of the magnitude r (representable in f, or infinite), signed. */
+static uint64_t encode_float(ffmt f, bool neg, double r)
+{
+    uint64_t sign = (uint64_t)neg << (f.bits - 1);
+    if (isinf(r))
+        return sign | inf_of(f);
+    if (r < ldexp(1.0, 1 - ebias(f)))
+        return sign | (uint64_t)ldexp(r, ebias(f) - 1 + (int)f.man);
+    int e;
+    double fr = frexp(r, &e);
+    return sign | (uint64_t)(e - 1 + ebias(f)) << f.man | (uint64_t)ldexp(fr * 2 - 1, (int)f.man);
+}
+
+/* x (no NaN) into f by rnd: past the largest, infinity or the largest as the
+ * rounding direction says (toward zero: the largest); with sat, the largest,
+ * infinities too (but sat has no effect into f32: a5/TCvt.hpp). */
+static uint64_t ref_to_float(ffmt f, double x, char rnd, bool sat)
+{
+    bool neg = signbit(x);
+    double a = fabs(x), max = ldexp(2.0 - ldexp(1.0, -(int)f.man), ebias(f));
+    double r = a == 0 || isinf(a) ? a : round_magnitude(f, a, neg, rnd);
+    bool to_max = rnd == 'Z' || rnd == 'O' || (rnd == 'F' && !neg) || (rnd == 'C' && neg);
+    if (r > max)
+        r = sat || (!isinf(a) && to_max) ? max : INFINITY;
+    return encode_float(f, neg, r);
+}
+
+/* A NaN of format s in format t: its sign, the top of its payload, quiet. */
+static uint64_t ref_nan(ffmt s, ffmt t, uint64_t b)
+{
+    uint64_t m = b & ((1ull << s.man) - 1);
+    m = s.man > t.man ? m >> (s.man - t.man) : m << (t.man - s.man);
+    return (b >> (s.bits - 1)) << (t.bits - 1) | inf_of(t) | 1ull << (t.man - 1) | m;
+}
+
+/* float -> int: rounded by rnd, NaN 0; with sat clamped to the range, else
+ * the low bits of the value saturated to 64 bits. */
+static uint64_t ref_to_int(ct to, double x, char rnd, bool sat)
+{
+    if (isnan(x))
+        return 0;
+    double r = round_by((char[]){rnd, 0}, x);
+    unsigned w = ct_bytes[to] * 8;
+    if (sat) {
+        double lo = ct_unsigned(to) ? 0 : -ldexp(1.0, (int)w - 1);
+        double hi = ct_unsigned(to) ? ldexp(1.0, (int)w) - 1 : ldexp(1.0, (int)w - 1) - 1;
+        return (uint64_t)(int64_t)(r < lo ? lo : r > hi ? hi : r) & ct_mask(to);
+    }
+    int64_t v = r >= 0x1p63 ? INT64_MAX : r < -0x1p63 ? INT64_MIN : (int64_t)r;
+    return (uint64_t)v & ct_mask(to);
+}
+
+/* int -> int: with sat clamped to the result's range, else the low bits. */
+static uint64_t ref_int_to_int(ct to, double x, bool sat)
+{
+    unsigned w = ct_bytes[to] * 8;
+    double lo = ct_unsigned(to) ? 0 : -ldexp(1.0, (int)w - 1);
+    double hi = ct_unsigned(to) ? ldexp(1.0, (int)w) - 1 : ldexp(1.0, (int)w - 1) - 1;
+    if (sat)
+        x = x < lo ? lo : x > hi ? hi : x;
+    return (uint64_t)(int64_t)x & ct_mask(to);
+}
+
+typedef struct cvt_case { ct from, to; char rnd; bool sat, odd; } cvt_case;
+
+/* The result lane of one source lane's bits. */
+static uint64_t ref_convert(const cvt_case *c, uint64_t b)
+{
+    double x = lane_value(c->from, b);
+    if (ct_float(c->from) && is_nan_bits(ffmt_of(c->from), b))
+        x = NAN;
+    if (ct_float(c->to)) {
+        ffmt t = ffmt_of(c->to);
+        if (isnan(x))
+            return ref_nan(ffmt_of(c->from), t, b);
+        return ref_to_float(t, x, c->rnd, c->sat && c->to != T_F32);
+    }
+    return ct_float(c->from) ? ref_to_int(c->to, x, c->rnd, c->sat) : ref_int_to_int(c->to, x, c->sat);
+}
+
+/* Source lanes for a conversion from t: f16, bf16 and integers random bits
+ * (every class of value), with the extremes; f32 random values of every
+ * magnitude that matters, ties of f16 and bf16, halves, and specials. */
+static uint64_t source_lane(ct t, unsigned i)
+{
+    static const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, 65504.0f, 65519.99f, 65520.0f, -65520.0f,
+                                     65536.0f, 1e6f, 0x1p-25f, 0x1p-24f, 0x1.8p-24f, 1e-8f, 3e9f, -3e9f,
+                                     0x1p31f, -0x1p31f, 0x1p32f, 1e20f, 0x1p-149f, 3.4e38f, 32767.5f, -32768.5f,
+                                     127.5f, 255.5f, -0.5f, 0.5f, 1.5f, 2.5f};
+    uint64_t r = next_random();
+    if (t != T_F32) {   /* integers: 0, 1, -1, the largest, the least; floats: zeros, infinities, NaNs, signalling too */
+        uint64_t inf = ct_float(t) ? inf_of(ffmt_of(t)) : 0, sign = (ct_mask(t) >> 1) + 1;
+        uint64_t edges[] = {0, 1, ct_mask(t), ct_mask(t) >> 1, sign, inf, inf | sign, inf | 1, inf | sign | 5,
+                            (inf | inf >> 1) + 3};
+        unsigned nedges = ct_float(t) ? 10 : 5;
+        return i % 16 < nedges ? edges[i % 16] : r & ct_mask(t);
+    }
+    float f;
+    uint32_t bits;
+    switch (i % 8) {
+    case 0: f = specials[r % (sizeof specials / sizeof specials[0])]; break;
+    case 1: {   /* halfway between two f16 values */
+        uint64_t h = r % 0x7bff;
+        f = (float)((lane_value(T_F16, h) + lane_value(T_F16, h + 1)) / 2 * (r >> 40 & 1 ? -1 : 1));
+        break;
+    }
+    case 2:     /* halfway between two bf16 values, or just off it */
+        bits = (uint32_t)(r % 0x7f7f) << 16 | (0x7fff + (uint32_t)(r >> 32) % 3);
+        memcpy(&f, &bits, 4);
+        break;
+    case 3: f = (float)((double)(int64_t)(r % 200000) - 100000.0) + 0.5f; break;
+    case 4:     /* NaNs of both kinds, signed (some infinities) */
+        bits = ((uint32_t)r & 0x807fffffu) | 0x7f800000u;
+        memcpy(&f, &bits, 4);
+        break;
+    default:    /* sign, an exponent from 2^-30 to 2^36, a random mantissa */
+        bits = (uint32_t)(r >> 63) << 31 | (uint32_t)(97 + r % 67) << 23 | ((uint32_t)(r >> 8) & 0x7fffff);
+        memcpy(&f, &bits, 4);
+        break;
+    }
+    memcpy(&bits, &f, 4);
+    return bits;
+}
+
+static const char *granule_of(ct t) { return ct_bytes[t] == 1 ? "b8" : ct_bytes[t] == 2 ? "b16" : "b32"; }
+
+/* One vcvt of 256 source bytes under plt(n), every lane of the result against
+ * ref_convert: a widening reads source lane 2j + part, a narrowing writes
+ * result lane 2i + part and 0 in the other. */
+static void check_cvt(const cvt_case *c)
+{
+    unsigned sl = BYTES / ct_bytes[c->from], dl = BYTES / ct_bytes[c->to], db = ct_bytes[c->to];
+    char from[32], to[32], attrs[96] = "", body[512], text[2048];
+    snprintf(from, sizeof from, "!pto.vreg<%ux%s>", sl, ct_name[c->from]);
+    snprintf(to, sizeof to, "!pto.vreg<%ux%s>", dl, ct_name[c->to]);
+    snprintf(attrs, sizeof attrs, "rnd = \"%c\", sat = \"%s\"%s", c->rnd, c->sat ? "SAT" : "NOSAT",
+             sl == dl ? "" : c->odd ? ", part = \"ODD\"" : ", part = \"EVEN\"");
+    snprintf(body, sizeof body, "  %%z = pto.vcvt %%x, %%m {%s} : %s, !pto.mask<%s> -> %s\n", attrs, from,
+             granule_of(c->from), to);
+    cvt_kernel(text, sizeof text, from, granule_of(c->from), to, granule_of(c->to), body);
+    compiled k = compile(text);
+    CHECK(k.fn != NULL);
+    int32_t ns[] = {0, 1, (int32_t)sl / 2 + 3, (int32_t)sl};
+    for (unsigned t = 0; k.fn && t < sizeof ns / sizeof ns[0]; t++) {
+        _Alignas(64) unsigned char a[BYTES], out[BYTES];
+        for (unsigned i = 0; i < sl; i++) {
+            uint64_t b = source_lane(c->from, i);
+            memcpy(a + i * ct_bytes[c->from], &b, ct_bytes[c->from]);
         }
-        if (!ok)
-            fprintf(stderr, "vcvt f16 to f32 %s n=%d differs\n", odd ? "ODD" : "EVEN", n);
+        void (*fn)(void *, void *, int32_t);
+        memcpy(&fn, &k.fn, sizeof fn);
+        fn(a, out, ns[t]);
+        bool ok = true;
+        for (unsigned j = 0; j < dl && ok; j++) {
+            unsigned i = dl < sl ? 2 * j + c->odd : dl > sl ? j / 2 : j;
+            bool placed = dl <= sl || j % 2 == (unsigned)c->odd;
+            uint64_t want = placed && i < (unsigned)ns[t] ? ref_convert(c, elem_at(a, i, ct_bytes[c->from])) : 0;
+            if (elem_at(out, j, db) != want) {
+                ok = false;
+                fprintf(stderr, "vcvt %s -> %s {%s} n=%d: lane %u is %#llx, want %#llx (source %#llx)\n",
+                        ct_name[c->from], ct_name[c->to], attrs, ns[t], j, (unsigned long long)elem_at(out, j, db),
+                        (unsigned long long)want, (unsigned long long)elem_at(a, i, ct_bytes[c->from]));
+            }
+        }
         CHECK(ok);
     }
-    release(&c);
+    release(&k);
+}
+
+/* Every conversion pair vcvt.md lists that ptoc's registers hold (and the
+ * f16/bf16 pairs), each by the rnds listed, saturating and not (one of the
+ * two, in turn, where nothing can overflow), by both parts in turn where the
+ * lane count changes. */
+static void check_conversions(void)
+{
+    static const struct { ct from, to; const char *rnds; bool exact; } pairs[] = {
+        {T_F32, T_F16, "RAFCZO", 0}, {T_F32, T_BF16, "RAFCZ", 0}, {T_F16, T_BF16, "RAFCZ", 0},
+        {T_BF16, T_F16, "RAFCZ", 0}, {T_F16, T_F32, "R", 1},      {T_BF16, T_F32, "RZ", 1},
+        {T_F32, T_I32, "RAFCZ", 0},  {T_F32, T_U32, "AC", 0},     {T_F32, T_I16, "RAFCZ", 0},
+        {T_F16, T_I32, "RZ", 0},     {T_F16, T_I16, "RAF", 0},    {T_F16, T_I8, "RCZ", 0},
+        {T_F16, T_U8, "RAZ", 0},     {T_BF16, T_I32, "RF", 0},    {T_I32, T_F32, "RAFCZ", 1},
+        {T_U32, T_F32, "RFC", 1},    {T_I16, T_F16, "RAFCZ", 1},  {T_U16, T_F16, "RC", 0},
+        {T_I16, T_BF16, "RZ", 1},    {T_I16, T_F32, "RZ", 1},     {T_U8, T_F16, "RZ", 1},
+        {T_I8, T_F16, "RZ", 1},      {T_I32, T_I16, "R", 0},      {T_I32, T_U16, "R", 0},
+        {T_U32, T_U16, "R", 0},      {T_U32, T_I16, "R", 0},      {T_I16, T_U8, "R", 0},
+        {T_U16, T_U8, "R", 0},       {T_I16, T_I8, "R", 0},       {T_U8, T_U16, "RZ", 1},
+        {T_I8, T_I16, "RZ", 1},      {T_I16, T_I32, "RZ", 1},     {T_I16, T_U32, "R", 0},
+        {T_U16, T_U32, "RZ", 1},     {T_U32, T_I32, "R", 0},      {T_I32, T_U32, "R", 0},
+    };
+    unsigned turn = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++)
+        for (const char *r = pairs[p].rnds; *r; r++)
+            for (unsigned sat = 0; sat < 2; sat++) {
+                if (pairs[p].exact && sat == (r - pairs[p].rnds) % 2)
+                    continue;
+                cvt_case c = {pairs[p].from, pairs[p].to, *r, sat, turn++ % 3 == 1};
+                check_cvt(&c);
+            }
 }
 
 /* ---------------------------------------------------------------- compares and selects */
@@ -892,13 +1167,10 @@ int main(void)
     check_chistv2();
     check_predicates();
     check_pairs();
+    check_load_dists();
     check_predicate_layouts();
     check_interleave();
-    static const char *const rnds[] = {"R", "A", "F", "C", "Z"};
-    for (unsigned r = 0; r < 5; r++)
-        check_cvt_to_int(rnds[r], r % 2);
-    check_cvt_widen(false);
-    check_cvt_widen(true);
+    check_conversions();
     for (unsigned k = 0; k < 2; k++)
         for (uop op = U_ABS; op <= U_RELU; op++)
             check_unary(floats[k], op);
