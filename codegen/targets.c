@@ -19,7 +19,8 @@
 
 /* ---------------------------------------------------------------- the cpu backend */
 
-/* The cpu target lowers every op by codegen's own tables. */
+/* The cpu target lowers every op by codegen's own tables (the A2/A3 repeat
+ * intrinsics too: lower_a2a3.c runs them on the host). */
 static const cg_rule_table cpu_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
@@ -27,6 +28,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_select_rules, &cg_pto_select_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
+    {cg_a2a3_rules, &cg_a2a3_rule_count},
 };
 
 /* Scalars as LLVM has them; tiles and views as the aggregates of
