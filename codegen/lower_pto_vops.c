@@ -305,26 +305,35 @@ static bool lower_mull(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* vaddc, vsubc, vaddcs, vsubcs: unsigned lanes in twice their width; the
- * carry (borrow) is the bits past the width. rule->arg: 1 subtracts; a fourth
- * operand means a carry in. */
+/* x + y (sub: x - y) on unsigned lanes, wrapping, and its carry (borrow)
+ * out: the sum wrapped below x, or y above x. */
+static LLVMValueRef add_with_carry(cg *g, bool sub, LLVMValueRef x, LLVMValueRef y, LLVMValueRef *carry)
+{
+    LLVMValueRef r = sub ? LLVMBuildSub(g->b, x, y, "") : LLVMBuildAdd(g->b, x, y, "");
+    *carry = sub ? LLVMBuildICmp(g->b, LLVMIntULT, x, y, "borrow") : LLVMBuildICmp(g->b, LLVMIntULT, r, x, "carry");
+    return r;
+}
+
+/* vaddc, vsubc, vaddcs, vsubcs. rule->arg: 1 subtracts; a fourth operand
+ * means a carry (borrow) in, added as a second step whose carry joins the
+ * first's (at most one of them is set). The carries are compares in the
+ * lanes' own width: a sum in twice the width is what LLVM's x86 backend
+ * would spend its time legalising (64 lanes of i64). */
 static bool lower_carry(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     bool sub = rule->arg & 1, carry_in = op->noperands == 4;
     const ptoc_type *vt = op_vreg(op);
-    unsigned lanes = lanes_of_type(vt), bits = ptoc_type_bitwidth(vreg_of(vt)->elem), bytes = lane_bytes(vt);
+    unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt);
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1), pred = operand(g, op, carry_in ? 3 : 2);
-    LLVMTypeRef narrow = LLVMTypeOf(a), wide = LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * bits), lanes);
-    LLVMValueRef wa = LLVMBuildZExt(g->b, a, wide, ""), wb = LLVMBuildZExt(g->b, b, wide, "");
-    LLVMValueRef r = sub ? LLVMBuildSub(g->b, wa, wb, "") : LLVMBuildAdd(g->b, wa, wb, "");
+    LLVMTypeRef narrow = LLVMTypeOf(a);
+    LLVMValueRef out, r = add_with_carry(g, sub, a, b, &out);
     if (carry_in) {
-        LLVMValueRef cin = LLVMBuildZExt(g->b, lane_mask(g, operand(g, op, 2), lanes, bytes), wide, "");
-        r = sub ? LLVMBuildSub(g->b, r, cin, "") : LLVMBuildAdd(g->b, r, cin, "");
+        LLVMValueRef cin = LLVMBuildZExt(g->b, lane_mask(g, operand(g, op, 2), lanes, bytes), narrow, ""), out2;
+        r = add_with_carry(g, sub, r, cin, &out2);
+        out = LLVMBuildOr(g->b, out, out2, "");
     }
-    LLVMValueRef high = LLVMBuildLShr(g->b, r, cg_splat(g, LLVMConstInt(LLVMGetElementType(wide), bits, false), lanes), "");
-    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntNE, high, LLVMConstNull(wide), "carry");
     LLVMValueRef active = lane_mask(g, pred, lanes, bytes);
-    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, active, LLVMBuildTrunc(g->b, r, narrow, ""), LLVMConstNull(narrow), ""));
+    cg_set(g, &op->results[0], LLVMBuildSelect(g->b, active, r, LLVMConstNull(narrow), ""));
     cg_set(g, &op->results[1], predicate_of(g, LLVMBuildAnd(g->b, out, active, ""), bytes));
     return true;
 }

@@ -21,6 +21,13 @@
  *                        type comparing its highs with the sign bit flipped
  *   vmax, vmin (+s)      that compare, then vsel per half
  *   vsel                 per half
+ *   vdiv                 the library's Int64Div: the magnitudes (signed), a
+ *                        float estimate of 2^64 / d from the words (vcvt, an
+ *                        f32 vdiv), two Newton steps on it (vmull, and vaddc/
+ *                        vaddcs for a 128-bit product's high word), that high
+ *                        word of n times it, two corrections by the
+ *                        remainder, the sign; compares settle d = 0 (all
+ *                        ones, as on the cpu target), d = 1 and d >= 2^63
  *
  * A 64-bit lane is predicated by its b32 lane (`!pto.vreg<64xi64>` is
  * predicated at b32), which is the same lane of each half, so predicates pass
@@ -29,8 +36,9 @@
  * the tile's 32-bit words (tile_ptr of a 64-bit tile may give one), at twice
  * the offset.
  *
- * A vecscope with a 64-bit op this pass cannot split (vdiv: the library's
- * Int64Div is a loop of its own) is left whole, as 64-bit micro-ops.
+ * A vecscope with a 64-bit op this pass cannot split (one not above, such as
+ * a shift or a vlds of another distribution, or a 64-bit pointer not from a
+ * tile_ptr) is left whole, as 64-bit micro-ops.
  *
  * Requires: micro-op programs in vecscopes (pto-lower-a5).
  * Produces: no 64-bit register in the vecscopes it splits.
@@ -49,7 +57,8 @@ typedef struct split {
     ptoc_arena *tmp;
     ptoc_ptrmap pairs;          /* 64-bit register -> pair; in lo: 64-bit pointer -> its words',
                                  * element offset -> twice it */
-    ptoc_type *half, *mask, *i32, *i64;
+    ptoc_type *half, *mask, *i32, *i64, *f32, *floats;   /* floats: !pto.vreg<64xf32> */
+    ptoc_value *zero, *one, *sign;  /* while a division is built: its words 0, 1 and 2^31 */
     ptoc_op_varr dead;          /* the split ops, erased at the end, last first */
 } split;
 
@@ -94,7 +103,7 @@ static bool splittable(const ptoc_op *op)
     case PTOC_PTO_VOP_VSUBS: case PTOC_PTO_VOP_VMUL: case PTOC_PTO_VOP_VMULS: case PTOC_PTO_VOP_VAND:
     case PTOC_PTO_VOP_VOR: case PTOC_PTO_VOP_VXOR: case PTOC_PTO_VOP_VCMP: case PTOC_PTO_VOP_VCMPS:
     case PTOC_PTO_VOP_VMAX: case PTOC_PTO_VOP_VMIN: case PTOC_PTO_VOP_VMAXS: case PTOC_PTO_VOP_VMINS:
-    case PTOC_PTO_VOP_VSEL:
+    case PTOC_PTO_VOP_VSEL: case PTOC_PTO_VOP_VDIV:
         return true;
     default: return false;
     }
@@ -168,10 +177,23 @@ static pair second(split *S, const ptoc_op *op)
     return is_wide(b->type) ? pair_of(S, b) : broadcast(S, b);
 }
 
-static ptoc_value *half_op(split *S, ptoc_pto_vop_id id, ptoc_value *x, ptoc_value *y, ptoc_value *m)
+/* A binary op (or vsel) of registers x, y under m, giving a `type` register. */
+static ptoc_value *vop3(split *S, ptoc_pto_vop_id id, ptoc_value *x, ptoc_value *y, ptoc_value *m, ptoc_type *type)
 {
     ptoc_value *ops[3] = {x, y, m};
-    return vb_result0(op1(S, id, 3, ops, 1, &S->half, NULL, NULL));
+    return vb_result0(op1(S, id, 3, ops, 1, &type, NULL, NULL));
+}
+
+static ptoc_value *half_op(split *S, ptoc_pto_vop_id id, ptoc_value *x, ptoc_value *y, ptoc_value *m)
+{
+    return vop3(S, id, x, y, m, S->half);
+}
+
+/* A half with every lane the word v. */
+static ptoc_value *word(split *S, int64_t v)
+{
+    ptoc_value *c = vb_int(&S->vb, S->i32, v);
+    return vb_result0(op1(S, PTOC_PTO_VOP_VBR, 1, &c, 1, &S->half, NULL, NULL));
 }
 
 static ptoc_value *cmp(split *S, ptoc_value *x, ptoc_value *y, ptoc_value *seed, const char *mode)
@@ -197,8 +219,7 @@ static ptoc_value *compare64(split *S, pair a, pair b, ptoc_value *seed, const c
     }
     ptoc_value *ahi = a.hi, *bhi = b.hi;
     if (is_signed) {                    /* signed order of the highs: flip the sign bits, compare unsigned */
-        ptoc_value *sign = vb_int(&S->vb, S->i32, INT32_MIN);
-        ptoc_value *flip = vb_result0(op1(S, PTOC_PTO_VOP_VBR, 1, &sign, 1, &S->half, NULL, NULL));
+        ptoc_value *flip = word(S, INT32_MIN);
         ahi = half_op(S, PTOC_PTO_VOP_VXOR, ahi, flip, seed);
         bhi = half_op(S, PTOC_PTO_VOP_VXOR, bhi, flip, seed);
     }
@@ -219,8 +240,7 @@ static pair select_halves(split *S, pair a, pair b, ptoc_value *sel)
 /* The halves of a ZEROING result, with 0 in the lanes off in m. */
 static pair zero_outside(split *S, pair r, ptoc_value *m)
 {
-    ptoc_value *z = vb_int(&S->vb, S->i32, 0);
-    ptoc_value *zero = vb_result0(op1(S, PTOC_PTO_VOP_VBR, 1, &z, 1, &S->half, NULL, NULL));
+    ptoc_value *zero = word(S, 0);
     return select_halves(S, r, (pair){zero, zero}, m);
 }
 
@@ -230,30 +250,196 @@ static bool signed_lanes(const ptoc_op *op)
     return e->u.integer.sign != PTOC_UNSIGNED;
 }
 
-/* ---------------------------------------------------------------- one op */
+/* ---------------------------------------------------------------- arithmetic */
+
+/* x + y (sub: x - y) on words, with the carry (borrow) in when carry_in is
+ * given (vaddcs, vsubcs): results the word and the carry (borrow) out. */
+static ptoc_op *carry_op(split *S, bool sub, ptoc_value *x, ptoc_value *y, ptoc_value *carry_in, ptoc_value *m)
+{
+    ptoc_type *two[2] = {S->half, S->mask};
+    ptoc_value *ops[4] = {x, y, carry_in ? carry_in : m, m};
+    if (!carry_in)
+        return op1(S, sub ? PTOC_PTO_VOP_VSUBC : PTOC_PTO_VOP_VADDC, 3, ops, 2, two, NULL, NULL);
+    return op1(S, sub ? PTOC_PTO_VOP_VSUBCS : PTOC_PTO_VOP_VADDCS, 4, ops, 2, two, NULL, NULL);
+}
 
 static pair add_sub(split *S, pair a, pair b, ptoc_value *m, bool sub)
 {
-    ptoc_type *two[2] = {S->half, S->mask};
-    ptoc_value *ops[4] = {a.lo, b.lo, m, NULL};
-    ptoc_op *low = op1(S, sub ? PTOC_PTO_VOP_VSUBC : PTOC_PTO_VOP_VADDC, 3, ops, 2, two, NULL, NULL);
-    ptoc_value *hops[4] = {a.hi, b.hi, res(low, 1), m};
-    ptoc_op *high = op1(S, sub ? PTOC_PTO_VOP_VSUBCS : PTOC_PTO_VOP_VADDCS, 4, hops, 2, two, NULL, NULL);
+    ptoc_op *low = carry_op(S, sub, a.lo, b.lo, NULL, m);
+    ptoc_op *high = carry_op(S, sub, a.hi, b.hi, res(low, 1), m);
     return (pair){res(low, 0), res(high, 0)};
+}
+
+/* The 64-bit products of words x * y: the low words, then the high ones. */
+static ptoc_op *mull(split *S, ptoc_value *x, ptoc_value *y, ptoc_value *m)
+{
+    ptoc_type *two[2] = {S->half, S->half};
+    ptoc_value *ops[3] = {x, y, m};
+    return op1(S, PTOC_PTO_VOP_VMULL, 3, ops, 2, two, NULL, NULL);
 }
 
 /* lo(a*b) = lo(alo*blo); hi = hi(alo*blo) + alo*bhi + ahi*blo (the low words). */
 static pair mul(split *S, pair a, pair b, ptoc_value *m)
 {
-    ptoc_type *two[2] = {S->half, S->half};
-    ptoc_value *ops[3] = {a.lo, b.lo, m};
-    ptoc_op *p = op1(S, PTOC_PTO_VOP_VMULL, 3, ops, 2, two, NULL, NULL);
+    ptoc_op *p = mull(S, a.lo, b.lo, m);
     ptoc_value *acc[4] = {res(p, 1), a.lo, b.hi, m};
     ptoc_value *hi = vb_result0(op1(S, PTOC_PTO_VOP_VMULA, 4, acc, 1, &S->half, NULL, NULL));
     ptoc_value *acc2[4] = {hi, a.hi, b.lo, m};
     hi = vb_result0(op1(S, PTOC_PTO_VOP_VMULA, 4, acc2, 1, &S->half, NULL, NULL));
     return (pair){res(p, 0), hi};
 }
+
+/* ---------------------------------------------------------------- division */
+
+/* The hardware library's 64-bit division (a5/Int64Div.hpp): a float estimate
+ * r of 2^64 / d, two Newton steps on it, the quotient as the high word of
+ * n * r, then at most two corrections; d = 0, d = 1 and d >= 2^63 (where r
+ * would not fit, or would have no precision) are settled by compares. The
+ * library converts between i64 and f32 in 64-bit registers; here the
+ * conversions go through the words, and the estimate is biased further down
+ * to cover their extra rounding (docs/decisions.md). */
+
+static ptoc_value *pnot(split *S, ptoc_value *x, ptoc_value *within)
+{
+    ptoc_value *ops[2] = {x, within};
+    return vb_result0(op1(S, PTOC_PTO_VOP_PNOT, 2, ops, 1, &S->mask, NULL, NULL));
+}
+
+/* vcvt of x to a `to` register; rnd: the rounding of a float to an integer. */
+static ptoc_value *convert(split *S, ptoc_value *x, ptoc_type *to, ptoc_value *m, const char *rnd)
+{
+    ptoc_value *ops[2] = {x, m};
+    return vb_result0(op1(S, PTOC_PTO_VOP_VCVT, 2, ops, 1, &to, rnd ? "rnd" : NULL, rnd));
+}
+
+/* f32 lanes times k, a power of two: exact. */
+static ptoc_value *scale(split *S, ptoc_value *x, double k, ptoc_value *m)
+{
+    ptoc_value *ops[3] = {x, vb_float(&S->vb, S->f32, k), m};
+    return vb_result0(op1(S, PTOC_PTO_VOP_VMULS, 3, ops, 1, &S->floats, NULL, NULL));
+}
+
+/* hi * 2^32 + lo in f32, within 2^-23 of the value (two roundings). */
+static ptoc_value *to_float(split *S, pair a, ptoc_value *m)
+{
+    ptoc_value *hi = scale(S, convert(S, a.hi, S->floats, m, NULL), 0x1p32, m);
+    return vop3(S, PTOC_PTO_VOP_VADD, hi, convert(S, a.lo, S->floats, m, NULL), m, S->floats);
+}
+
+/* The integer part of f32 lanes in [0, 2^63): the high word is that of
+ * f / 2^32, and f less it is exact in f32 (its low bits). */
+static pair from_float(split *S, ptoc_value *f, ptoc_value *m)
+{
+    ptoc_value *hi = convert(S, scale(S, f, 0x1p-32, m), S->half, m, "Z");
+    ptoc_value *back = scale(S, convert(S, hi, S->floats, m, NULL), 0x1p32, m);
+    ptoc_value *rest = vop3(S, PTOC_PTO_VOP_VSUB, f, back, m, S->floats);
+    return (pair){convert(S, rest, S->half, m, "Z"), hi};
+}
+
+/* For 2 <= d < 2^63: (2^64 - 2^43) / float(d), which is 2^64 / float(d) less
+ * 2^-21 of it. float(d) from the words errs by up to 2^-23 and the division
+ * rounds by 2^-24, so the estimate stays below 2^64 / d (a Newton step needs
+ * d * r <= 2^64) and within 2^-20 of it. The library, converting d rounded
+ * once, takes 2 ulps off. */
+static pair reciprocal(split *S, pair d, ptoc_value *m)
+{
+    ptoc_value *df = to_float(S, d, m);
+    ptoc_value *c = vb_float(&S->vb, S->f32, 0x1p64 - 0x1p43);
+    ptoc_value *num = vb_result0(op1(S, PTOC_PTO_VOP_VBR, 1, &c, 1, &S->floats, NULL, NULL));
+    return from_float(S, vop3(S, PTOC_PTO_VOP_VDIV, num, df, m, S->floats), m);
+}
+
+/* The high 64 bits of the 128-bit a * b: the four word products; the carries
+ * out of their middle word (bits 32-63, not kept) go into the low word of the
+ * result, and the carries out of that into its high word. */
+static pair mulhi(split *S, pair a, pair b, ptoc_value *m)
+{
+    ptoc_op *ll = mull(S, a.lo, b.lo, m);
+    ptoc_op *lh = mull(S, a.lo, b.hi, m);
+    ptoc_op *hl = mull(S, a.hi, b.lo, m);
+    ptoc_op *hh = mull(S, a.hi, b.hi, m);
+    ptoc_op *mid1 = carry_op(S, false, res(ll, 1), res(lh, 0), NULL, m);
+    ptoc_op *mid2 = carry_op(S, false, res(mid1, 0), res(hl, 0), NULL, m);
+    ptoc_op *low1 = carry_op(S, false, res(hh, 0), res(lh, 1), res(mid1, 1), m);
+    ptoc_op *low2 = carry_op(S, false, res(low1, 0), res(hl, 1), res(mid2, 1), m);
+    ptoc_op *high1 = carry_op(S, false, res(hh, 1), S->zero, res(low1, 1), m);
+    ptoc_op *high2 = carry_op(S, false, res(high1, 0), S->zero, res(low2, 1), m);
+    return (pair){res(low2, 0), res(high2, 0)};
+}
+
+static pair negate(split *S, pair a, ptoc_value *m) { return add_sub(S, (pair){S->zero, S->zero}, a, m, true); }
+
+/* r + r * e / 2^64, e = 2^64 - d * r (the negated product's low 64 bits):
+ * from r <= 2^64 / d, relatively eps under it, to about eps^2 under it, and
+ * never over (d * r <= 2^64, so e does not wrap). */
+static pair newton(split *S, pair d, pair r, ptoc_value *m)
+{
+    pair e = negate(S, mul(S, d, r, m), m);
+    return add_sub(S, r, mulhi(S, r, e, m), m, false);
+}
+
+/* q plus one for each time the remainder is still d or more: the quotient
+ * from the Newton steps is at most 2 under n / d (docs/decisions.md). */
+static pair correct(split *S, pair n, pair d, pair q, ptoc_value *m)
+{
+    pair rem = add_sub(S, n, mul(S, q, d, m), m, true);
+    for (int step = 0; step < 2; step++) {
+        ptoc_value *ge = compare64(S, rem, d, m, "ge", false);
+        q = add_sub(S, q, (pair){half_op(S, PTOC_PTO_VOP_VSEL, S->one, S->zero, ge), S->zero}, m, false);
+        if (step == 0)
+            rem = add_sub(S, rem, select_halves(S, d, (pair){S->zero, S->zero}, ge), m, true);
+    }
+    return q;
+}
+
+/* n / d on unsigned lanes, in the lanes of `nonzero` (d != 0), 0 elsewhere. */
+static pair quotient(split *S, pair n, pair d, ptoc_value *nonzero)
+{
+    ptoc_value *is_one = compare64(S, d, (pair){S->one, S->zero}, nonzero, "eq", false);
+    ptoc_value *large = cmp(S, d.hi, S->sign, nonzero, "ge");             /* d >= 2^63 */
+    ptoc_value *work = pnot(S, plogic(S, PTOC_PTO_VOP_POR, is_one, large, nonzero), nonzero);
+    pair r = reciprocal(S, d, work);
+    r = newton(S, d, r, work);
+    r = newton(S, d, r, work);
+    pair q = correct(S, n, d, mulhi(S, n, r, work), work);
+    ptoc_value *n_ge_d = compare64(S, n, d, large, "ge", false);          /* d >= 2^63: n / d is n >= d */
+    q = select_halves(S, (pair){half_op(S, PTOC_PTO_VOP_VSEL, S->one, S->zero, n_ge_d), S->zero}, q, large);
+    return select_halves(S, n, q, is_one);
+}
+
+/* |a| of signed lanes (INT64_MIN stays, as 2^63). */
+static pair magnitude(split *S, pair a, ptoc_value *negative, ptoc_value *m)
+{
+    return select_halves(S, negate(S, a, m), a, negative);
+}
+
+/* a / b, as the cpu target divides (codegen/helpers.c cg_int_div): toward
+ * zero, x / 0 all ones (the library gives 0), INT64_MIN / -1 INT64_MIN
+ * (|INT64_MIN| / 1 is 2^63, INT64_MIN's bits). Already ZEROING: the ops run
+ * under m or a predicate within it, and the selects keep their second
+ * operand off it. */
+static pair divide(split *S, pair a, pair b, ptoc_value *m, bool is_signed)
+{
+    S->zero = word(S, 0);
+    S->one = word(S, 1);
+    S->sign = word(S, INT32_MIN);
+    ptoc_value *by_zero = compare64(S, b, (pair){S->zero, S->zero}, m, "eq", false);
+    ptoc_value *nonzero = pnot(S, by_zero, m);
+    pair q;
+    if (is_signed) {
+        ptoc_value *a_neg = cmp(S, a.hi, S->sign, m, "ge");
+        ptoc_value *b_neg = cmp(S, b.hi, S->sign, m, "ge");
+        pair abs_a = magnitude(S, a, a_neg, m);
+        q = quotient(S, abs_a, magnitude(S, b, b_neg, m), nonzero);
+        ptoc_value *flip = plogic(S, PTOC_PTO_VOP_PXOR, a_neg, b_neg, m);    /* the signs differ */
+        q = select_halves(S, negate(S, q, m), q, flip);
+    } else
+        q = quotient(S, a, b, nonzero);
+    ptoc_value *ones = word(S, -1);
+    return select_halves(S, (pair){ones, ones}, q, by_zero);
+}
+
+/* ---------------------------------------------------------------- one op */
 
 /* The pointer to the words of a 64-bit tile's elements, and twice the offset. */
 static ptoc_value *words(split *S, ptoc_value *ptr) { return pair_of(S, ptr).lo; }
@@ -321,6 +507,7 @@ static void split_op(split *S, ptoc_op *op)
         case PTOC_PTO_VOP_VADD: case PTOC_PTO_VOP_VADDS: r = add_sub(S, a, b, m, false); break;
         case PTOC_PTO_VOP_VSUB: case PTOC_PTO_VOP_VSUBS: r = add_sub(S, a, b, m, true); break;
         case PTOC_PTO_VOP_VMUL: case PTOC_PTO_VOP_VMULS: r = mul(S, a, b, m); break;
+        case PTOC_PTO_VOP_VDIV: r = divide(S, a, b, m, signed_lanes(op)); break;
         case PTOC_PTO_VOP_VAND: case PTOC_PTO_VOP_VOR: case PTOC_PTO_VOP_VXOR:
             r.lo = half_op(S, id, a.lo, b.lo, m);
             r.hi = half_op(S, id, a.hi, b.hi, m);
@@ -385,6 +572,8 @@ static bool run_split_u64(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_opti
     S.mask = ptoc_pto_mask_type_get(ctx, 32);
     S.i32 = ptoc_type_int(ctx, 32, PTOC_SIGNLESS);
     S.i64 = ptoc_type_int(ctx, 64, PTOC_SIGNLESS);
+    S.f32 = ptoc_type_float(ctx, PTOC_F32);
+    S.floats = ptoc_pto_vreg_type_get(ctx, S.f32, 64);
     ptoc_op_varr_init_arena(&S.dead, S.tmp);
     ptoc_op_varr scopes;
     ptoc_op_varr_init_arena(&scopes, S.tmp);

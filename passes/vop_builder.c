@@ -13,11 +13,15 @@ void vb_init(vop_builder *L, ptoc_context *ctx, ptoc_arena *arena)
 
 ptoc_value *vb_result0(ptoc_op *op) { return ptoc_op_result(op, 0); }
 
-ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v)
+static ptoc_value *constant(vop_builder *L, ptoc_type *t, ptoc_attr *value)
 {
-    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "value"), ptoc_attr_int(L->ctx, t, v)};
+    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "value"), value};
     return vb_result0(ptoc_builder_create(&L->b, "arith.constant", 0, NULL, 1, &t, 1, &a, 0));
 }
+
+ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v) { return constant(L, t, ptoc_attr_int(L->ctx, t, v)); }
+
+ptoc_value *vb_float(vop_builder *L, ptoc_type *t, double v) { return constant(L, t, ptoc_attr_float(L->ctx, t, v)); }
 
 ptoc_value *vb_index(vop_builder *L, int64_t v)
 {

@@ -31,6 +31,8 @@ ptoc_value *vb_result0(ptoc_op *op);
 ptoc_value *vb_index(vop_builder *L, int64_t v);
 /* The integer constant v of type t (not cached). */
 ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v);
+/* The float constant v of float type t (not cached; v must be exact in t). */
+ptoc_value *vb_float(vop_builder *L, ptoc_type *t, double v);
 /* A binary arith op ("arith.addi") on x and y, of x's type. */
 ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value *y);
 /* A cast ("arith.trunci") of x to `to`. */

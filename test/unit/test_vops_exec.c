@@ -883,13 +883,14 @@ static void check_carries(bool sub)
     char text[4096];
     const char *v = "!pto.vreg<64xui32>", *p = "!pto.ptr<ui32, ub>", *m = "!pto.mask<b32>";
     snprintf(text, sizeof text,
-             "func.func @k(%%a: %s, %%b: %s, %%r: %s, %%lo: %s, %%hi: %s, %%cf: %s, %%n: i32, %%one: ui32) {\n"
+             "func.func @k(%%a: %s, %%b: %s, %%w: %s, %%r: %s, %%lo: %s, %%hi: %s, %%cf: %s, %%n: i32, %%one: ui32) {\n"
              "  %%c0 = arith.constant 0 : index\n"
              "  %%m, %%rest = pto.plt_b32 %%n : i32 -> %s, i32\n"
              "  %%x = pto.vlds %%a[%%c0] : %s -> %s\n"
              "  %%y = pto.vlds %%b[%%c0] : %s -> %s\n"
+             "  %%z = pto.vlds %%w[%%c0] : %s -> %s\n"
              "  %%s1, %%c1 = pto.%sc %%x, %%y, %%m : %s, %s, %s -> %s, %s\n"
-             "  %%s2, %%c2 = pto.%scs %%y, %%x, %%c1, %%m : %s, %s, %s, %s -> %s, %s\n"
+             "  %%s2, %%c2 = pto.%scs %%y, %%z, %%c1, %%m : %s, %s, %s, %s -> %s, %s\n"
              "  %%l, %%h = pto.vmull %%x, %%y, %%m : %s, %s, %s -> %s, %s\n"
              "  %%all = pto.pset_b32 \"PAT_ALL\" : %s\n"
              "  pto.vsts %%s2, %%r[%%c0], %%all : %s, %s, %s\n"
@@ -898,25 +899,27 @@ static void check_carries(bool sub)
              "  %%ones = pto.vbr %%one : ui32 -> %s\n"
              "  pto.vsts %%ones, %%cf[%%c0], %%c2 : %s, %s, %s\n"
              "  return\n}\n",
-             p, p, p, p, p, p, m, p, v, p, v, op, v, v, m, v, m, op, v, v, m, m, v, m, v, v, m, v, v, m, v, p, m, v,
-             p, m, v, p, m, v, v, p, m);
+             p, p, p, p, p, p, p, m, p, v, p, v, p, v, op, v, v, m, v, m, op, v, v, m, m, v, m, v, v, m, v, v, m, v, p,
+             m, v, p, m, v, p, m, v, v, p, m);
     compiled c = compile(text);
     CHECK(c.fn != NULL);
     for (int32_t n = 0; c.fn && n <= 70; n += 23) {
-        uint32_t a[64], b[64], r[64], lo[64], hi[64], cf[64] = {0};
+        uint32_t a[64], b[64], w[64], r[64], lo[64], hi[64], cf[64] = {0};
         for (unsigned i = 0; i < 64; i++) {
             a[i] = (uint32_t)next_random();
             b[i] = i % 4 == 0 ? ~a[i] : (uint32_t)next_random();   /* carries that ripple */
+            /* b + w all ones (b - w zero): the carry (borrow) in ripples out */
+            w[i] = i % 4 == 1 ? (sub ? b[i] : ~b[i]) : (uint32_t)next_random();
         }
-        void (*k)(void *, void *, void *, void *, void *, void *, int32_t, uint32_t);
+        void (*k)(void *, void *, void *, void *, void *, void *, void *, int32_t, uint32_t);
         memcpy(&k, &c.fn, sizeof k);
-        k(a, b, r, lo, hi, cf, n, 1);
+        k(a, b, w, r, lo, hi, cf, n, 1);
         bool ok = true;
         for (unsigned i = 0; i < 64; i++) {
             bool act = i < (unsigned)n;
             uint64_t s1 = sub ? (uint64_t)a[i] - b[i] : (uint64_t)a[i] + b[i];
             unsigned c1 = act && (s1 >> 32) != 0;
-            uint64_t s2 = sub ? (uint64_t)b[i] - a[i] - c1 : (uint64_t)b[i] + a[i] + c1;
+            uint64_t s2 = sub ? (uint64_t)b[i] - w[i] - c1 : (uint64_t)b[i] + w[i] + c1;
             uint64_t prod = (uint64_t)a[i] * b[i];
             ok &= r[i] == (act ? (uint32_t)s2 : 0u);
             ok &= cf[i] == (act && (s2 >> 32) != 0 ? 1u : 0u);

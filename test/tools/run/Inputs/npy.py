@@ -8,11 +8,15 @@ little-endian elements, which struct handles.
   npy.py show FILE                       print "dtype shape" then the elements
   npy.py header FILE DESCR FORTRAN SHAPE write a .npy with this header and zeros
 
-DTYPE is a numpy code (f4, i4, u2 ...); SHAPE is like 16x16; PATTERN is
-`iota` (0, 1, 2 ...), `iota*K`, a constant number, or `random:SEED`: values
-from Python's seeded Mersenne Twister (the same on every host and version),
-integers over the dtype's whole range, floats uniform in [-100, 100) rounded
-to the dtype (f2 to half precision by struct itself).
+DTYPE is a numpy code (f4, i4, u2 ...); SHAPE is like 16x16; PATTERN is `iota`
+(0, 1, 2 ...), `iota*K`, a constant number, `list:A,B,...` (those numbers,
+repeated to fill the shape), `random:SEED`: values from Python's seeded
+Mersenne Twister (the same on every host and version), integers over the
+dtype's whole range, floats uniform in [-100, 100) rounded to the dtype (f2 to
+half precision by struct itself), or `spread:SEED`: integers of every
+magnitude (a bit length uniform over the dtype's, then a value of that length,
+negative half the time if signed, clamped to the dtype), one in eight an edge
+(0, 1, -1, the least and the greatest, 2^k and its neighbours).
 """
 import random
 import struct
@@ -44,9 +48,27 @@ def random_values(seed, n, code):
     return [rng.randint(lo, hi) for _ in range(n)]
 
 
+def spread_value(rng, bits, signed):
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if rng.randrange(8) == 0:
+        k = rng.randrange(bits - 1 if signed else bits)
+        edge = rng.choice([0, 1, -1, lo, hi, 1 << k, (1 << k) - 1, (1 << k) + 1])
+        return min(max(edge, lo), hi)
+    v = rng.getrandbits(rng.randrange(bits + 1))
+    if signed and rng.randrange(2):
+        v = -v
+    return min(max(v, lo), hi)
+
+
 def values(pattern, n, code):
     if pattern.startswith("random:"):
         return random_values(int(pattern[7:]), n, code)
+    if pattern.startswith("spread:"):
+        rng = random.Random(int(pattern[7:]))
+        return [spread_value(rng, struct.calcsize(code) * 8, code in "bhiq") for _ in range(n)]
+    if pattern.startswith("list:"):
+        vals = [float(v) if code in "efd" else int(v) for v in pattern[5:].split(",")]
+        return [vals[i % len(vals)] for i in range(n)]
     if pattern.startswith("iota"):
         k = float(pattern[5:]) if pattern.startswith("iota*") else 1
         vals = [i * k for i in range(n)]
