@@ -331,6 +331,8 @@ LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRe
  * made and initialised (norm mode, every lane on, CMPMASK 0) in its entry
  * block on first use. */
 LLVMValueRef cg_a2a3_state(cg *g);
+/* Whether micro-op `id` is one of the A2/A3 repeat intrinsics (pto.a2a3.*). */
+bool cg_vop_is_a2a3(ptoc_pto_vop_id id);
 
 /* ---------------------------------------------------------------- tiles */
 

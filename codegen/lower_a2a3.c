@@ -59,6 +59,12 @@
 
 #include <string.h>
 
+/* The a2a3.* rows are the table's contiguous run from vadd to copy_ubuf_to_gm. */
+bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
+{
+    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_GM;
+}
+
 /* ---------------------------------------------------------------- the vector state */
 
 enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK };
