@@ -107,6 +107,8 @@ extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thisto
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
+extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
+extern const size_t cg_pto_scope_rule_count;
 extern const cg_rule cg_a2a3_rules[];           /* lower_a2a3.c: the A2/A3 repeat intrinsics' semantics */
 extern const size_t cg_a2a3_rule_count;
 

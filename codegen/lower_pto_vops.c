@@ -1008,10 +1008,16 @@ static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
     return ok;
 }
 
-const cg_rule cg_pto_vop_rules[] = {
+/* The vector functions and their bridges to tiles, which every target with
+ * a lowering pass (a5, a2a3) takes, apart from the A5 micro-ops. */
+const cg_rule cg_pto_scope_rules[] = {
     {PTO(VECSCOPE), lower_vecscope, 0, PTOC_PTO_VOP_NONE},
     VOP(TILE_PTR, lower_bridge, 0),
     VOP(TILE_VALID, lower_bridge, 1),
+};
+const size_t cg_pto_scope_rule_count = sizeof cg_pto_scope_rules / sizeof cg_pto_scope_rules[0];
+
+const cg_rule cg_pto_vop_rules[] = {
     VOP(VLDS, lower_vlds, 0),
     VOP(VLDSX2, lower_vldsx2, 0),
     VOP(VSTS, lower_vsts, 0),
