@@ -122,7 +122,8 @@ enum { TARGET_A2A3, TARGET_A5, TARGET_CPU, BUILTIN_COUNT };
 
 static const ptoc_target builtin[BUILTIN_COUNT] = {
     [TARGET_A2A3] = {.name = "a2a3", .aliases = a2a3_aliases, .arch = "a2a3",
-                     .pipeline = ptoc_level_pipeline, .backend = &a2a3_backend},
+                     .pipeline = ptoc_level_pipeline, .lowering = "pto-lower-a2a3",
+                     .lowers = ptoc_lower_a2a3_lowers, .backend = &a2a3_backend},
     [TARGET_A5] = {.name = "a5", .arch = "a5", .pipeline = ptoc_level_pipeline, .lowering = "pto-lower-a5,pto-split-u64",
                    .lowers = ptoc_lower_a5_lowers, .backend = &a5_backend},
     [TARGET_CPU] = {.name = "cpu", .arch = "cpu", .pipeline = ptoc_level_pipeline, .backend = &cpu_backend},
