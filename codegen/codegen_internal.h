@@ -107,6 +107,10 @@ extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thisto
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
+extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
+extern const size_t cg_pto_scope_rule_count;
+extern const cg_rule cg_a2a3_rules[];           /* lower_a2a3.c: the A2/A3 repeat intrinsics' semantics */
+extern const size_t cg_a2a3_rule_count;
 
 /* One table of a target's rules (the count is read through a pointer because
  * each file defines its own). */
@@ -158,6 +162,7 @@ typedef struct cg_func {
     LLVMBasicBlockRef entry;                    /* holds the space bases, allocas */
     LLVMValueRef space_base[CG_MAX_SPACES];     /* cached ptoc_rt_space_base calls */
     uint64_t next_offset[CG_MAX_SPACES];        /* sequential placement */
+    LLVMValueRef a2a3_state;                    /* cg_a2a3_state's alloca, once made */
 } cg_func;
 
 typedef struct cg_valmap cg_valmap;             /* ptoc_value * -> LLVMValueRef (module.c) */
@@ -309,6 +314,27 @@ LLVMValueRef cg_int_div(cg *g, LLVMValueRef a, LLVMValueRef b, bool is_unsigned)
 LLVMValueRef cg_f32_to_bf16(cg *g, LLVMValueRef f);
 /* bf16 values (`bfloat` or their i16 bits, scalar or vector) -> float, exactly. */
 LLVMValueRef cg_bf16_to_f32(cg *g, LLVMValueRef v);
+
+/* lower_pto_vops.c: the vector micro-ops' arithmetic on lanes (vectors) of
+ * element type `elem`, which the A2/A3 repeat ops (lower_a2a3.c) compute by
+ * too: integers wrap, x/0 = -1 (cg_int_div), max(a, b) = a > b ? a : b and
+ * min(a, b) = a < b ? a : b by ordered compares (a NaN in b is kept), shifts
+ * past the width give 0 (or the sign). */
+typedef enum cg_vbin { VB_ADD, VB_SUB, VB_MUL, VB_DIV, VB_MAX, VB_MIN, VB_AND, VB_OR, VB_XOR, VB_SHL, VB_SHR, VB_EXPDIF } cg_vbin;
+typedef enum cg_vun { VU_ABS, VU_NEG, VU_NOT, VU_EXP, VU_LN, VU_SQRT, VU_RELU } cg_vun;
+typedef enum cg_vcmp { CG_CMP_EQ, CG_CMP_NE, CG_CMP_LT, CG_CMP_LE, CG_CMP_GT, CG_CMP_GE } cg_vcmp;
+LLVMValueRef cg_vop_binary(cg *g, cg_vbin k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a);
+/* <n x i1>: ordered float compares (ne: unordered or unequal), integers
+ * signed or unsigned by `elem`. */
+LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
+/* lower_a2a3.c: the A2/A3 vector state of the function being lowered, an
+ * alloca of { i64 mask_hi, i64 mask_lo, i1 counter mode, i128 CMPMASK }
+ * made and initialised (norm mode, every lane on, CMPMASK 0) in its entry
+ * block on first use. */
+LLVMValueRef cg_a2a3_state(cg *g);
+/* Whether micro-op `id` is one of the A2/A3 repeat intrinsics (pto.a2a3.*). */
+bool cg_vop_is_a2a3(ptoc_pto_vop_id id);
 
 /* ---------------------------------------------------------------- tiles */
 

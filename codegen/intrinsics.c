@@ -12,7 +12,9 @@
  * order (lowercase), the ptoc type of its register (v64ui32, v128bf16: the
  * lanes' signedness and bf16 are part of the name), and each other operand
  * or result type the register does not imply (a second register type, an
- * i32 count; an index is implied). Each intrinsic is defined once, by the
+ * i32 count; an index is implied). An op without a register (the A2/A3 ones)
+ * names its pointers' element types (pf32 in UB, gf32 in GM) and its stride
+ * lists (blk1_1_1.rep8_8_0), which its definition bakes in. Each intrinsic is defined once, by the
  * micro-op's own rule (lower_pto_vops.c: the one place that says what it
  * computes), in a module of its own, linkonce_odr and alwaysinline; that
  * module is linked into the kernel's before optimisation (cg_link_intrinsics),
@@ -21,7 +23,10 @@
  * inlined, and the kernel's IR names what the hardware executes.
  *
  * The bridges from tiles (tile_ptr, tile_valid) are no instructions: they are
- * lowered in place.
+ * lowered in place. On a2a3 ("pto.a2a3") the repeat intrinsics are named
+ * the same way without their ISA's part (pto.a2a3.vadd: @pto.a2a3.vadd...)
+ * and take the address of the function's vector state (cg_a2a3_state)
+ * before their operands.
  *
  * The DMA of tload and tstore (lower_pto_mem.c) calls the target's burst
  * copies, A5's copy_gm_to_ubuf_align_v2 and copy_ubuf_to_gm_align_v2
@@ -66,14 +71,28 @@ static void append(char *name, size_t size, const char *text)
 static void type_suffix(const ptoc_type *t, char *out, size_t size)
 {
     const ptoc_pto_vreg *v = ptoc_pto_vreg_type(t);
+    const ptoc_type *ub = ptoc_pto_ub_ptr_elem(t), *gm = ptoc_pto_ptr_elem(t);
     ptoc_strbuf sb;
     ptoc_strbuf_init(&sb, NULL);
-    ptoc_print_type_to(&sb, v ? v->elem : t);
+    ptoc_print_type_to(&sb, v ? v->elem : ub ? ub : gm ? gm : t);
     if (v)
         snprintf(out, size, "v%lld%s", (long long)v->lanes, ptoc_strbuf_cstr(&sb));
     else
-        snprintf(out, size, "%s", ptoc_strbuf_cstr(&sb));
+        snprintf(out, size, "%s%s", ub ? "p" : gm ? "g" : "", ptoc_strbuf_cstr(&sb));
     ptoc_strbuf_free(&sb);
+}
+
+/* ".blk1_1_1" for the list attribute blk = [1, 1, 1]. */
+static void append_list(char *name, size_t size, const char *key, const ptoc_attr *a)
+{
+    char text[96];
+    int n = snprintf(text, sizeof text, "%s", key);
+    for (uint32_t i = 0; i < a->u.array.n && n > 0 && (size_t)n < sizeof text; i++) {
+        const ptoc_attr *e = a->u.array.elems[i];
+        long long v = e->kind == PTOC_ATTR_INTEGER ? (long long)e->u.integer.value : 0;
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s%lld", i ? "_" : "", v);
+    }
+    append(name, size, text);
 }
 
 /* Whether `t` says nothing beyond the register type `reg`: a predicate, a
@@ -81,9 +100,10 @@ static void type_suffix(const ptoc_type *t, char *out, size_t size)
  * lanes' LLVM type: an i32 scalar of ui32 lanes). */
 static bool implied(cg *g, const ptoc_type *t, const ptoc_type *reg)
 {
-    if (t->kind == PTOC_TYPE_INDEX || ptoc_pto_ub_ptr_elem(t) || ptoc_pto_ptr_elem(t) ||
-        ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
+    if (t->kind == PTOC_TYPE_INDEX || ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         return true;
+    if (ptoc_pto_ub_ptr_elem(t) || ptoc_pto_ptr_elem(t))   /* without a register, a pointer names the type */
+        return reg != NULL;
     if (!reg || ptoc_pto_vreg_type(t))
         return false;
     const ptoc_type *e = ptoc_pto_vreg_type(reg)->elem;
@@ -92,14 +112,20 @@ static bool implied(cg *g, const ptoc_type *t, const ptoc_type *reg)
 
 static void intrinsic_name(cg *g, const ptoc_op *op, char *name, size_t size)
 {
-    snprintf(name, size, "%s", g->target->backend->intrinsic_prefix);
-    append(name, size, op->name->str + strlen("pto."));
+    const char *prefix = g->target->backend->intrinsic_prefix, *base = op->name->str + strlen("pto.");
+    size_t isa = strlen(prefix) - strlen("pto.");           /* pto.a2a3.vadd under pto.a2a3: vadd */
+    if (!strncmp(base, prefix + strlen("pto."), isa) && base[isa] == '.')
+        base += isa + 1;
+    snprintf(name, size, "%s", prefix);
+    append(name, size, base);
     for (uint32_t i = 0; i < op->nattrs; i++) {
         const ptoc_attr *a = op->attrs[i].value;
         if (a->kind == PTOC_ATTR_STRING)
             append(name, size, a->u.string->str);
         else if (a->kind == PTOC_ATTR_UNIT)
             append(name, size, op->attrs[i].name->str);
+        else if (a->kind == PTOC_ATTR_ARRAY)   /* an A2/A3 op's strides */
+            append_list(name, size, op->attrs[i].name->str, a);
     }
     const ptoc_type *types[MAX_VALUES], *reg = NULL;
     uint32_t n = 0;
@@ -133,6 +159,14 @@ static LLVMTypeRef return_type(cg *g, LLVMTypeRef const *results, uint32_t n)
     return n == 1 ? results[0] : LLVMStructTypeInContext(g->llctx, (LLVMTypeRef *)results, n, false);
 }
 
+/* The A2/A3 repeat intrinsics read and write the core's vector state: their
+ * intrinsics take the state's address as a first parameter (the caller's
+ * cg_a2a3_state), which their definitions use as theirs. */
+static bool takes_state(const ptoc_op *op)
+{
+    return cg_vop_is_a2a3(ptoc_pto_vop(op));
+}
+
 /* Defines `name` in the intrinsics module by the op's rule, with the
  * operands' values mapped to the parameters; restores the caller's state. */
 static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
@@ -151,8 +185,11 @@ static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LL
     cg_caller caller;
     g->mod = g->intrinsics;
     cg_enter_function(g, &f, fn, &caller);
+    unsigned first = takes_state(op);
+    if (first)
+        f.a2a3_state = LLVMGetParam(fn, 0);
     for (uint32_t i = 0; i < op->noperands; i++)
-        cg_set(g, ptoc_op_operand(op, i), LLVMGetParam(fn, i));
+        cg_set(g, ptoc_op_operand(op, i), LLVMGetParam(fn, first + i));
     bool ok = rule->lower(g, op, rule);
     if (ok && op->nresults == 0)
         LLVMBuildRetVoid(g->b);
@@ -188,19 +225,23 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
         return rule->lower(g, op, rule);
     if (op->noperands + op->nresults > MAX_VALUES)
         ptoc_unreachable("a micro-op with more values than intrinsics take");
-    LLVMValueRef args[MAX_VALUES];
-    LLVMTypeRef types[MAX_VALUES];
-    uint32_t n = 0;
+    LLVMValueRef args[MAX_VALUES + 1];
+    LLVMTypeRef types[MAX_VALUES + 1];
+    uint32_t n = 0, first = takes_state(op);
     for (uint32_t i = 0; i < op->nresults; i++)
         if (!(types[n++] = cg_type(g, op->results[i].type, op->loc)))
             return false;
-    for (uint32_t i = 0; i < op->noperands; i++) {
-        if (!(args[i] = cg_get(g, ptoc_op_operand(op, i))))
-            return false;
-        types[n++] = LLVMTypeOf(args[i]);
+    if (first) {
+        args[0] = cg_a2a3_state(g);
+        types[n++] = g->ptr;
     }
-    LLVMTypeRef fnty = LLVMFunctionType(return_type(g, types, op->nresults), types + op->nresults, op->noperands,
-                                        false);
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (!(args[first + i] = cg_get(g, ptoc_op_operand(op, i))))
+            return false;
+        types[n++] = LLVMTypeOf(args[first + i]);
+    }
+    uint32_t nparams = first + op->noperands;
+    LLVMTypeRef fnty = LLVMFunctionType(return_type(g, types, op->nresults), types + op->nresults, nparams, false);
     char name[160];
     intrinsic_name(g, op, name, sizeof name);
     LLVMValueRef def = LLVMGetNamedFunction(g->intrinsics, name);
@@ -213,8 +254,8 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
         fn = LLVMAddFunction(g->mod, name, fnty);
         cg_add_fn_attr(g, fn, "nounwind", 0);
     }
-    LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, op->noperands, "");
-    if (g->vf_issue) {                  /* the modelled issue cycles of the vecscope */
+    LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, nparams, "");
+    if (g->vf_issue && g->target->backend->vf_model) {                  /* the modelled issue cycles of the vecscope */
         LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, g->vf_issue, "");
         n = LLVMBuildAdd(g->b, n, cg_i64(g, g->target->backend->vf_model->issue(op)), "");
         LLVMBuildStore(g->b, n, g->vf_issue);

@@ -169,29 +169,31 @@ static LLVMValueRef splat_as(cg *g, LLVMValueRef s, const ptoc_type *vt)
     return LLVMTypeOf(r) == want ? r : LLVMBuildBitCast(g->b, r, want, "");
 }
 
-static bool is_float_vreg(const ptoc_op *op) { return ptoc_type_is_float(vreg_of(op_vreg(op))->elem); }
-static bool is_unsigned_vreg(const ptoc_op *op) { return cg_is_unsigned(vreg_of(op_vreg(op))->elem); }
+static const ptoc_type *vreg_elem(const ptoc_op *op) { return vreg_of(op_vreg(op))->elem; }
+static bool is_unsigned_vreg(const ptoc_op *op) { return cg_is_unsigned(vreg_elem(op)); }
 
 static LLVMValueRef operand(cg *g, const ptoc_op *op, uint32_t i) { return cg_get(g, ptoc_op_operand(op, i)); }
 
-/* ---------------------------------------------------------------- arithmetic */
-
-typedef enum vbin { VB_ADD, VB_SUB, VB_MUL, VB_DIV, VB_MAX, VB_MIN, VB_AND, VB_OR, VB_XOR, VB_SHL, VB_SHR, VB_EXPDIF } vbin;
+/* ---------------------------------------------------------------- arithmetic
+ *
+ * On lanes of element type `elem` (bf16 ones already widened to float):
+ * codegen_internal.h's cg_vop_binary, cg_vop_unary and cg_vop_compare, which
+ * the A2/A3 repeat ops (lower_a2a3.c) compute by too. */
 
 /* max: a > b ? a : b, min: a < b ? a : b, the pages' formulas; on floats the
  * compare is ordered, so a NaN in b is kept and a NaN in a is not (as the
  * tile ops compute, docs/targets.md). */
-static LLVMValueRef min_max(cg *g, const ptoc_op *op, bool max, LLVMValueRef a, LLVMValueRef b)
+static LLVMValueRef min_max(cg *g, const ptoc_type *elem, bool max, LLVMValueRef a, LLVMValueRef b)
 {
-    if (is_float_vreg(op))
+    if (ptoc_type_is_float(elem))
         return LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, a, b, ""), a, b, "");
     LLVMValueRef args[2] = {a, b};
-    const char *name = is_unsigned_vreg(op) ? (max ? "llvm.umax" : "llvm.umin") : (max ? "llvm.smax" : "llvm.smin");
+    const char *name = cg_is_unsigned(elem) ? (max ? "llvm.umax" : "llvm.umin") : (max ? "llvm.smax" : "llvm.smin");
     return cg_call_intrinsic(g, name, LLVMTypeOf(a), args, 2);
 }
 
 /* a << b, a >> b per lane; an amount at least the width gives 0 (or the sign). */
-static LLVMValueRef shift(cg *g, const ptoc_op *op, bool left, LLVMValueRef a, LLVMValueRef b)
+static LLVMValueRef shift(cg *g, const ptoc_type *elem, bool left, LLVMValueRef a, LLVMValueRef b)
 {
     LLVMTypeRef t = LLVMTypeOf(a);
     unsigned bits = LLVMGetIntTypeWidth(LLVMGetElementType(t)), lanes = LLVMGetVectorSize(t);
@@ -202,27 +204,27 @@ static LLVMValueRef shift(cg *g, const ptoc_op *op, bool left, LLVMValueRef a, L
         LLVMValueRef r = LLVMBuildShl(g->b, a, amt, "");
         return LLVMBuildSelect(g->b, big, LLVMConstNull(t), r, "");
     }
-    if (!is_unsigned_vreg(op))
+    if (!cg_is_unsigned(elem))
         return LLVMBuildAShr(g->b, a, amt, "");   /* past the width: the sign, as >> width - 1 */
     LLVMValueRef r = LLVMBuildLShr(g->b, a, amt, "");
     return LLVMBuildSelect(g->b, big, LLVMConstNull(t), r, "");
 }
 
-static LLVMValueRef binary(cg *g, const ptoc_op *op, vbin k, LLVMValueRef a, LLVMValueRef b)
+LLVMValueRef cg_vop_binary(cg *g, cg_vbin k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
 {
-    bool fp = is_float_vreg(op);
+    bool fp = ptoc_type_is_float(elem);
     switch (k) {
     case VB_ADD: return fp ? LLVMBuildFAdd(g->b, a, b, "") : LLVMBuildAdd(g->b, a, b, "");
     case VB_SUB: return fp ? LLVMBuildFSub(g->b, a, b, "") : LLVMBuildSub(g->b, a, b, "");
     case VB_MUL: return fp ? LLVMBuildFMul(g->b, a, b, "") : LLVMBuildMul(g->b, a, b, "");
-    case VB_DIV: return fp ? LLVMBuildFDiv(g->b, a, b, "") : cg_int_div(g, a, b, is_unsigned_vreg(op));
-    case VB_MAX: return min_max(g, op, true, a, b);
-    case VB_MIN: return min_max(g, op, false, a, b);
+    case VB_DIV: return fp ? LLVMBuildFDiv(g->b, a, b, "") : cg_int_div(g, a, b, cg_is_unsigned(elem));
+    case VB_MAX: return min_max(g, elem, true, a, b);
+    case VB_MIN: return min_max(g, elem, false, a, b);
     case VB_AND: return LLVMBuildAnd(g->b, a, b, "");
     case VB_OR: return LLVMBuildOr(g->b, a, b, "");
     case VB_XOR: return LLVMBuildXor(g->b, a, b, "");
-    case VB_SHL: return shift(g, op, true, a, b);
-    case VB_SHR: return shift(g, op, false, a, b);
+    case VB_SHL: return shift(g, elem, true, a, b);
+    case VB_SHR: return shift(g, elem, false, a, b);
     case VB_EXPDIF: {
         LLVMValueRef d = LLVMBuildFSub(g->b, a, b, "");
         return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
@@ -239,22 +241,20 @@ static bool lower_binary(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     if (!vreg_of(ptoc_op_operand(op, 1)->type))
         b = splat_as(g, b, op_vreg(op));
-    LLVMValueRef r = narrow(g, op, binary(g, op, (vbin)rule->arg, widen(g, op, a), widen(g, op, b)));
+    LLVMValueRef r = narrow(g, op, cg_vop_binary(g, (cg_vbin)rule->arg, vreg_elem(op), widen(g, op, a), widen(g, op, b)));
     cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 2), a));
     return true;
 }
 
-typedef enum vun { VU_ABS, VU_NEG, VU_NOT, VU_EXP, VU_LN, VU_SQRT, VU_RELU } vun;
-
-static LLVMValueRef unary(cg *g, const ptoc_op *op, vun k, LLVMValueRef a)
+LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a)
 {
     LLVMTypeRef t = LLVMTypeOf(a);
-    bool fp = is_float_vreg(op);
+    bool fp = ptoc_type_is_float(elem);
     switch (k) {
     case VU_ABS:
         if (fp)
             return cg_call_intrinsic(g, "llvm.fabs", t, &a, 1);
-        if (is_unsigned_vreg(op))
+        if (cg_is_unsigned(elem))
             return a;
         return cg_call_intrinsic(g, "llvm.abs", t, (LLVMValueRef[]){a, LLVMConstInt(g->i1, 0, false)}, 2);
     case VU_NEG: return fp ? LLVMBuildFNeg(g->b, a, "") : LLVMBuildNeg(g->b, a, "");
@@ -262,7 +262,7 @@ static LLVMValueRef unary(cg *g, const ptoc_op *op, vun k, LLVMValueRef a)
     case VU_EXP: return cg_call_intrinsic(g, "llvm.exp", t, &a, 1);
     case VU_LN: return cg_call_intrinsic(g, "llvm.log", t, &a, 1);
     case VU_SQRT: return cg_call_intrinsic(g, "llvm.sqrt", t, &a, 1);
-    case VU_RELU: return min_max(g, op, true, a, LLVMConstNull(t));
+    case VU_RELU: return min_max(g, elem, true, a, LLVMConstNull(t));
     }
     return NULL;
 }
@@ -272,7 +272,7 @@ static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!computable(op))
         return false;
     LLVMValueRef a = operand(g, op, 0);
-    LLVMValueRef r = narrow(g, op, unary(g, op, (vun)rule->arg, widen(g, op, a)));
+    LLVMValueRef r = narrow(g, op, cg_vop_unary(g, (cg_vun)rule->arg, vreg_elem(op), widen(g, op, a)));
     cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 1), a));
     return true;
 }
@@ -349,13 +349,22 @@ static bool lower_vsel(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* a CMP b per lane: ordered float compares (ne: unordered or unequal),
+ * integers signed or unsigned by the element type. */
+LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
+{
+    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+    static const LLVMIntPredicate si[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate ui[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    if (ptoc_type_is_float(elem))
+        return LLVMBuildFCmp(g->b, fp[k], a, b, "");
+    return LLVMBuildICmp(g->b, cg_is_unsigned(elem) ? ui[k] : si[k], a, b, "");
+}
+
 static bool lower_vcmp(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     static const char *const modes[] = {"eq", "ne", "lt", "le", "gt", "ge"};
-    static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
-    static const LLVMIntPredicate si[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
-    static const LLVMIntPredicate ui[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
     const ptoc_type *vt = op_vreg(op);
     unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt), k = 0;
     const char *mode = string_attr(op, "cmp_mode", "eq");
@@ -364,10 +373,7 @@ static bool lower_vcmp(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef a = operand(g, op, 0), b = operand(g, op, 1);
     if (!vreg_of(ptoc_op_operand(op, 1)->type))
         b = splat_as(g, b, vt);
-    a = widen(g, op, a);
-    b = widen(g, op, b);
-    LLVMValueRef c = is_float_vreg(op) ? LLVMBuildFCmp(g->b, fp[k], a, b, "")
-                                       : LLVMBuildICmp(g->b, is_unsigned_vreg(op) ? ui[k] : si[k], a, b, "");
+    LLVMValueRef c = cg_vop_compare(g, (cg_vcmp)k, vreg_elem(op), widen(g, op, a), widen(g, op, b));
     LLVMValueRef seed = lane_mask(g, operand(g, op, 2), lanes, bytes);
     cg_set(g, &op->results[0], predicate_of(g, LLVMBuildAnd(g->b, c, seed, ""), bytes));
     return true;
@@ -1002,10 +1008,16 @@ static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
     return ok;
 }
 
-const cg_rule cg_pto_vop_rules[] = {
+/* The vector functions and their bridges to tiles, which every target with
+ * a lowering pass (a5, a2a3) takes, apart from the A5 micro-ops. */
+const cg_rule cg_pto_scope_rules[] = {
     {PTO(VECSCOPE), lower_vecscope, 0, PTOC_PTO_VOP_NONE},
     VOP(TILE_PTR, lower_bridge, 0),
     VOP(TILE_VALID, lower_bridge, 1),
+};
+const size_t cg_pto_scope_rule_count = sizeof cg_pto_scope_rules / sizeof cg_pto_scope_rules[0];
+
+const cg_rule cg_pto_vop_rules[] = {
     VOP(VLDS, lower_vlds, 0),
     VOP(VLDSX2, lower_vldsx2, 0),
     VOP(VSTS, lower_vsts, 0),

@@ -19,14 +19,17 @@
 
 /* ---------------------------------------------------------------- the cpu backend */
 
-/* The cpu target lowers every op by codegen's own tables. */
+/* The cpu target lowers every op by codegen's own tables (the A2/A3 repeat
+ * intrinsics too: lower_a2a3.c runs them on the host). */
 static const cg_rule_table cpu_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_elementwise_rules, &cg_pto_elementwise_rule_count},
     {cg_pto_select_rules, &cg_pto_select_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
+    {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
+    {cg_a2a3_rules, &cg_a2a3_rule_count},
 };
 
 /* Scalars as LLVM has them; tiles and views as the aggregates of
@@ -72,6 +75,7 @@ static const ptoc_target_backend cpu_backend = {
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
 };
 
@@ -86,6 +90,30 @@ static const ptoc_target_backend a5_backend = {
     .vf_model = &cg_a5_vf_model,
 };
 
+/* ---------------------------------------------------------------- the a2a3 backend */
+
+/* The a2a3 target's vector work arrives as A2/A3 repeat intrinsics; each
+ * becomes a call of its intrinsic (intrinsics.c), defined by its rule
+ * (lower_a2a3.c) and given the function's vector state. The rest lowers as
+ * on cpu, and the kernel runs on the host with the cpu target's types,
+ * machine and runtime: the A2/A3 model is executable. */
+static const cg_rule_table a2a3_rule_tables[] = {
+    {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_scope_rules, &cg_pto_scope_rule_count},
+    {cg_a2a3_rules, &cg_a2a3_rule_count},
+};
+
+static const ptoc_target_backend a2a3_backend = {
+    .tables = a2a3_rule_tables,
+    .ntables = sizeof a2a3_rule_tables / sizeof a2a3_rule_tables[0],
+    .init_types = cpu_init_types,
+    .type = cg_cpu_type,
+    .machine = cg_cpu_machine,
+    .jit_runtime = cg_cpu_jit_runtime,
+    .intrinsic_prefix = "pto.a2a3",
+};
+
 /* ---------------------------------------------------------------- the list */
 
 static const char *const a2a3_aliases[] = {"a2", "a3", NULL};
@@ -94,7 +122,8 @@ enum { TARGET_A2A3, TARGET_A5, TARGET_CPU, BUILTIN_COUNT };
 
 static const ptoc_target builtin[BUILTIN_COUNT] = {
     [TARGET_A2A3] = {.name = "a2a3", .aliases = a2a3_aliases, .arch = "a2a3",
-                     .pipeline = ptoc_level_pipeline, .backend = NULL},
+                     .pipeline = ptoc_level_pipeline, .lowering = "pto-lower-a2a3",
+                     .lowers = ptoc_lower_a2a3_lowers, .backend = &a2a3_backend},
     [TARGET_A5] = {.name = "a5", .arch = "a5", .pipeline = ptoc_level_pipeline, .lowering = "pto-lower-a5,pto-split-u64",
                    .lowers = ptoc_lower_a5_lowers, .backend = &a5_backend},
     [TARGET_CPU] = {.name = "cpu", .arch = "cpu", .pipeline = ptoc_level_pipeline, .backend = &cpu_backend},

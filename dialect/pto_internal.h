@@ -163,6 +163,16 @@ bool pto_parse_ssa_types(ptoc_parser *p, ptoc_type ***types, uint32_t *n);
 bool pto_parse_vop(ptoc_parser *p, ptoc_op_state *st);
 void pto_print_vop(ptoc_printer *p, const ptoc_op *op);
 bool pto_verify_vop(const ptoc_op *op);
+/* pto_rops.c: the rules of the A2/A3 repeat intrinsics (pto_vops.def's
+ * a2a3.* rows), given an op whose operand count and kinds pto_verify_vop
+ * has checked: its typed operands in signature order, with their letters. */
+typedef enum pto_rop_rule {
+    PTO_ROP_BINARY, PTO_ROP_BINARY_INT, PTO_ROP_UNARY, PTO_ROP_UNARY_FLOAT, PTO_ROP_UNARY_INT, PTO_ROP_SCALAR,
+    PTO_ROP_CMP, PTO_ROP_CMPS, PTO_ROP_SEL, PTO_ROP_BRCB, PTO_ROP_DUP, PTO_ROP_SET_MASK, PTO_ROP_MODE,
+    PTO_ROP_SET_CMPMASK, PTO_ROP_COPY_IN, PTO_ROP_COPY_OUT,
+} pto_rop_rule;
+bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
+                   uint32_t n);
 void pto_fill_vop_defs(ptoc_op_def *defs);
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */
 bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tsubs tmuls tdivs tmaxs tmins */

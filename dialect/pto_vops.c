@@ -11,7 +11,7 @@
  * neither appears in the type list. The operand types may also be written in
  * parentheses, as some pages do, and an offset's `index` may be listed. An op
  * with no typed operand lists its result types after the colon, without an
- * arrow. Printing writes the form back with the types unparenthesised.
+ * arrow; one with neither (pto.a2a3.set_mask_norm) has no colon. Printing writes the form back with the types unparenthesised.
  */
 #include "dialect/pto_internal.h"
 #include "ptoc/ptoc.h"
@@ -46,7 +46,12 @@ typedef enum vop_rule {
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
+    /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
+    VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
+    VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
+    VR_COPY_IN, VR_COPY_OUT,
 } vop_rule;
+_Static_assert(VR_COPY_OUT - VR_REP_BINARY == PTO_ROP_COPY_OUT, "the repeat rules in pto_rops.c's order");
 
 typedef struct vop_row {
     ptoc_pto_vop_info info;
@@ -83,9 +88,10 @@ const ptoc_pto_vop_info *ptoc_pto_vop_info_at(size_t i) { return i < NVOPS ? &vo
 /* ---------------------------------------------------------------- signatures */
 
 /* One item of a signature: its kind letter ('v', 'm', 's', 'i', 'x', 'p',
- * 'o' for p[]'s offset, '\'' for a string) and, for a string, its key. */
+ * 'g', 'o' for p[]'s or g[]'s offset, '\'' for a string) and, for a string,
+ * its key. */
 typedef struct sig_item { char kind; char key[24]; } sig_item;
-#define MAX_ITEMS 8
+#define MAX_ITEMS 16
 
 /* Splits a signature ("v p[] 'dist' m") into items; p[] gives 'p' then 'o'. */
 static uint32_t split_sig(const char *sig, sig_item *out)
@@ -105,7 +111,7 @@ static uint32_t split_sig(const char *sig, sig_item *out)
         } else
             s++;
         out[n++] = it;
-        if (it.kind == 'p' && s[0] == '[' && s[1] == ']') {
+        if ((it.kind == 'p' || it.kind == 'g') && s[0] == '[' && s[1] == ']') {
             s += 2;
             if (n < MAX_ITEMS)
                 out[n++] = (sig_item){'o', ""};
@@ -156,6 +162,8 @@ static bool parse_vop_types(ptoc_parser *p, ptoc_op_state *st, const sig_item *i
     ptoc_type **types = NULL, **results = NULL;
     uint32_t nresults = 0;
     ptoc_loc loc = ptoc_parser_loc(p);
+    if (ntyped == 0 && nres == 0)        /* no type to list: nothing after the attributes */
+        return true;
     if (!ptoc_parse_expect(p, ":"))
         return false;
     if (ntyped == 0) {                   /* `: R`: the result types alone */
@@ -234,8 +242,12 @@ void pto_print_vop(ptoc_printer *p, const ptoc_op *op)
             ptoc_print_value(p, ptoc_op_operand(op, o++));
     }
     ptoc_print_attr_dict(p, op, keys, nkeys);
+    bool any_typed = false, first = true;
+    for (uint32_t k = 0; k < n; k++)
+        any_typed |= typed(items[k].kind);
+    if (!any_typed && op->nresults == 0)
+        return;
     ptoc_print_str(p, " : ");
-    bool first = true;
     for (uint32_t k = 0, i = 0; k < n; k++) {
         if (!operand(items[k].kind))
             continue;
@@ -368,6 +380,12 @@ static bool check_kinds(const vop_view *w)
                 ok = false;
             }
             break;
+        case 'g':
+            if (!ptoc_pto_ptr_elem(t)) {
+                ptoc_op_emit_error(w->op, "a GM pointer operand must be a !pto.ptr<T>");
+                ok = false;
+            }
+            break;
         case 'i':
             if (!ptoc_type_is_int_or_index(t)) {
                 ptoc_op_emit_error(w->op, "a count must be an integer or an index");
@@ -407,7 +425,7 @@ static bool in_words(const char *list, const char *word)
 }
 
 /* The attribute dict holds only the row's attributes and its string operands'
- * keys, each a string (post_update: a unit attribute). */
+ * keys, each a string (post_update: a unit attribute; blk, rep: lists). */
 static bool check_attrs(const vop_view *w)
 {
     const ptoc_op *op = w->op;
@@ -423,9 +441,11 @@ static bool check_attrs(const vop_view *w)
             return false;
         }
         ptoc_attr *a = op->attrs[i].value;
-        bool unit = !strcmp(name, "post_update");
-        if (unit ? a->kind != PTOC_ATTR_UNIT : a->kind != PTOC_ATTR_STRING) {
-            ptoc_op_emit_error(op, "attribute '%s' must be %s", name, unit ? "a unit attribute" : "a string");
+        bool unit = !strcmp(name, "post_update"), list = !strcmp(name, "blk") || !strcmp(name, "rep");
+        ptoc_attr_kind want = unit ? PTOC_ATTR_UNIT : list ? PTOC_ATTR_ARRAY : PTOC_ATTR_STRING;
+        if (a->kind != want) {
+            ptoc_op_emit_error(op, "attribute '%s' must be %s", name,
+                               unit ? "a unit attribute" : list ? "a list of strides" : "a string");
             return false;
         }
     }
@@ -745,6 +765,10 @@ static bool check_rule(const vop_view *w)
             return false;
         }
         return true;
+    case VR_REP_BINARY: case VR_REP_BINARY_INT: case VR_REP_UNARY: case VR_REP_UNARY_FLOAT: case VR_REP_UNARY_INT:
+    case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
+    case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT:
+        return pto_check_rop(w->op, (pto_rop_rule)(rule - VR_REP_BINARY), w->types, w->kinds, w->ntypes);
     }
     return true;
 }
@@ -773,11 +797,12 @@ bool pto_verify_vop(const ptoc_op *op)
 /* ---------------------------------------------------------------- registration */
 
 /* The ops' defs, after the tile ops' in the pto dialect's array. One that
- * reads or writes UB (a pointer operand) is not pure: it stays in order. */
+ * reads or writes memory (a pointer operand) or the core's vector state (the
+ * A2/A3 ops) is not pure: it stays in order. */
 void pto_fill_vop_defs(ptoc_op_def *defs)
 {
     for (size_t i = 0; i < NVOPS; i++) {
-        bool memory = strchr(vop_rows[i].info.operands, 'p') != NULL;
+        bool memory = strchr(vop_rows[i].info.operands, 'p') != NULL || vop_rows[i].rule >= VR_REP_BINARY;
         defs[i] = (ptoc_op_def){.name = vop_rows[i].info.name, .flags = memory ? 0 : PTOC_OPF_PURE,
                                 .parse = pto_parse_vop, .print = pto_print_vop, .verify = pto_verify_vop,
                                 .data = &vop_rows[i]};

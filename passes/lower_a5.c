@@ -91,27 +91,6 @@ static void store(lower *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, pto
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln->bits), NULL, NULL);
 }
 
-/* The tile's address as a pointer to `elem` (its element type, or ui8 for
- * its bytes), and its valid rows and columns (results 0 and 1). */
-static ptoc_value *tile_ptr(lower *L, ptoc_value *tile, ptoc_type *elem)
-{
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &tile, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
-static ptoc_op *tile_valid(lower *L, ptoc_value *tile)
-{
-    ptoc_type *vt[2] = {L->index, L->index};
-    return vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &tile, 2, vt, NULL, NULL, NULL, NULL);
-}
-
-/* Whether scalar_as can give a scalar of type `t` the element type: both
- * integers or both floats. */
-static bool scalar_fits(const ptoc_type *t, const ptoc_type *elem)
-{
-    return (ptoc_type_is_float(t) && ptoc_type_is_float(elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(elem));
-}
-
 /* ---------------------------------------------------------------- elementwise */
 
 /* How an elementwise op computes one register. */
@@ -228,24 +207,6 @@ static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
            (row->form != EW_COPY || op->nattrs <= 1);
 }
 
-/* The scalar as the element type (an unsigned tile's scalar is its signless
- * integer), converted as the hardware receives it: floats rounded to the
- * element's width, integers wrapped or extended by sign. NULL when the
- * conversion is between integers and floats. */
-static ptoc_value *scalar_as(lower *L, ptoc_value *s, ptoc_type *elem)
-{
-    ptoc_type *t = s->type;
-    unsigned tb = ptoc_type_bitwidth(t), eb = ptoc_type_bitwidth(elem);
-    if (ptoc_type_is_float(t) && ptoc_type_is_float(elem))
-        return t == elem ? s : vb_cast(L, tb > eb ? "arith.truncf" : "arith.extf", s, elem);
-    if (!ptoc_type_is_int(t) || !ptoc_type_is_int(elem))
-        return NULL;
-    if (tb == eb)
-        return s;
-    ptoc_type *signless = ptoc_type_int(L->ctx, eb, PTOC_SIGNLESS);
-    return vb_cast(L, tb > eb ? "arith.trunci" : "arith.extsi", s, signless);
-}
-
 /* One register of dst from the registers at element offset `off` of the tile ins. */
 static ptoc_value *ew_compute(lower *L, const ew_op *e, const lanes *ln, ptoc_value *const *ptrs,
                               ptoc_value *const *offs, ptoc_value *scalar, ptoc_value *mask)
@@ -301,10 +262,10 @@ static void ew_program(lower *L, const ew_op *e)
     lanes ln = lanes_of(L, d->elem);
     ptoc_value *ptrs[3], *offs[3], *row_base[3] = {NULL, NULL, NULL};
     for (uint32_t i = 0; i < nt; i++)
-        ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)] : tile_ptr(L, e->tiles[i], d->elem);
-    ptoc_op *valid = tile_valid(L, e->tiles[last]);
+        ptrs[i] = first_same(e, i) < i ? ptrs[first_same(e, i)] : vb_tile_ptr(L, e->tiles[i], d->elem);
+    ptoc_op *valid = vb_tile_valid(L, e->tiles[last]);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
-    ptoc_value *scalar = e->scalar ? scalar_as(L, e->scalar, d->elem) : NULL;
+    ptoc_value *scalar = e->scalar ? vb_scalar_as(L, e->scalar, d->elem) : NULL;
     if (scalar && e->row->form == EW_BROADCAST)
         scalar = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     bool flat = contiguous(e);
@@ -363,8 +324,8 @@ static void expand_program(lower *L, ew_op *e)
         return;
     }
     ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_op *va = tile_valid(L, e->tiles[0]);
-    ptoc_op *vd = tile_valid(L, e->tiles[2]);
+    ptoc_op *va = vb_tile_valid(L, e->tiles[0]);
+    ptoc_op *vd = vb_tile_valid(L, e->tiles[2]);
     ptoc_value *same[2];
     for (uint32_t k = 0; k < 2; k++) {
         ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
@@ -388,25 +349,6 @@ static void expand_program(lower *L, ew_op *e)
 }
 
 /* ---------------------------------------------------------------- the vecscope */
-
-/* A pto.vecscope in place of `op` over `n` tiles, the last `nouts` of them
- * its outs; the builder left in its body. */
-static void open_vecscope(lower *L, ptoc_op *op, ptoc_value *const *tiles, uint32_t n, uint32_t nouts)
-{
-    ptoc_builder_set_before(&L->b, op);
-    L->b.loc = op->loc;
-    /* `from`: the tile op it runs, for traces and readers */
-    const char *from = op->name->str;
-    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "from"), ptoc_attr_string(L->ctx, from, strlen(from))};
-    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, tiles, 0, NULL, 1,
-                                         &a, 1);
-    int64_t seg[2] = {(int64_t)n - (int64_t)nouts, (int64_t)nouts};
-    ptoc_op_set_segment_sizes(scope, L->b.arena, 2, seg);
-    ptoc_block *body = ptoc_block_create(L->b.arena);
-    ptoc_region_append(&scope->regions[0], body);
-    ptoc_builder_set_end(&L->b, body);
-    L->nconsts = 0;
-}
 
 /* ---------------------------------------------------------------- tcmp, tcmps */
 
@@ -447,7 +389,7 @@ static bool cmp_operands(const ptoc_op *op, cmp_op *out)
         return false;
     if (ptoc_pto_tile_buf(out->rhs->type))
         return plain_vec_tile(out->rhs->type, s->elem);
-    return out->scalar && scalar_fits(out->rhs->type, s->elem);
+    return out->scalar && vb_scalar_fits(out->rhs->type, s->elem);
 }
 
 /* The packed bits of a compare predicate, ready for psts PK (b16, b32) or
@@ -469,9 +411,9 @@ static void cmp_program(lower *L, const cmp_op *c)
     lanes ln = lanes_of(L, s->elem);
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED);
     lanes bytes = lanes_of(L, u8);
-    ptoc_value *ps = tile_ptr(L, c->src, s->elem), *pr = rt ? tile_ptr(L, c->rhs, s->elem) : NULL;
-    ptoc_value *pm = tile_ptr(L, c->mask, u8);
-    ptoc_op *valid = tile_valid(L, c->src);
+    ptoc_value *ps = vb_tile_ptr(L, c->src, s->elem), *pr = rt ? vb_tile_ptr(L, c->rhs, s->elem) : NULL;
+    ptoc_value *pm = vb_tile_ptr(L, c->mask, u8);
+    ptoc_op *valid = vb_tile_valid(L, c->src);
     int64_t chunk = ln.bits == 8 ? 32 : 16;            /* the bytes one psts writes */
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *seven = vb_index(L, 7), *three = vb_index(L, 3);
     ptoc_value *step = vb_index(L, ln.count), *nchunk = vb_index(L, chunk);
@@ -484,7 +426,7 @@ static void cmp_program(lower *L, const cmp_op *c)
         snprintf(dist, sizeof dist, "BRC_B%u", ln.bits);
         rhs = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln.vreg, "dist", dist, NULL, NULL));
     }
-    ptoc_value *scalar = c->scalar && !rt ? scalar_as(L, c->rhs, s->elem) : NULL;
+    ptoc_value *scalar = c->scalar && !rt ? vb_scalar_as(L, c->rhs, s->elem) : NULL;
     loop rows, cols;
     ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
     ptoc_value *mrow = vb_arith(L, "arith.muli", r, mstride), *srow = vb_arith(L, "arith.muli", r, sstride);
@@ -518,7 +460,7 @@ static void replace_cmp(lower *L, ptoc_op *op, const cmp_op *c)
     bool tile_rhs = ptoc_pto_tile_buf(c->rhs->type) != NULL;
     if (!tile_rhs)
         tiles[1] = c->mask;
-    open_vecscope(L, op, tiles, tile_rhs ? 3 : 2, 1);
+    vb_open_vecscope(L, op, tiles, tile_rhs ? 3 : 2, 1);
     cmp_program(L, c);
     ptoc_op_erase(op);
 }
@@ -599,8 +541,8 @@ static void hist_program(lower *L, const hist_op *h)
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), *u16 = ptoc_type_int(L->ctx, 16, PTOC_UNSIGNED);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
     lanes b8 = lanes_of(L, u8), b16 = lanes_of(L, u16), b32 = lanes_of(L, u32);
-    ptoc_value *sp = tile_ptr(L, h->src, u8), *ip = tile_ptr(L, h->idx, u8), *dp = tile_ptr(L, h->dst, u32);
-    ptoc_op *valid = tile_valid(L, h->src);
+    ptoc_value *sp = vb_tile_ptr(L, h->src, u8), *ip = vb_tile_ptr(L, h->idx, u8), *dp = vb_tile_ptr(L, h->dst, u32);
+    ptoc_op *valid = vb_tile_valid(L, h->src);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, 256);
     ptoc_value *ebytes = vb_index(L, wide ? 4 : 2), *rbytes = vb_index(L, s->cols * (wide ? 4 : 2));
     ptoc_value *dstride = vb_index(L, d->cols), *half = vb_index(L, 128), *second = vb_index(L, 512);
@@ -679,7 +621,7 @@ static void hist_program(lower *L, const hist_op *h)
 static void replace_hist(lower *L, ptoc_op *op, const hist_op *h)
 {
     ptoc_value *tiles[3] = {h->src, h->idx, h->dst};
-    open_vecscope(L, op, tiles, 3, 1);
+    vb_open_vecscope(L, op, tiles, 3, 1);
     hist_program(L, h);
     ptoc_op_erase(op);
 }
@@ -712,7 +654,7 @@ static bool sel_operands(const ptoc_op *op, sel_op *out)
         !plain_vec_tile(out->src0->type, d->elem) || !plain_vec_tile(out->dst->type, d->elem) ||
         (out->src1 && !plain_vec_tile(out->src1->type, d->elem)))
         return false;
-    return !out->scalar || scalar_fits(out->scalar->type, d->elem);
+    return !out->scalar || vb_scalar_fits(out->scalar->type, d->elem);
 }
 
 /* The predicate of the register at element column `col` of mask row `row`. */
@@ -734,12 +676,12 @@ static void select_program(lower *L, const sel_op *s)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(s->dst->type), *m = ptoc_pto_tile_buf(s->mask->type);
     lanes ln = lanes_of(L, d->elem);
-    ptoc_value *mptr = tile_ptr(L, s->mask, m->elem), *p0 = tile_ptr(L, s->src0, d->elem);
-    ptoc_value *p1 = s->src1 ? tile_ptr(L, s->src1, d->elem) : NULL, *pd = tile_ptr(L, s->dst, d->elem);
-    ptoc_op *valid = tile_valid(L, s->dst);
+    ptoc_value *mptr = vb_tile_ptr(L, s->mask, m->elem), *p0 = vb_tile_ptr(L, s->src0, d->elem);
+    ptoc_value *p1 = s->src1 ? vb_tile_ptr(L, s->src1, d->elem) : NULL, *pd = vb_tile_ptr(L, s->dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, s->dst);
     ptoc_value *fill = NULL;
     if (s->scalar) {
-        ptoc_value *sc = scalar_as(L, s->scalar, d->elem);
+        ptoc_value *sc = vb_scalar_as(L, s->scalar, d->elem);
         fill = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &sc, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     }
     const ptoc_pto_tile_desc *t0 = ptoc_pto_tile_buf(s->src0->type);
@@ -771,7 +713,7 @@ static void replace_select(lower *L, ptoc_op *op, const sel_op *s)
     ptoc_value *tiles[4] = {s->mask, s->src0, s->src1, s->dst};
     if (!s->src1)
         tiles[2] = s->dst;
-    open_vecscope(L, op, tiles, s->src1 ? 4 : 3, 1);
+    vb_open_vecscope(L, op, tiles, s->src1 ? 4 : 3, 1);
     select_program(L, s);
     ptoc_op_erase(op);
 }
@@ -789,7 +731,7 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
     for (uint32_t i = 0; i < op->noperands; i++)
         if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
             operands[n++] = ptoc_op_operand(op, i);
-    open_vecscope(L, op, operands, n, nouts);
+    vb_open_vecscope(L, op, operands, n, nouts);
     if (e->row->expand && e->bcast < 0)
         expand_program(L, e);
     else
@@ -800,7 +742,7 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
 /* Whether scalar_as can give the scalar the element type. */
 static bool lowerable(const ew_op *e)
 {
-    return !e->scalar || scalar_fits(e->scalar->type, ptoc_pto_tile_buf(e->tiles[0]->type)->elem);
+    return !e->scalar || vb_scalar_fits(e->scalar->type, ptoc_pto_tile_buf(e->tiles[0]->type)->elem);
 }
 
 static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TSEL) || ptoc_pto_is(op, PTOC_PTO_OP_TSELS); }

@@ -20,6 +20,7 @@ extern const ptoc_pass_def ptoc_cse_pass;
 extern const ptoc_pass_def ptoc_symbol_dce_pass;
 extern const ptoc_pass_def ptoc_inline_pass;
 extern const ptoc_pass_def ptoc_lower_a5_pass;
+extern const ptoc_pass_def ptoc_lower_a2a3_pass;
 extern const ptoc_pass_def ptoc_split_u64_pass;
 
 /* pass_util.c: whether an option value is "true" or "1" (NULL: false); a

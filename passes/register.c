@@ -22,6 +22,7 @@ static const ptoc_pass_def *const all_passes[] = {
     &ptoc_insert_tassign_pass,
     &ptoc_insert_sync_pass,
     &ptoc_lower_a5_pass,
+    &ptoc_lower_a2a3_pass,
     &ptoc_split_u64_pass,
 };
 

@@ -1,5 +1,6 @@
 /* vop_builder.c: the helpers of vop_builder.h. */
 #include "passes/vop_builder.h"
+#include "ptoc/ir.h"
 
 #include <string.h>
 
@@ -76,4 +77,52 @@ void vb_loop_end(vop_builder *L, vb_loop *l)
 {
     ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
     L->b = l->after;
+}
+
+ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem)
+{
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_TILE_PTR, 1, &tile, 1, &pt, NULL, NULL, NULL, NULL));
+}
+
+ptoc_op *vb_tile_valid(vop_builder *L, ptoc_value *tile)
+{
+    ptoc_type *vt[2] = {L->index, L->index};
+    return vb_vop(L, PTOC_PTO_VOP_TILE_VALID, 1, &tile, 2, vt, NULL, NULL, NULL, NULL);
+}
+
+bool vb_scalar_fits(const ptoc_type *t, const ptoc_type *elem)
+{
+    return (ptoc_type_is_float(t) && ptoc_type_is_float(elem)) || (ptoc_type_is_int(t) && ptoc_type_is_int(elem));
+}
+
+ptoc_value *vb_scalar_as(vop_builder *L, ptoc_value *s, ptoc_type *elem)
+{
+    ptoc_type *t = s->type;
+    unsigned tb = ptoc_type_bitwidth(t), eb = ptoc_type_bitwidth(elem);
+    if (ptoc_type_is_float(t) && ptoc_type_is_float(elem))
+        return t == elem ? s : vb_cast(L, tb > eb ? "arith.truncf" : "arith.extf", s, elem);
+    if (!ptoc_type_is_int(t) || !ptoc_type_is_int(elem))
+        return NULL;
+    if (tb == eb)
+        return s;
+    ptoc_type *signless = ptoc_type_int(L->ctx, eb, PTOC_SIGNLESS);
+    return vb_cast(L, tb > eb ? "arith.trunci" : "arith.extsi", s, signless);
+}
+
+void vb_open_vecscope(vop_builder *L, ptoc_op *op, ptoc_value *const *tiles, uint32_t n, uint32_t nouts)
+{
+    ptoc_builder_set_before(&L->b, op);
+    L->b.loc = op->loc;
+    /* `from`: the tile op it runs, for traces and readers */
+    const char *from = op->name->str;
+    ptoc_named_attr a = {ptoc_ident_cstr(L->ctx, "from"), ptoc_attr_string(L->ctx, from, strlen(from))};
+    ptoc_op *scope = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_VECSCOPE), n, tiles, 0, NULL, 1,
+                                         &a, 1);
+    int64_t seg[2] = {(int64_t)n - (int64_t)nouts, (int64_t)nouts};
+    ptoc_op_set_segment_sizes(scope, L->b.arena, 2, seg);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_region_append(&scope->regions[0], body);
+    ptoc_builder_set_end(&L->b, body);
+    L->nconsts = 0;
 }

@@ -1,5 +1,5 @@
 /* vop_builder.h: building micro-op programs, for the passes that write them
- * (pto-lower-a5, pto-split-u64).
+ * (pto-lower-a5, pto-lower-a2a3, pto-split-u64).
  *
  * A vop_builder is a ptoc_builder with the index type at hand and a small
  * cache of index constants, so a program asks for each constant once, at its
@@ -46,5 +46,23 @@ ptoc_op *vb_vop(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *cons
 typedef struct vb_loop { ptoc_builder after; } vb_loop;
 ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step);
 void vb_loop_end(vop_builder *L, vb_loop *l);
+
+/* The tile's address as a pointer to `elem` (its element type, or ui8 for
+ * its bytes): pto.tile_ptr. */
+ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem);
+/* The tile's valid rows and columns (results 0 and 1): pto.tile_valid. */
+ptoc_op *vb_tile_valid(vop_builder *L, ptoc_value *tile);
+/* Whether vb_scalar_as can give a scalar of type `t` the element type: both
+ * integers or both floats. */
+bool vb_scalar_fits(const ptoc_type *t, const ptoc_type *elem);
+/* The scalar as the element type (an unsigned tile's scalar is its signless
+ * integer), converted as the hardware receives it: floats rounded to the
+ * element's width, integers wrapped or extended by sign. NULL when the
+ * conversion is between integers and floats. */
+ptoc_value *vb_scalar_as(vop_builder *L, ptoc_value *s, ptoc_type *elem);
+/* A pto.vecscope in place of `op` over `n` tiles, the last `nouts` of them
+ * its outs, `from` naming op; the builder left in its body, the constant
+ * cache empty. */
+void vb_open_vecscope(vop_builder *L, ptoc_op *op, ptoc_value *const *tiles, uint32_t n, uint32_t nouts);
 
 #endif

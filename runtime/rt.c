@@ -164,6 +164,12 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     case PTOC_RT_TRAP_ELEMENT:
         ptoc_rt_fail(where, "element offset %" PRId64 " is outside the tile's %" PRId64 " elements", a, b);
         break;
+    case PTOC_RT_TRAP_A2A3_FIELD: {
+        static const char *const fields[] = {"repeat count", "left pad", "right pad"};
+        ptoc_rt_fail(where, "the %s %" PRId64 " is outside 0..%" PRId64 "%s", c >= 0 && c < 3 ? fields[c] : "field", a,
+                     b, c == 0 ? " (split the repeats)" : " (pads are not modelled: pass 0)");
+        break;
+    }
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;

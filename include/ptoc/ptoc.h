@@ -43,6 +43,10 @@ void ptoc_register_all(ptoc_context *ctx);
 /* Whether pto-lower-a5 lowers the tile op `opcode` to A5 micro-ops, for
  * some of its operand types and layouts (the a5 target entry's `lowers`). */
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode);
+/* Whether pto-lower-a2a3 lowers the tile op `opcode` to A2/A3 repeat
+ * intrinsics, for some of its operand types and layouts (the a2a3 target
+ * entry's `lowers`). */
+bool ptoc_lower_a2a3_lowers(ptoc_pto_op_id opcode);
 
 #ifdef __cplusplus
 }

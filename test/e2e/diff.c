@@ -709,7 +709,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
 static int usage(void)
 {
     fprintf(stderr, "usage: e2e_diff elementwise|colexpand|select|histogram|mem|padvalue|selftest "
-                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]] [--target a5]\n");
+                    "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]] [--target a5|a2a3]\n");
     return 2;
 }
 

@@ -1,5 +1,5 @@
 /* harness.c: compile a batch of e2e programs with ptoc (parse, verify with
- * the target's arch (cpu, or a5 for the A5 model), in Level-1 mode the
+ * the target's arch (cpu, or a5 / a2a3 for the target models), in Level-1 mode the
  * auto-mode passes and sync insertion, the target's lowering passes, lower
  * with the pipe simulator's events and the GM checks, -O2, JIT), run each case
  * through ptoc_rt_launch (its buffers registered at their exact sizes, so any
@@ -7,7 +7,9 @@
  * inputs, and compare every byte of every GM buffer; the pipe simulator must
  * find no race, deadlock or id set twice in any run (manual kernels carry
  * their own sync). On a target model, a case its verifier rejects is skipped
- * and counted: it is not legal there.
+ * and counted: it is not legal there; so is one the target does not generate
+ * code for after its lowering passes (an op its lowering does not cover
+ * yet): it is not lowered there.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -578,6 +580,34 @@ static bool legal_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
     return ok;
 }
 
+/* Whether the target generates code for the case after its lowering passes
+ * (a target whose lowering does not cover an op yet rejects it at code
+ * generation); *why gets the first error otherwise. */
+static bool lowered_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
+{
+    if (!s->target || !s->target->lowering)
+        return true;
+    size_t len = 0;
+    char *text = module_text(s, c, 1, &len);
+    ptoc_context *ctx;
+    ptoc_arena *arena;
+    memset(why, 0, sizeof *why);
+    ptoc_op *module = parse_verified(&ctx, &arena, s->target, c->prog.name, text, len, keep_first, why);
+    bool ok = module && (!s->level1 || run_passes(ctx, module, arena, c->prog.name, level1_pipeline)) &&
+              run_passes(ctx, module, arena, c->prog.name, s->target->lowering);
+    if (ok) {
+        ptoc_codegen_options opts = ptoc_codegen_defaults();
+        opts.target = s->target;
+        ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
+        ok = m != NULL;
+        if (m)
+            ptoc_llvm_module_destroy(m);
+    }
+    ptoc_context_destroy(ctx);
+    free(text);
+    return ok;
+}
+
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
 {
     int count = 0;
@@ -597,6 +627,12 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
             s->illegal++;
             if (s->verbose)
                 printf("skipped %s: not legal on %s: %s\n", cases[i].prog.name, s->target->name, diag.text);
+            continue;
+        }
+        if (!lowered_on_target(s, &cases[i], &diag)) {
+            s->unlowered++;
+            if (s->verbose)
+                printf("skipped %s: not lowered on %s: %s\n", cases[i].prog.name, s->target->name, diag.text);
             continue;
         }
         cases[count++] = cases[i];
@@ -677,7 +713,8 @@ int e2e_report(e2e_suite *s)
     if (s->level1)
         printf(", %d cases without a Level-1 form", s->skipped);
     if (s->target)
-        printf(", %d cases not legal on %s", s->illegal, s->target->name);
+        printf(", %d cases not legal on %s, %d not lowered on %s", s->illegal, s->target->name, s->unlowered,
+               s->target->name);
     printf("\n");
     return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
 }

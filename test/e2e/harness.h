@@ -62,6 +62,7 @@ typedef struct e2e_suite {
     bool level1;               /* emit Level-1 kernels and run the auto-mode passes first */
     const ptoc_target *target; /* what to compile for: cpu (NULL) or a target model (a5) */
     int illegal;               /* cases the target's verifier rejects (skipped) */
+    int unlowered;             /* cases the target does not generate code for yet (skipped) */
     int skipped;               /* level1: cases without a Level-1 form */
     e2e_stat stats[32];
     int nstats;

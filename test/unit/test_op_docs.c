@@ -10,7 +10,8 @@
  *                               (ptoc_llvm_supports_pto_op);
  *   "Pipes of data movements"   a row per move row of the op table: the pipe
  *                               of a move from one space to another;
- *   "Vector micro-ops"          a row per row of the micro-op table
+ *   "Vector micro-ops"          a row per A5 row of the micro-op table
+ *   "A2/A3 repeat intrinsics"   and per A2/A3 row (pto.a2a3.*)
  *                               (dialect/pto_vops.def): signatures, attributes,
  *                               what the op computes, and a column per target
  *                               saying whether it lowers the op
@@ -182,12 +183,16 @@ static void move_table(ptoc_strbuf *sb)
                            ptoc_pto_enum_name(PTOC_PTO_ENUM_ADDRESS_SPACE, dst), pipe_text(pipe));
 }
 
-/* The vector micro-op rows: their signatures and what they compute. */
-static void vop_table(ptoc_strbuf *sb)
+/* The rows of the micro-op table (A5's micro-ops, or with `a2a3` the A2/A3
+ * repeat intrinsics, named pto.a2a3.*): their signatures and what they
+ * compute. */
+static void vop_table(ptoc_strbuf *sb, bool a2a3)
 {
     header_with_targets(sb, "| op | operands | results | attributes | computes |");
     for (size_t i = 0; i < ptoc_pto_vop_count(); i++) {
         const ptoc_pto_vop_info *v = ptoc_pto_vop_info_at(i);
+        if ((strncmp(v->name, "pto.a2a3.", 9) == 0) != a2a3)
+            continue;
         ptoc_strbuf_printf(sb, "| `%s` | %s | %s | %s | %s |", v->name, v->operands, *v->results ? v->results : "-",
                            *v->attrs ? v->attrs : "-", v->summary);
         for (size_t t = 0; t < ptoc_target_count(); t++)
@@ -290,20 +295,23 @@ int main(void)
     CHECK(doc != NULL);
     if (!doc)
         return CHECK_DONE();
-    ptoc_strbuf dtypes, ops, moves, vops;
+    ptoc_strbuf dtypes, ops, moves, vops, rops;
     ptoc_strbuf_init(&dtypes, NULL);
     ptoc_strbuf_init(&ops, NULL);
     ptoc_strbuf_init(&moves, NULL);
     ptoc_strbuf_init(&vops, NULL);
+    ptoc_strbuf_init(&rops, NULL);
     dtype_table(&dtypes);
     op_table(&ops);
     move_table(&moves);
-    vop_table(&vops);
+    vop_table(&vops, false);
+    vop_table(&rops, true);
     int failures = check_failures;
     doc = check_table(doc, "Element types per target", ptoc_strbuf_cstr(&dtypes));
     doc = check_table(doc, "Op table", ptoc_strbuf_cstr(&ops));
     doc = check_table(doc, "Pipes of data movements", ptoc_strbuf_cstr(&moves));
     doc = check_table(doc, "Vector micro-ops", ptoc_strbuf_cstr(&vops));
+    doc = check_table(doc, "A2/A3 repeat intrinsics", ptoc_strbuf_cstr(&rops));
     if (check_failures != failures)
         write_fixed(doc);
     else
@@ -312,6 +320,7 @@ int main(void)
     ptoc_strbuf_free(&ops);
     ptoc_strbuf_free(&moves);
     ptoc_strbuf_free(&vops);
+    ptoc_strbuf_free(&rops);
     free(doc);
     return CHECK_DONE();
 }

@@ -21,6 +21,7 @@
  * exact value in double arithmetic.
  */
 #include "check.h"
+#include "jit_kernel.h"
 
 #include "ptoc/codegen.h"
 #include "ptoc/ptoc.h"
@@ -35,39 +36,6 @@
 /* ---------------------------------------------------------------- compiling */
 
 typedef void (*kernel2)(void *, void *, void *, int32_t);
-
-typedef struct compiled { ptoc_context *ctx; ptoc_jit *jit; void *fn; } compiled;
-
-static compiled compile(const char *text)
-{
-    compiled c = {ptoc_context_create(NULL), NULL, NULL};
-    ptoc_register_all(c.ctx);
-    ptoc_arena *arena = ptoc_arena_create(c.ctx);
-    ptoc_op *module = ptoc_parse(c.ctx, arena, text, strlen(text), "k.pto", NULL);
-    if (module && ptoc_verify(module)) {
-        ptoc_codegen_options o = ptoc_codegen_defaults();
-        ptoc_llvm_module *m = ptoc_llvm_lower(module, &o);
-        char *err = NULL;
-        if (m && ptoc_llvm_optimize(m, &err))
-            c.jit = ptoc_jit_create(m, &err);
-        else
-            ptoc_llvm_module_destroy(m);
-        if (err)
-            fprintf(stderr, "%s\n", err);
-        free(err);
-    }
-    c.fn = c.jit ? ptoc_jit_lookup(c.jit, "k") : NULL;
-    if (!c.fn)
-        fprintf(stderr, "cannot compile:\n%s\n", text);
-    return c;
-}
-
-static void release(compiled *c)
-{
-    if (c->jit)
-        ptoc_jit_destroy(c->jit);
-    ptoc_context_destroy(c->ctx);
-}
 
 /* ---------------------------------------------------------------- element types */
 

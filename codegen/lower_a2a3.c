@@ -1,0 +1,521 @@
+/* lower_a2a3.c: the executable semantics of the A2/A3 repeat intrinsics (the
+ * a2a3.* rows of dialect/pto_vops.def), as LLVM IR: the one place that says
+ * what each computes. The cpu target runs them; a backend for a2a3 is to
+ * take these rules as its intrinsics' definitions.
+ *
+ * What it models (pto-isa include/pto/npu/a2a3, the CCE intrinsics its
+ * programs call; docs/targets.md "a2a3"):
+ *
+ *   - The core's vector state, one per LLVM function (cg_a2a3_state): the
+ *     128-bit vector mask (mask_hi: lanes 64-127, mask_lo: lanes 0-63), the
+ *     mode (norm or counter) and CMPMASK (128 bits). It starts in norm mode
+ *     with every lane on and CMPMASK 0, the state the library restores after
+ *     each program (set_mask_norm; set_vector_mask(-1, -1)). The set_* ops
+ *     write it; set_cmpmask loads its 16 bytes from UB.
+ *   - The walk. An instruction runs `repeat` repeats of 8 blocks of 32 bytes,
+ *     B = 32 / esize lanes a block, L = 8 * B a repeat. Operand X's element
+ *     (r, b, e) is at X + (r * rep_X + b * blk_X) * 32 bytes + e * esize
+ *     (blk 1, rep 8 when the lists are absent). Norm mode: lane j = b * B + e
+ *     is on when bit j of the mask is. Counter mode: repeat is ignored; with
+ *     n = mask_lo, element k < n is lane k % L of repeat k / L. An off lane's
+ *     destination bytes are untouched. Each block is one LLVM vector of B
+ *     lanes (loaded, computed, selected by its lanes, stored); a block with no
+ *     lane on is not touched at all. The loops stay rolled.
+ *   - The arithmetic is the micro-ops' (cg_vop_binary, cg_vop_unary,
+ *     cg_vop_compare): on f16 lanes as LLVM computes half (in float, rounded
+ *     to f16 after each op), x/0 = -1 on integers, max/min by ordered
+ *     compares. vrec is 1 / x.
+ *   - vcmpv_* / vcmpvs_*: one bit per lane, LSB first; repeat r's L bits at
+ *     dst + r * L / 8 bytes whatever dst's strides (pto-isa a2a3 TCmp.hpp
+ *     places the next 240 repeats' bits 240 * L / 8 bytes on); the sources
+ *     walk their strides. Every repeat that runs writes all its L bits, 0 for
+ *     an off lane (the library runs them under the full mask in norm mode).
+ *   - vsel: dst = bit ? a : b, lane by lane. CMPMASK_SPR: the bits are
+ *     CMPMASK's, bit j for lane j of every repeat. TENSOR_SCALAR: repeat r's
+ *     bits at the third pointer + r * L / 8 bytes, b the element at the start
+ *     of CMPMASK (TSels.hpp stores the scalar there, then set_cmpmask).
+ *     TENSOR_TENSOR: a, b the two sources, repeat r's bits at the UB address
+ *     in CMPMASK's low 32 bits + r * L / 8 (TSel.hpp vector_dups the mask
+ *     row's address, a uint32, into the buffer it then set_cmpmasks). A UB
+ *     address is a byte offset from the base of the simulated vec space, as a
+ *     tile's address is (codegen_internal.h, "Simulated memory").
+ *   - vbrcb: unmasked, in either mode, `repeat` repeats: source elements 8r
+ *     .. 8r + 7 (contiguous), element i filling block i of repeat r of dst.
+ *   - vector_dup: every lane on gets the scalar.
+ *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
+ *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
+ *     bytes. Between bursts the GM address advances by len_burst + its gap
+ *     (bytes), the UB address by len_burst rounded up to 32 + its gap * 32:
+ *     a2a3 TStore.hpp's ubGap is (Rows - shape) * esize >> 5, which with the
+ *     rounded burst gives back the tile's pitch. The pads are not modelled:
+ *     a nonzero one traps.
+ *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
+ *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
+ *     verifier.
+ */
+#include "codegen/codegen_internal.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/runtime.h"
+
+#include <string.h>
+
+/* The a2a3.* rows are the table's contiguous run from vadd to copy_ubuf_to_gm. */
+bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
+{
+    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_GM;
+}
+
+/* ---------------------------------------------------------------- the vector state */
+
+enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK };
+
+static LLVMTypeRef i128_of(cg *g) { return LLVMIntTypeInContext(g->llctx, 128); }
+
+static LLVMTypeRef state_type(cg *g)
+{
+    LLVMTypeRef fields[4] = {g->i64, g->i64, g->i1, i128_of(g)};
+    return LLVMStructTypeInContext(g->llctx, fields, 4, false);
+}
+
+LLVMValueRef cg_a2a3_state(cg *g)
+{
+    if (g->fn->a2a3_state)
+        return g->fn->a2a3_state;
+    LLVMValueRef st = cg_alloca(g, state_type(g), "a2a3.state");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(g->llctx);
+    LLVMPositionBuilderAtEnd(b, g->fn->entry);   /* no terminator until the body is done */
+    LLVMValueRef init[4] = {LLVMConstAllOnes(g->i64), LLVMConstAllOnes(g->i64), LLVMConstNull(g->i1),
+                            LLVMConstNull(i128_of(g))};
+    LLVMBuildStore(b, LLVMConstNamedStruct(state_type(g), init, 4), st);
+    LLVMDisposeBuilder(b);
+    return g->fn->a2a3_state = st;
+}
+
+static LLVMValueRef field_ptr(cg *g, unsigned field)
+{
+    return LLVMBuildStructGEP2(g->b, state_type(g), cg_a2a3_state(g), field, "");
+}
+
+static LLVMValueRef field(cg *g, unsigned f)
+{
+    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask"};
+    LLVMTypeRef ty = f == ST_COUNTER ? g->i1 : f == ST_CMPMASK ? i128_of(g) : g->i64;
+    return LLVMBuildLoad2(g->b, ty, field_ptr(g, f), names[f]);
+}
+
+static void set_field(cg *g, unsigned f, LLVMValueRef v) { LLVMBuildStore(g->b, v, field_ptr(g, f)); }
+
+/* ---------------------------------------------------------------- operands */
+
+static LLVMValueRef operand(cg *g, const ptoc_op *op, uint32_t i) { return cg_get(g, ptoc_op_operand(op, i)); }
+
+/* A count or mask operand as i64: narrower integers sign-extended (so -1 :
+ * i32 is every bit). */
+static LLVMValueRef as_i64(cg *g, const ptoc_op *op, uint32_t i)
+{
+    LLVMValueRef v = operand(g, op, i);
+    return LLVMTypeOf(v) == g->i64 ? v : LLVMBuildSExt(g->b, v, g->i64, "");
+}
+
+static const ptoc_type *ptr_elem(const ptoc_op *op, uint32_t i)
+{
+    const ptoc_type *t = ptoc_op_operand(op, i)->type, *e = ptoc_pto_ub_ptr_elem(t);
+    return e ? e : ptoc_pto_ptr_elem(t);
+}
+
+/* Pointer operand i plus its offset (operand i + 1) in elements. */
+static LLVMValueRef address(cg *g, const ptoc_op *op, uint32_t i)
+{
+    LLVMValueRef off = as_i64(g, op, i + 1);
+    return LLVMBuildGEP2(g->b, cg_elem_type(g, ptr_elem(op, i)), operand(g, op, i), &off, 1, "");
+}
+
+static LLVMValueRef byte_gep(cg *g, LLVMValueRef p, LLVMValueRef bytes)
+{
+    return LLVMBuildGEP2(g->b, g->i8, p, &bytes, 1, "");
+}
+
+/* Entry k of the stride list `name`, or `fallback` without one. */
+static int64_t stride(const ptoc_op *op, const char *name, uint32_t k, int64_t fallback)
+{
+    ptoc_attr *a = ptoc_op_attr(op, name);
+    if (!a || a->kind != PTOC_ATTR_ARRAY || k >= a->u.array.n)
+        return fallback;
+    return a->u.array.elems[k]->u.integer.value;
+}
+
+static void trap_outside(cg *g, const ptoc_op *op, LLVMValueRef cond, LLVMValueRef v, int64_t most, int64_t which)
+{
+    cg_trap_if(g, cond, PTOC_RT_TRAP_A2A3_FIELD, op->loc, v, cg_i64(g, most), cg_i64(g, which));
+}
+
+/* ---------------------------------------------------------------- the walk */
+
+typedef struct a2_walk a2_walk;
+/* One block's result: B lanes of the element type (a compare's: <B x i1>). */
+typedef LLVMValueRef (*block_fn)(cg *g, const ptoc_op *op, const a2_walk *w);
+
+struct a2_walk {
+    const ptoc_type *elem;     /* the lanes' element type */
+    LLVMTypeRef lane, bits_ty; /* its LLVM type, the integer of its width */
+    unsigned esize, B, L;
+    bool unmasked;             /* vbrcb: every lane of `repeat` repeats */
+    bool bits_out;             /* a compare: dst gets the block's bits */
+    int arg;                   /* the rule's: its cg_vbin, cg_vun (A2_REC: vrec) or cg_vcmp */
+    LLVMValueRef r, b;         /* the repeat and block (i64), in the body */
+    LLVMValueRef active;       /* <B x i1>, in the body */
+};
+
+static LLVMValueRef i64c(cg *g, int64_t v) { return cg_i64(g, v); }
+
+/* The element (r, b, 0) of pointer operand i, its strides at entry k. */
+static LLVMValueRef block_address(cg *g, const ptoc_op *op, const a2_walk *w, uint32_t i, uint32_t k)
+{
+    LLVMValueRef rep = LLVMBuildMul(g->b, w->r, i64c(g, stride(op, "rep", k, 8)), "");
+    LLVMValueRef blk = LLVMBuildMul(g->b, w->b, i64c(g, stride(op, "blk", k, 1)), "");
+    LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildAdd(g->b, rep, blk, ""), i64c(g, 32), "");
+    return byte_gep(g, address(g, op, i), bytes);
+}
+
+/* B lanes at addr, in the element's LLVM type. */
+static LLVMValueRef load_block(cg *g, const a2_walk *w, LLVMValueRef addr)
+{
+    LLVMValueRef v = LLVMBuildLoad2(g->b, LLVMVectorType(w->lane, w->B), addr, "");
+    LLVMSetAlignment(v, w->esize);
+    return v;
+}
+
+static LLVMValueRef block_of(cg *g, const ptoc_op *op, const a2_walk *w, uint32_t i, uint32_t k)
+{
+    return load_block(g, w, block_address(g, op, w, i, k));
+}
+
+static LLVMValueRef splat_block(cg *g, const a2_walk *w, LLVMValueRef s) { return cg_splat(g, s, w->B); }
+
+/* The B bits of this block among a repeat's L at `bits` + r * L / 8 bytes (u8s). */
+static LLVMValueRef repeat_bits(cg *g, const a2_walk *w, LLVMValueRef bits)
+{
+    LLVMValueRef byte = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, w->r, i64c(g, w->L / 8), ""),
+                                     LLVMBuildMul(g->b, w->b, i64c(g, w->B / 8), ""), "");
+    return byte_gep(g, bits, byte);
+}
+
+static LLVMValueRef as_lanes(cg *g, const a2_walk *w, LLVMValueRef bits)
+{
+    return LLVMBuildBitCast(g->b, bits, LLVMVectorType(g->i1, w->B), "");
+}
+
+/* The block's B bits of a 128-bit value, bit b * B first. */
+static LLVMValueRef bits_of_block(cg *g, const a2_walk *w, LLVMValueRef v128)
+{
+    LLVMValueRef at = LLVMBuildZExt(g->b, LLVMBuildMul(g->b, w->b, i64c(g, w->B), ""), i128_of(g), "");
+    return LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, v128, at, ""), LLVMIntTypeInContext(g->llctx, w->B), "");
+}
+
+/* Counter mode: the lanes e of the block with r * L + b * B + e < n. */
+static LLVMValueRef counted_bits(cg *g, const a2_walk *w, LLVMValueRef n)
+{
+    LLVMValueRef first = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, w->r, i64c(g, w->L), ""),
+                                      LLVMBuildMul(g->b, w->b, i64c(g, w->B), ""), "");
+    LLVMValueRef past = LLVMBuildICmp(g->b, LLVMIntUGE, first, n, "");
+    LLVMValueRef left = LLVMBuildSelect(g->b, past, i64c(g, 0), LLVMBuildSub(g->b, n, first, ""), "");
+    LLVMValueRef full = LLVMBuildICmp(g->b, LLVMIntUGE, left, i64c(g, w->B), "");
+    left = LLVMBuildSelect(g->b, full, i64c(g, w->B), left, "");
+    LLVMValueRef ones = LLVMBuildSub(g->b, LLVMBuildShl(g->b, i64c(g, 1), left, ""), i64c(g, 1), "");
+    return LLVMBuildTrunc(g->b, ones, LLVMIntTypeInContext(g->llctx, w->B), "");
+}
+
+/* The lanes on in this block, as the state's mode says. */
+static LLVMValueRef block_active(cg *g, const a2_walk *w)
+{
+    if (w->unmasked)
+        return LLVMConstAllOnes(LLVMVectorType(g->i1, w->B));
+    LLVMValueRef mask = LLVMBuildOr(g->b, LLVMBuildShl(g->b, LLVMBuildZExt(g->b, field(g, ST_MASK_HI), i128_of(g), ""),
+                                                       LLVMConstInt(i128_of(g), 64, false), ""),
+                                    LLVMBuildZExt(g->b, field(g, ST_MASK_LO), i128_of(g), ""), "");
+    LLVMValueRef bits = LLVMBuildSelect(g->b, field(g, ST_COUNTER), counted_bits(g, w, field(g, ST_MASK_LO)),
+                                        bits_of_block(g, w, mask), "");
+    return as_lanes(g, w, bits);
+}
+
+/* How many repeats run: ceil(n / L) in counter mode, else `repeat` (which
+ * traps above 255). */
+static LLVMValueRef repeats(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef repeat = as_i64(g, op, op->noperands - 1);
+    LLVMValueRef counter = w->unmasked ? LLVMConstNull(g->i1) : field(g, ST_COUNTER);
+    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGT, repeat, i64c(g, 255), "");
+    trap_outside(g, op, LLVMBuildAnd(g->b, big, LLVMBuildNot(g->b, counter, ""), ""), repeat, 255, 0);
+    if (w->unmasked)
+        return repeat;
+    LLVMValueRef n = field(g, ST_MASK_LO);
+    LLVMValueRef whole = LLVMBuildUDiv(g->b, n, i64c(g, w->L), "");
+    LLVMValueRef part = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildURem(g->b, n, i64c(g, w->L), ""), i64c(g, 0), "");
+    LLVMValueRef counted = LLVMBuildAdd(g->b, whole, LLVMBuildZExt(g->b, part, g->i64, ""), "");
+    return LLVMBuildSelect(g->b, counter, counted, repeat, "repeats");
+}
+
+/* A compare's block: its bits, 0 for the lanes off, at dst + r * L / 8 + b * B / 8. */
+static void store_bits(cg *g, const ptoc_op *op, const a2_walk *w, LLVMValueRef c)
+{
+    LLVMValueRef bits = LLVMBuildBitCast(g->b, LLVMBuildAnd(g->b, c, w->active, ""),
+                                         LLVMIntTypeInContext(g->llctx, w->B), "");
+    LLVMValueRef st = LLVMBuildStore(g->b, bits, repeat_bits(g, w, address(g, op, 0)));
+    LLVMSetAlignment(st, 1);
+}
+
+/* A block of results into dst's lanes that are on (its other bytes kept). */
+static void store_active(cg *g, const ptoc_op *op, const a2_walk *w, LLVMValueRef v)
+{
+    LLVMTypeRef bits = LLVMVectorType(w->bits_ty, w->B);
+    LLVMValueRef at = block_address(g, op, w, 0, 0);
+    LLVMValueRef old = LLVMBuildLoad2(g->b, bits, at, "");
+    LLVMSetAlignment(old, w->esize);
+    LLVMValueRef merged = LLVMBuildSelect(g->b, w->active, LLVMBuildBitCast(g->b, v, bits, ""), old, "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, merged, at), w->esize);
+}
+
+/* The block's body: a compare's bits, or when any lane is on, the results. */
+static void walk_block(cg *g, const ptoc_op *op, a2_walk *w, block_fn f)
+{
+    w->active = block_active(g, w);
+    if (w->bits_out) {
+        store_bits(g, op, w, f(g, op, w));
+        return;
+    }
+    LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildBitCast(g->b, w->active, LLVMIntTypeInContext(g->llctx, w->B), ""),
+                                     LLVMConstNull(LLVMIntTypeInContext(g->llctx, w->B)), "");
+    LLVMBasicBlockRef on = cg_block(g, "a2a3.block"), next = cg_block(g, "a2a3.next");
+    LLVMBuildCondBr(g->b, any, on, next);
+    LLVMPositionBuilderAtEnd(g->b, on);
+    store_active(g, op, w, f(g, op, w));
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+}
+
+/* The repeats and their 8 blocks, over lanes of `elem`. */
+static bool walk(cg *g, const ptoc_op *op, const ptoc_type *elem, block_fn f, int arg, bool unmasked, bool bits_out)
+{
+    a2_walk w = {.elem = elem, .lane = cg_elem_type(g, elem), .esize = cg_elem_size(elem),
+                 .unmasked = unmasked, .bits_out = bits_out, .arg = arg};
+    w.bits_ty = LLVMIntTypeInContext(g->llctx, 8 * w.esize);
+    w.B = 32 / w.esize;
+    w.L = 8 * w.B;
+    cg_loop rep, blk;
+    cg_loop_begin(g, &rep, i64c(g, 0), repeats(g, op, &w), "a2a3.repeat");
+    cg_loop_begin(g, &blk, i64c(g, 0), i64c(g, 8), "a2a3.blk");
+    w.r = rep.iv;
+    w.b = blk.iv;
+    walk_block(g, op, &w, f);
+    cg_loop_end(g, &blk);
+    cg_loop_end(g, &rep);
+    return true;
+}
+
+/* ---------------------------------------------------------------- the blocks */
+
+/* vrec's rule->arg, past the cg_vun kinds. */
+enum { A2_REC = 100 };
+
+static LLVMValueRef binary_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    return cg_vop_binary(g, (cg_vbin)w->arg, w->elem, block_of(g, op, w, 2, 1), block_of(g, op, w, 4, 2));
+}
+
+static LLVMValueRef unary_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef a = block_of(g, op, w, 2, 1);
+    if (w->arg == A2_REC)
+        return LLVMBuildFDiv(g->b, splat_block(g, w, LLVMConstReal(w->lane, 1.0)), a, "");
+    return cg_vop_unary(g, (cg_vun)w->arg, w->elem, a);
+}
+
+static LLVMValueRef scalar_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef s = splat_block(g, w, operand(g, op, 4));
+    return cg_vop_binary(g, (cg_vbin)w->arg, w->elem, block_of(g, op, w, 2, 1), s);
+}
+
+static LLVMValueRef cmp_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    return cg_vop_compare(g, (cg_vcmp)w->arg, w->elem, block_of(g, op, w, 2, 1), block_of(g, op, w, 4, 2));
+}
+
+static LLVMValueRef cmps_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef s = splat_block(g, w, operand(g, op, 4));
+    return cg_vop_compare(g, (cg_vcmp)w->arg, w->elem, block_of(g, op, w, 2, 1), s);
+}
+
+static LLVMValueRef dup_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    return splat_block(g, w, operand(g, op, 2));
+}
+
+/* vbrcb: source element 8r + b in every lane of block b. */
+static LLVMValueRef brcb_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef k = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, w->r, i64c(g, 8), ""), w->b, "");
+    LLVMValueRef at = LLVMBuildGEP2(g->b, w->lane, address(g, op, 2), &k, 1, "");
+    LLVMValueRef s = LLVMBuildLoad2(g->b, w->lane, at, "");
+    LLVMSetAlignment(s, w->esize);
+    return splat_block(g, w, s);
+}
+
+typedef enum sel_mode { SEL_CMPMASK_SPR, SEL_TENSOR_SCALAR, SEL_TENSOR_TENSOR } sel_mode;
+
+static sel_mode sel_mode_of(const ptoc_op *op)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "sel_mode");
+    const char *m = a && a->kind == PTOC_ATTR_STRING ? a->u.string->str : "";
+    return !strcmp(m, "TENSOR_SCALAR") ? SEL_TENSOR_SCALAR : !strcmp(m, "TENSOR_TENSOR") ? SEL_TENSOR_TENSOR
+                                                                                        : SEL_CMPMASK_SPR;
+}
+
+/* The block's select bits by the mode: CMPMASK's, or a repeat's L bits in UB. */
+static LLVMValueRef sel_bits(cg *g, const ptoc_op *op, const a2_walk *w, sel_mode m)
+{
+    if (m == SEL_CMPMASK_SPR)
+        return as_lanes(g, w, bits_of_block(g, w, field(g, ST_CMPMASK)));
+    LLVMValueRef base = address(g, op, 4);
+    if (m == SEL_TENSOR_TENSOR) {
+        LLVMValueRef ub = LLVMBuildZExt(g->b, LLVMBuildTrunc(g->b, field(g, ST_CMPMASK), g->i32, ""), g->i64, "");
+        base = byte_gep(g, cg_space_base(g, PTOC_PTO_AS_VEC), ub);
+    }
+    LLVMValueRef bits = LLVMBuildLoad2(g->b, LLVMIntTypeInContext(g->llctx, w->B), repeat_bits(g, w, base), "");
+    LLVMSetAlignment(bits, 1);
+    return as_lanes(g, w, bits);
+}
+
+static LLVMValueRef sel_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    sel_mode m = sel_mode_of(op);
+    LLVMValueRef a = block_of(g, op, w, 2, 1), b;
+    if (m == SEL_TENSOR_SCALAR) {
+        LLVMValueRef s = LLVMBuildTrunc(g->b, field(g, ST_CMPMASK), w->bits_ty, "");
+        b = splat_block(g, w, LLVMBuildBitCast(g->b, s, w->lane, ""));
+    } else
+        b = block_of(g, op, w, 4, 2);
+    return LLVMBuildSelect(g->b, sel_bits(g, op, w, m), a, b, "");
+}
+
+/* ---------------------------------------------------------------- the rules */
+
+typedef enum a2_shape { SH_BINARY, SH_UNARY, SH_SCALAR, SH_CMP, SH_CMPS, SH_SEL, SH_BRCB, SH_DUP } a2_shape;
+
+static bool lower_walk(cg *g, ptoc_op *op, const cg_rule *rule, a2_shape shape)
+{
+    static const block_fn fns[] = {binary_block, unary_block, scalar_block, cmp_block,
+                                   cmps_block,   sel_block,   brcb_block,   dup_block};
+    bool bits = shape == SH_CMP || shape == SH_CMPS;
+    return walk(g, op, ptr_elem(op, bits ? 2 : 0), fns[shape], rule->arg, shape == SH_BRCB, bits);
+}
+
+static bool lower_binary(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_BINARY); }
+static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_UNARY); }
+static bool lower_scalar(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_SCALAR); }
+static bool lower_cmp(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_CMP); }
+static bool lower_cmps(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_CMPS); }
+static bool lower_sel(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_SEL); }
+static bool lower_brcb(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_BRCB); }
+static bool lower_dup(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_DUP); }
+
+/* set_vector_mask hi, lo. */
+static bool lower_set_mask(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    set_field(g, ST_MASK_HI, as_i64(g, op, 0));
+    set_field(g, ST_MASK_LO, as_i64(g, op, 1));
+    return true;
+}
+
+/* set_mask_norm (arg 0), set_mask_count (1). */
+static bool lower_mode(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)op;
+    set_field(g, ST_COUNTER, LLVMConstInt(g->i1, (unsigned long long)rule->arg, false));
+    return true;
+}
+
+/* set_cmpmask ptr[off]: the 16 bytes there. */
+static bool lower_set_cmpmask(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef v = LLVMBuildLoad2(g->b, i128_of(g), address(g, op, 0), "");
+    LLVMSetAlignment(v, 1);
+    set_field(g, ST_CMPMASK, v);
+    return true;
+}
+
+/* len rounded up to 32 bytes, plus gap blocks of 32: a burst's UB step. */
+static LLVMValueRef ub_step(cg *g, LLVMValueRef len, LLVMValueRef gap)
+{
+    LLVMValueRef up = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, len, i64c(g, 31), ""), i64c(g, ~(int64_t)31), "");
+    return LLVMBuildAdd(g->b, up, LLVMBuildMul(g->b, gap, i64c(g, 32), ""), "");
+}
+
+/* copy_gm_to_ubuf (arg 1) and copy_ubuf_to_gm (0): the bursts, one memcpy each. */
+static bool lower_copy(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    bool to_ub = rule->arg;
+    LLVMValueRef n = as_i64(g, op, 4), len = as_i64(g, op, 5);
+    for (uint32_t pad = 0; pad < 2; pad++) {
+        LLVMValueRef v = as_i64(g, op, 6 + pad);
+        trap_outside(g, op, LLVMBuildICmp(g->b, LLVMIntNE, v, i64c(g, 0), ""), v, 0, 1 + pad);
+    }
+    LLVMValueRef src_gap = as_i64(g, op, 8), dst_gap = as_i64(g, op, 9);
+    LLVMValueRef src_step = to_ub ? LLVMBuildAdd(g->b, len, src_gap, "") : ub_step(g, len, src_gap);
+    LLVMValueRef dst_step = to_ub ? ub_step(g, len, dst_gap) : LLVMBuildAdd(g->b, len, dst_gap, "");
+    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2);
+    cg_loop burst;
+    cg_loop_begin(g, &burst, i64c(g, 0), n, "a2a3.burst");
+    LLVMValueRef d = byte_gep(g, dst, LLVMBuildMul(g->b, burst.iv, dst_step, ""));
+    LLVMValueRef s = byte_gep(g, src, LLVMBuildMul(g->b, burst.iv, src_step, ""));
+    LLVMBuildMemCpy(g->b, d, 1, s, 1, len);
+    cg_loop_end(g, &burst);
+    return true;
+}
+
+const cg_rule cg_a2a3_rules[] = {
+    VOP(A2A3_VADD, lower_binary, VB_ADD),
+    VOP(A2A3_VSUB, lower_binary, VB_SUB),
+    VOP(A2A3_VMUL, lower_binary, VB_MUL),
+    VOP(A2A3_VDIV, lower_binary, VB_DIV),
+    VOP(A2A3_VMAX, lower_binary, VB_MAX),
+    VOP(A2A3_VMIN, lower_binary, VB_MIN),
+    VOP(A2A3_VAND, lower_binary, VB_AND),
+    VOP(A2A3_VOR, lower_binary, VB_OR),
+    VOP(A2A3_VEXP, lower_unary, VU_EXP),
+    VOP(A2A3_VLN, lower_unary, VU_LN),
+    VOP(A2A3_VSQRT, lower_unary, VU_SQRT),
+    VOP(A2A3_VREC, lower_unary, A2_REC),
+    VOP(A2A3_VABS, lower_unary, VU_ABS),
+    VOP(A2A3_VRELU, lower_unary, VU_RELU),
+    VOP(A2A3_VNOT, lower_unary, VU_NOT),
+    VOP(A2A3_VADDS, lower_scalar, VB_ADD),
+    VOP(A2A3_VMULS, lower_scalar, VB_MUL),
+    VOP(A2A3_VMAXS, lower_scalar, VB_MAX),
+    VOP(A2A3_VMINS, lower_scalar, VB_MIN),
+    VOP(A2A3_VCMPV_EQ, lower_cmp, CG_CMP_EQ),
+    VOP(A2A3_VCMPV_NE, lower_cmp, CG_CMP_NE),
+    VOP(A2A3_VCMPV_LT, lower_cmp, CG_CMP_LT),
+    VOP(A2A3_VCMPV_LE, lower_cmp, CG_CMP_LE),
+    VOP(A2A3_VCMPV_GT, lower_cmp, CG_CMP_GT),
+    VOP(A2A3_VCMPV_GE, lower_cmp, CG_CMP_GE),
+    VOP(A2A3_VCMPVS_EQ, lower_cmps, CG_CMP_EQ),
+    VOP(A2A3_VCMPVS_NE, lower_cmps, CG_CMP_NE),
+    VOP(A2A3_VCMPVS_LT, lower_cmps, CG_CMP_LT),
+    VOP(A2A3_VCMPVS_LE, lower_cmps, CG_CMP_LE),
+    VOP(A2A3_VCMPVS_GT, lower_cmps, CG_CMP_GT),
+    VOP(A2A3_VCMPVS_GE, lower_cmps, CG_CMP_GE),
+    VOP(A2A3_VSEL, lower_sel, 0),
+    VOP(A2A3_VBRCB, lower_brcb, 0),
+    VOP(A2A3_VECTOR_DUP, lower_dup, 0),
+    VOP(A2A3_SET_VECTOR_MASK, lower_set_mask, 0),
+    VOP(A2A3_SET_MASK_NORM, lower_mode, 0),
+    VOP(A2A3_SET_MASK_COUNT, lower_mode, 1),
+    VOP(A2A3_SET_CMPMASK, lower_set_cmpmask, 0),
+    VOP(A2A3_COPY_GM_TO_UBUF, lower_copy, 1),
+    VOP(A2A3_COPY_UBUF_TO_GM, lower_copy, 0),
+};
+const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

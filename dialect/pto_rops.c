@@ -1,0 +1,151 @@
+/* pto_rops.c: the rules of the A2/A3 repeat intrinsics, the a2a3.* rows of
+ * dialect/pto_vops.def. pto_vops.c reads and prints them as it does the A5
+ * micro-ops and checks their operand counts and kinds; this file checks what
+ * each rule adds:
+ *   - the pointers of an arithmetic op share one element type, and its
+ *     scalar is of that type; a compare writes its bits to a u8 (or
+ *     signless i8) destination;
+ *   - the element types the A2/A3 vector unit computes on: f16, f32, i16,
+ *     i32 (pto-isa a2a3: every vector program casts to these), floats only
+ *     for the transcendental ops, integers only for the bitwise ones;
+ *   - blk and rep list one stride per pointer (vbrcb and vector_dup: the
+ *     destination's only), each 0..255 (the intrinsics' uint8 fields);
+ *   - vsel's sel_mode is CMPMASK_SPR, TENSOR_SCALAR or TENSOR_TENSOR.
+ * The counts (repeat, the burst fields) are values: their ranges are the
+ * lowering's to keep (repeats above 255 split) and the definition's to
+ * check at run time.
+ */
+#include "dialect/pto_internal.h"
+
+#include <string.h>
+
+static const ptoc_type *ptr_elem(const ptoc_type *t)
+{
+    const ptoc_type *e = ptoc_pto_ub_ptr_elem(t);
+    return e ? e : ptoc_pto_ptr_elem(t);
+}
+
+/* The computed element types: f16, f32, i16, i32 (either sign). */
+static bool computable(const ptoc_type *e, bool floats, bool ints)
+{
+    unsigned bits = ptoc_type_bitwidth(e);
+    if (ptoc_type_is_float(e))
+        return floats && (e->u.fp.kind == PTOC_F16 || e->u.fp.kind == PTOC_F32);
+    return ints && ptoc_type_is_int(e) && (bits == 16 || bits == 32);
+}
+
+static bool check_elem(const ptoc_op *op, const ptoc_type *e, bool floats, bool ints)
+{
+    if (computable(e, floats, ints))
+        return true;
+    ptoc_op_emit_error(op, "computes on %s", floats && ints ? "f16, f32, i16 or i32 elements"
+                                             : floats      ? "f16 or f32 elements"
+                                                           : "i16 or i32 elements");
+    return false;
+}
+
+/* A stride list's n entries, each an integer 0..255, when the list is there. */
+static bool check_stride_list(const ptoc_op *op, const char *name, uint32_t n)
+{
+    ptoc_attr *a = ptoc_op_attr(op, name);
+    if (!a)
+        return true;
+    bool ok = a->kind == PTOC_ATTR_ARRAY && a->u.array.n == n;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const ptoc_attr *e = a->u.array.elems[i];
+        ok = e->kind == PTOC_ATTR_INTEGER && e->u.integer.value >= 0 && e->u.integer.value <= 255;
+    }
+    if (!ok)
+        ptoc_op_emit_error(op, "%s lists %u strides, each 0..255 (32-byte blocks)", name, n);
+    return ok;
+}
+
+/* The element type shared by the pointer operands from `first` on (NULL
+ * after an error). */
+static const ptoc_type *shared_elem(const ptoc_op *op, const ptoc_type *const *types, const char *kinds, uint32_t n,
+                                    uint32_t first)
+{
+    const ptoc_type *e = NULL;
+    for (uint32_t i = first; i < n; i++) {
+        if (kinds[i] != 'p' && kinds[i] != 'g')
+            continue;
+        const ptoc_type *here = ptr_elem(types[i]);
+        if (e && here != e) {
+            ptoc_op_emit_error(op, "its pointers must have one element type");
+            return NULL;
+        }
+        e = here;
+    }
+    return e;
+}
+
+static bool scalar_is(const ptoc_op *op, const ptoc_type *const *types, const char *kinds, uint32_t n,
+                      const ptoc_type *e)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const ptoc_type *t = types[i];
+        if (kinds[i] != 's' || t == e)
+            continue;
+        if (ptoc_type_is_int(t) && ptoc_type_is_int(e) && t->u.integer.sign == PTOC_SIGNLESS &&
+            ptoc_type_bitwidth(t) == ptoc_type_bitwidth(e))
+            continue;
+        ptoc_op_emit_error(op, "its scalar must have the pointers' element type");
+        return false;
+    }
+    return true;
+}
+
+static bool bits_destination(const ptoc_op *op, const ptoc_type *dst)
+{
+    const ptoc_type *e = ptr_elem(dst);
+    if (ptoc_type_is_int(e) && ptoc_type_bitwidth(e) == 8 && e->u.integer.sign != PTOC_SIGNED)
+        return true;
+    ptoc_op_emit_error(op, "writes its bits to a !pto.ptr<ui8, ub>");
+    return false;
+}
+
+/* Arithmetic on one element type: its pointers from `first`, its scalars. */
+static bool check_arith(const ptoc_op *op, const ptoc_type *const *types, const char *kinds, uint32_t n,
+                        uint32_t first, bool floats, bool ints, uint32_t nstrides)
+{
+    const ptoc_type *e = shared_elem(op, types, kinds, n, first);
+    return e && check_elem(op, e, floats, ints) && scalar_is(op, types, kinds, n, e) &&
+           check_stride_list(op, "blk", nstrides) && check_stride_list(op, "rep", nstrides);
+}
+
+static bool check_sel(const ptoc_op *op, const ptoc_type *const *types, const char *kinds, uint32_t n)
+{
+    ptoc_attr *mode = ptoc_op_attr(op, "sel_mode");
+    const char *m = mode ? mode->u.string->str : "";
+    if (strcmp(m, "CMPMASK_SPR") && strcmp(m, "TENSOR_SCALAR") && strcmp(m, "TENSOR_TENSOR")) {
+        ptoc_op_emit_error(op, "sel_mode must be CMPMASK_SPR, TENSOR_SCALAR or TENSOR_TENSOR");
+        return false;
+    }
+    /* TENSOR_SCALAR's third pointer holds the bits, not elements */
+    uint32_t data = strcmp(m, "TENSOR_SCALAR") ? n : 2;
+    return check_arith(op, types, kinds, data, 0, true, true, 3);
+}
+
+bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
+                   uint32_t n)
+{
+    switch (rule) {
+    case PTO_ROP_BINARY: return check_arith(op, types, kinds, n, 0, true, true, 3);
+    case PTO_ROP_BINARY_INT: return check_arith(op, types, kinds, n, 0, false, true, 3);
+    case PTO_ROP_UNARY: return check_arith(op, types, kinds, n, 0, true, true, 2);
+    case PTO_ROP_UNARY_FLOAT: return check_arith(op, types, kinds, n, 0, true, false, 2);
+    case PTO_ROP_UNARY_INT: return check_arith(op, types, kinds, n, 0, false, true, 2);
+    case PTO_ROP_SCALAR: return check_arith(op, types, kinds, n, 0, true, true, 2);
+    case PTO_ROP_CMP: return bits_destination(op, types[0]) && check_arith(op, types, kinds, n, 1, true, true, 3);
+    case PTO_ROP_CMPS: return bits_destination(op, types[0]) && check_arith(op, types, kinds, n, 1, true, true, 2);
+    case PTO_ROP_SEL: return check_sel(op, types, kinds, n);
+    case PTO_ROP_BRCB: return check_arith(op, types, kinds, n, 0, true, true, 1);
+    case PTO_ROP_DUP: return check_arith(op, types, kinds, n, 0, true, true, 1);
+    case PTO_ROP_COPY_IN:
+    case PTO_ROP_COPY_OUT: return shared_elem(op, types, kinds, n, 0) != NULL;
+    case PTO_ROP_SET_MASK:
+    case PTO_ROP_MODE:
+    case PTO_ROP_SET_CMPMASK: return true;
+    }
+    return true;
+}
