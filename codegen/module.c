@@ -140,6 +140,12 @@ bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode)
            (backend_claims(t->backend, opcode, NULL) || (t->lowers && t->lowers(opcode)));
 }
 
+bool ptoc_llvm_rule_lowers_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode)
+{
+    return opcode >= 0 && opcode < PTOC_PTO_OP_COUNT && ptoc_target_generates_code(t) &&
+           backend_claims(t->backend, opcode, NULL);
+}
+
 bool ptoc_llvm_supports_vop(const ptoc_target *t, ptoc_pto_vop_id vop)
 {
     if (vop < 0 || vop >= PTOC_PTO_VOP_COUNT || !ptoc_target_generates_code(t))

@@ -136,6 +136,11 @@ bool ptoc_llvm_supports_op(const ptoc_target *t, const char *name);
 bool ptoc_llvm_supports_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode);
 /* Whether target t lowers the vector micro-op `vop` (codegen/lower_pto_vops.c). */
 bool ptoc_llvm_supports_vop(const ptoc_target *t, ptoc_pto_vop_id vop);
+/* Whether code generation itself has a rule for the pto op `opcode` on t,
+ * not counting what t's lowering passes lower: a tile op those passes left
+ * (a layout they do not take) is one code generation refuses unless this
+ * holds. */
+bool ptoc_llvm_rule_lowers_pto_op(const ptoc_target *t, ptoc_pto_op_id opcode);
 
 /* Makes (and drops) the target machine of `opts`; false with *err set when LLVM
  * refuses. LLVM-C cannot say whether a CPU or feature name is known: LLVM
