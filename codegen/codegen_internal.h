@@ -139,6 +139,10 @@ struct ptoc_target_backend {
     /* Non-NULL: micro-ops become calls of this target's intrinsics, named
      * with this prefix ("pto.a5"; intrinsics.c). */
     const char *intrinsic_prefix;
+    /* tload and tstore move their lines as bursts of the target's DMA copy
+     * intrinsics (a5: copy_gm_to_ubuf_align_v2; lower_pto_mem.c), not as
+     * the cpu target's copies. */
+    bool dma_bursts;
     /* Non-NULL: with pipe_events, a vecscope counts the cycles of the
      * micro-ops it runs by this model and reports them (a5: a5_costs.c). */
     const struct cg_vf_model *vf_model;

@@ -292,7 +292,7 @@ static void define_burst_copy(cg *g, LLVMValueRef fn)
 
 bool cg_has_dma_intrinsics(const cg *g)
 {
-    return g->intrinsics != NULL;
+    return g->intrinsics && g->target->backend->dma_bursts;
 }
 
 void cg_dma_bursts(cg *g, bool to_ub, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef n_burst,

@@ -87,6 +87,7 @@ static const ptoc_target_backend a5_backend = {
     .machine = cg_cpu_machine,
     .jit_runtime = cg_cpu_jit_runtime,
     .intrinsic_prefix = "pto.a5",
+    .dma_bursts = true,
     .vf_model = &cg_a5_vf_model,
 };
 
@@ -95,8 +96,9 @@ static const ptoc_target_backend a5_backend = {
 /* The a2a3 target's vector work arrives as A2/A3 repeat intrinsics; each
  * becomes a call of its intrinsic (intrinsics.c), defined by its rule
  * (lower_a2a3.c) and given the function's vector state. The rest lowers as
- * on cpu, and the kernel runs on the host with the cpu target's types,
- * machine and runtime: the A2/A3 model is executable. */
+ * on cpu (tload and tstore too, not yet as copy_gm_to_ubuf bursts), and the
+ * kernel runs on the host with the cpu target's types, machine and runtime:
+ * the A2/A3 model is executable. */
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
