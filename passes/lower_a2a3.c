@@ -45,7 +45,6 @@
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/pto.h"
-#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -385,29 +384,17 @@ static void replace(lower *L, ptoc_op *op, const a_op *e)
     ptoc_op_erase(op);
 }
 
-static ptoc_walk_result collect(ptoc_op *op, void *user)
+static void lower_one(lower *L, ptoc_op *op)
 {
-    if (ptoc_lower_a2a3_lowers(ptoc_pto_opcode(op)))
-        ptoc_op_varr_push(user, op);
-    return PTOC_WALK_ADVANCE;
+    a_op e;
+    if (read_operands(op, row_of(ptoc_pto_opcode(op)), &e))
+        replace(L, op, &e);
 }
 
 static bool run_lower_a2a3(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    ptoc_context *ctx = ptoc_op_context(func);
-    lower L;
-    vb_init(&L, ctx, arena);
-    ptoc_arena *tmp = ptoc_arena_create(ctx);
-    ptoc_op_varr ops;
-    ptoc_op_varr_init_arena(&ops, tmp);
-    ptoc_walk_pre(func, collect, &ops);
-    for (uint32_t i = 0; i < ops.len; i++) {
-        a_op e;
-        if (read_operands(ops.data[i], row_of(ptoc_pto_opcode(ops.data[i])), &e))
-            replace(&L, ops.data[i], &e);
-    }
-    ptoc_arena_destroy(tmp);
+    vb_lower_each(func, arena, ptoc_lower_a2a3_lowers, lower_one);
     return true;
 }
 

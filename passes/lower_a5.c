@@ -36,7 +36,6 @@
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/pto.h"
-#include "ptoc/util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -749,41 +748,29 @@ static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TS
 static bool is_cmp(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TCMP) || ptoc_pto_is(op, PTOC_PTO_OP_TCMPS); }
 static bool is_hist(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_THISTOGRAM); }
 
-static ptoc_walk_result collect(ptoc_op *op, void *user)
+static void lower_one(lower *L, ptoc_op *op)
 {
-    if (ptoc_lower_a5_lowers(ptoc_pto_opcode(op)))
-        ptoc_op_varr_push(user, op);
-    return PTOC_WALK_ADVANCE;
+    ew_op e;
+    sel_op s;
+    cmp_op c;
+    hist_op h;
+    if (is_hist(op)) {
+        if (hist_operands(op, &h))
+            replace_hist(L, op, &h);
+    } else if (is_cmp(op)) {
+        if (cmp_operands(op, &c))
+            replace_cmp(L, op, &c);
+    } else if (is_select(op)) {
+        if (sel_operands(op, &s))
+            replace_select(L, op, &s);
+    } else if (ew_operands(op, ew_row_of(op), &e) && lowerable(&e))
+        replace_by_vecscope(L, op, &e);
 }
 
 static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)
 {
     (void)opts;
-    ptoc_context *ctx = ptoc_op_context(func);
-    lower L;
-    vb_init(&L, ctx, arena);
-    ptoc_arena *tmp = ptoc_arena_create(ctx);
-    ptoc_op_varr ops;
-    ptoc_op_varr_init_arena(&ops, tmp);
-    ptoc_walk_pre(func, collect, &ops);
-    for (uint32_t i = 0; i < ops.len; i++) {
-        ew_op e;
-        sel_op s;
-        cmp_op c;
-        hist_op h;
-        if (is_hist(ops.data[i])) {
-            if (hist_operands(ops.data[i], &h))
-                replace_hist(&L, ops.data[i], &h);
-        } else if (is_cmp(ops.data[i])) {
-            if (cmp_operands(ops.data[i], &c))
-                replace_cmp(&L, ops.data[i], &c);
-        } else if (is_select(ops.data[i])) {
-            if (sel_operands(ops.data[i], &s))
-                replace_select(&L, ops.data[i], &s);
-        } else if (ew_operands(ops.data[i], ew_row_of(ops.data[i]), &e) && lowerable(&e))
-            replace_by_vecscope(&L, ops.data[i], &e);
-    }
-    ptoc_arena_destroy(tmp);
+    vb_lower_each(func, arena, ptoc_lower_a5_lowers, lower_one);
     return true;
 }
 

@@ -1,6 +1,7 @@
 /* vop_builder.c: the helpers of vop_builder.h. */
 #include "passes/vop_builder.h"
 #include "ptoc/ir.h"
+#include "ptoc/util.h"
 
 #include <string.h>
 
@@ -125,4 +126,30 @@ void vb_open_vecscope(vop_builder *L, ptoc_op *op, ptoc_value *const *tiles, uin
     ptoc_region_append(&scope->regions[0], body);
     ptoc_builder_set_end(&L->b, body);
     L->nconsts = 0;
+}
+
+typedef struct lower_walk { bool (*lowers)(ptoc_pto_op_id); ptoc_op_varr *ops; } lower_walk;
+
+static ptoc_walk_result collect(ptoc_op *op, void *user)
+{
+    lower_walk *w = user;
+    if (w->lowers(ptoc_pto_opcode(op)))
+        ptoc_op_varr_push(w->ops, op);
+    return PTOC_WALK_ADVANCE;
+}
+
+void vb_lower_each(ptoc_op *func, ptoc_arena *arena, bool (*lowers)(ptoc_pto_op_id),
+                   void (*lower_one)(vop_builder *L, ptoc_op *op))
+{
+    ptoc_context *ctx = ptoc_op_context(func);
+    vop_builder L;
+    vb_init(&L, ctx, arena);
+    ptoc_arena *tmp = ptoc_arena_create(ctx);
+    ptoc_op_varr ops;
+    ptoc_op_varr_init_arena(&ops, tmp);
+    lower_walk w = {lowers, &ops};
+    ptoc_walk_pre(func, collect, &w);
+    for (uint32_t i = 0; i < ops.len; i++)
+        lower_one(&L, ops.data[i]);
+    ptoc_arena_destroy(tmp);
 }

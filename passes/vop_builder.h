@@ -64,5 +64,10 @@ ptoc_value *vb_scalar_as(vop_builder *L, ptoc_value *s, ptoc_type *elem);
  * its outs, `from` naming op; the builder left in its body, the constant
  * cache empty. */
 void vb_open_vecscope(vop_builder *L, ptoc_op *op, ptoc_value *const *tiles, uint32_t n, uint32_t nouts);
+/* A lowering pass's run: every op of `func` whose opcode `lowers` names,
+ * collected first (lowering erases them), handed to lower_one with a
+ * builder on `arena`; lower_one leaves an op it cannot lower in place. */
+void vb_lower_each(ptoc_op *func, ptoc_arena *arena, bool (*lowers)(ptoc_pto_op_id),
+                   void (*lower_one)(vop_builder *L, ptoc_op *op));
 
 #endif
