@@ -563,23 +563,6 @@ static void keep_first(void *user, const ptoc_diagnostic *d)
         snprintf(f->text, sizeof f->text, "%s", d->message);
 }
 
-/* Whether the target's verifier accepts the case (cpu: always); *why gets
- * its first error otherwise. */
-static bool legal_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
-{
-    if (!s->target)
-        return true;
-    size_t len = 0;
-    char *text = module_text(s, c, 1, &len);
-    ptoc_context *ctx;
-    ptoc_arena *arena;
-    memset(why, 0, sizeof *why);
-    bool ok = parse_verified(&ctx, &arena, s->target, c->prog.name, text, len, keep_first, why) != NULL;
-    ptoc_context_destroy(ctx);
-    free(text);
-    return ok;
-}
-
 /* A pto op or micro-op left after the lowering passes that code generation
  * has no rule for on the target: the case would fail there. */
 typedef struct unlowered_walk { const ptoc_target *target; const char *op; } unlowered_walk;
@@ -599,30 +582,35 @@ static ptoc_walk_result find_unlowered(ptoc_op *op, void *user)
     return PTOC_WALK_ADVANCE;
 }
 
-/* Whether the target generates code for the case after its lowering passes
- * (a target whose lowering does not cover an op yet rejects it at code
- * generation): no op without a rule is left, a check that builds no LLVM
- * IR; *why names the first such op otherwise. */
-static bool lowered_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
+/* What the target makes of a case (cpu: it fits). ILLEGAL: its verifier
+ * rejects the case. UNLOWERED: after its lowering passes a pto op is left
+ * that code generation has no rule for (a lowering that does not cover an
+ * op or a layout yet), found without building LLVM IR. *why gets the first
+ * error or the op. One parse serves both. */
+typedef enum case_fit { FITS, ILLEGAL, UNLOWERED } case_fit;
+
+static case_fit fit_on_target(const e2e_suite *s, e2e_case *c, first_diag *why)
 {
-    if (!s->target || !s->target->lowering)
-        return true;
+    if (!s->target)
+        return FITS;
     size_t len = 0;
     char *text = module_text(s, c, 1, &len);
     ptoc_context *ctx;
     ptoc_arena *arena;
     memset(why, 0, sizeof *why);
     ptoc_op *module = parse_verified(&ctx, &arena, s->target, c->prog.name, text, len, keep_first, why);
-    bool ok = module && (!s->level1 || run_passes(ctx, module, arena, c->prog.name, level1_pipeline)) &&
-              run_passes(ctx, module, arena, c->prog.name, s->target->lowering);
-    unlowered_walk w = {s->target, NULL};
-    if (ok && !ptoc_walk_pre(module, find_unlowered, &w)) {
-        snprintf(why->text, sizeof why->text, "'%s' is left after the lowering", w.op);
-        ok = false;
+    case_fit fit = module ? FITS : ILLEGAL;
+    if (module && s->target->lowering) {
+        bool ok = (!s->level1 || run_passes(ctx, module, arena, c->prog.name, level1_pipeline)) &&
+                  run_passes(ctx, module, arena, c->prog.name, s->target->lowering);
+        unlowered_walk w = {s->target, NULL};
+        if (ok && !ptoc_walk_pre(module, find_unlowered, &w))
+            snprintf(why->text, sizeof why->text, "'%s' is left after the lowering", w.op);
+        fit = ok && !w.op ? FITS : UNLOWERED;
     }
     ptoc_context_destroy(ctx);
     free(text);
-    return ok;
+    return fit;
 }
 
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name)
@@ -640,16 +628,12 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
                 printf("skipped %s: no Level-1 form: %s\n", cases[i].prog.name, why);
             continue;
         }
-        if (!legal_on_target(s, &cases[i], &diag)) {
-            s->illegal++;
+        case_fit fit = fit_on_target(s, &cases[i], &diag);
+        if (fit != FITS) {
+            *(fit == ILLEGAL ? &s->illegal : &s->unlowered) += 1;
             if (s->verbose)
-                printf("skipped %s: not legal on %s: %s\n", cases[i].prog.name, s->target->name, diag.text);
-            continue;
-        }
-        if (!lowered_on_target(s, &cases[i], &diag)) {
-            s->unlowered++;
-            if (s->verbose)
-                printf("skipped %s: not lowered on %s: %s\n", cases[i].prog.name, s->target->name, diag.text);
+                printf("skipped %s: not %s on %s: %s\n", cases[i].prog.name, fit == ILLEGAL ? "legal" : "lowered",
+                       s->target->name, diag.text);
             continue;
         }
         cases[count++] = cases[i];
