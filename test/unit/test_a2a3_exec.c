@@ -325,6 +325,15 @@ static void arith_elem(const void *ctx, elem e, unsigned char *const *at, unsign
 
 typedef struct buffers { unsigned char *p[3], *want, *cm; } buffers;
 
+/* Destination and expectation poisoned, the first `nsrc` sources random. */
+static void reset(buffers *bf, elem e, unsigned nsrc)
+{
+    memset(bf->p[0], POISON, BUF);
+    memset(bf->want, POISON, BUF);
+    for (unsigned k = 1; k <= nsrc; k++)
+        fill(e, bf->p[k], BUF);
+}
+
 static unsigned char *big(void)
 {
     unsigned char *p = malloc(BUF);
@@ -376,10 +385,7 @@ static void check_arith(buffers *bf, akind k, elem e, bool counter, unsigned cfg
         return;
     unsigned n = states(counter, e, st, &base);
     for (unsigned t = 0; t < n; t++) {
-        memset(bf->p[0], POISON, BUF);
-        memset(bf->want, POISON, BUF);
-        fill(e, bf->p[1], BUF);
-        fill(e, bf->p[2], BUF);
+        reset(bf, e, 2);
         if (k == A_DIV && is_float(e))
             for (size_t i = 0; i < BUF; i += elem_bytes[e])
                 if (get_f(e, bf->p[2] + i) == 0)
@@ -460,10 +466,7 @@ static void check_cmp(buffers *bf, int k, elem e, bool counter, unsigned cfg, bo
         return;
     unsigned n = states(counter, e, st, &base), L = 256 / elem_bytes[e];
     for (unsigned t = 0; t < n; t++) {
-        memset(bf->p[0], POISON, BUF);
-        memset(bf->want, POISON, BUF);
-        fill(e, bf->p[1], BUF);
-        fill(e, bf->p[2], BUF);
+        reset(bf, e, 2);
         for (size_t i = 0; i < BUF; i += 3 * elem_bytes[e])   /* some equal lanes */
             memcpy(bf->p[2] + i, bf->p[1] + i, elem_bytes[e]);
         uint64_t sbits = 0;
@@ -526,10 +529,7 @@ static void check_sel(buffers *bf, smode m, elem e, bool counter, unsigned cfg)
     const uint32_t ub_bits = 4096;
     unsigned n = states(counter, e, st, &base);
     for (unsigned t = 0; t < n; t++) {
-        memset(bf->p[0], POISON, BUF);
-        memset(bf->want, POISON, BUF);
-        fill(e, bf->p[1], BUF);
-        fill(e, bf->p[2], BUF);
+        reset(bf, e, 2);
         unsigned char *bits = m == S_TT ? ub + ub_bits : bf->p[2];
         for (size_t i = 0; i < 255 * 16; i++)
             bits[i] = (unsigned char)next_random();
@@ -565,9 +565,7 @@ static void check_brcb(buffers *bf, elem e, int blk, int rep)
         return;
     int64_t counts[] = {1, 5, 255};
     for (unsigned t = 0; t < 3; t++) {
-        memset(bf->p[0], POISON, BUF);
-        memset(bf->want, POISON, BUF);
-        fill(e, bf->p[1], BUF);
+        reset(bf, e, 1);
         unsigned B = 32 / elem_bytes[e];
         for (int64_t r = 0; r < counts[t]; r++)
             for (unsigned i = 0; i < 8; i++)
