@@ -1,0 +1,84 @@
+/* lower_a2a3.h: what the files of the "pto-lower-a2a3" pass share.
+ *
+ * lower_a2a3.c holds the pass and the repeat-program builder below; each
+ * family of tile ops has a file of its own (lower_a2a3_elementwise.c, ...)
+ * that says which ops it lowers and lowers one, listed in lower_a2a3.c's
+ * family table.
+ *
+ * A program (a2_prog) is built into a pto.vecscope: up to three UB pointers
+ * (the intrinsics' order: dst first), each with its row stride in elements,
+ * an optional scalar operand, and the instruction `vop` that a2_instr emits.
+ * A pointer whose row stride is 0 reads the same row for every row: the
+ * repeat stride 0 of a column broadcast. The paths (a2_whole_norm, a2_chunks,
+ * ...) are the hardware library's (pto-isa include/pto/npu/a2a3 TBinOp.hpp);
+ * a program leaves the core in norm mode with every lane on, as it found it.
+ */
+#ifndef PTOC_PASSES_LOWER_A2A3_H
+#define PTOC_PASSES_LOWER_A2A3_H
+
+#include "passes/vop_builder.h"
+#include "ptoc/pto.h"
+
+enum { A2_REPEAT_MAX = 255, A2_STRIDE_MAX = 255 };
+
+typedef struct a2_prog {
+    vop_builder *L;
+    ptoc_pto_vop_id vop;        /* the instruction a2_instr emits */
+    ptoc_value *tiles[3];       /* dst, then the sources */
+    ptoc_value *ptrs[3];        /* their addresses */
+    int64_t cols[3];            /* their row strides, in elements (0: one row for all) */
+    uint32_t nptrs;
+    ptoc_value *scalar;         /* the vector-scalar ops' scalar, after the pointers */
+    int64_t E, B;               /* elements per repeat, per 32-byte block */
+    ptoc_type *i64;
+} a2_prog;
+
+/* A program over `elem` lanes running `vop`; the pointers are added with a2_ptr. */
+void a2_prog_init(a2_prog *P, vop_builder *L, ptoc_pto_vop_id vop, ptoc_type *elem);
+/* Adds tile t as the next pointer, its row stride `cols` elements (the same
+ * tile added twice shares one pto.tile_ptr). */
+void a2_ptr(a2_prog *P, ptoc_value *tile, ptoc_type *elem, int64_t cols);
+
+ptoc_value *a2_index(a2_prog *P, int64_t v);     /* an index constant */
+ptoc_value *a2_i64(a2_prog *P, int64_t v);       /* an i64 constant */
+ptoc_value *a2_as_i64(a2_prog *P, ptoc_value *v);
+/* An op without results (set_mask_norm, set_cmpmask, ...). */
+void a2_vop0(a2_prog *P, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops);
+void a2_set_mask(a2_prog *P, ptoc_value *hi, ptoc_value *lo);
+void a2_full_mask(a2_prog *P);
+/* The continuous mask of the first n lanes (SetContMaskByDType), 0 < n < E. */
+void a2_cont_mask(a2_prog *P, int64_t n);
+/* set_mask_count and the count; a2_count_end: back to norm mode, every lane on. */
+void a2_count_begin(a2_prog *P, ptoc_value *count);
+void a2_count_end(a2_prog *P);
+
+/* One instruction: pointer i at element offset offs[i], `repeat` repeats,
+ * the repeat strides `rep` in blocks (NULL: contiguous repeats, no lists). */
+ptoc_op *a2_instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const int64_t *rep);
+/* Offsets row * cols[i] + col (col NULL: 0) of each pointer. */
+void a2_row_offsets(a2_prog *P, ptoc_value *row, ptoc_value *col, ptoc_value **offs);
+
+/* The paths. Bin1LNormMode: n static contiguous elements, at most 255
+ * repeats: head repeats, then the tail under the continuous mask. */
+void a2_whole_norm(a2_prog *P, int64_t n);
+/* Bin1LCountMode: n contiguous elements as one count. */
+void a2_whole_count(a2_prog *P, ptoc_value *n);
+/* Bin2LNormModeRowRpt: static rows x cols at the pointers' row strides (each
+ * a whole number of blocks): per chunk of E columns one instruction whose
+ * repeats are the rows (groups of at most 255; one repeat per row when a
+ * stride is past 255 blocks), the tail chunk under the continuous mask. */
+void a2_chunks(a2_prog *P, int64_t rows, int64_t cols);
+/* Bin2LCountMode: vcols as the count, one instruction per row of vrows. */
+void a2_rows_count(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols);
+/* Whether every row stride is a whole number of 32-byte blocks. */
+bool a2_blocks_whole(const a2_prog *P);
+
+/* A row_major none_box vec tile of `elem`, an element type the vector unit
+ * computes on (f16, f32, i16, i32 of either sign). */
+bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);
+
+/* The families: elementwise (lower_a2a3_elementwise.c). */
+bool a2_elementwise_lowers(ptoc_pto_op_id opcode);
+void a2_elementwise_lower(vop_builder *L, ptoc_op *op);
+
+#endif
