@@ -29,6 +29,19 @@ EXAMPLES = {
     "masked_clamp": ["x.npy", "y.npy", "-0.5", "0.75"],
 }
 PIPES = ("PIPE_V", "PIPE_MTE2", "PIPE_MTE3")
+TARGETS = ("cpu", "a5", "a3")
+
+# (op, dtype, rows, cols, profiled cycles): pto-isa tests/costmodel, A2/A3.
+PROFILES = [
+    ("tadd", "f32", 64, 64, 160),
+    ("tadd", "i32", 64, 64, 151),
+    ("tadd", "f16", 16, 256, 92),
+    ("texp", "f16", 64, 64, 95),
+    ("texp", "f32", 64, 64, 159),
+    ("trowexpand", "f32", 64, 64, 933),
+]
+NPY = {"f32": "<f4", "f16": "<f2", "i32": "<i4"}
+UNARY = {"texp", "trowexpand"}
 
 
 def inputs(name, d):
@@ -57,6 +70,62 @@ def stats(build, name, d, target):
     return figures
 
 
+def op_kernel(op, dtype, rows, cols):
+    """A Level-1 kernel z = OP(x, y) (or OP(x)) on one rows x cols tile."""
+    t, v, p = f"!pto.tile<{rows}x{cols}x{dtype}>", f"!pto.tensor_view<?x?x{dtype}>", \
+        f"!pto.partition_tensor_view<{rows}x{cols}x{dtype}>"
+    lines = [f"func.func @k(%x: !pto.ptr<{dtype}>, %y: !pto.ptr<{dtype}>, %z: !pto.ptr<{dtype}>) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             f"  %r = arith.constant {rows} : index", f"  %c = arith.constant {cols} : index"]
+    for g in "xyz":
+        lines += [f"  %v{g} = pto.make_tensor_view %{g}, shape = [%r, %c], strides = [%c, %c1] : {v}",
+                  f"  %p{g} = pto.partition_view %v{g}, offsets = [%c0, %c0], sizes = [%r, %c] : {v} -> {p}"]
+    lines += [f"  %a = pto.tload %px : {p} -> {t}", f"  %b = pto.tload %py : {p} -> {t}"]
+    if op in UNARY:
+        lines.append(f"  %s = pto.{op} %a : {t} -> {t}")
+    else:
+        lines.append(f"  %s = pto.{op} %a, %b : {t}, {t} -> {t}")
+    lines += [f"  pto.tstore %s, %pz : {t}, {p}", "  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def profile_row(build, work, op, dtype, rows, cols, profiled):
+    """(modelled V cycles, None) or (None, why not)."""
+    k = os.path.join(work, f"{op}_{dtype}_{rows}x{cols}.pto")
+    with open(k, "w") as f:
+        f.write(op_kernel(op, dtype, rows, cols))
+    rng = random.Random(2)
+    arg = os.path.join(work, f"{dtype}_{rows}x{cols}.npy")
+    vals = [rng.randint(-1000, 1000) if dtype == "i32" else rng.uniform(-1, 1) for _ in range(rows * cols)]
+    npy.save(arg, NPY[dtype], (rows, cols), vals)
+    cmd = [os.path.join(build, "tools", "ptoc"), k, "-target=a3", "--run", "--stats"] + ["--arg", arg] * 3
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r"^\s+PIPE_V\s+(\d+) cycles busy", r.stderr, re.M)
+    if r.returncode or not m:
+        lines = [l for l in r.stderr.splitlines() if "error" in l]
+        return None, (lines[0] if lines else f"exit {r.returncode}").split("error: ")[-1][:70]
+    return int(m.group(1)), None
+
+
+def profiles(build, work):
+    print()
+    print("A2/A3 model against hardware profiles (pto-isa tests/costmodel): V cycles of one tile op on -target=a3")
+    print(f"{'op':12} {'dtype':5} {'shape':8} {'profiled':>8} {'modelled':>8} {'ratio':>6}")
+    ok = True
+    for op, dtype, rows, cols, profiled in PROFILES:
+        cycles, why = profile_row(build, work, op, dtype, rows, cols, profiled)
+        shape = f"{rows}x{cols}"
+        if why:
+            lowered = "not supported" not in why and "not lowered" not in why
+            ok = ok and not lowered
+            print(f"{op:12} {dtype:5} {shape:8} {profiled:8d} {'-':>8} {'-':>6}  {why}")
+            continue
+        ratio = cycles / profiled
+        ok = ok and 0.9 <= ratio <= 1.1
+        print(f"{op:12} {dtype:5} {shape:8} {profiled:8d} {cycles:8d} {ratio:6.3f}")
+    return ok
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -67,15 +136,16 @@ def main():
         for name in EXAMPLES:
             d = os.path.join(work, name)
             inputs(name, d)
-            for target in ("cpu", "a5"):
+            for target in TARGETS:
                 f = stats(build, name, d, target)
                 if isinstance(f, str):
-                    lowered = "not supported by the a5 target" in f or "on a5" in f
-                    ok = ok and target == "a5" and lowered
+                    lowered = "not supported by the" in f or f"on {target}" in f or "only supported on" in f
+                    ok = ok and target != "cpu" and lowered
                     print(f"{name:14} {target:6} {f.split('error: ')[-1][:90]}")
                     continue
                 row = " ".join(f"{f.get(p, 0):8d}" for p in PIPES)
                 print(f"{name:14} {target:6} {row} {f['total']:8d}")
+        ok = profiles(build, work) and ok
     return 0 if ok else 1
 
 

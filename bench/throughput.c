@@ -646,8 +646,7 @@ static uint64_t modelled_cycles(const char *dir, const bench_case *c, const buff
     f.load(b->in0, b->in1);
     ptoc_rt_pipe_reset();
     f.op();
-    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A5);
-    ptoc_rt_arch_rules rules = {row->name, row->in_order_pipes, row->event_ids};
+    ptoc_rt_arch_rules rules = ptoc_pipe_rules(PTOC_PTO_ARCH_A5);
     char *text = ptoc_rt_pipe_stats(&rules);
     const char *total = text ? strstr(text, "total") : NULL;
     unsigned long long cycles = 0;

@@ -51,4 +51,39 @@ static uint32_t latency(const ptoc_op *op)
     return c ? c->latency : DEFAULT_LATENCY;
 }
 
-const cg_vf_model cg_a5_vf_model = {.startup = 23, .drain = 12, .ports = 2, .issue = issue, .latency = latency};
+enum { STARTUP = 23, DRAIN = 12, PORTS = 2 };
+
+/* The counter: the issue cycles of the micro-ops run so far. */
+static void begin(cg *g, ptoc_op *scope)
+{
+    (void)scope;
+    g->vf_state[0] = cg_alloca(g, g->i64, "vf.issue");
+    g->vf_state[1] = NULL;
+    LLVMBuildStore(g->b, cg_i64(g, 0), g->vf_state[0]);
+}
+
+static void count(cg *g, const ptoc_op *op)
+{
+    LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, n, cg_i64(g, issue(op)), ""), g->vf_state[0]);
+}
+
+static ptoc_walk_result max_latency(ptoc_op *op, void *user)
+{
+    uint32_t *most = user;
+    if (ptoc_pto_vop(op) != PTOC_PTO_VOP_NONE && latency(op) > *most)
+        *most = latency(op);
+    return PTOC_WALK_ADVANCE;
+}
+
+/* startup + ceil(issue / ports) + the longest latency under the scope + drain. */
+static LLVMValueRef end(cg *g, ptoc_op *scope)
+{
+    LLVMValueRef issued = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    LLVMValueRef slots = LLVMBuildUDiv(g->b, LLVMBuildAdd(g->b, issued, cg_i64(g, PORTS - 1), ""), cg_i64(g, PORTS), "");
+    uint32_t most = 0;
+    ptoc_walk_pre(scope, max_latency, &most);
+    return LLVMBuildAdd(g->b, slots, cg_i64(g, STARTUP + most + DRAIN), "vf.cycles");
+}
+
+const cg_vf_model cg_a5_vf_model = {.begin = begin, .count = count, .end = end};

@@ -148,16 +148,17 @@ struct ptoc_target_backend {
     const struct cg_vf_model *vf_model;
 };
 
-/* A target's model of a vector function's time: startup + ceil(the issue
- * cycles of the micro-ops it ran / ports) + the longest latency among its
- * micro-ops (the last result's) + drain. */
+/* A target's model of a vector function's time, counted as the kernel runs:
+ * `begin` where the vecscope starts (it makes its counters, g->vf_state),
+ * `count` after each micro-op's intrinsic call, `end` after the body, giving
+ * the vecscope's cycles (i64) for its pipe event. */
 typedef struct cg_vf_model {
-    uint32_t startup, drain, ports;
-    /* cycles micro-op `op` holds an issue port, and its latency */
-    uint32_t (*issue)(const ptoc_op *op);
-    uint32_t (*latency)(const ptoc_op *op);
+    void (*begin)(cg *g, ptoc_op *scope);
+    void (*count)(cg *g, const ptoc_op *op);
+    LLVMValueRef (*end)(cg *g, ptoc_op *scope);
 } cg_vf_model;
 extern const cg_vf_model cg_a5_vf_model;     /* a5_costs.c */
+extern const cg_vf_model cg_a2a3_vf_model;   /* a2a3_costs.c */
 
 /* Per-function state. */
 typedef struct cg_func {
@@ -188,7 +189,7 @@ struct cg {
     struct cg_shared *shared;                   /* shared_ops.c: the signatures that repeat */
     LLVMValueRef where;                         /* in a shared op's function: its location parameter */
     LLVMModuleRef intrinsics;                   /* = the ptoc_llvm_module's, while lowering */
-    LLVMValueRef vf_issue;                      /* in a counted vecscope: its i64 issue-cycle counter */
+    LLVMValueRef vf_state[2];                   /* in a counted vecscope: its model's i64 counters */
     LLVMValueRef vf_cycles;                     /* a vecscope's modelled cycles, for its pipe event */
 };
 
@@ -337,6 +338,11 @@ LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRe
  * made and initialised (norm mode, every lane on, CMPMASK 0) in its entry
  * block on first use. */
 LLVMValueRef cg_a2a3_state(cg *g);
+/* For the cost model, where a repeat instruction `op` was just called: how
+ * many repeats it ran (i64: ceil(count / lanes) in counter mode), and
+ * whether the core is in counter mode (i1). */
+LLVMValueRef cg_a2a3_repeats_run(cg *g, const ptoc_op *op);
+LLVMValueRef cg_a2a3_counter_mode(cg *g);
 /* Whether micro-op `id` is one of the A2/A3 repeat intrinsics (pto.a2a3.*). */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id);
 

@@ -255,11 +255,8 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
         cg_add_fn_attr(g, fn, "nounwind", 0);
     }
     LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, nparams, "");
-    if (g->vf_issue && g->target->backend->vf_model) {                  /* the modelled issue cycles of the vecscope */
-        LLVMValueRef n = LLVMBuildLoad2(g->b, g->i64, g->vf_issue, "");
-        n = LLVMBuildAdd(g->b, n, cg_i64(g, g->target->backend->vf_model->issue(op)), "");
-        LLVMBuildStore(g->b, n, g->vf_issue);
-    }
+    if (g->vf_state[0])                 /* in a counted vecscope: the model counts the call */
+        g->target->backend->vf_model->count(g, op);
     for (uint32_t i = 0; i < op->nresults; i++)
         cg_set(g, &op->results[i], op->nresults == 1 ? r : LLVMBuildExtractValue(g->b, r, i, ""));
     return true;

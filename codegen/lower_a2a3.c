@@ -238,14 +238,11 @@ static LLVMValueRef block_active(cg *g, const a2_walk *w)
     return as_lanes(g, w, bits);
 }
 
-/* How many repeats run: ceil(n / L) in counter mode, else `repeat` (which
- * traps above 255). */
-static LLVMValueRef repeats(cg *g, const ptoc_op *op, const a2_walk *w)
+/* How many repeats run: ceil(n / L) in counter mode, else `repeat`. */
+static LLVMValueRef repeats_run(cg *g, const ptoc_op *op, const a2_walk *w)
 {
     LLVMValueRef repeat = as_i64(g, op, op->noperands - 1);
     LLVMValueRef counter = w->unmasked ? LLVMConstNull(g->i1) : field(g, ST_COUNTER);
-    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGT, repeat, i64c(g, 255), "");
-    trap_outside(g, op, LLVMBuildAnd(g->b, big, LLVMBuildNot(g->b, counter, ""), ""), repeat, 255, 0);
     if (w->unmasked)
         return repeat;
     LLVMValueRef n = field(g, ST_MASK_LO);
@@ -253,6 +250,16 @@ static LLVMValueRef repeats(cg *g, const ptoc_op *op, const a2_walk *w)
     LLVMValueRef part = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildURem(g->b, n, i64c(g, w->L), ""), i64c(g, 0), "");
     LLVMValueRef counted = LLVMBuildAdd(g->b, whole, LLVMBuildZExt(g->b, part, g->i64, ""), "");
     return LLVMBuildSelect(g->b, counter, counted, repeat, "repeats");
+}
+
+/* repeats_run, after a trap when `repeat` is above 255 in norm mode. */
+static LLVMValueRef repeats(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef repeat = as_i64(g, op, op->noperands - 1);
+    LLVMValueRef counter = w->unmasked ? LLVMConstNull(g->i1) : field(g, ST_COUNTER);
+    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGT, repeat, i64c(g, 255), "");
+    trap_outside(g, op, LLVMBuildAnd(g->b, big, LLVMBuildNot(g->b, counter, ""), ""), repeat, 255, 0);
+    return repeats_run(g, op, w);
 }
 
 /* A compare's block: its bits, 0 for the lanes off, at dst + r * L / 8 + b * B / 8. */
@@ -398,6 +405,24 @@ static LLVMValueRef sel_block(cg *g, const ptoc_op *op, const a2_walk *w)
         b = block_of(g, op, w, 4, 2);
     return LLVMBuildSelect(g->b, sel_bits(g, op, w, m), a, b, "");
 }
+
+/* ---------------------------------------------------------------- for the cost model */
+
+static bool writes_bits(ptoc_pto_vop_id id)
+{
+    return id >= PTOC_PTO_VOP_A2A3_VCMPV_EQ && id <= PTOC_PTO_VOP_A2A3_VCMPVS_GE;
+}
+
+LLVMValueRef cg_a2a3_repeats_run(cg *g, const ptoc_op *op)
+{
+    ptoc_pto_vop_id id = ptoc_pto_vop(op);
+    const ptoc_type *elem = ptr_elem(op, writes_bits(id) ? 2 : 0);
+    a2_walk w = {.esize = cg_elem_size(elem), .unmasked = id == PTOC_PTO_VOP_A2A3_VBRCB};
+    w.L = 8 * (32 / w.esize);
+    return repeats_run(g, op, &w);
+}
+
+LLVMValueRef cg_a2a3_counter_mode(cg *g) { return field(g, ST_COUNTER); }
 
 /* ---------------------------------------------------------------- the rules */
 

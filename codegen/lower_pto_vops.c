@@ -972,20 +972,9 @@ static bool lower_bridge(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* The longest latency of the micro-ops under `op`. */
-typedef struct latency_walk { const cg_vf_model *model; uint32_t most; } latency_walk;
-
-static ptoc_walk_result max_latency(ptoc_op *op, void *user)
-{
-    latency_walk *w = user;
-    if (ptoc_pto_vop(op) != PTOC_PTO_VOP_NONE && w->model->latency(op) > w->most)
-        w->most = w->model->latency(op);
-    return PTOC_WALK_ADVANCE;
-}
-
 /* The body in place. With pipe events on a backend with a vector-function
- * model, the body's micro-ops add their issue cycles to a counter, and the
- * vecscope's pipe event reports the model's cycles (codegen_internal.h). */
+ * model, the model counts the body's micro-ops as they run, and the
+ * vecscope's pipe event reports the cycles it gives (codegen_internal.h). */
 static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
@@ -994,17 +983,12 @@ static bool lower_vecscope(cg *g, ptoc_op *op, const cg_rule *rule)
     const cg_vf_model *model = g->target->backend->vf_model;
     if (!g->opts->pipe_events || !model)
         return cg_lower_block(g, op->regions[0].first);
-    LLVMValueRef outer = g->vf_issue;
-    g->vf_issue = cg_alloca(g, g->i64, "vf.issue");
-    LLVMBuildStore(g->b, cg_i64(g, 0), g->vf_issue);
+    LLVMValueRef outer[2] = {g->vf_state[0], g->vf_state[1]};
+    model->begin(g, op);
     bool ok = cg_lower_block(g, op->regions[0].first);
-    LLVMValueRef issue = LLVMBuildLoad2(g->b, g->i64, g->vf_issue, "");
-    LLVMValueRef slots = LLVMBuildUDiv(g->b, LLVMBuildAdd(g->b, issue, cg_i64(g, model->ports - 1), ""),
-                                       cg_i64(g, model->ports), "");
-    latency_walk w = {model, 0};
-    ptoc_walk_pre(op, max_latency, &w);
-    g->vf_cycles = LLVMBuildAdd(g->b, slots, cg_i64(g, model->startup + w.most + model->drain), "vf.cycles");
-    g->vf_issue = outer;
+    g->vf_cycles = model->end(g, op);
+    g->vf_state[0] = outer[0];
+    g->vf_state[1] = outer[1];
     return ok;
 }
 

@@ -259,3 +259,27 @@ bool cg_pipe_events(cg *g, ptoc_op *op)
         return true;
     return emit_op(g, op, pipe);
 }
+
+/* ---------------------------------------------------------------- the replay's rules */
+
+/* GiB/s at clock_hz as bytes per cycle. */
+static double bytes_per_cycle(double gib_per_s, double clock_hz)
+{
+    return gib_per_s * 1024.0 * 1024.0 * 1024.0 / clock_hz;
+}
+
+ptoc_rt_arch_rules ptoc_pipe_rules(ptoc_pto_arch arch)
+{
+    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(arch);
+    if (!row)
+        row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_DEFAULT);
+    ptoc_rt_arch_rules r = {.name = row->name, .in_order_pipes = row->in_order_pipes,
+                            .event_ids = row->event_ids, .clock_hz = row->clock_hz};
+    for (uint32_t i = 0; row->clock_hz > 0 && i < PTOC_PTO_ARCH_MAX_BANDWIDTHS && i < PTOC_RT_MAX_BANDWIDTHS; i++) {
+        const ptoc_pto_arch_bandwidth *b = &row->bandwidth[i];
+        if (b->gib_per_s > 0)
+            r.bandwidths[r.nbandwidths++] =
+                (ptoc_rt_bandwidth){b->pipe, (int32_t)b->space, bytes_per_cycle(b->gib_per_s, row->clock_hz)};
+    }
+    return r;
+}

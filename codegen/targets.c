@@ -114,6 +114,7 @@ static const ptoc_target_backend a2a3_backend = {
     .machine = cg_cpu_machine,
     .jit_runtime = cg_cpu_jit_runtime,
     .intrinsic_prefix = "pto.a2a3",
+    .vf_model = &cg_a2a3_vf_model,
 };
 
 /* ---------------------------------------------------------------- the list */

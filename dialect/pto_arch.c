@@ -39,14 +39,22 @@
     {[PTOC_PTO_AS_VEC] = 32, [PTOC_PTO_AS_MAT] = 32, [PTOC_PTO_AS_LEFT] = 512, [PTOC_PTO_AS_RIGHT] = 512, \
      [PTOC_PTO_AS_ACC] = 512, [PTOC_PTO_AS_BIAS] = 32, [PTOC_PTO_AS_SCALING] = 32}
 
+/* A2/A3's clock and DMA bandwidths, pto-isa's cost model (costmodel/arch_config.hpp). */
+#define A2A3_CLOCK_HZ 1.85e9
+#define A2A3_BANDWIDTH                                                                                   \
+    {{PTOC_PTO_PIPE_MTE2, PTOC_PTO_AS_VEC, 100.9}, {PTOC_PTO_PIPE_MTE2, PTOC_PTO_AS_MAT, 135.0},         \
+     {PTOC_PTO_PIPE_MTE3, PTOC_PTO_AS_VEC, 188.46}, {PTOC_PTO_PIPE_MTE1, PTOC_PTO_AS_LEFT, 441.0},      \
+     {PTOC_PTO_PIPE_MTE1, PTOC_PTO_AS_RIGHT, 220.5}}
+
 static const ptoc_pto_arch_info arch_rows[] = {
     /* arch, name, aliases, capacity, alignment, in-order pipes, scratch window, event ids, dtype column,
-     * MX scale buffers (A5: ScaleLeft and ScaleRight, 4 KiB each, pto-isa's buffer limits; A2/A3 have none) */
+     * MX scale buffers (A5: ScaleLeft and ScaleRight, 4 KiB each, pto-isa's buffer limits; A2/A3 have none),
+     * clock, DMA bandwidths (A5: not published; the pipe simulator's rough figures) */
     {PTOC_PTO_ARCH_A2, "a2", {NULL}, A2A3_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_S),
-     KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3},
+     KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3, 0, A2A3_CLOCK_HZ, A2A3_BANDWIDTH},
     /* a2a3 (PTOAS's name for the shared A2/A3 rules) is a3: the two have the same rules everywhere */
     {PTOC_PTO_ARCH_A3, "a3", {"a2a3"}, A2A3_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_S),
-     KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3},
+     KIB(184), KIB(192), 8, PTOC_PTO_DTYPE_COLUMN_A2A3, 0, A2A3_CLOCK_HZ, A2A3_BANDWIDTH},
     {PTOC_PTO_ARCH_A5, "a5", {NULL}, A5_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_V), 0, 0, 8,
      PTOC_PTO_DTYPE_COLUMN_A5, KIB(4)},
     {PTOC_PTO_ARCH_CPU, "cpu", {NULL}, A5_CAPACITY, ALIGNMENT, PIPE_BIT(PTOC_PTO_PIPE_V), 0, 0, 8,

@@ -335,10 +335,33 @@ static uint64_t op_bytes(const rt_log *l, const ev *e)
     return most;
 }
 
-static uint64_t op_cost(const rt_log *l, const ev *e, int pipe)
+/* The arch's DMA path for an op on `pipe`: the bandwidth of its largest
+ * on-chip access's space, or NULL when the arch has none for it. */
+static const ptoc_rt_bandwidth *dma_path(const ptoc_rt_arch_rules *arch, const rt_log *l, const ev *e, int pipe,
+                                         uint64_t *bytes)
+{
+    const ptoc_rt_access *most = NULL;
+    for (uint32_t i = 0; i < e->nacc; i++) {
+        const ptoc_rt_access *a = &l->acc[e->acc + i];
+        if (a->space != PTOC_RT_SPACE_GM && (!most || a->end - a->begin > most->end - most->begin))
+            most = a;
+    }
+    for (uint32_t i = 0; most && i < arch->nbandwidths; i++)
+        if (arch->bandwidths[i].pipe == pipe && arch->bandwidths[i].space == most->space) {
+            *bytes = most->end - most->begin;
+            return &arch->bandwidths[i];
+        }
+    return NULL;
+}
+
+static uint64_t op_cost(const ptoc_rt_arch_rules *arch, const rt_log *l, const ev *e, int pipe)
 {
     if (e->cycles)
         return e->cycles;
+    uint64_t moved;
+    const ptoc_rt_bandwidth *path = dma_path(arch, l, e, pipe, &moved);
+    if (path)       /* the arch's model: bytes / bandwidth, truncated (pto-isa's cost model) */
+        return (uint64_t)((double)moved / path->bytes_per_cycle);
     const cost_row *row = NULL;
     size_t n = sizeof cost_table / sizeof cost_table[0];
     for (size_t i = 0; i < n && !row; i++)
@@ -710,7 +733,7 @@ static void run_op(replay *r, uint32_t i, int p)
     r->stamp[i] = stamp;
     r->last_op[p] = i;
     memcpy(r->last_vc[p], vc, sizeof vc);
-    uint64_t start = r->free_at[p], dur = op_cost(r->log, e, p);
+    uint64_t start = r->free_at[p], dur = op_cost(r->arch, r->log, e, p);
     r->end[i] = r->free_at[p] = start + dur;
     r->busy[p] += dur;
     r->nops[p]++;
@@ -1031,8 +1054,10 @@ char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch)
     if (!json.failed && json.len > first)
         json.s[first] = ' ';        /* every event starts with ",\n": the first one's comma goes */
     text_printf(&json, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"total_cycles\":%" PRIu64
-                ",\"arch\":\"%s\",\"time_unit\":\"cycles\",\"cost_model\":\"rough per-pipe costs "
-                "(runtime/pipesim.c cost_table)\"}}\n", total, arch->name);
+                ",\"arch\":\"%s\",\"time_unit\":\"cycles\",\"clock_hz\":%.0f,\"cost_model\":\"%s\"}}\n",
+                total, arch->name, arch->clock_hz,
+                arch->nbandwidths ? "the arch's DMA bandwidths, its vector functions' own cycles, rough costs elsewhere"
+                                  : "rough per-pipe costs, vector functions' own cycles");
     free(rep.seen);
     free(rep.out.s);
     if (!ok || json.failed) {
@@ -1058,7 +1083,11 @@ char *ptoc_rt_pipe_stats(const ptoc_rt_arch_rules *arch)
         if (stats.nops[p])
             text_printf(&out, "  %-10s %10" PRIu64 " cycles busy, %" PRIu64 " ops\n", pipe_name(p), stats.busy[p],
                         stats.nops[p]);
-    text_printf(&out, "  %-10s %10" PRIu64 " cycles\n", "total", total);
+    if (arch->clock_hz > 0)
+        text_printf(&out, "  %-10s %10" PRIu64 " cycles, %.3f us at %.2f GHz\n", "total", total,
+                    (double)total / arch->clock_hz * 1e6, arch->clock_hz / 1e9);
+    else
+        text_printf(&out, "  %-10s %10" PRIu64 " cycles\n", "total", total);
     if (!ok || out.failed) {
         free(out.s);
         return NULL;

@@ -477,10 +477,7 @@ _Static_assert((int)PTOC_PTO_PIPE_ALL == PTOC_RT_PIPE_ALL && (int)PTOC_PTO_PIPE_
  * verifiers followed (ptoc_pto_target_arch), from its row of the arch table. */
 static ptoc_rt_arch_rules sync_rules(ptoc_op *module)
 {
-    const ptoc_pto_arch_info *row = ptoc_pto_arch_info_of(ptoc_pto_target_arch(module, NULL));
-    if (!row)
-        row = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_DEFAULT);
-    return (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
+    return ptoc_pipe_rules(ptoc_pto_target_arch(module, NULL));
 }
 
 /* Writes the trace and prints the reports; false on any report or failure.

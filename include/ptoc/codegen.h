@@ -172,6 +172,11 @@ typedef struct ptoc_param_info {
 /* Fills `out` (up to `max`) for func.func `fn`; returns the parameter count. */
 uint32_t ptoc_llvm_param_info(const ptoc_op *fn, ptoc_param_info *out, uint32_t max);
 
+/* The pipe simulator's rules for `arch` (ptoc_rt_arch_rules, runtime.h),
+ * from its row of the arch table: its in-order pipes and event ids, its
+ * clock and DMA bandwidths; the default arch's for an invalid one. */
+struct ptoc_rt_arch_rules ptoc_pipe_rules(ptoc_pto_arch arch);
+
 typedef struct ptoc_jit ptoc_jit;
 /* Compiles `m` with ORC LLJIT (taking ownership of m, even on failure); its
  * target's backend defines the runtime (for cpu: the entry points of

@@ -219,6 +219,15 @@ typedef enum ptoc_pto_dtype_column {
 /* The arch table (dialect/pto_arch.c): one row per arch, the only place its
  * names and figures are written. */
 #define PTOC_PTO_ARCH_MAX_ALIASES 2
+/* A DMA path's bandwidth: what `pipe` moves into or out of on-chip space
+ * `space`, in GiB/s. */
+typedef struct ptoc_pto_arch_bandwidth {
+    int pipe;                                       /* ptoc_pto_pipe */
+    ptoc_pto_address_space space;
+    double gib_per_s;
+} ptoc_pto_arch_bandwidth;
+enum { PTOC_PTO_ARCH_MAX_BANDWIDTHS = 8 };
+
 typedef struct ptoc_pto_arch_info {
     ptoc_pto_arch arch;
     const char *name;                               /* "a3", lower case */
@@ -230,6 +239,10 @@ typedef struct ptoc_pto_arch_info {
     uint32_t event_ids;                             /* per (source pipe, destination pipe) pair */
     ptoc_pto_dtype_column dtypes;
     uint64_t mx_scale_capacity;                     /* bytes of each MX scale buffer (ScaleLeft, ScaleRight); 0: none */
+    /* the cost model: the core clock (0: not known, cycles only) and the DMA
+     * bandwidths (a path not listed takes the pipe simulator's rough figure) */
+    double clock_hz;
+    ptoc_pto_arch_bandwidth bandwidth[PTOC_PTO_ARCH_MAX_BANDWIDTHS];
 } ptoc_pto_arch_info;
 /* The row of `arch`, NULL for PTOC_PTO_ARCH_INVALID. */
 const ptoc_pto_arch_info *ptoc_pto_arch_info_of(ptoc_pto_arch arch);

@@ -89,10 +89,20 @@ void ptoc_rt_gm_check(const char *where, const char *op, const void *origin, con
 
 /* What the replay needs of the arch; drivers fill it from the arch table
  * (ptoc_pto_arch_info, pto.h). */
+typedef struct ptoc_rt_bandwidth {
+    int32_t pipe, space;       /* an op on `pipe` moving bytes into or out of on-chip `space` */
+    double bytes_per_cycle;
+} ptoc_rt_bandwidth;
+enum { PTOC_RT_MAX_BANDWIDTHS = 8 };
 typedef struct ptoc_rt_arch_rules {
     const char *name;          /* in traces */
     uint32_t in_order_pipes;   /* bit p: pipe p keeps its own ops in order */
     uint32_t event_ids;        /* per (source, destination) pipe pair; at most 8 are tracked */
+    double clock_hz;           /* 0: not known; --stats and traces then give cycles only */
+    /* DMA paths the arch's cost model knows: such an op costs its bytes /
+     * bytes_per_cycle; others the replay's rough cost table */
+    uint32_t nbandwidths;
+    ptoc_rt_bandwidth bandwidths[PTOC_RT_MAX_BANDWIDTHS];
 } ptoc_rt_arch_rules;
 enum { PTOC_RT_PIPE_ALL = 6, PTOC_RT_PIPE_COUNT = 13, PTOC_RT_SPACE_GM = 1 };
 

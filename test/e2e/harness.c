@@ -379,8 +379,7 @@ static const ptoc_pto_arch_info *sync_arch;
 
 static ptoc_rt_arch_rules sync_rules(void)
 {
-    const ptoc_pto_arch_info *row = sync_arch ? sync_arch : ptoc_pto_arch_info_of(PTOC_PTO_ARCH_CPU);
-    return (ptoc_rt_arch_rules){row->name, row->in_order_pipes, row->event_ids};
+    return ptoc_pipe_rules(sync_arch ? sync_arch->arch : PTOC_PTO_ARCH_CPU);
 }
 
 /* The pipe simulator's verdict on the last launch (the arch's rules): no race, no

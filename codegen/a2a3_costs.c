@@ -1,0 +1,101 @@
+/* a2a3_costs.c: the A2/A3 model's vector-function costs (cg_vf_model).
+ *
+ * The figures are pto-isa's A2/A3 cost model (include/pto/costmodel/a2a3,
+ * the stubs of the CCE intrinsics): each repeat instruction costs
+ * slope * repeats, plus its head when the vector pipe's queue is empty, and
+ * leaves a tail that is paid at the next synchronisation. The binary ALU
+ * ops (vadd vsub vmul vdiv vmax vmin vand vor) pay a flat 16 cycles more in
+ * counter mode (count-mask dispatch). Instructions the model has no row for
+ * take its default (head 6, slope 2, tail 0); the mask and CMPMASK writes
+ * are scalar register writes and cost the vector pipe nothing.
+ *
+ * A vecscope runs one program with nothing else on the queue, so it costs
+ * the head of its first instruction + the slopes and floors of all it runs
+ * + the tail of its last: the vadd row gives a 64-repeat f32 TADD (64 x 64)
+ * 10 + 128 + 14 = 152 cycles, where the hardware profile pto-isa quotes
+ * is 160. Repeats are counted as they run: in counter mode they are
+ * ceil(count / lanes), not the instruction's repeat field.
+ */
+#include "codegen/codegen_internal.h"
+
+typedef struct rep_cost {
+    ptoc_pto_vop_id vop;
+    uint32_t head, slope, tail;
+    bool count_floor;           /* pays COUNT_FLOOR in counter mode */
+} rep_cost;
+
+static const rep_cost costs[] = {
+    {PTOC_PTO_VOP_A2A3_VADD, 10, 2, 14, true},  {PTOC_PTO_VOP_A2A3_VSUB, 10, 2, 14, true},
+    {PTOC_PTO_VOP_A2A3_VMUL, 10, 2, 15, true},  {PTOC_PTO_VOP_A2A3_VDIV, 11, 4, 19, true},
+    {PTOC_PTO_VOP_A2A3_VMAX, 10, 2, 14, true},  {PTOC_PTO_VOP_A2A3_VMIN, 10, 2, 14, true},
+    {PTOC_PTO_VOP_A2A3_VAND, 8, 2, 12, true},   {PTOC_PTO_VOP_A2A3_VOR, 8, 2, 12, true},
+    {PTOC_PTO_VOP_A2A3_VEXP, 13, 2, 18},        {PTOC_PTO_VOP_A2A3_VLN, 13, 2, 20},
+    {PTOC_PTO_VOP_A2A3_VSQRT, 14, 2, 25},       {PTOC_PTO_VOP_A2A3_VABS, 13, 1, 16},
+    {PTOC_PTO_VOP_A2A3_VRELU, 10, 1, 13},       {PTOC_PTO_VOP_A2A3_VNOT, 8, 2, 12},
+    {PTOC_PTO_VOP_A2A3_VADDS, 13, 1, 18},       {PTOC_PTO_VOP_A2A3_VMULS, 11, 1, 15},
+    {PTOC_PTO_VOP_A2A3_VMAXS, 10, 1, 13},       {PTOC_PTO_VOP_A2A3_VMINS, 14, 1, 16},
+    {PTOC_PTO_VOP_A2A3_VCMPV_GE, 14, 2, 22},    {PTOC_PTO_VOP_A2A3_VCMPV_NE, 14, 2, 22},
+    {PTOC_PTO_VOP_A2A3_VSEL, 13, 2, 14},        {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},
+    {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
+};
+
+static const rep_cost default_cost = {PTOC_PTO_VOP_NONE, 6, 2, 0, false};
+
+enum { COUNT_FLOOR = 16 };
+#define NONE_YET (-1)
+
+/* The ops that cost the vector pipe nothing: the state writes, the bridges. */
+static bool free_op(ptoc_pto_vop_id id)
+{
+    return !cg_vop_is_a2a3(id) || id == PTOC_PTO_VOP_A2A3_SET_VECTOR_MASK || id == PTOC_PTO_VOP_A2A3_SET_MASK_NORM ||
+           id == PTOC_PTO_VOP_A2A3_SET_MASK_COUNT || id == PTOC_PTO_VOP_A2A3_SET_CMPMASK ||
+           id == PTOC_PTO_VOP_A2A3_COPY_GM_TO_UBUF || id == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_GM;
+}
+
+static const rep_cost *cost_of(ptoc_pto_vop_id id)
+{
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+        if (costs[i].vop == id)
+            return &costs[i];
+    return &default_cost;
+}
+
+/* The counters: the cycles so far, and the tail of the last instruction
+ * (NONE_YET before the first, which pays its head). */
+static void begin(cg *g, ptoc_op *scope)
+{
+    (void)scope;
+    g->vf_state[0] = cg_alloca(g, g->i64, "vf.cycles");
+    g->vf_state[1] = cg_alloca(g, g->i64, "vf.tail");
+    LLVMBuildStore(g->b, cg_i64(g, 0), g->vf_state[0]);
+    LLVMBuildStore(g->b, cg_i64(g, NONE_YET), g->vf_state[1]);
+}
+
+static void count(cg *g, const ptoc_op *op)
+{
+    ptoc_pto_vop_id id = ptoc_pto_vop(op);
+    if (free_op(id))
+        return;
+    const rep_cost *c = cost_of(id);
+    LLVMValueRef so_far = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    LLVMValueRef tail = LLVMBuildLoad2(g->b, g->i64, g->vf_state[1], "");
+    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, tail, cg_i64(g, NONE_YET), "");
+    LLVMValueRef n = LLVMBuildMul(g->b, cg_a2a3_repeats_run(g, op), cg_i64(g, c->slope), "");
+    n = LLVMBuildAdd(g->b, n, LLVMBuildSelect(g->b, first, cg_i64(g, c->head), cg_i64(g, 0), ""), "");
+    if (c->count_floor)
+        n = LLVMBuildAdd(g->b, n, LLVMBuildSelect(g->b, cg_a2a3_counter_mode(g), cg_i64(g, COUNT_FLOOR), cg_i64(g, 0), ""),
+                         "");
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, so_far, n, ""), g->vf_state[0]);
+    LLVMBuildStore(g->b, cg_i64(g, c->tail), g->vf_state[1]);
+}
+
+static LLVMValueRef end(cg *g, ptoc_op *scope)
+{
+    (void)scope;
+    LLVMValueRef cycles = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    LLVMValueRef tail = LLVMBuildLoad2(g->b, g->i64, g->vf_state[1], "");
+    LLVMValueRef none = LLVMBuildICmp(g->b, LLVMIntEQ, tail, cg_i64(g, NONE_YET), "");
+    return LLVMBuildAdd(g->b, cycles, LLVMBuildSelect(g->b, none, cg_i64(g, 0), tail, ""), "vf.cycles");
+}
+
+const cg_vf_model cg_a2a3_vf_model = {.begin = begin, .count = count, .end = end};
