@@ -8,7 +8,8 @@
 # the sync figures (bench/sync_figures.py: pairs and barriers pto-insert-sync
 # puts in each example, the pipe simulator's modelled cycles with them and with
 # a barrier after every op, and which deleted waits the simulator catches) and
-# the examples' modelled cycles on the cpu and a5 models (bench/model_figures.py).
+# the examples' modelled cycles on the cpu, a5 and a3 models and the A2/A3 model's
+# ratio to hardware profiles (bench/model_figures.py).
 #   bench/run.sh [--quick] [--build-dir DIR] [--no-build]
 # --quick runs a few iterations only (the bench.smoke ctest): it checks that the
 # benches build, compile their kernels and get right results; its figures mean

@@ -48,11 +48,13 @@
  * ordered after it (ending that one ends it too): "still in flight" when it
  * writes GM, "still running" otherwise. A replay that deadlocks has no end.
  *
- * Timing. Each pipe runs its events one after another: an op takes its cost
- * from cost_table (a rough model: one row per op class; a row naming an op
- * wins over its pipe's row, so the a5 and a2a3 targets can refine it op by op),
+ * Timing. Each pipe runs its events one after another: an op takes the
+ * cycles it reported (a vector function a target's model priced), else its
+ * bytes over the arch's bandwidth for its DMA path (pipe and on-chip space,
+ * from the arch table: A2/A3's), else its cost from cost_table (a rough
+ * model: one row per op class; a row naming an op wins over its pipe's row);
  * a wait starts no earlier than its set, a PIPE_ALL barrier starts when every
- * pipe is free. The trace shows this replay in cycles.
+ * pipe is free. The trace shows this replay in cycles, with the arch's clock.
  */
 #include "ptoc/runtime.h"
 #include "ptoc/varr.h"

@@ -135,12 +135,14 @@ void ptoc_rt_pipe_reset(void);
  * NULL when there are none). */
 uint32_t ptoc_rt_pipe_check(const ptoc_rt_arch_rules *arch, char **reports);
 /* The replay as Chrome trace-event JSON (malloc'd): one process per block, one
- * thread row per pipe used, an "X" event per op with ts/dur in cycles of a
- * rough cost table, the total cycles in "otherData". NULL when out of memory. */
+ * thread row per pipe used, an "X" event per op with ts/dur in modelled
+ * cycles, the total cycles and the arch's clock in "otherData". NULL when out
+ * of memory. */
 char *ptoc_rt_pipe_trace_json(const ptoc_rt_arch_rules *arch);
 /* The replay's modelled cycles as text (malloc'd; NULL when out of memory):
  * per pipe used, the cycles it ran ops and how many ops, summed over the
- * blocks, then the total (the latest pipe's end, the slowest block). */
+ * blocks, then the total (the latest pipe's end, the slowest block), in
+ * microseconds too when the arch's clock is known. */
 char *ptoc_rt_pipe_stats(const ptoc_rt_arch_rules *arch);
 
 /* ---------------------------------------------------------------- launching */
