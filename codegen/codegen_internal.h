@@ -222,9 +222,10 @@ typedef struct cg_dma_call {
     const ptoc_type *elem;
     ptoc_loc loc;            /* the op's, for a trap in an instruction's definition */
 } cg_dma_call;
-/* A target's DMA: its fields' ranges (inclusive) and instructions. gm_gap
- * and ub_gap 0: the instruction takes start-to-start strides (a5); else GM
- * and UB gaps (bytes, 32-byte blocks) after each burst (a2a3). */
+/* A target's DMA: its fields' ranges (inclusive; INT64_MAX: never split)
+ * and instructions. max_gm_gap 0: the instruction takes start-to-start
+ * strides (a5); else GM and UB gaps (bytes, 32-byte blocks) after each
+ * burst (a2a3). emit's src_field and dst_field are those strides or gaps. */
 typedef struct cg_dma_model {
     int64_t max_n_burst, max_len_burst, max_gm_gap, max_ub_gap;
     bool element_bursts;     /* a line with an along stride: a burst per element (else element copies) */
