@@ -139,10 +139,10 @@ struct ptoc_target_backend {
     /* Non-NULL: micro-ops become calls of this target's intrinsics, named
      * with this prefix ("pto.a5"; intrinsics.c). */
     const char *intrinsic_prefix;
-    /* tload and tstore move their lines as bursts of the target's DMA copy
-     * intrinsics (a5: copy_gm_to_ubuf_align_v2; lower_pto_mem.c), not as
-     * the cpu target's copies. */
-    bool dma_bursts;
+    /* Non-NULL: tload and tstore move their lines as bursts of the target's
+     * DMA copy intrinsics (lower_pto_mem.c, dma.c), not as the cpu target's
+     * copies. */
+    const struct cg_dma_model *dma;
     /* Non-NULL: with pipe_events, a vecscope counts the cycles of the
      * micro-ops it runs by this model and reports them (a5: a5_costs.c). */
     const struct cg_vf_model *vf_model;
@@ -210,13 +210,36 @@ bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
  * them (its definition made by `rule` on first use); anything else by its
  * rule, in place. */
 bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule);
-/* Whether tload/tstore move their lines with the target's DMA burst copies. */
-bool cg_has_dma_intrinsics(const cg *g);
-/* A call of the target's burst copy GM -> UB (to_ub) or UB -> GM: n_burst
- * bursts of len_burst bytes, burst i from src + i * src_stride to dst + i *
- * dst_stride (i64 byte counts; intrinsics.c). */
-void cg_dma_bursts(cg *g, bool to_ub, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef n_burst,
-                   LLVMValueRef len_burst, LLVMValueRef src_stride, LLVMValueRef dst_stride);
+/* dma.c: tload and tstore on a target with DMA copies. A transfer asks for
+ * n_burst bursts of len_burst bytes, burst i from src + i * src_stride to
+ * dst + i * dst_stride (i64 byte counts), a load's bursts each followed by
+ * right_pad pad elements (NULL: none). cg_dma_bursts issues the target's
+ * instructions for it: split where a count, length or gap is past its
+ * field's range, never truncated. */
+typedef struct cg_dma_call {
+    bool to_ub;
+    LLVMValueRef dst, src, n_burst, len_burst, src_stride, dst_stride;
+    LLVMValueRef right_pad;
+    const ptoc_type *elem;
+    ptoc_loc loc;            /* the op's, for a trap in an instruction's definition */
+} cg_dma_call;
+/* A target's DMA: its fields' ranges (inclusive; INT64_MAX: never split)
+ * and instructions. max_gm_gap 0: the instruction takes start-to-start
+ * strides (a5); else GM and UB gaps (bytes, 32-byte blocks) after each
+ * burst (a2a3). emit's src_field and dst_field are those strides or gaps. */
+typedef struct cg_dma_model {
+    int64_t max_n_burst, max_len_burst, max_gm_gap, max_ub_gap;
+    bool element_bursts;     /* a line with an along stride: a burst per element (else element copies) */
+    bool pads;               /* loads pad in the burst, with the value set_pad gives */
+    /* the value a load pads with: the element's bits as i64 */
+    void (*set_pad)(cg *g, LLVMValueRef bits);
+    /* one instruction, every field in range */
+    void (*emit)(cg *g, const cg_dma_call *c, LLVMValueRef src_field, LLVMValueRef dst_field);
+} cg_dma_model;
+extern const cg_dma_model cg_a5_dma, cg_a2a3_dma;
+/* The target's DMA when tload/tstore use it, else NULL. */
+const cg_dma_model *cg_dma(const cg *g);
+void cg_dma_bursts(cg *g, const cg_dma_call *c);
 /* pipe_events.c: with the option pipe_events, the pipe simulator's calls for
  * `op` (its pipe and the bytes it read and wrote, or its sync), after its rule. */
 bool cg_pipe_events(cg *g, ptoc_op *op);
@@ -334,15 +357,22 @@ LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a
  * signed or unsigned by `elem`. */
 LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
 /* lower_a2a3.c: the A2/A3 vector state of the function being lowered, an
- * alloca of { i64 mask_hi, i64 mask_lo, i1 counter mode, i128 CMPMASK }
- * made and initialised (norm mode, every lane on, CMPMASK 0) in its entry
- * block on first use. */
+ * alloca of { i64 mask_hi, i64 mask_lo, i1 counter mode, i128 CMPMASK, i64
+ * pad value } made and initialised (norm mode, every lane on, CMPMASK 0, pad
+ * 0) in its entry block on first use. */
 LLVMValueRef cg_a2a3_state(cg *g);
 /* For the cost model, where a repeat instruction `op` was just called: how
  * many repeats it ran (i64: ceil(count / lanes) in counter mode), and
  * whether the core is in counter mode (i1). */
 LLVMValueRef cg_a2a3_repeats_run(cg *g, const ptoc_op *op);
 LLVMValueRef cg_a2a3_counter_mode(cg *g);
+/* set_mov_pad_val: the i64 `bits` into the state's pad value. */
+void cg_a2a3_set_pad_value(cg *g, LLVMValueRef bits);
+/* copy_gm_to_ubuf (to_ub) / copy_ubuf_to_gm of esize-byte elements: f holds
+ * n_burst, len_burst, left_pad, right_pad, src gap, dst gap (i64); a store's
+ * nonzero pad traps at `loc`. */
+void cg_a2a3_copy(cg *g, bool to_ub, unsigned esize, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef const f[6],
+                  ptoc_loc loc);
 /* Whether micro-op `id` is one of the A2/A3 repeat intrinsics (pto.a2a3.*). */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id);
 

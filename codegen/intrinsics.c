@@ -28,15 +28,8 @@
  * and take the address of the function's vector state (cg_a2a3_state)
  * before their operands.
  *
- * The DMA of tload and tstore (lower_pto_mem.c) calls the target's burst
- * copies, A5's copy_gm_to_ubuf_align_v2 and copy_ubuf_to_gm_align_v2
- * (pto-isa common/arch/register/tload_common.hpp, TStore.hpp):
- *
- *   call @pto.a5.copy_gm_to_ubuf_align_v2(dst, src, n_burst, len_burst, src_stride, dst_stride)
- *
- * moves n_burst bursts of len_burst bytes, burst i from src + i * src_stride
- * to dst + i * dst_stride (bytes). Their definition is the same kind of
- * linkonce_odr alwaysinline function, a loop of memcpys.
+ * The DMA copies of tload and tstore are intrinsics of the same kind, made
+ * by dma.c.
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/syntax.h"
@@ -260,60 +253,6 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
     for (uint32_t i = 0; i < op->nresults; i++)
         cg_set(g, &op->results[i], op->nresults == 1 ? r : LLVMBuildExtractValue(g->b, r, i, ""));
     return true;
-}
-
-/* ---------------------------------------------------------------- DMA */
-
-/* The definition of a burst copy: for (i = 0; i < n; i++) memcpy(dst + i *
- * dst_stride, src + i * src_stride, len). */
-static void define_burst_copy(cg *g, LLVMValueRef fn)
-{
-    cg_func f;
-    cg_caller caller;
-    LLVMModuleRef mod = g->mod;
-    g->mod = g->intrinsics;
-    cg_enter_function(g, &f, fn, &caller);
-    LLVMValueRef p[6];
-    for (unsigned i = 0; i < 6; i++)
-        p[i] = LLVMGetParam(fn, i);
-    cg_loop bursts;
-    cg_loop_begin(g, &bursts, cg_i64(g, 0), p[2], "burst");
-    LLVMValueRef to_off = LLVMBuildMul(g->b, bursts.iv, p[5], ""), from_off = LLVMBuildMul(g->b, bursts.iv, p[4], "");
-    LLVMValueRef to = LLVMBuildGEP2(g->b, g->i8, p[0], &to_off, 1, ""), from = LLVMBuildGEP2(g->b, g->i8, p[1], &from_off, 1, "");
-    LLVMBuildMemCpy(g->b, to, 1, from, 1, p[3]);
-    cg_loop_end(g, &bursts);
-    LLVMBuildRetVoid(g->b);
-    cg_leave_function(g, &caller);
-    g->mod = mod;
-}
-
-bool cg_has_dma_intrinsics(const cg *g)
-{
-    return g->intrinsics && g->target->backend->dma_bursts;
-}
-
-void cg_dma_bursts(cg *g, bool to_ub, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef n_burst,
-                   LLVMValueRef len_burst, LLVMValueRef src_stride, LLVMValueRef dst_stride)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s.%s", g->target->backend->intrinsic_prefix,
-             to_ub ? "copy_gm_to_ubuf_align_v2" : "copy_ubuf_to_gm_align_v2");
-    LLVMTypeRef params[6] = {g->ptr, g->ptr, g->i64, g->i64, g->i64, g->i64};
-    LLVMTypeRef fnty = LLVMFunctionType(g->void_ty, params, 6, false);
-    if (!LLVMGetNamedFunction(g->intrinsics, name)) {
-        LLVMValueRef def = LLVMAddFunction(g->intrinsics, name, fnty);
-        LLVMSetLinkage(def, LLVMLinkOnceODRLinkage);
-        cg_add_fn_attr(g, def, "alwaysinline", 0);
-        cg_add_fn_attr(g, def, "nounwind", 0);
-        define_burst_copy(g, def);
-    }
-    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
-    if (!fn) {
-        fn = LLVMAddFunction(g->mod, name, fnty);
-        cg_add_fn_attr(g, fn, "nounwind", 0);
-    }
-    LLVMValueRef args[6] = {dst, src, n_burst, len_burst, src_stride, dst_stride};
-    LLVMBuildCall2(g->b, fnty, fn, args, 6, "");
 }
 
 /* ---------------------------------------------------------------- linking */

@@ -8,10 +8,11 @@
  *
  *   - The core's vector state, one per LLVM function (cg_a2a3_state): the
  *     128-bit vector mask (mask_hi: lanes 64-127, mask_lo: lanes 0-63), the
- *     mode (norm or counter) and CMPMASK (128 bits). It starts in norm mode
- *     with every lane on and CMPMASK 0, the state the library restores after
- *     each program (set_mask_norm; set_vector_mask(-1, -1)). The set_* ops
- *     write it; set_cmpmask loads its 16 bytes from UB.
+ *     mode (norm or counter), CMPMASK (128 bits) and the DMA's pad value
+ *     (64 bits). It starts in norm mode with every lane on and CMPMASK 0,
+ *     the state the library restores after each program (set_mask_norm;
+ *     set_vector_mask(-1, -1)), and pad 0. The set_* ops write it;
+ *     set_cmpmask loads its 16 bytes from UB.
  *   - The walk. An instruction runs `repeat` repeats of 8 blocks of 32 bytes,
  *     B = 32 / esize lanes a block, L = 8 * B a repeat. Operand X's element
  *     (r, b, e) is at X + (r * rep_X + b * blk_X) * 32 bytes + e * esize
@@ -45,10 +46,14 @@
  *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
  *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
  *     bytes. Between bursts the GM address advances by len_burst + its gap
- *     (bytes), the UB address by len_burst rounded up to 32 + its gap * 32:
- *     a2a3 TStore.hpp's ubGap is (Rows - shape) * esize >> 5, which with the
- *     rounded burst gives back the tile's pitch. The pads are not modelled:
- *     a nonzero one traps.
+ *     (bytes), the UB address by the burst's UB extent rounded up to 32 + its
+ *     gap * 32: a2a3 TStore.hpp's ubGap is (Rows - shape) * esize >> 5, which
+ *     with the rounded burst gives back the tile's pitch. A load writes
+ *     left_pad elements before each burst and right_pad after it (its UB
+ *     extent is all three), each the low bytes of the pad register, which
+ *     set_mov_pad_val writes (cg_a2a3_set_pad_value; 0 at the start): the
+ *     a2a3 TLoad ND2ND/DN2DN programs pad each line's tail so, up to its
+ *     next 32 bytes. A store does not pad: a nonzero pad traps.
  *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
  *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
  *     verifier.
@@ -67,14 +72,14 @@ bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 
 /* ---------------------------------------------------------------- the vector state */
 
-enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK };
+enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK, ST_PAD, ST_FIELDS };
 
 static LLVMTypeRef i128_of(cg *g) { return LLVMIntTypeInContext(g->llctx, 128); }
 
 static LLVMTypeRef state_type(cg *g)
 {
-    LLVMTypeRef fields[4] = {g->i64, g->i64, g->i1, i128_of(g)};
-    return LLVMStructTypeInContext(g->llctx, fields, 4, false);
+    LLVMTypeRef fields[ST_FIELDS] = {g->i64, g->i64, g->i1, i128_of(g), g->i64};
+    return LLVMStructTypeInContext(g->llctx, fields, ST_FIELDS, false);
 }
 
 LLVMValueRef cg_a2a3_state(cg *g)
@@ -84,9 +89,9 @@ LLVMValueRef cg_a2a3_state(cg *g)
     LLVMValueRef st = cg_alloca(g, state_type(g), "a2a3.state");
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->llctx);
     LLVMPositionBuilderAtEnd(b, g->fn->entry);   /* no terminator until the body is done */
-    LLVMValueRef init[4] = {LLVMConstAllOnes(g->i64), LLVMConstAllOnes(g->i64), LLVMConstNull(g->i1),
-                            LLVMConstNull(i128_of(g))};
-    LLVMBuildStore(b, LLVMConstNamedStruct(state_type(g), init, 4), st);
+    LLVMValueRef init[ST_FIELDS] = {LLVMConstAllOnes(g->i64), LLVMConstAllOnes(g->i64), LLVMConstNull(g->i1),
+                                    LLVMConstNull(i128_of(g)), LLVMConstNull(g->i64)};
+    LLVMBuildStore(b, LLVMConstNamedStruct(state_type(g), init, ST_FIELDS), st);
     LLVMDisposeBuilder(b);
     return g->fn->a2a3_state = st;
 }
@@ -98,7 +103,7 @@ static LLVMValueRef field_ptr(cg *g, unsigned field)
 
 static LLVMValueRef field(cg *g, unsigned f)
 {
-    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask"};
+    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask", "pad"};
     LLVMTypeRef ty = f == ST_COUNTER ? g->i1 : f == ST_CMPMASK ? i128_of(g) : g->i64;
     return LLVMBuildLoad2(g->b, ty, field_ptr(g, f), names[f]);
 }
@@ -479,25 +484,60 @@ static LLVMValueRef ub_step(cg *g, LLVMValueRef len, LLVMValueRef gap)
     return LLVMBuildAdd(g->b, up, LLVMBuildMul(g->b, gap, i64c(g, 32), ""), "");
 }
 
-/* copy_gm_to_ubuf (arg 1) and copy_ubuf_to_gm (0): the bursts, one memcpy each. */
-static bool lower_copy(cg *g, ptoc_op *op, const cg_rule *rule)
+/* Fills `count` elements of esize bytes at p with the low bytes of the pad
+ * register. */
+static void fill_pad(cg *g, LLVMValueRef p, LLVMValueRef count, unsigned esize)
 {
-    bool to_ub = rule->arg;
-    LLVMValueRef n = as_i64(g, op, 4), len = as_i64(g, op, 5);
-    for (uint32_t pad = 0; pad < 2; pad++) {
-        LLVMValueRef v = as_i64(g, op, 6 + pad);
-        trap_outside(g, op, LLVMBuildICmp(g->b, LLVMIntNE, v, i64c(g, 0), ""), v, 0, 1 + pad);
-    }
-    LLVMValueRef src_gap = as_i64(g, op, 8), dst_gap = as_i64(g, op, 9);
+    LLVMTypeRef ety = LLVMIntTypeInContext(g->llctx, 8 * esize);
+    LLVMValueRef v = LLVMBuildTrunc(g->b, field(g, ST_PAD), ety, "pad.value");
+    cg_loop l;
+    cg_loop_begin(g, &l, i64c(g, 0), count, "a2a3.pad");
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, ety, p, &l.iv, 1, "")), 1);
+    cg_loop_end(g, &l);
+}
+
+void cg_a2a3_set_pad_value(cg *g, LLVMValueRef bits)
+{
+    set_field(g, ST_PAD, bits);
+}
+
+/* The bursts, one memcpy each; a load's burst i lands in UB after left_pad
+ * pad elements and is followed by right_pad of them, the burst's UB extent
+ * being their bytes rounded up to 32. A store's pads are 0 (A2/A3 TStore
+ * passes 0): nonzero ones trap. */
+void cg_a2a3_copy(cg *g, bool to_ub, unsigned esize, LLVMValueRef dst, LLVMValueRef src, LLVMValueRef const f[6],
+                  ptoc_loc loc)
+{
+    LLVMValueRef n = f[0], len = f[1], left = f[2], right = f[3], src_gap = f[4], dst_gap = f[5];
+    if (!to_ub)
+        for (uint32_t pad = 0; pad < 2; pad++)
+            cg_trap_if(g, LLVMBuildICmp(g->b, LLVMIntNE, f[2 + pad], i64c(g, 0), ""), PTOC_RT_TRAP_A2A3_FIELD, loc,
+                       f[2 + pad], i64c(g, 0), i64c(g, 1 + pad));
+    LLVMValueRef es = i64c(g, esize), lbytes = LLVMBuildMul(g->b, left, es, "");
+    LLVMValueRef rbytes = LLVMBuildMul(g->b, right, es, "");
+    LLVMValueRef ub_len = LLVMBuildAdd(g->b, LLVMBuildAdd(g->b, lbytes, len, ""), rbytes, "");
     LLVMValueRef src_step = to_ub ? LLVMBuildAdd(g->b, len, src_gap, "") : ub_step(g, len, src_gap);
-    LLVMValueRef dst_step = to_ub ? ub_step(g, len, dst_gap) : LLVMBuildAdd(g->b, len, dst_gap, "");
-    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2);
+    LLVMValueRef dst_step = to_ub ? ub_step(g, ub_len, dst_gap) : LLVMBuildAdd(g->b, len, dst_gap, "");
     cg_loop burst;
     cg_loop_begin(g, &burst, i64c(g, 0), n, "a2a3.burst");
     LLVMValueRef d = byte_gep(g, dst, LLVMBuildMul(g->b, burst.iv, dst_step, ""));
     LLVMValueRef s = byte_gep(g, src, LLVMBuildMul(g->b, burst.iv, src_step, ""));
+    if (to_ub) {
+        fill_pad(g, d, left, esize);
+        d = byte_gep(g, d, lbytes);
+        fill_pad(g, byte_gep(g, d, len), right, esize);
+    }
     LLVMBuildMemCpy(g->b, d, 1, s, 1, len);
     cg_loop_end(g, &burst);
+}
+
+/* copy_gm_to_ubuf (arg 1) and copy_ubuf_to_gm (0). */
+static bool lower_copy(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    LLVMValueRef f[6];
+    for (uint32_t k = 0; k < 6; k++)
+        f[k] = as_i64(g, op, 4 + k);
+    cg_a2a3_copy(g, rule->arg, cg_elem_size(ptr_elem(op, 0)), address(g, op, 0), address(g, op, 2), f, op->loc);
     return true;
 }
 

@@ -20,8 +20,8 @@
  * make_tensor_view its view comes from, else nd. A transfer walks lines (tile
  * rows; tile columns for dn): a line goes through llvm.memcpy when it is
  * contiguous on both sides, otherwise element by element; on a target with
- * DMA intrinsics (a5) lines go as bursts of its DMA copy instead (DMA
- * bursts below). With the codegen option gm_checks each transfer first
+ * DMA copies (a5, a2a3) lines go as bursts of them instead (DMA bursts
+ * below). With the codegen option gm_checks each transfer first
  * calls ptoc_rt_gm_check with its window.
  *
  * Padding: a tload may then fill each valid line's tail, elements [valid,
@@ -481,6 +481,7 @@ typedef struct transfer {
     bool contiguous_lines;     /* a tile line is contiguous (none_box, rows of row_major, columns of col_major) */
     pad_fill fill;             /* what the tail of each valid line gets */
     LLVMValueRef pad_value;    /* FILL_VALUE: the pad pattern as iN */
+    ptoc_loc loc;              /* the op's */
 } transfer;
 
 /* The layout of a transfer: the op's own `layout` attribute, else that of the
@@ -660,16 +661,22 @@ static void copy_line(cg *g, const transfer *x, LLVMValueRef line, bool memcpy_l
     cg_loop_end(g, &l);
 }
 
-/* Fills the line's elements [n, min(extent, round_up(n, 32 / esize))), n the
- * valid elements along it, with the pad value: the tail the DMA writes on
- * hardware, and nothing else. */
+/* min(extent, round_up(n, 32 / esize)), n the valid elements along a line:
+ * the end of the tail the DMA pads on hardware. */
+static LLVMValueRef pad_end(cg *g, const transfer *x)
+{
+    int64_t per_block = 32 / (int64_t)x->t.esize;
+    LLVMValueRef end = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, along_count(x), cg_i64(g, per_block - 1), ""),
+                                    cg_i64(g, -per_block), "");
+    return min_i64(g, end, cg_i64(g, along_extent(x)));
+}
+
+/* Fills the line's elements [n, pad_end) with the pad value: the tail the
+ * DMA writes on hardware, and nothing else. */
 static void pad_line(cg *g, const transfer *x, LLVMValueRef line)
 {
-    int64_t per_block = 32 / (int64_t)x->t.esize, n;
-    LLVMValueRef valid = along_count(x);
-    LLVMValueRef end = LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, valid, cg_i64(g, per_block - 1), ""),
-                                    cg_i64(g, -per_block), "");
-    end = min_i64(g, end, cg_i64(g, along_extent(x)));
+    int64_t n;
+    LLVMValueRef valid = along_count(x), end = pad_end(g, x);
     if (const_of(valid, &n) && is_const(end, n))
         return;
     LLVMValueRef value = x->pad_value;
@@ -696,16 +703,25 @@ static void copy_lines(cg *g, const transfer *x, bool memcpy_lines)
 
 /* ---------------------------------------------------------------- DMA bursts */
 
-/* On a target with DMA intrinsics (a5) a transfer moves its lines as bursts
- * of the target's copy (cg_dma_bursts), as pto-isa's a5 TLoad/TStore
- * programs (TLoadVecND2ND, TLoadVecDN2DN, TLoadVecNZ2NZ) do:
+/* On a target with DMA copies (cg_dma: a5, a2a3) a transfer moves its lines
+ * as bursts (dma.c issues the target's instructions for them), in the shapes
+ * of pto-isa's TLoad/TStore programs for vec tiles (a5 TLoadVecND2ND,
+ * TLoadVecDN2DN, TLoadVecNZ2NZ; a2a3 TLoadGm2ubNd2nd, Dn2dn, Nz2nz and the
+ * TStore peers), which agree:
  *   nd, dn with lines contiguous in the tile and an along stride of 1: per
  *     group of the innermost line dim d (nd 3, dn 4), shape[d] bursts of a
  *     line's valid bytes, strides stride[d] * esize in GM and the tile's
- *     line pitch in UB. The groups (dims 2, 1, 0: the hardware's loop1 and
- *     loop2 registers and its scalar loop) are one loop here.
- *   the same with another along stride: each line is `along` bursts of one
- *     element.
+ *     line pitch in UB. The groups (dims 2, 1, 0: a5's loop registers and
+ *     scalar loop, a2a3's three scalar loops) are one loop here. A load
+ *     with a pad value pads each burst's tail up to its next 32 bytes in
+ *     the burst on a target whose copies pad (a2a3: set_mov_pad_val, then
+ *     right_pad = the elements to the block's end, as the library's ubPad);
+ *     elsewhere, and for a line's own first element or 64-bit elements
+ *     (whose pads the A2/A3 library does not take), pad_line fills the
+ *     tails after the bursts.
+ *   the same with another along stride: on a5 each line is `along` bursts
+ *     of one element; A2/A3's copies need 32-byte aligned UB addresses, so
+ *     there the elements are copied one by one as on the cpu target.
  *   nz onto an nz tile, with the packed strides the hardware assumes (1,
  *     32 / esize, 512 / esize for dims 4, 3, 2): per dim-0 index, shape[1]
  *     bursts of valid rows x 32 bytes (one column of fractals), strides
@@ -713,12 +729,30 @@ static void copy_lines(cg *g, const transfer *x, bool memcpy_lines)
  * A tile not contiguous along its lines, or an nz transfer without those
  * strides, is moved element by element as on the cpu target. */
 static void burst_call(cg *g, const transfer *x, LLVMValueRef gm, LLVMValueRef ub, LLVMValueRef n, LLVMValueRef len,
-                       LLVMValueRef gm_stride, LLVMValueRef ub_stride)
+                       LLVMValueRef gm_stride, LLVMValueRef ub_stride, LLVMValueRef right_pad)
 {
-    if (x->dir == TO_TILE)
-        cg_dma_bursts(g, true, ub, gm, n, len, gm_stride, ub_stride);
-    else
-        cg_dma_bursts(g, false, gm, ub, n, len, ub_stride, gm_stride);
+    cg_dma_call c = {.to_ub = x->dir == TO_TILE, .n_burst = n, .len_burst = len, .right_pad = right_pad,
+                     .elem = x->t.elem, .loc = x->loc};
+    c.dst = c.to_ub ? ub : gm;
+    c.src = c.to_ub ? gm : ub;
+    c.src_stride = c.to_ub ? gm_stride : ub_stride;
+    c.dst_stride = c.to_ub ? ub_stride : gm_stride;
+    cg_dma_bursts(g, &c);
+}
+
+/* Whether the target's copies pad this load's lines: a value for every line
+ * of elements of at most 4 bytes (the A2/A3 library's pad values). */
+static bool pads_in_burst(cg *g, const transfer *x)
+{
+    return cg_dma(g)->pads && x->fill == FILL_VALUE && x->t.esize <= 4;
+}
+
+/* The pad elements after a line: pad_line's, to its next 32 bytes within
+ * the tile (the library's ubPad, (extent - valid) % (32 / esize), for a
+ * tile line of whole blocks). */
+static LLVMValueRef right_pad(cg *g, const transfer *x)
+{
+    return LLVMBuildSub(g->b, pad_end(g, x), along_count(x), "right.pad");
 }
 
 static LLVMValueRef tile_line_ptr(cg *g, const transfer *x, LLVMValueRef line)
@@ -731,14 +765,18 @@ static void burst_line_groups(cg *g, const transfer *x)
 {
     const layout_map *m = x->map;
     int d = m->line_dims[0];
-    LLVMValueRef es = cg_i64(g, x->t.esize), per = x->v.shape[d];
+    LLVMValueRef es = cg_i64(g, x->t.esize), per = x->v.shape[d], pad = NULL;
     LLVMValueRef len = mul(g, along_count(x), es), pitch = cg_i64(g, along_extent(x) * x->t.esize);
+    if (pads_in_burst(g, x)) {
+        cg_dma(g)->set_pad(g, LLVMBuildZExt(g->b, x->pad_value, g->i64, ""));
+        pad = right_pad(g, x);
+    }
     cg_loop l;
     cg_loop_begin(g, &l, cg_i64(g, 0), dims_product(g, &x->v, m->line_dims + 1, m->nline - 1), "bursts");
     LLVMValueRef first = mul(g, l.iv, per);
     LLVMValueRef gm = view_elem_ptr(g, x, split_offset(g, &x->v, first, m->line_dims, m->nline));
-    burst_call(g, x, gm, tile_line_ptr(g, x, first), per, len, mul(g, x->v.stride[d], es), pitch);
-    if (x->fill != FILL_NONE) {
+    burst_call(g, x, gm, tile_line_ptr(g, x, first), per, len, mul(g, x->v.stride[d], es), pitch, pad);
+    if (x->fill != FILL_NONE && !pad) {
         cg_loop p;
         cg_loop_begin(g, &p, cg_i64(g, 0), per, "pad.line");
         pad_line(g, x, add(g, first, p.iv));
@@ -756,7 +794,7 @@ static void burst_elements(cg *g, const transfer *x)
     cg_loop_begin(g, &l, cg_i64(g, 0), line_count(x), m->by_columns ? "col" : "row");
     LLVMValueRef gm = view_elem_ptr(g, x, split_offset(g, &x->v, l.iv, m->line_dims, m->nline));
     burst_call(g, x, gm, tile_line_ptr(g, x, l.iv), along_count(x), es, mul(g, x->v.stride[m->along_dims[0]], es),
-               es);
+               es, NULL);
     if (x->fill != FILL_NONE)
         pad_line(g, x, l.iv);
     cg_loop_end(g, &l);
@@ -781,7 +819,7 @@ static void burst_fractal_columns(cg *g, const transfer *x)
     LLVMValueRef gm = view_elem_ptr(g, x, mul(g, l.iv, x->v.stride[0]));
     LLVMValueRef col = mul(g, mul(g, l.iv, x->v.shape[1]), cg_i64(g, per_block));
     burst_call(g, x, gm, cg_tile_elem_ptr(g, &x->t, cg_i64(g, 0), col), x->v.shape[1], mul(g, x->t.vrows,
-               cg_i64(g, 32)), mul(g, x->v.stride[1], es), strip);
+               cg_i64(g, 32)), mul(g, x->v.stride[1], es), strip, NULL);
     cg_loop_end(g, &l);
 }
 
@@ -819,18 +857,18 @@ static void by_along_stride(cg *g, const transfer *x, lines_fn unit, lines_fn ot
     LLVMPositionBuilderAtEnd(g->b, done);
 }
 
-/* Copies the valid region: in bursts on a target with DMA intrinsics (above);
+/* Copies the valid region: in bursts on a target with DMA copies (above);
  * otherwise lines go through llvm.memcpy when both sides are contiguous along
  * them (a single along dim of stride 1, a contiguous tile line). */
 static void emit_transfer(cg *g, const transfer *x)
 {
-    bool bursts = cg_has_dma_intrinsics(g);
-    if (bursts && nz_bursts(x))
+    const cg_dma_model *dma = cg_dma(g);
+    if (dma && nz_bursts(x))
         burst_fractal_columns(g, x);
     else if (!x->contiguous_lines || x->map->nalong != 1)
         copy_lines(g, x, false);
-    else if (bursts)
-        by_along_stride(g, x, burst_line_groups, burst_elements);
+    else if (dma)
+        by_along_stride(g, x, burst_line_groups, dma->element_bursts ? burst_elements : copy_lines_elementwise);
     else
         by_along_stride(g, x, copy_lines_memcpy, copy_lines_elementwise);
 }
@@ -1079,7 +1117,7 @@ static bool place_loaded_tile(cg *g, ptoc_op *op, const ptoc_value *view_val, co
 static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
-    transfer x = {.dir = TO_TILE};
+    transfer x = {.dir = TO_TILE, .loc = op->loc};
     const ptoc_value *src = ptoc_op_operand(op, 0);
     pad_clause clause;
     if (!read_tload_clauses(op, &clause) || !transfer_layout(op, src, &x.map))
@@ -1116,7 +1154,7 @@ static bool check_tstore_options(ptoc_op *op, uint32_t nins)
 static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
-    transfer x = {.dir = TO_VIEW};
+    transfer x = {.dir = TO_VIEW, .loc = op->loc};
     uint32_t nins = op->noperands - 1, nouts;
     if (ptoc_op_segment_attr(op))
         ptoc_pto_dps_split(op, &nins, &nouts);

@@ -69,7 +69,8 @@ static const ptoc_target_backend cpu_backend = {
 /* The a5 target runs pto-lower-a5 first, so its vector work arrives as
  * micro-ops in vecscopes; each micro-op becomes a call of its intrinsic
  * (intrinsics.c), defined by the micro-op's rule. The DMA ops (tload,
- * tstore), the views and the sync lower as on cpu, and the kernel runs on
+ * tstore) move their lines as bursts of A5's copies (dma.c); the views and
+ * the sync lower as on cpu, and the kernel runs on
  * the host with the cpu target's types, machine and runtime: the A5 model
  * is executable. */
 static const cg_rule_table a5_rule_tables[] = {
@@ -87,7 +88,7 @@ static const ptoc_target_backend a5_backend = {
     .machine = cg_cpu_machine,
     .jit_runtime = cg_cpu_jit_runtime,
     .intrinsic_prefix = "pto.a5",
-    .dma_bursts = true,
+    .dma = &cg_a5_dma,
     .vf_model = &cg_a5_vf_model,
 };
 
@@ -95,10 +96,10 @@ static const ptoc_target_backend a5_backend = {
 
 /* The a2a3 target's vector work arrives as A2/A3 repeat intrinsics; each
  * becomes a call of its intrinsic (intrinsics.c), defined by its rule
- * (lower_a2a3.c) and given the function's vector state. The rest lowers as
- * on cpu (tload and tstore too, not yet as copy_gm_to_ubuf bursts), and the
- * kernel runs on the host with the cpu target's types, machine and runtime:
- * the A2/A3 model is executable. */
+ * (lower_a2a3.c) and given the function's vector state. tload and tstore
+ * move their lines as copy_gm_to_ubuf / copy_ubuf_to_gm bursts (dma.c); the
+ * rest lowers as on cpu, and the kernel runs on the host with the cpu
+ * target's types, machine and runtime: the A2/A3 model is executable. */
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
@@ -115,6 +116,7 @@ static const ptoc_target_backend a2a3_backend = {
     .jit_runtime = cg_cpu_jit_runtime,
     .intrinsic_prefix = "pto.a2a3",
     .vf_model = &cg_a2a3_vf_model,
+    .dma = &cg_a2a3_dma,
 };
 
 /* ---------------------------------------------------------------- the list */

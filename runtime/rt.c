@@ -167,7 +167,7 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     case PTOC_RT_TRAP_A2A3_FIELD: {
         static const char *const fields[] = {"repeat count", "left pad", "right pad"};
         ptoc_rt_fail(where, "the %s %" PRId64 " is outside 0..%" PRId64 "%s", c >= 0 && c < 3 ? fields[c] : "field", a,
-                     b, c == 0 ? " (split the repeats)" : " (pads are not modelled: pass 0)");
+                     b, c == 0 ? " (split the repeats)" : " (a store does not pad: pass 0)");
         break;
     }
     default:

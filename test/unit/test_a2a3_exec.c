@@ -581,21 +581,26 @@ static void check_brcb(buffers *bf, elem e, int blk, int rep)
     release(&c);
 }
 
-/* copy_gm_to_ubuf (in) / copy_ubuf_to_gm: burst i from src + i * src_step to
- * dst + i * dst_step; GM steps len + gap bytes, UB steps round_up(len, 32) +
- * gap * 32. */
-static void check_copy(buffers *bf, bool in, int64_t nb, int64_t len, int64_t gm_gap, int64_t ub_gap)
+/* copy_gm_to_ubuf (in) / copy_ubuf_to_gm of esize-byte elements: burst i
+ * from src + i * src_step to dst + i * dst_step; GM steps len + gap bytes,
+ * UB steps round_up(left + len + right, 32) + gap * 32, the pads (in
+ * elements, loads only) being the pad register's value, 0 at the start, in
+ * the left and right elements around each burst's bytes. */
+static void check_copy(buffers *bf, bool in, unsigned esize, int64_t nb, int64_t len, int64_t left, int64_t right,
+                       int64_t gm_gap, int64_t ub_gap)
 {
-    char text[2048];
+    const char *t = esize == 1 ? "ui8" : esize == 2 ? "ui16" : "ui32";
+    char text[2048], ops[256], types[128];
+    snprintf(ops, sizeof ops, in ? "pto.a2a3.copy_gm_to_ubuf %%u[%%c0], %%g[%%c0], %%n, %%len, %%l, %%r, %%ga, %%gb"
+                                 : "pto.a2a3.copy_ubuf_to_gm %%g[%%c0], %%u[%%c0], %%n, %%len, %%l, %%r, %%ga, %%gb");
+    snprintf(types, sizeof types, in ? "!pto.ptr<%s, ub>, !pto.ptr<%s>" : "!pto.ptr<%s>, !pto.ptr<%s, ub>", t, t);
     snprintf(text, sizeof text,
-             "func.func @k(%%u: !pto.ptr<ui8, ub>, %%g: !pto.ptr<ui8>, %%n: index, %%len: index, %%ga: i64, %%gb: i64) {\n"
+             "func.func @k(%%u: !pto.ptr<%s, ub>, %%g: !pto.ptr<%s>, %%n: index, %%len: index, %%l: i64, %%r: i64, "
+             "%%ga: i64, %%gb: i64) {\n"
              "  %%c0 = arith.constant 0 : index\n"
-             "  %%z = arith.constant 0 : i64\n"
              "  %s : %s, index, index, i64, i64, i64, i64\n"
              "  return\n}\n",
-             in ? "pto.a2a3.copy_gm_to_ubuf %u[%c0], %g[%c0], %n, %len, %z, %z, %ga, %gb"
-                : "pto.a2a3.copy_ubuf_to_gm %g[%c0], %u[%c0], %n, %len, %z, %z, %ga, %gb",
-             in ? "!pto.ptr<ui8, ub>, !pto.ptr<ui8>" : "!pto.ptr<ui8>, !pto.ptr<ui8, ub>");
+             t, t, ops, types);
     compiled c;
     if (!compiled_ok(&c, text))
         return;
@@ -603,17 +608,23 @@ static void check_copy(buffers *bf, bool in, int64_t nb, int64_t len, int64_t gm
     fill(E_I32, src, BUF);
     memset(dst, POISON, BUF);
     memset(bf->want, POISON, BUF);
-    int64_t gm_step = len + gm_gap, ub_step = (len + 31) / 32 * 32 + ub_gap * 32;
-    for (int64_t i = 0; i < nb; i++)
-        memcpy(bf->want + i * (in ? ub_step : gm_step), src + i * (in ? gm_step : ub_step), (size_t)len);
-    void (*k)(void *, void *, int64_t, int64_t, int64_t, int64_t);
+    int64_t lb = left * esize, rb = right * esize;
+    int64_t gm_step = len + gm_gap, ub_step = (lb + len + rb + 31) / 32 * 32 + ub_gap * 32;
+    for (int64_t i = 0; i < nb; i++) {
+        unsigned char *w = bf->want + i * (in ? ub_step : gm_step);
+        memset(w, 0, (size_t)lb);
+        memcpy(w + lb, src + i * (in ? gm_step : ub_step), (size_t)len);
+        memset(w + lb + len, 0, (size_t)rb);
+    }
+    void (*k)(void *, void *, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t);
     memcpy(&k, &c.fn, sizeof k);
     if (in)
-        k(dst, src, nb, len, gm_gap, ub_gap);
+        k(dst, src, nb, len, left, right, gm_gap, ub_gap);
     else
-        k(src, dst, nb, len, ub_gap, gm_gap);
+        k(src, dst, nb, len, left, right, ub_gap, gm_gap);
     char what[96];
-    snprintf(what, sizeof what, "copy %s n %lld len %lld", in ? "in" : "out", (long long)nb, (long long)len);
+    snprintf(what, sizeof what, "copy %s %s n %lld len %lld pads %lld %lld", in ? "in" : "out", t, (long long)nb,
+             (long long)len, (long long)left, (long long)right);
     CHECK(compare_out(E_U16, dst, bf->want, what));
     release(&c);
 }
@@ -664,10 +675,13 @@ int main(void)
         check_brcb(&bf, all[t], 1, 8);
         check_brcb(&bf, all[t], 2, 20);
     }
-    check_copy(&bf, true, 5, 40, 24, 1);
-    check_copy(&bf, true, 3, 64, 0, 0);
-    check_copy(&bf, false, 4, 20, 12, 2);
-    check_copy(&bf, false, 1, 7, 0, 0);
+    check_copy(&bf, true, 1, 5, 40, 0, 0, 24, 1);
+    check_copy(&bf, true, 1, 3, 64, 0, 0, 0, 0);
+    check_copy(&bf, true, 4, 4, 148, 0, 3, 252, 3);      /* a tile row's tail padded to its 32 bytes */
+    check_copy(&bf, true, 2, 3, 26, 2, 1, 6, 0);         /* left and right pads: 32 bytes a burst */
+    check_copy(&bf, true, 1, 2, 33, 0, 31, 0, 1);
+    check_copy(&bf, false, 1, 4, 20, 0, 0, 12, 2);
+    check_copy(&bf, false, 1, 1, 7, 0, 0, 0, 0);
     for (int i = 0; i < 3; i++)
         free(bf.p[i]);
     free(bf.want);
