@@ -276,20 +276,10 @@ static void expand_static(vop_builder *L, const c_op *c, int64_t vrows, int64_t 
     a2_full_mask(&P);
 }
 
-/* Dynamic shape: the same split at run time, the tail a count per row. */
-static void expand_dynamic(vop_builder *L, const c_op *c)
+/* The columns head .. head + tail of each of vrows rows: counter mode, one
+ * vor per row. */
+static void tail_rows_count(vop_builder *L, const c_op *c, ptoc_value *vrows, ptoc_value *head, ptoc_value *tail)
 {
-    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem);
-    ptoc_op *valid = vb_tile_valid(L, c->dst);
-    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
-    ptoc_value *blocks = vb_arith(L, "arith.divui", vcols, vb_index(L, B));
-    ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B));
-    ptoc_value *tail = vb_arith(L, "arith.subi", vcols, head);
-    c_if f;
-    if_begin(L, &f, cmpi(L, CMP_UGT, blocks, vb_index(L, 0)));
-    copy_rows(L, c, vrows, blocks);
-    if_end(L, &f);
-    if_begin(L, &f, cmpi(L, CMP_UGT, tail, vb_index(L, 0)));
     a2_prog P;
     tail_setup(&P, L, c);
     a2_count_begin(&P, tail);
@@ -300,6 +290,31 @@ static void expand_dynamic(vop_builder *L, const c_op *c)
     a2_instr(&P, offs, a2_index(&P, 0), NULL);
     vb_loop_end(L, &l);
     a2_count_end(&P);
+}
+
+/* Dynamic shape: the same split, at run time when the columns are dynamic
+ * (each part skipped when empty), the tail a count per row. */
+static void expand_dynamic(vop_builder *L, const c_op *c)
+{
+    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), vc = desc(c->dst)->valid_cols;
+    ptoc_op *valid = vb_tile_valid(L, c->dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    if (vc != PTOC_DYNAMIC) {
+        if (vc / B)
+            copy_rows(L, c, vrows, vb_index(L, vc / B));
+        if (vc % B)
+            tail_rows_count(L, c, vrows, vb_index(L, vc / B * B), vb_index(L, vc % B));
+        return;
+    }
+    ptoc_value *blocks = vb_arith(L, "arith.divui", vcols, vb_index(L, B));
+    ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B));
+    ptoc_value *tail = vb_arith(L, "arith.subi", vcols, head);
+    c_if f;
+    if_begin(L, &f, cmpi(L, CMP_UGT, blocks, vb_index(L, 0)));
+    copy_rows(L, c, vrows, blocks);
+    if_end(L, &f);
+    if_begin(L, &f, cmpi(L, CMP_UGT, tail, vb_index(L, 0)));
+    tail_rows_count(L, c, vrows, head, tail);
     if_end(L, &f);
 }
 
