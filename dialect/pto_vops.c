@@ -753,7 +753,8 @@ static bool check_rule(const vop_view *w)
          * integers of their width (bitwise moves: A2/A3's vor of a row with itself) */
         const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
         bool words = ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32);
-        bool float_bits = ptoc_type_is_float(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) == ptoc_type_bitwidth(te);
+        bool float_bits =
+            ptoc_type_is_float(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) == ptoc_type_bitwidth(te);
         if (pe != te && !words && !float_bits && !(ptoc_type_is_int(te) && is_uint(pe, 8))) {
             ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's (or ui32 for a 64-bit tile, "
                                       "ui8 for an integer tile, an integer of the width for a float tile)");
