@@ -160,6 +160,39 @@ static bool takes_state(const ptoc_op *op)
     return cg_vop_is_a2a3(ptoc_pto_vop(op));
 }
 
+/* The rule reads the operands by value, so an op that names one value twice
+ * (vadd %p[%o], %p[%o], %q[%o]: dst in place, one offset for all) would
+ * define its intrinsic with those parameters merged, and a later call under
+ * the same name that passes them apart would compute on the wrong ones. So
+ * while the rule runs, each repeat of an operand is a fresh value of its
+ * type. The stand-ins live in an arena of the context's (one block of
+ * arguments per such definition), so no value map entry outlives its key. */
+static void stand_in_repeats(cg *g, ptoc_op *op, ptoc_value **orig)
+{
+    ptoc_arena *arena = NULL;
+    ptoc_block *blk = NULL;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        orig[i] = ptoc_op_operand(op, i);
+        bool repeat = false;
+        for (uint32_t j = 0; j < i && !repeat; j++)
+            repeat = orig[j] == orig[i];
+        if (!repeat)
+            continue;
+        if (!blk) {
+            arena = ptoc_arena_create(g->ctx);
+            blk = ptoc_block_create(arena);
+        }
+        ptoc_op_set_operand(op, i, ptoc_block_add_arg(blk, arena, orig[i]->type, op->loc));
+    }
+}
+
+static void restore_operands(ptoc_op *op, ptoc_value *const *orig)
+{
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (ptoc_op_operand(op, i) != orig[i])
+            ptoc_op_set_operand(op, i, orig[i]);
+}
+
 /* Defines `name` in the intrinsics module by the op's rule, with the
  * operands' values mapped to the parameters; restores the caller's state. */
 static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
@@ -169,10 +202,12 @@ static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LL
     cg_add_fn_attr(g, fn, "alwaysinline", 0);
     cg_add_fn_attr(g, fn, "nounwind", 0);
     LLVMValueRef *saved = calloc(op->noperands + 1, sizeof *saved);
-    if (!saved)
+    ptoc_value **orig = calloc(op->noperands + 1, sizeof *orig);
+    if (!saved || !orig)
         ptoc_fatal("out of memory");
     for (uint32_t i = 0; i < op->noperands; i++)
         saved[i] = cg_get(g, ptoc_op_operand(op, i));
+    stand_in_repeats(g, op, orig);
     LLVMModuleRef mod = g->mod;
     cg_func f;
     cg_caller caller;
@@ -195,9 +230,11 @@ static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LL
         LLVMBuildRet(g->b, agg);
     }
     cg_leave_function(g, &caller);
+    restore_operands(op, orig);
     for (uint32_t i = 0; i < op->noperands; i++)
         cg_set(g, ptoc_op_operand(op, i), saved[i]);
     free(saved);
+    free(orig);
     g->mod = mod;
     if (!ok)
         LLVMDeleteFunction(fn);

@@ -54,6 +54,10 @@
  *     set_mov_pad_val writes (cg_a2a3_set_pad_value; 0 at the start): the
  *     a2a3 TLoad ND2ND/DN2DN programs pad each line's tail so, up to its
  *     next 32 bytes. A store does not pad: a nonzero pad traps.
+ *   - copy_ubuf_to_ubuf (dst, src, n_burst, len_burst, src gap, dst gap):
+ *     n_burst bursts of len_burst 32-byte blocks; between bursts each address
+ *     advances by len_burst + its gap blocks. Whole blocks, whatever the
+ *     element type; the mask and mode do not apply.
  *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
  *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
  *     verifier.
@@ -64,10 +68,10 @@
 
 #include <string.h>
 
-/* The a2a3.* rows are the table's contiguous run from vadd to copy_ubuf_to_gm. */
+/* The a2a3.* rows are the table's contiguous run from vadd to copy_ubuf_to_ubuf. */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 {
-    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_GM;
+    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF;
 }
 
 /* ---------------------------------------------------------------- the vector state */
@@ -541,6 +545,24 @@ static bool lower_copy(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* copy_ubuf_to_ubuf: burst i of len_burst blocks, from src + i * (len_burst +
+ * src_gap) blocks to dst + i * (len_burst + dst_gap) blocks. */
+static bool lower_copy_ub(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef n = as_i64(g, op, 4), len = LLVMBuildMul(g->b, as_i64(g, op, 5), i64c(g, 32), "");
+    LLVMValueRef src_step = LLVMBuildAdd(g->b, len, LLVMBuildMul(g->b, as_i64(g, op, 6), i64c(g, 32), ""), "");
+    LLVMValueRef dst_step = LLVMBuildAdd(g->b, len, LLVMBuildMul(g->b, as_i64(g, op, 7), i64c(g, 32), ""), "");
+    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2);
+    cg_loop burst;
+    cg_loop_begin(g, &burst, i64c(g, 0), n, "a2a3.burst");
+    LLVMValueRef d = byte_gep(g, dst, LLVMBuildMul(g->b, burst.iv, dst_step, ""));
+    LLVMValueRef s = byte_gep(g, src, LLVMBuildMul(g->b, burst.iv, src_step, ""));
+    LLVMBuildMemMove(g->b, d, 1, s, 1, len);
+    cg_loop_end(g, &burst);
+    return true;
+}
+
 const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VADD, lower_binary, VB_ADD),
     VOP(A2A3_VSUB, lower_binary, VB_SUB),
@@ -582,5 +604,6 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_SET_CMPMASK, lower_set_cmpmask, 0),
     VOP(A2A3_COPY_GM_TO_UBUF, lower_copy, 1),
     VOP(A2A3_COPY_UBUF_TO_GM, lower_copy, 0),
+    VOP(A2A3_COPY_UBUF_TO_UBUF, lower_copy_ub, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -10,7 +10,9 @@
  *     for the transcendental ops, integers only for the bitwise ones;
  *   - blk and rep list one stride per pointer (vbrcb and vector_dup: the
  *     destination's only), each 0..255 (the intrinsics' uint8 fields);
- *   - vsel's sel_mode is CMPMASK_SPR, TENSOR_SCALAR or TENSOR_TENSOR.
+ *   - vsel's sel_mode is CMPMASK_SPR, TENSOR_SCALAR or TENSOR_TENSOR;
+ *   - the copies' two pointers share one element type (the bursts count
+ *     bytes or blocks, so any type moves).
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -142,7 +144,8 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_BRCB: return check_arith(op, types, kinds, n, 0, true, true, 1);
     case PTO_ROP_DUP: return check_arith(op, types, kinds, n, 0, true, true, 1);
     case PTO_ROP_COPY_IN:
-    case PTO_ROP_COPY_OUT: return shared_elem(op, types, kinds, n, 0) != NULL;
+    case PTO_ROP_COPY_OUT:
+    case PTO_ROP_COPY_UB: return shared_elem(op, types, kinds, n, 0) != NULL;
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

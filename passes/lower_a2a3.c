@@ -43,6 +43,7 @@ typedef struct a2_family {
 
 static const a2_family families[] = {
     {a2_elementwise_lowers, a2_elementwise_lower},
+    {a2_colexpand_lowers, a2_colexpand_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
@@ -76,7 +77,7 @@ bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)
 void a2_prog_init(a2_prog *P, vop_builder *L, ptoc_pto_vop_id vop, ptoc_type *elem)
 {
     unsigned esize = ptoc_type_bitwidth(elem) / 8;
-    *P = (a2_prog){.L = L, .vop = vop, .E = 256 / esize, .B = 32 / esize};
+    *P = (a2_prog){.L = L, .vop = vop, .then_vop = PTOC_PTO_VOP_NONE, .E = 256 / esize, .B = 32 / esize};
     P->i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
 }
 
@@ -127,6 +128,28 @@ void a2_count_end(a2_prog *P)
     a2_full_mask(P);
 }
 
+/* The stride lists of an instruction over n pointers: block stride 1, repeat strides rep. */
+static void set_strides(a2_prog *P, ptoc_op *op, uint32_t n, const int64_t *rep)
+{
+    ptoc_context *ctx = P->L->ctx;
+    ptoc_attr *blk[3], *rp[3];
+    for (uint32_t i = 0; i < n; i++) {
+        blk[i] = ptoc_attr_int(ctx, P->i64, 1);
+        rp[i] = ptoc_attr_int(ctx, P->i64, rep[i]);
+    }
+    ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "blk"), ptoc_attr_array(ctx, n, blk));
+    ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "rep"), ptoc_attr_array(ctx, n, rp));
+}
+
+/* then_vop dst, dst over the instruction's repeats, at dst's repeat stride. */
+static void then_in_place(a2_prog *P, ptoc_value *off, ptoc_value *repeat, const int64_t *rep)
+{
+    ptoc_value *ops[5] = {P->ptrs[0], off, P->ptrs[0], off, repeat};
+    ptoc_op *op = vb_vop(P->L, P->then_vop, 5, ops, 0, NULL, NULL, NULL, NULL, NULL);
+    if (rep)
+        set_strides(P, op, 2, (int64_t[2]){rep[0], rep[0]});
+}
+
 ptoc_op *a2_instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const int64_t *rep)
 {
     ptoc_value *ops[8];
@@ -139,16 +162,10 @@ ptoc_op *a2_instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const
         ops[n++] = P->scalar;
     ops[n++] = repeat;
     ptoc_op *op = vb_vop(P->L, P->vop, n, ops, 0, NULL, NULL, NULL, NULL, NULL);
-    if (!rep)
-        return op;
-    ptoc_context *ctx = P->L->ctx;
-    ptoc_attr *blk[3], *rp[3];
-    for (uint32_t i = 0; i < P->nptrs; i++) {
-        blk[i] = ptoc_attr_int(ctx, P->i64, 1);
-        rp[i] = ptoc_attr_int(ctx, P->i64, rep[i]);
-    }
-    ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "blk"), ptoc_attr_array(ctx, P->nptrs, blk));
-    ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "rep"), ptoc_attr_array(ctx, P->nptrs, rp));
+    if (rep)
+        set_strides(P, op, P->nptrs, rep);
+    if (P->then_vop != PTOC_PTO_VOP_NONE)
+        then_in_place(P, offs[0], repeat, rep);
     return op;
 }
 
@@ -208,7 +225,7 @@ static bool stride_over(const a2_prog *P)
 
 /* One column chunk at `col` over `rows` static rows, the rows as repeats
  * (groups of at most 255), or one repeat per row when a stride overflows. */
-static void chunk_rows(a2_prog *P, ptoc_value *col, int64_t rows)
+void a2_chunk_rows(a2_prog *P, ptoc_value *col, int64_t rows)
 {
     ptoc_value *offs[3];
     vb_loop l;
@@ -234,15 +251,15 @@ void a2_chunks(a2_prog *P, int64_t rows, int64_t cols)
     int64_t full = cols / P->E, tail = cols % P->E;
     vb_loop l;
     if (full == 1)
-        chunk_rows(P, a2_index(P, 0), rows);
+        a2_chunk_rows(P, a2_index(P, 0), rows);
     else if (full > 1) {
         ptoc_value *c = vb_loop_begin(P->L, &l, a2_index(P, 0), a2_index(P, full * P->E), a2_index(P, P->E));
-        chunk_rows(P, c, rows);
+        a2_chunk_rows(P, c, rows);
         vb_loop_end(P->L, &l);
     }
     if (tail) {
         a2_cont_mask(P, tail);
-        chunk_rows(P, a2_index(P, full * P->E), rows);
+        a2_chunk_rows(P, a2_index(P, full * P->E), rows);
         a2_full_mask(P);
     }
 }

@@ -29,6 +29,8 @@ typedef struct a2_prog {
     int64_t cols[3];            /* their row strides, in elements (0: one row for all) */
     uint32_t nptrs;
     ptoc_value *scalar;         /* the vector-scalar ops' scalar, after the pointers */
+    ptoc_pto_vop_id then_vop;   /* a unary op run in place on dst after each instruction
+                                   (expdif's vexp after vsub); PTOC_PTO_VOP_NONE: none */
     int64_t E, B;               /* elements per repeat, per 32-byte block */
     ptoc_type *i64;
 } a2_prog;
@@ -53,7 +55,8 @@ void a2_count_begin(a2_prog *P, ptoc_value *count);
 void a2_count_end(a2_prog *P);
 
 /* One instruction: pointer i at element offset offs[i], `repeat` repeats,
- * the repeat strides `rep` in blocks (NULL: contiguous repeats, no lists). */
+ * the repeat strides `rep` in blocks (NULL: contiguous repeats, no lists);
+ * then then_vop, when set, on dst's same elements. */
 ptoc_op *a2_instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const int64_t *rep);
 /* Offsets row * cols[i] + col (col NULL: 0) of each pointer. */
 void a2_row_offsets(a2_prog *P, ptoc_value *row, ptoc_value *col, ptoc_value **offs);
@@ -68,6 +71,8 @@ void a2_whole_count(a2_prog *P, ptoc_value *n);
  * repeats are the rows (groups of at most 255; one repeat per row when a
  * stride is past 255 blocks), the tail chunk under the continuous mask. */
 void a2_chunks(a2_prog *P, int64_t rows, int64_t cols);
+/* One column chunk of a2_chunks at column `col`, under the mask set now. */
+void a2_chunk_rows(a2_prog *P, ptoc_value *col, int64_t rows);
 /* Bin2LCountMode: vcols as the count, one instruction per row of vrows. */
 void a2_rows_count(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols);
 /* Whether every row stride is a whole number of 32-byte blocks. */
@@ -77,8 +82,11 @@ bool a2_blocks_whole(const a2_prog *P);
  * computes on (f16, f32, i16, i32 of either sign). */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);
 
-/* The families: elementwise (lower_a2a3_elementwise.c). */
+/* The families: elementwise (lower_a2a3_elementwise.c), tcolexpand
+ * (lower_a2a3_colexpand.c). */
 bool a2_elementwise_lowers(ptoc_pto_op_id opcode);
 void a2_elementwise_lower(vop_builder *L, ptoc_op *op);
+bool a2_colexpand_lowers(ptoc_pto_op_id opcode);
+void a2_colexpand_lower(vop_builder *L, ptoc_op *op);
 
 #endif

@@ -629,6 +629,35 @@ static void check_copy(buffers *bf, bool in, unsigned esize, int64_t nb, int64_t
     release(&c);
 }
 
+/* copy_ubuf_to_ubuf: burst i of len blocks from src + i * (len + src_gap)
+ * blocks to dst + i * (len + dst_gap) blocks; the bytes between untouched. */
+static void check_copy_ub(buffers *bf, int64_t nb, int64_t len, int64_t src_gap, int64_t dst_gap)
+{
+    const char *text =
+        "func.func @k(%d: !pto.ptr<f16, ub>, %s: !pto.ptr<f16, ub>, %n: index, %len: i64, %sg: i64, %dg: i64) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  pto.a2a3.copy_ubuf_to_ubuf %d[%c0], %s[%c0], %n, %len, %sg, %dg : !pto.ptr<f16, ub>, !pto.ptr<f16, ub>,"
+        " index, i64, i64, i64\n"
+        "  return\n}\n";
+    compiled c;
+    if (!compiled_ok(&c, text))
+        return;
+    unsigned char *src = bf->p[1], *dst = bf->p[0];
+    fill(E_I32, src, BUF);
+    memset(dst, POISON, BUF);
+    memset(bf->want, POISON, BUF);
+    for (int64_t i = 0; i < nb; i++)
+        memcpy(bf->want + i * (len + dst_gap) * 32, src + i * (len + src_gap) * 32, (size_t)(len * 32));
+    void (*k)(void *, void *, int64_t, int64_t, int64_t, int64_t);
+    memcpy(&k, &c.fn, sizeof k);
+    k(dst, src, nb, len, src_gap, dst_gap);
+    char what[96];
+    snprintf(what, sizeof what, "copy ub n %lld len %lld gaps %lld %lld", (long long)nb, (long long)len,
+             (long long)src_gap, (long long)dst_gap);
+    CHECK(compare_out(E_U16, dst, bf->want, what));
+    release(&c);
+}
+
 int main(void)
 {
     buffers bf = {{big(), big(), big()}, big(), calloc(64, 1)};
@@ -682,6 +711,9 @@ int main(void)
     check_copy(&bf, true, 1, 2, 33, 0, 31, 0, 1);
     check_copy(&bf, false, 1, 4, 20, 0, 0, 12, 2);
     check_copy(&bf, false, 1, 1, 7, 0, 0, 0, 0);
+    check_copy_ub(&bf, 1, 3, 0, 0);
+    check_copy_ub(&bf, 4, 2, 0, 5);     /* one source run into strided rows */
+    check_copy_ub(&bf, 3, 1, 2, 1);
     for (int i = 0; i < 3; i++)
         free(bf.p[i]);
     free(bf.want);

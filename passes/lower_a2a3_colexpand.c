@@ -1,0 +1,345 @@
+/* lower_a2a3_colexpand.c: pto-lower-a2a3's tcolexpand family (pto-isa
+ * include/pto/npu/a2a3 TColExpand*.hpp).
+ *
+ *   tcolexpand                 dst[i,j] = src[0,j]: per row one copy_ubuf_to_ubuf
+ *                              of the row's whole 32-byte blocks (TColExpand.hpp)
+ *   tcolexpand{add,sub,mul,    dst[i,j] = src0[i,j] OP src1[0,j]: vOP with the
+ *   div,max,min}               row's repeat stride 0 (TColExpandBinOp.hpp)
+ *   tcolexpandexpdif           vsub, then vexp in place on dst (TColExpandExpdif.hpp)
+ *
+ * The broadcast row is the pointer whose row stride is 0 (lower_a2a3.h): its
+ * repeats re-read the same 256 bytes. The row is src1 when src0's valid
+ * shape is dst's, else src0 (the roles swap, as on hardware); with a dynamic
+ * valid shape an scf.if chooses at run time. Either way src0 is the
+ * instruction's first source, so the result is src0 OP src1 in the cpu
+ * target's operand order (the library's add, mul, max and min put the full
+ * tile first after a swap; max and min differ from that on a NaN).
+ *
+ * The binary ops take one of the library's two paths:
+ *   - norm mode, when dst's valid columns are its columns or it has one row
+ *     (static shapes, row strides whole blocks): per chunk of E columns one
+ *     instruction whose repeats are the rows, the tail chunk under the
+ *     continuous mask (a2_chunks: more than 255 rows split, a row stride past
+ *     255 blocks one repeat per row);
+ *   - counter mode otherwise: the valid columns as the count, one
+ *     instruction per row (a2_rows_count).
+ *
+ * tcolexpand copies whole blocks; the library's last block of a row also
+ * writes the bytes past the valid columns. Here the copy stops at the last
+ * whole block and the partial one is a vor of the row with itself on the
+ * element's bits under a mask (the continuous mask over the rows as repeats,
+ * or a count per row for a dynamic shape), so nothing past the valid region
+ * is written, as on the cpu target, and every bit (a NaN payload, -0.0)
+ * moves unchanged (x + 0 or x * 1 would not). The copy moves any 1-, 2- or
+ * 4-byte element (bf16 too); 8-bit rows need a whole number of blocks, as
+ * the vector unit has no 8-bit lanes for the partial one.
+ *
+ * An op it cannot lower (another layout, an element type the vector unit
+ * does not compute on, an 8-bit partial block) stays.
+ */
+#include "passes/lower_a2a3.h"
+
+typedef struct c_row { ptoc_pto_op_id op; ptoc_pto_vop_id vop, then; bool floats_only; } c_row;
+
+static const c_row c_rows[] = {
+    {PTOC_PTO_OP_TCOLEXPAND, PTOC_PTO_VOP_NONE, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDADD, PTOC_PTO_VOP_A2A3_VADD, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDSUB, PTOC_PTO_VOP_A2A3_VSUB, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDMUL, PTOC_PTO_VOP_A2A3_VMUL, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDDIV, PTOC_PTO_VOP_A2A3_VDIV, PTOC_PTO_VOP_NONE, true},
+    {PTOC_PTO_OP_TCOLEXPANDMAX, PTOC_PTO_VOP_A2A3_VMAX, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDMIN, PTOC_PTO_VOP_A2A3_VMIN, PTOC_PTO_VOP_NONE, false},
+    {PTOC_PTO_OP_TCOLEXPANDEXPDIF, PTOC_PTO_VOP_A2A3_VSUB, PTOC_PTO_VOP_A2A3_VEXP, true},
+};
+
+static const c_row *row_of(ptoc_pto_op_id opcode)
+{
+    for (size_t i = 0; i < sizeof c_rows / sizeof c_rows[0]; i++)
+        if (c_rows[i].op == opcode)
+            return &c_rows[i];
+    return NULL;
+}
+
+bool a2_colexpand_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
+
+/* The op's tiles: src0 (tcolexpand's src), src1 (binary ops), dst. */
+typedef struct c_op {
+    const c_row *row;
+    ptoc_value *src0, *src1, *dst;
+    ptoc_type *elem;
+} c_op;
+
+static const ptoc_pto_tile_desc *desc(ptoc_value *t) { return ptoc_pto_tile_buf(t->type); }
+
+/* tcolexpand moves bits: a row_major none_box vec tile of any 1-, 2- or
+ * 4-byte element (TColExpand.hpp's sizes). Its partial last block is a vor
+ * on lanes of the element's width, which 8-bit elements do not have (A2/A3
+ * computes on 16 and 32 bits): they need valid rows of whole blocks. */
+static bool movable(const ptoc_value *t, const ptoc_type *elem)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t->type);
+    uint64_t esize = ptoc_pto_elem_bytes(elem);
+    return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && (esize == 1 || esize == 2 || esize == 4);
+}
+
+static bool expand_lowers(const c_op *c)
+{
+    const ptoc_pto_tile_desc *d = desc(c->dst);
+    if (!movable(c->src0, c->elem) || !movable(c->dst, c->elem))
+        return false;
+    return ptoc_pto_elem_bytes(c->elem) > 1 || (d->valid_cols != PTOC_DYNAMIC && d->valid_cols % 32 == 0);
+}
+
+static bool read_operands(const ptoc_op *op, const c_row *row, c_op *out)
+{
+    uint32_t nins, nouts, want = row->vop == PTOC_PTO_VOP_NONE ? 1 : 2;
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != want || nouts != 1 ||
+        op->noperands != nins + nouts)
+        return false;
+    *out = (c_op){.row = row, .src0 = ptoc_op_operand(op, 0), .dst = ptoc_op_operand(op, nins)};
+    out->src1 = nins == 2 ? ptoc_op_operand(op, 1) : NULL;
+    if (!desc(out->dst))
+        return false;
+    out->elem = desc(out->dst)->elem;
+    if (!out->src1)
+        return expand_lowers(out);
+    ptoc_value *tiles[3] = {out->src0, out->dst, out->src1};
+    for (uint32_t i = 0; i < 3; i++)
+        if (!a2_plain_tile(tiles[i]->type, out->elem))
+            return false;
+    return !row->floats_only || ptoc_type_is_float(out->elem);
+}
+
+static bool static_valid(const ptoc_pto_tile_desc *d)
+{
+    return d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
+}
+
+/* ---------------------------------------------------------------- scf.if */
+
+/* An scf.if without results: the builder in its then block from if_begin,
+ * in its else block after if_else, after the op after if_end. The index
+ * constants made in a branch do not dominate what follows it. */
+typedef struct c_if {
+    ptoc_op *op;
+    ptoc_builder after;
+    uint32_t nconsts;
+} c_if;
+
+static void if_branch(vop_builder *L, c_if *f, uint32_t k)
+{
+    ptoc_block *blk = ptoc_block_create(L->b.arena);
+    ptoc_region_append(&f->op->regions[k], blk);
+    ptoc_builder_set_end(&L->b, blk);
+    L->nconsts = f->nconsts;
+}
+
+static void if_begin(vop_builder *L, c_if *f, ptoc_value *cond)
+{
+    f->op = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
+    f->after = L->b;
+    f->nconsts = L->nconsts;
+    if_branch(L, f, 0);
+}
+
+static void if_else(vop_builder *L, c_if *f)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    if_branch(L, f, 1);
+}
+
+static void if_end(vop_builder *L, c_if *f)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    L->b = f->after;
+    L->nconsts = f->nconsts;
+}
+
+static ptoc_value *cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value *y)
+{
+    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    ptoc_value *ops[2] = {x, y};
+    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
+                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), predicate)};
+    return vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
+}
+
+enum { CMP_EQ = 0, CMP_UGT = 8 };      /* arith.cmpi predicates, as MLIR numbers them */
+
+/* ---------------------------------------------------------------- the binary ops */
+
+/* dst, src0, src1 at their row strides; the row (src1 unless `swapped`) at 0. */
+static void binary_setup(a2_prog *P, vop_builder *L, const c_op *c, bool swapped)
+{
+    a2_prog_init(P, L, c->row->vop, c->elem);
+    P->then_vop = c->row->then;
+    a2_ptr(P, c->dst, c->elem, desc(c->dst)->cols);
+    a2_ptr(P, c->src0, c->elem, swapped ? 0 : desc(c->src0)->cols);
+    a2_ptr(P, c->src1, c->elem, swapped ? desc(c->src1)->cols : 0);
+}
+
+/* The library's path choice (ColExpandBinaryInstr): norm mode when dst's
+ * rows are contiguous or it has one row, else one count per row. */
+static void binary_program(vop_builder *L, const c_op *c, bool swapped)
+{
+    a2_prog P;
+    binary_setup(&P, L, c, swapped);
+    const ptoc_pto_tile_desc *d = desc(c->dst);
+    bool known = static_valid(d);
+    if (known && (d->valid_rows == 0 || d->valid_cols == 0))
+        return;
+    if (known && (d->valid_cols == d->cols || d->rows == 1) && a2_blocks_whole(&P)) {
+        a2_chunks(&P, d->valid_rows, d->valid_cols);
+        return;
+    }
+    ptoc_op *valid = known ? NULL : vb_tile_valid(L, c->dst);
+    ptoc_value *vrows = known ? a2_index(&P, d->valid_rows) : ptoc_op_result(valid, 0);
+    ptoc_value *vcols = known ? a2_index(&P, d->valid_cols) : ptoc_op_result(valid, 1);
+    a2_rows_count(&P, vrows, vcols);
+}
+
+/* Whether src0's valid shape is dst's, when both are static (*known). */
+static bool src0_full(const c_op *c, bool *known)
+{
+    const ptoc_pto_tile_desc *a = desc(c->src0), *d = desc(c->dst);
+    *known = static_valid(a) && static_valid(d);
+    return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols;
+}
+
+/* The roles by src0's valid shape: at compile time when static, else an
+ * scf.if on the tiles' valid shapes, as the library decides at run time. */
+static void binary(vop_builder *L, const c_op *c)
+{
+    bool known, full = src0_full(c, &known);
+    if (known) {
+        binary_program(L, c, !full);
+        return;
+    }
+    ptoc_op *va = vb_tile_valid(L, c->src0), *vd = vb_tile_valid(L, c->dst);
+    ptoc_value *same_rows = cmpi(L, CMP_EQ, ptoc_op_result(va, 0), ptoc_op_result(vd, 0));
+    ptoc_value *same_cols = cmpi(L, CMP_EQ, ptoc_op_result(va, 1), ptoc_op_result(vd, 1));
+    c_if f;
+    if_begin(L, &f, vb_arith(L, "arith.andi", same_rows, same_cols));
+    binary_program(L, c, false);
+    if_else(L, &f);
+    binary_program(L, c, true);
+    if_end(L, &f);
+}
+
+/* ---------------------------------------------------------------- tcolexpand */
+
+/* The integer type of elem's width: vor moves a float tile's bits. */
+static ptoc_type *bits_type(vop_builder *L, ptoc_type *elem)
+{
+    return ptoc_type_is_float(elem) ? ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS) : elem;
+}
+
+/* vor dst, src, src on the element's bits; src the row (stride 0). */
+static void tail_setup(a2_prog *P, vop_builder *L, const c_op *c)
+{
+    ptoc_type *bits = bits_type(L, c->elem);
+    a2_prog_init(P, L, PTOC_PTO_VOP_A2A3_VOR, bits);
+    a2_ptr(P, c->dst, bits, desc(c->dst)->cols);
+    a2_ptr(P, c->src0, bits, 0);
+    a2_ptr(P, c->src0, bits, 0);
+}
+
+/* dst row r's first `blocks` blocks from the source row: one copy per row. */
+static void copy_rows(vop_builder *L, const c_op *c, ptoc_value *rows, ptoc_value *blocks)
+{
+    ptoc_value *dst = vb_tile_ptr(L, c->dst, c->elem), *src = vb_tile_ptr(L, c->src0, c->elem);
+    ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_int(L, i64, 1), *gap = vb_int(L, i64, 0);
+    ptoc_value *len = blocks->type == i64 ? blocks : vb_cast(L, "arith.index_cast", blocks, i64);
+    ptoc_value *stride = vb_index(L, desc(c->dst)->cols);
+    vb_loop l;
+    ptoc_value *r = vb_loop_begin(L, &l, zero, rows, vb_index(L, 1));
+    ptoc_value *ops[8] = {dst, vb_arith(L, "arith.muli", r, stride), src, zero, one, len, gap, gap};
+    (void)vb_vop(L, PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF, 8, ops, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &l);
+}
+
+/* Static shape: the whole blocks copied, the tail columns by vor over the
+ * rows as repeats under the continuous mask. */
+static void expand_static(vop_builder *L, const c_op *c, int64_t vrows, int64_t vcols)
+{
+    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), blocks = vcols / B, tail = vcols % B;
+    if (blocks)
+        copy_rows(L, c, vb_index(L, vrows), vb_index(L, blocks));
+    if (!tail)
+        return;
+    a2_prog P;
+    tail_setup(&P, L, c);
+    a2_cont_mask(&P, tail);
+    a2_chunk_rows(&P, a2_index(&P, blocks * B), vrows);
+    a2_full_mask(&P);
+}
+
+/* The columns head .. head + tail of each of vrows rows: counter mode, one
+ * vor per row. */
+static void tail_rows_count(vop_builder *L, const c_op *c, ptoc_value *vrows, ptoc_value *head, ptoc_value *tail)
+{
+    a2_prog P;
+    tail_setup(&P, L, c);
+    a2_count_begin(&P, tail);
+    vb_loop l;
+    ptoc_value *r = vb_loop_begin(L, &l, a2_index(&P, 0), vrows, a2_index(&P, 1));
+    ptoc_value *offs[3];
+    a2_row_offsets(&P, r, head, offs);
+    a2_instr(&P, offs, a2_index(&P, 0), NULL);
+    vb_loop_end(L, &l);
+    a2_count_end(&P);
+}
+
+/* Dynamic shape: the same split, at run time when the columns are dynamic
+ * (each part skipped when empty), the tail a count per row. */
+static void expand_dynamic(vop_builder *L, const c_op *c)
+{
+    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), vc = desc(c->dst)->valid_cols;
+    ptoc_op *valid = vb_tile_valid(L, c->dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    if (vc != PTOC_DYNAMIC) {
+        if (vc / B)
+            copy_rows(L, c, vrows, vb_index(L, vc / B));
+        if (vc % B)
+            tail_rows_count(L, c, vrows, vb_index(L, vc / B * B), vb_index(L, vc % B));
+        return;
+    }
+    ptoc_value *blocks = vb_arith(L, "arith.divui", vcols, vb_index(L, B));
+    ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B));
+    ptoc_value *tail = vb_arith(L, "arith.subi", vcols, head);
+    c_if f;
+    if_begin(L, &f, cmpi(L, CMP_UGT, blocks, vb_index(L, 0)));
+    copy_rows(L, c, vrows, blocks);
+    if_end(L, &f);
+    if_begin(L, &f, cmpi(L, CMP_UGT, tail, vb_index(L, 0)));
+    tail_rows_count(L, c, vrows, head, tail);
+    if_end(L, &f);
+}
+
+static void expand(vop_builder *L, const c_op *c)
+{
+    const ptoc_pto_tile_desc *d = desc(c->dst);
+    if (!static_valid(d)) {
+        expand_dynamic(L, c);
+        return;
+    }
+    if (d->valid_rows > 0 && d->valid_cols > 0)
+        expand_static(L, c, d->valid_rows, d->valid_cols);
+}
+
+void a2_colexpand_lower(vop_builder *L, ptoc_op *op)
+{
+    c_op c;
+    if (!read_operands(op, row_of(ptoc_pto_opcode(op)), &c))
+        return;
+    ptoc_value *tiles[3] = {c.src0, c.src1 ? c.src1 : c.dst, c.dst};
+    uint32_t n = c.src1 ? 3 : 2;
+    vb_open_vecscope(L, op, tiles, n, 1);
+    if (c.src1)
+        binary(L, &c);
+    else
+        expand(L, &c);
+    ptoc_op_erase(op);
+}
