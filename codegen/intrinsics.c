@@ -167,9 +167,48 @@ static bool takes_state(const ptoc_op *op)
     return cg_vop_is_a2a3(ptoc_pto_vop(op));
 }
 
-/* Defines `name` in the intrinsics module by the op's rule, with the
- * operands' values mapped to the parameters; restores the caller's state. */
+/* Whether the op passes one value as two operands (vand %m[%o], %m[%o], ...). */
+static bool repeats_a_value(const ptoc_op *op)
+{
+    for (uint32_t i = 0; i < op->noperands; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (ptoc_op_operand(op, i) == ptoc_op_operand(op, j))
+                return true;
+    return false;
+}
+
+static bool define_mapped(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty);
+
+/* Defines `name` in the intrinsics module by the op's rule. The rules read
+ * operands by value, and the definition serves every call of that name: an
+ * op that passes one value twice would tie two parameters together in it
+ * (an offset 0 of the destination and of a source, then a call with two
+ * different offsets), so such an op's operands are stand-ins of their own
+ * while it is defined. */
 static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
+{
+    if (!repeats_a_value(op))
+        return define_mapped(g, op, rule, name, fnty);
+    /* in the context's arena: no later value reuses a stand-in's address,
+     * which codegen's value map keeps */
+    ptoc_arena *arena = ptoc_context_perm_arena(ptoc_op_context(op));
+    ptoc_block *scratch = ptoc_block_create(arena);
+    ptoc_value *orig[MAX_VALUES];
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        orig[i] = ptoc_op_operand(op, i);
+        ptoc_value *stand_in = ptoc_block_add_arg(scratch, arena, orig[i]->type, op->loc);
+        cg_set(g, stand_in, cg_get(g, orig[i]));
+        ptoc_op_set_operand(op, i, stand_in);
+    }
+    bool ok = define_mapped(g, op, rule, name, fnty);
+    for (uint32_t i = 0; i < op->noperands; i++)
+        ptoc_op_set_operand(op, i, orig[i]);
+    return ok;
+}
+
+/* define, with the operands' values mapped to the parameters; restores the
+ * caller's state. */
+static bool define_mapped(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
 {
     LLVMValueRef fn = LLVMAddFunction(g->intrinsics, name, fnty);
     LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
