@@ -153,79 +153,93 @@ static void dup(vop_builder *L, ptoc_value *ptr, ptoc_type *elem, ptoc_value *of
     instr(&D, off, NULL, NULL, a2_index(&D, 1));
 }
 
-/* ---------------------------------------------------------------- tsels */
+/* ---------------------------------------------------------------- tsel, tsels */
 
-/* tsels ins(mask, src, tmp, scalar) outs(dst) (TSels.hpp). */
+/* A select's program: the vsel over (dst, src0, src1 or the mask) as T, each
+ * at its row stride, tmp as a pointer, the valid shape. */
+typedef struct sel_prog {
+    a2_prog P;
+    ptoc_type *T;
+    ptoc_value *tmp, *vr, *vc;
+} sel_prog;
+
+/* Opens op's vecscope (its tiles but tmp) and sets up the vsel over
+ * `data` (dst first, then the sources; a u8 mask as the third). */
+static void sel_begin(sel_prog *S, vop_builder *L, ptoc_op *op, ptoc_value *const *data, ptoc_value *mask,
+                      ptoc_value *tmp, ptoc_type *tmp_elem)
+{
+    ptoc_value *tiles[4] = {mask, data[1], data[2] ? data[2] : data[0], data[0]};
+    vb_open_vecscope(L, op, tiles, data[2] ? 4 : 3, 1);
+    S->T = moved_type(L->ctx, desc(data[0])->elem);
+    a2_prog_init(&S->P, L, PTOC_PTO_VOP_A2A3_VSEL, S->T);
+    valid_of(&S->P, data[0], &S->vr, &S->vc);
+    S->tmp = tile_as(L, tmp, tmp_elem ? tmp_elem : S->T);
+    for (uint32_t i = 0; i < 3; i++) {
+        ptoc_value *t = data[i] ? data[i] : mask;
+        S->P.ptrs[i] = data[i] ? tile_as(L, t, S->T) : vb_tile_ptr(L, t, ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED));
+        S->P.cols[i] = desc(t)->cols;
+    }
+    S->P.nptrs = 3;
+    a2_vop0(&S->P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
+}
+
+/* set_cmpmask from tmp. */
+static void cmpmask_from_tmp(sel_prog *S)
+{
+    ptoc_value *cm[2] = {S->tmp, a2_index(&S->P, 0)};
+    a2_vop0(&S->P, PTOC_PTO_VOP_A2A3_SET_CMPMASK, 2, cm);
+}
+
+/* Row r's vsel in `mode`, the valid columns as the count (set before). */
+static void sel_row(sel_prog *S, ptoc_value *r, const char *mode)
+{
+    ptoc_value *offs[3];
+    a2_row_offsets(&S->P, r, NULL, offs);
+    set_string(&S->P, a2_instr(&S->P, offs, a2_index(&S->P, 1), NULL), "sel_mode", mode);
+}
+
+/* tsels ins(mask, src, tmp, scalar) outs(dst) (TSels.hpp): the scalar into
+ * tmp, set_cmpmask, then per row vsel TENSOR_SCALAR with the mask row. */
 static void lower_tsels(vop_builder *L, ptoc_op *op)
 {
-    ptoc_value *mask = ptoc_op_operand(op, 0), *src = ptoc_op_operand(op, 1), *tmp = ptoc_op_operand(op, 2);
-    ptoc_value *s = ptoc_op_operand(op, 3), *dst = ptoc_op_operand(op, 4);
-    ptoc_type *elem = desc(dst)->elem, *T = moved_type(L->ctx, elem);
-    ptoc_value *tiles[3] = {mask, src, dst};
-    vb_open_vecscope(L, op, tiles, 3, 1);
-    a2_prog P;
-    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VSEL, T);
-    ptoc_value *vr, *vc;
-    valid_of(&P, dst, &vr, &vc);
-    ptoc_value *scalar = vb_scalar_as(L, s, elem);
-    if (scalar->type != T)
-        scalar = vb_cast(L, "arith.bitcast", scalar, T);
-    ptoc_value *tp = tile_as(L, tmp, T);
-    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
-    dup(L, tp, T, a2_index(&P, 0), scalar, a2_index(&P, 1));     /* *scalarPtr = scalar */
-    count(&P, vc);
-    ptoc_value *cm[2] = {tp, a2_index(&P, 0)};
-    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_CMPMASK, 2, cm);
-    P.ptrs[0] = tile_as(L, dst, T), P.cols[0] = desc(dst)->cols;
-    P.ptrs[1] = tile_as(L, src, T), P.cols[1] = desc(src)->cols;
-    P.ptrs[2] = vb_tile_ptr(L, mask, ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED)), P.cols[2] = desc(mask)->cols;
-    P.nptrs = 3;
+    ptoc_value *data[3] = {ptoc_op_operand(op, 4), ptoc_op_operand(op, 1), NULL};
+    sel_prog S;
+    sel_begin(&S, L, op, data, ptoc_op_operand(op, 0), ptoc_op_operand(op, 2), NULL);
+    ptoc_value *scalar = vb_scalar_as(L, ptoc_op_operand(op, 3), desc(data[0])->elem);
+    if (scalar->type != S.T)
+        scalar = vb_cast(L, "arith.bitcast", scalar, S.T);
+    dup(L, S.tmp, S.T, a2_index(&S.P, 0), scalar, a2_index(&S.P, 1));     /* *scalarPtr = scalar */
+    count(&S.P, S.vc);
+    cmpmask_from_tmp(&S);
     vb_loop l;
-    ptoc_value *r = vb_loop_begin(L, &l, a2_index(&P, 0), vr, a2_index(&P, 1));
-    ptoc_value *offs[3];
-    a2_row_offsets(&P, r, NULL, offs);
-    set_string(&P, a2_instr(&P, offs, a2_index(&P, 1), NULL), "sel_mode", "TENSOR_SCALAR");
+    sel_row(&S, vb_loop_begin(L, &l, a2_index(&S.P, 0), S.vr, a2_index(&S.P, 1)), "TENSOR_SCALAR");
     vb_loop_end(L, &l);
-    norm_full(&P);
+    norm_full(&S.P);
     ptoc_op_erase(op);
 }
 
-/* ---------------------------------------------------------------- tsel */
-
-/* tsel ins(mask, src0, src1, tmp) outs(dst) (TSel.hpp). */
+/* tsel ins(mask, src0, src1, tmp) outs(dst) (TSel.hpp): per row, the mask
+ * row's UB address into tmp as u32 words (128 bits for 16-bit data, 64 for
+ * 32-bit), set_cmpmask, vsel TENSOR_TENSOR. */
 static void lower_tsel(vop_builder *L, ptoc_op *op)
 {
-    ptoc_value *mask = ptoc_op_operand(op, 0), *src0 = ptoc_op_operand(op, 1), *src1 = ptoc_op_operand(op, 2);
-    ptoc_value *tmp = ptoc_op_operand(op, 3), *dst = ptoc_op_operand(op, 4);
-    ptoc_type *elem = desc(dst)->elem, *T = moved_type(L->ctx, elem);
-    ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
-    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
-    ptoc_value *tiles[4] = {mask, src0, src1, dst};
-    vb_open_vecscope(L, op, tiles, 4, 1);
-    a2_prog P;
-    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VSEL, T);
-    ptoc_value *vr, *vc;
-    valid_of(&P, dst, &vr, &vc);
-    int64_t cmpmask_words = ptoc_type_bitwidth(T) == 16 ? 4 : 2;      /* 128 bits for b16, 64 for b32 */
-    ptoc_value *tp = tile_as(L, tmp, u32), *mp = vb_tile_ptr(L, mask, u8);
-    P.ptrs[0] = tile_as(L, dst, T), P.cols[0] = desc(dst)->cols;
-    P.ptrs[1] = tile_as(L, src0, T), P.cols[1] = desc(src0)->cols;
-    P.ptrs[2] = tile_as(L, src1, T), P.cols[2] = desc(src1)->cols;
-    P.nptrs = 3;
-    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
+    ptoc_value *data[3] = {ptoc_op_operand(op, 4), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2)};
+    ptoc_value *mask = ptoc_op_operand(op, 0);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    sel_prog S;
+    sel_begin(&S, L, op, data, mask, ptoc_op_operand(op, 3), u32);
+    int64_t words = ptoc_type_bitwidth(S.T) == 16 ? 4 : 2;
+    ptoc_value *mp = vb_tile_ptr(L, mask, ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED));
     vb_loop l;
-    ptoc_value *r = vb_loop_begin(L, &l, a2_index(&P, 0), vr, a2_index(&P, 1));
-    ptoc_value *at[2] = {mp, vb_arith(L, "arith.muli", r, a2_index(&P, desc(mask)->cols))};
+    ptoc_value *r = vb_loop_begin(L, &l, a2_index(&S.P, 0), S.vr, a2_index(&S.P, 1));
+    ptoc_value *at[2] = {mp, vb_arith(L, "arith.muli", r, a2_index(&S.P, desc(mask)->cols))};
     ptoc_value *addr = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_ADDR, 2, at, 1, &i32, NULL, NULL, NULL, NULL));
-    dup(L, tp, u32, a2_index(&P, 0), addr, a2_index(&P, cmpmask_words));
-    ptoc_value *cm[2] = {tp, a2_index(&P, 0)};
-    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_CMPMASK, 2, cm);
-    count(&P, vc);
-    ptoc_value *offs[3];
-    a2_row_offsets(&P, r, NULL, offs);
-    set_string(&P, a2_instr(&P, offs, a2_index(&P, 1), NULL), "sel_mode", "TENSOR_TENSOR");
+    dup(L, S.tmp, u32, a2_index(&S.P, 0), addr, a2_index(&S.P, words));
+    cmpmask_from_tmp(&S);
+    count(&S.P, S.vc);
+    sel_row(&S, r, "TENSOR_TENSOR");
     vb_loop_end(L, &l);
-    norm_full(&P);
+    norm_full(&S.P);
     ptoc_op_erase(op);
 }
 
@@ -280,7 +294,8 @@ static ptoc_pto_vop_id cmp_vop(const cmp_op *c)
         [PTOC_PTO_CMP_EQ] = PTOC_PTO_VOP_A2A3_VCMPVS_EQ, [PTOC_PTO_CMP_NE] = PTOC_PTO_VOP_A2A3_VCMPVS_EQ,
         [PTOC_PTO_CMP_LT] = PTOC_PTO_VOP_A2A3_VCMPVS_LT, [PTOC_PTO_CMP_LE] = PTOC_PTO_VOP_A2A3_VCMPVS_LE,
         [PTOC_PTO_CMP_GT] = PTOC_PTO_VOP_A2A3_VCMPVS_GT, [PTOC_PTO_CMP_GE] = PTOC_PTO_VOP_A2A3_VCMPVS_GE};
-    bool int32 = ptoc_type_is_int(c->lane) && ptoc_type_bitwidth(c->lane) == 32;
+    bool int32 = ptoc_type_is_int(c->lane) && ptoc_type_bitwidth(c->lane) == 32 &&
+                 c->lane->u.integer.sign != PTOC_UNSIGNED;                 /* int32_t */
     uint32_t mode = int32 ? PTOC_PTO_CMP_EQ : c->mode;
     return c->scalar ? scalar[mode] : tensor[mode];
 }
