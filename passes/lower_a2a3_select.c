@@ -83,7 +83,7 @@ static ptoc_value *tile_as(vop_builder *L, ptoc_value *tile, ptoc_type *elem)
     if (ptoc_type_bitwidth(te) == ptoc_type_bitwidth(elem))
         return vb_tile_ptr(L, tile, elem);
     ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
-    ptoc_value *ops[2] = {vb_tile_ptr(L, tile, desc(tile)->elem), vb_index(L, 0)};
+    ptoc_value *ops[2] = {vb_tile_ptr(L, tile, desc(tile)->elem), vb_int(L, L->index, 0)};
     ptoc_value *addr = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_ADDR, 2, ops, 1, &i64, NULL, NULL, NULL, NULL));
     ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
