@@ -5,9 +5,12 @@
  * slope * repeats, plus its head when the vector pipe's queue is empty, and
  * leaves a tail that is paid at the next synchronisation. The binary ALU
  * ops (vadd vsub vmul vdiv vmax vmin vand vor) pay a flat 16 cycles more in
- * counter mode (count-mask dispatch). Instructions the model has no row for
- * take its default (head 6, slope 2, tail 0); the mask and CMPMASK writes
- * are scalar register writes and cost the vector pipe nothing.
+ * counter mode (count-mask dispatch). Instructions the stubs price with no
+ * figures of their own (vrec, most compares) take their default (head 6,
+ * slope 2, tail 0). copy_ubuf_to_ubuf costs its bytes at the UB-to-UB
+ * bandwidth (1024 GiB/s at 1.85 GHz). Everything else a vector function
+ * runs (the mask and CMPMASK writes, address casts, bridges) is scalar work
+ * and costs the vector pipe nothing.
  *
  * A vecscope runs one program with nothing else on the queue, so it costs
  * the head of its first instruction + the slopes and floors of all it runs
@@ -24,40 +27,40 @@ typedef struct rep_cost {
     bool count_floor;           /* pays COUNT_FLOOR in counter mode */
 } rep_cost;
 
+#define DEFAULT 6, 2, 0      /* the stubs' EstimateLinearCycles defaults */
+
 static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VADD, 10, 2, 14, true},  {PTOC_PTO_VOP_A2A3_VSUB, 10, 2, 14, true},
     {PTOC_PTO_VOP_A2A3_VMUL, 10, 2, 15, true},  {PTOC_PTO_VOP_A2A3_VDIV, 11, 4, 19, true},
     {PTOC_PTO_VOP_A2A3_VMAX, 10, 2, 14, true},  {PTOC_PTO_VOP_A2A3_VMIN, 10, 2, 14, true},
     {PTOC_PTO_VOP_A2A3_VAND, 8, 2, 12, true},   {PTOC_PTO_VOP_A2A3_VOR, 8, 2, 12, true},
     {PTOC_PTO_VOP_A2A3_VEXP, 13, 2, 18},        {PTOC_PTO_VOP_A2A3_VLN, 13, 2, 20},
-    {PTOC_PTO_VOP_A2A3_VSQRT, 14, 2, 25},       {PTOC_PTO_VOP_A2A3_VABS, 13, 1, 16},
-    {PTOC_PTO_VOP_A2A3_VRELU, 10, 1, 13},       {PTOC_PTO_VOP_A2A3_VNOT, 8, 2, 12},
-    {PTOC_PTO_VOP_A2A3_VADDS, 13, 1, 18},       {PTOC_PTO_VOP_A2A3_VMULS, 11, 1, 15},
-    {PTOC_PTO_VOP_A2A3_VMAXS, 10, 1, 13},       {PTOC_PTO_VOP_A2A3_VMINS, 14, 1, 16},
-    {PTOC_PTO_VOP_A2A3_VCMPV_GE, 14, 2, 22},    {PTOC_PTO_VOP_A2A3_VCMPV_NE, 14, 2, 22},
-    {PTOC_PTO_VOP_A2A3_VSEL, 13, 2, 14},        {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},
-    {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
+    {PTOC_PTO_VOP_A2A3_VSQRT, 14, 2, 25},       {PTOC_PTO_VOP_A2A3_VREC, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VABS, 13, 1, 16},        {PTOC_PTO_VOP_A2A3_VRELU, 10, 1, 13},
+    {PTOC_PTO_VOP_A2A3_VNOT, 8, 2, 12},         {PTOC_PTO_VOP_A2A3_VADDS, 13, 1, 18},
+    {PTOC_PTO_VOP_A2A3_VMULS, 11, 1, 15},       {PTOC_PTO_VOP_A2A3_VMAXS, 10, 1, 13},
+    {PTOC_PTO_VOP_A2A3_VMINS, 14, 1, 16},       {PTOC_PTO_VOP_A2A3_VCMPV_EQ, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPV_NE, 14, 2, 22},    {PTOC_PTO_VOP_A2A3_VCMPV_LT, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPV_LE, DEFAULT},      {PTOC_PTO_VOP_A2A3_VCMPV_GT, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPV_GE, 14, 2, 22},    {PTOC_PTO_VOP_A2A3_VCMPVS_EQ, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPVS_NE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VCMPVS_LT, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPVS_LE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VCMPVS_GT, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMPVS_GE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VSEL, 13, 2, 14},
+    {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},        {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
 };
-
-static const rep_cost default_cost = {PTOC_PTO_VOP_NONE, 6, 2, 0, false};
 
 enum { COUNT_FLOOR = 16 };
 #define NONE_YET (-1)
+/* UB to UB: 1024 GiB/s at 1.85 GHz (pto-isa costmodel/arch_config.hpp). */
+#define UB_TO_UB_BYTES_PER_CYCLE (1024.0 * 1024 * 1024 * 1024 / 1.85e9)
 
-/* The ops that cost the vector pipe nothing: the state writes, the bridges. */
-static bool free_op(ptoc_pto_vop_id id)
-{
-    return !cg_vop_is_a2a3(id) || id == PTOC_PTO_VOP_A2A3_SET_VECTOR_MASK || id == PTOC_PTO_VOP_A2A3_SET_MASK_NORM ||
-           id == PTOC_PTO_VOP_A2A3_SET_MASK_COUNT || id == PTOC_PTO_VOP_A2A3_SET_CMPMASK ||
-           id == PTOC_PTO_VOP_A2A3_COPY_GM_TO_UBUF || id == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_GM;
-}
-
+/* The repeat instruction's row, NULL for anything else. */
 static const rep_cost *cost_of(ptoc_pto_vop_id id)
 {
     for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
         if (costs[i].vop == id)
             return &costs[i];
-    return &default_cost;
+    return NULL;
 }
 
 /* The counters: the cycles so far, and the tail of the last instruction
@@ -71,13 +74,33 @@ static void begin(cg *g, ptoc_op *scope)
     LLVMBuildStore(g->b, cg_i64(g, NONE_YET), g->vf_state[1]);
 }
 
+/* copy_ubuf_to_ubuf's n_burst x len_burst blocks of 32 bytes over the UB-to-UB bandwidth. */
+static LLVMValueRef copy_cycles(cg *g, const ptoc_op *op)
+{
+    LLVMValueRef n = LLVMBuildSExt(g->b, cg_get(g, ptoc_op_operand(op, 4)), g->i64, "");
+    LLVMValueRef len = LLVMBuildSExt(g->b, cg_get(g, ptoc_op_operand(op, 5)), g->i64, "");
+    LLVMValueRef bytes = LLVMBuildMul(g->b, LLVMBuildMul(g->b, n, len, ""), cg_i64(g, 32), "");
+    LLVMValueRef f = LLVMBuildFDiv(g->b, LLVMBuildUIToFP(g->b, bytes, g->f64, ""),
+                                   LLVMConstReal(g->f64, UB_TO_UB_BYTES_PER_CYCLE), "");
+    return LLVMBuildFPToUI(g->b, f, g->i64, "");
+}
+
+static void add_cycles(cg *g, LLVMValueRef n)
+{
+    LLVMValueRef so_far = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, so_far, n, ""), g->vf_state[0]);
+}
+
 static void count(cg *g, const ptoc_op *op)
 {
     ptoc_pto_vop_id id = ptoc_pto_vop(op);
-    if (free_op(id))
+    if (id == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF) {
+        add_cycles(g, copy_cycles(g, op));
         return;
+    }
     const rep_cost *c = cost_of(id);
-    LLVMValueRef so_far = LLVMBuildLoad2(g->b, g->i64, g->vf_state[0], "");
+    if (!c)
+        return;
     LLVMValueRef tail = LLVMBuildLoad2(g->b, g->i64, g->vf_state[1], "");
     LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, tail, cg_i64(g, NONE_YET), "");
     LLVMValueRef n = LLVMBuildMul(g->b, cg_a2a3_repeats_run(g, op), cg_i64(g, c->slope), "");
@@ -85,7 +108,7 @@ static void count(cg *g, const ptoc_op *op)
     if (c->count_floor)
         n = LLVMBuildAdd(g->b, n, LLVMBuildSelect(g->b, cg_a2a3_counter_mode(g), cg_i64(g, COUNT_FLOOR), cg_i64(g, 0), ""),
                          "");
-    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, so_far, n, ""), g->vf_state[0]);
+    add_cycles(g, n);
     LLVMBuildStore(g->b, cg_i64(g, c->tail), g->vf_state[1]);
 }
 

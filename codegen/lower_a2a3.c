@@ -58,6 +58,11 @@
  *     n_burst bursts of len_burst 32-byte blocks; between bursts each address
  *     advances by len_burst + its gap blocks. Whole blocks, whatever the
  *     element type; the mask and mode do not apply.
+ *   - ub_addr: the UB address of ptr + off (a byte offset from the base of
+ *     the simulated vec space), in the result's integer type; ub_ptr: the
+ *     pointer at a UB address. Neither is an instruction: a CCE program
+ *     casts between __ubuf__ pointers and integers (TSel.hpp's mask row
+ *     address, the library's scratch window at a fixed address).
  *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
  *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
  *     verifier.
@@ -563,6 +568,26 @@ static bool lower_copy_ub(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ub_addr p[off]: the address's byte offset from the vec space's base. */
+static bool lower_ub_addr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef at = LLVMBuildPtrToInt(g->b, address(g, op, 0), g->i64, "");
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef off = LLVMBuildSub(g->b, at, base, "ub.addr");
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    cg_set(g, &op->results[0], ty == g->i64 ? off : LLVMBuildTrunc(g->b, off, ty, ""));
+    return true;
+}
+
+/* ub_ptr a: the vec space's base plus a bytes. */
+static bool lower_ub_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_set(g, &op->results[0], byte_gep(g, cg_space_base(g, PTOC_PTO_AS_VEC), as_i64(g, op, 0)));
+    return true;
+}
+
 const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VADD, lower_binary, VB_ADD),
     VOP(A2A3_VSUB, lower_binary, VB_SUB),
@@ -602,6 +627,8 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_SET_MASK_NORM, lower_mode, 0),
     VOP(A2A3_SET_MASK_COUNT, lower_mode, 1),
     VOP(A2A3_SET_CMPMASK, lower_set_cmpmask, 0),
+    VOP(A2A3_UB_ADDR, lower_ub_addr, 0),
+    VOP(A2A3_UB_PTR, lower_ub_ptr, 0),
     VOP(A2A3_COPY_GM_TO_UBUF, lower_copy, 1),
     VOP(A2A3_COPY_UBUF_TO_GM, lower_copy, 0),
     VOP(A2A3_COPY_UBUF_TO_UBUF, lower_copy_ub, 0),

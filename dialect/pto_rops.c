@@ -13,6 +13,8 @@
  *   - vsel's sel_mode is CMPMASK_SPR, TENSOR_SCALAR or TENSOR_TENSOR;
  *   - the copies' two pointers share one element type (the bursts count
  *     bytes or blocks, so any type moves).
+ *   - ub_addr gives an integer address (i32 or i64, as the programs cast
+ *     it: TSel.hpp's uint32_t), ub_ptr takes one.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -128,6 +130,16 @@ static bool check_sel(const ptoc_op *op, const ptoc_type *const *types, const ch
     return check_arith(op, types, kinds, data, 0, true, true, 3);
 }
 
+/* A UB address as an integer: i32 or i64 of any sign (UB is 192 KiB). */
+static bool ub_address(const ptoc_op *op, const ptoc_type *t)
+{
+    unsigned bits = ptoc_type_is_int(t) ? ptoc_type_bitwidth(t) : 0;
+    if (bits == 32 || bits == 64)
+        return true;
+    ptoc_op_emit_error(op, "a UB address is an i32 or i64");
+    return false;
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -146,6 +158,8 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_COPY_IN:
     case PTO_ROP_COPY_OUT:
     case PTO_ROP_COPY_UB: return shared_elem(op, types, kinds, n, 0) != NULL;
+    case PTO_ROP_UB_ADDR:
+    case PTO_ROP_UB_PTR: return ub_address(op, types[rule == PTO_ROP_UB_ADDR ? 1 : 0]);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

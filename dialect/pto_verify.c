@@ -815,6 +815,59 @@ static bool check_cmp_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, cons
     return check_mask(op, "dst", dst, src->valid_rows, src->valid_cols);
 }
 
+/* The A2/A3 hardware library's compare quirks, which the a2a3 target
+ * reproduces (docs/decisions.md): pto-isa include/pto/npu/a2a3 TCmp.hpp
+ * CmpCall and TCmps.hpp GenCmpCall compare a 32-bit integer with
+ * vcmpv(s)_eq whatever the mode (NE stays NE: the eq bits are inverted
+ * after), and TCmps.hpp reinterprets a 16-bit integer source and its scalar
+ * as half. A kernel that meets one gets a warning at the op, once: the
+ * verifier runs again after each pass, so the places warned are kept in the
+ * context. */
+enum { QUIRK_INT32_EQ, QUIRK_INT16_AS_HALF };
+
+typedef struct warned_quirk {
+    ptoc_loc loc;
+    const ptoc_op *op;          /* for an op without a location */
+    int quirk;
+    struct warned_quirk *next;
+} warned_quirk;
+
+#define WARNED_QUIRKS_KEY "pto.a2a3-cmp-quirks-warned"
+
+/* Whether the quirk was already reported at op's place; records it if not. */
+static bool quirk_warned(const ptoc_op *op, int quirk)
+{
+    ptoc_context *ctx = ptoc_op_context(op);
+    warned_quirk *head = ptoc_context_extension(ctx, WARNED_QUIRKS_KEY);
+    const ptoc_op *key = op->loc.line ? NULL : op;
+    for (const warned_quirk *w = head; w; w = w->next)
+        if (w->quirk == quirk && w->op == key && w->loc.file == op->loc.file && w->loc.line == op->loc.line &&
+            w->loc.col == op->loc.col)
+            return true;
+    warned_quirk *w = PTOC_NEW(ptoc_context_perm_arena(ctx), warned_quirk);
+    *w = (warned_quirk){op->loc, key, quirk, head};
+    ptoc_context_set_extension(ctx, WARNED_QUIRKS_KEY, w);
+    return false;
+}
+
+static void warn_a2a3_cmp_quirks(const ptoc_op *op, const ptoc_pto_tile_desc *src, ptoc_pto_arch arch, bool tcmps)
+{
+    static const char *const modes[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    uint32_t mode = PTOC_PTO_CMP_EQ, bits = ptoc_type_bitwidth(src->elem);
+    ptoc_attr *a = ptoc_op_attr(op, "cmpMode");
+    if (!arch_is_a2a3(arch) || !ptoc_type_is_int(src->elem) || (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_CMP, &mode)) ||
+        mode > PTOC_PTO_CMP_GE)
+        return;
+    const char *name = ptoc_pto_arch_name(arch);
+    if (bits == 32 && mode != PTOC_PTO_CMP_EQ && mode != PTOC_PTO_CMP_NE && !quirk_warned(op, QUIRK_INT32_EQ))
+        ptoc_op_emit_warning(op, "on %s a 32-bit integer compare is eq whatever cmpMode: the A2/A3 hardware library "
+                                 "compares int32 with vcmp%s_eq (pto-isa a2a3 %s), so cmpMode %s gives the eq bits",
+                             name, tcmps ? "vs" : "v", tcmps ? "TCmps.hpp" : "TCmp.hpp", modes[mode]);
+    if (tcmps && bits == 16 && !quirk_warned(op, QUIRK_INT16_AS_HALF))
+        ptoc_op_emit_warning(op, "on %s a tcmps of 16-bit integers compares them as fp16: the A2/A3 hardware library "
+                                 "reads the source and the scalar as half (pto-isa a2a3 TCmps.hpp)", name);
+}
+
 bool pto_verify_tcmp(const ptoc_op *op)
 {
     const ptoc_pto_tile_desc *t[3];
@@ -826,10 +879,13 @@ bool pto_verify_tcmp(const ptoc_op *op)
     if (!op_arch(op, &arch) || !get_tiles(op, 0, 2, 1, t))
         return false;
     bool a5 = arch == PTOC_PTO_ARCH_A5;     /* a5/TCmp.hpp asserts row_major; none_box as for elementwise */
-    return check_loc_vec(op, "src0", t[0]) && (!a5 || (check_row_major(op, "src0", t[0], true) &&
-                                                        check_row_major(op, "src1", t[1], true))) &&
-           pto_check_dtype_rules(op, arch) && check_same_shape(op, "src0", t[0], "src1", t[1]) &&
-           check_cmp_dst(op, t[0], t[2]);
+    bool ok = check_loc_vec(op, "src0", t[0]) && (!a5 || (check_row_major(op, "src0", t[0], true) &&
+                                                           check_row_major(op, "src1", t[1], true))) &&
+              pto_check_dtype_rules(op, arch) && check_same_shape(op, "src0", t[0], "src1", t[1]) &&
+              check_cmp_dst(op, t[0], t[2]);
+    if (ok)
+        warn_a2a3_cmp_quirks(op, t[0], arch, false);
+    return ok;
 }
 
 bool pto_verify_tcmps(const ptoc_op *op)
@@ -843,8 +899,11 @@ bool pto_verify_tcmps(const ptoc_op *op)
     if (!op_arch(op, &arch) || !get_tiles(op, 1u << 1, 2, 1, t))
         return false;
     bool a5 = arch == PTOC_PTO_ARCH_A5;
-    return check_loc_vec(op, "src", t[0]) && (!a5 || check_row_major(op, "src", t[0], true)) &&
-           pto_check_dtype_rules(op, arch) && check_cmp_dst(op, t[0], t[2]);
+    bool ok = check_loc_vec(op, "src", t[0]) && (!a5 || check_row_major(op, "src", t[0], true)) &&
+              pto_check_dtype_rules(op, arch) && check_cmp_dst(op, t[0], t[2]);
+    if (ok)
+        warn_a2a3_cmp_quirks(op, t[0], arch, true);
+    return ok;
 }
 
 /* ---------------------------------------------------------------- data movement */

@@ -49,9 +49,9 @@ typedef enum vop_rule {
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
-    VR_COPY_IN, VR_COPY_OUT, VR_COPY_UB,
+    VR_COPY_IN, VR_COPY_OUT, VR_COPY_UB, VR_UB_ADDR, VR_UB_PTR,
 } vop_rule;
-_Static_assert(VR_COPY_UB - VR_REP_BINARY == PTO_ROP_COPY_UB, "the repeat rules in pto_rops.c's order");
+_Static_assert(VR_UB_PTR - VR_REP_BINARY == PTO_ROP_UB_PTR, "the repeat rules in pto_rops.c's order");
 
 typedef struct vop_row {
     ptoc_pto_vop_info info;
@@ -749,15 +749,17 @@ static bool check_rule(const vop_view *w)
     case VR_HIST: return check_hist(w);
     case VR_TILE_PTR: {
         /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64),
-         * an integer tile's as its bytes (mask tiles), a float tile's as the
-         * integers of their width (bitwise moves: A2/A3's vor of a row with itself) */
+         * an integer tile's as its bytes (mask tiles) or 16-bit words (A2/A3 TCmp.hpp's
+         * vnot of the mask), any tile's as another type of its width (A2/A3 TSel.hpp
+         * selects on half or float by size) */
         const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
         bool words = ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32);
-        bool float_bits =
-            ptoc_type_is_float(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) == ptoc_type_bitwidth(te);
-        if (pe != te && !words && !float_bits && !(ptoc_type_is_int(te) && is_uint(pe, 8))) {
-            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's (or ui32 for a 64-bit tile, "
-                                      "ui8 for an integer tile, an integer of the width for a float tile)");
+        bool bytes = ptoc_type_is_int(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) <= 16 &&
+                     ptoc_type_bitwidth(pe) >= ptoc_type_bitwidth(te);
+        bool same_width = ptoc_type_bitwidth(pe) == ptoc_type_bitwidth(te);
+        if (pe != te && !words && !bytes && !same_width && !(ptoc_type_is_int(te) && is_uint(pe, 8))) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's, or of its width (ui32 for a "
+                                      "64-bit tile, ui8 or a 16-bit integer for an 8-bit integer tile)");
             return false;
         }
         return true;
@@ -770,8 +772,8 @@ static bool check_rule(const vop_view *w)
         return true;
     case VR_REP_BINARY: case VR_REP_BINARY_INT: case VR_REP_UNARY: case VR_REP_UNARY_FLOAT: case VR_REP_UNARY_INT:
     case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
-    case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT:
-    case VR_COPY_UB:
+    case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT: case VR_COPY_UB:
+    case VR_UB_ADDR: case VR_UB_PTR:
         return pto_check_rop(w->op, (pto_rop_rule)(rule - VR_REP_BINARY), w->types, w->kinds, w->ntypes);
     }
     return true;

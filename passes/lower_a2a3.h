@@ -83,10 +83,12 @@ bool a2_blocks_whole(const a2_prog *P);
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);
 
 /* The families: elementwise (lower_a2a3_elementwise.c), tcolexpand
- * (lower_a2a3_colexpand.c). */
+ * (lower_a2a3_colexpand.c), compare and select (lower_a2a3_select.c). */
 bool a2_elementwise_lowers(ptoc_pto_op_id opcode);
 void a2_elementwise_lower(vop_builder *L, ptoc_op *op);
 bool a2_colexpand_lowers(ptoc_pto_op_id opcode);
 void a2_colexpand_lower(vop_builder *L, ptoc_op *op);
+bool a2_select_lowers(ptoc_pto_op_id opcode);
+void a2_select_lower(vop_builder *L, ptoc_op *op);
 
 #endif

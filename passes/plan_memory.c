@@ -109,7 +109,7 @@
  *           bytes beyond the capacity are an error at the op. The
  *           arch's scratch window (the arch table; on A2/A3 UB [184 KiB,
  *           192 KiB)) is reserved when an op that uses it on the arch appears
- *           (the op table's window column: TROWEXPAND*, TCVT, TEXTRACT* on
+ *           (the op table's window column: TROWEXPAND*, TCVT, TEXTRACT*, TCMP* on
  *           A2/A3).
  *
  * `pto-plan-memory{print=true}` (ptoc-opt --test-print-memplan) writes the plan to

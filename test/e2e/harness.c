@@ -9,7 +9,9 @@
  * their own sync). On a target model, a case its verifier rejects is skipped
  * and counted: it is not legal there; so is one the target does not generate
  * code for after its lowering passes (an op its lowering does not cover
- * yet): it is not lowered there.
+ * yet): it is not lowered there. On A2/A3 the reference compares as the
+ * hardware library does (ref_tcmp_a2a3), and the cases whose compare meets
+ * one of its quirks are counted.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -461,6 +463,13 @@ static void corrupt_reference(const e2e_program *p, run_buffers *b)
         }
 }
 
+/* On A2/A3 the reference compares as the hardware library does (its quirks). */
+static bool a2a3_target(const e2e_suite *s)
+{
+    ptoc_pto_arch a = ptoc_pto_arch_from_name(target_of(s)->arch);
+    return a == PTOC_PTO_ARCH_A2 || a == PTOC_PTO_ARCH_A3;
+}
+
 static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e2e_stat *st)
 {
     const e2e_program *p = &c->prog;
@@ -475,7 +484,7 @@ static bool run_case(e2e_suite *s, const e2e_case *c, void *fn, int run_index, e
         free(err);
     } else {
         bool clean = pipes_clean(p, run_index);
-        program_reference(p, b.want, b.scalars, run->vr, run->vc, ub_fill(run_index));
+        program_reference(p, b.want, b.scalars, run->vr, run->vc, ub_fill(run_index), a2a3_target(s));
         if (s->corrupt)
             corrupt_reference(p, &b);
         int64_t bad = 0;
@@ -657,6 +666,7 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
         int k = stat_index(s, c->op);
         e2e_stat *st = &s->stats[k];
         st->cases++;
+        s->quirky += a2a3_target(s) && program_a2a3_cmp_quirk(&c->prog);
         if (c->ulp > st->ulp_bound)
             st->ulp_bound = c->ulp;
         s->table[k][c->dtype]++;
@@ -715,6 +725,8 @@ int e2e_report(e2e_suite *s)
     if (s->target)
         printf(", %d cases not legal on %s, %d not lowered on %s", s->illegal, s->target->name, s->unlowered,
                s->target->name);
+    if (s->quirky)
+        printf(", %d cases meet an A2/A3 compare quirk (A2/A3 reference)", s->quirky);
     printf("\n");
     return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
 }

@@ -64,6 +64,7 @@ typedef struct e2e_suite {
     int illegal;               /* cases the target's verifier rejects (skipped) */
     int unlowered;             /* cases the target does not generate code for yet (skipped) */
     int skipped;               /* level1: cases without a Level-1 form */
+    int quirky;                /* a2a3: cases whose compare meets an A2/A3 quirk (A2/A3 reference) */
     e2e_stat stats[32];
     int nstats;
     int table[32][REF_DTYPE_COUNT];   /* cases per op x dtype, same order as stats */

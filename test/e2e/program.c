@@ -371,6 +371,9 @@ void program_emit(const e2e_program *p, FILE *out)
         if (i > 0 && strcmp(step_pipe(&p->steps[i - 1]), step_pipe(s)) != 0)
             fprintf(out, "    pto.set_flag[<%s>, <%s>, <EVENT_ID0>]\n    pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]\n",
                     step_pipe(&p->steps[i - 1]), step_pipe(s), step_pipe(&p->steps[i - 1]), step_pipe(s));
+        else if (i > 0 && s->kind == E2E_OP && p->steps[i - 1].kind == E2E_OP)
+            /* one op reads what the other wrote; V is in order on A5 and cpu, not on A2/A3 */
+            fprintf(out, "    pto.barrier <%s>\n", step_pipe(s));
         if (s->kind == E2E_OP)
             print_op(out, p, s);
         else
@@ -411,6 +414,17 @@ bool program_level1_ok(const e2e_program *p, const char **why)
         }
     }
     return true;
+}
+
+bool program_a2a3_cmp_quirk(const e2e_program *p)
+{
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        if (s->kind == E2E_OP && has_cmp_mode(s) &&
+            ref_a2a3_cmp_quirk(s->cmp, p->tiles[s->in[0].index].dtype, s->op == PTOC_PTO_OP_TCMPS))
+            return true;
+    }
+    return false;
 }
 
 bool program_level1_compares(const e2e_program *p, int param)
@@ -525,7 +539,7 @@ static ref_binop binop_of(ptoc_pto_op_id op)
     }
 }
 
-static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars)
+static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars, bool a2a3)
 {
     const ref_tile *d = &t[s->tile];
 #define IN(i) (&t[s->in[i].index])
@@ -552,12 +566,12 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TCOLEXPANDEXPDIF:
         ref_tcolexpand_binary(binop_of(s->op), d, IN(0), IN(1));
         break;
-    case PTOC_PTO_OP_TCMP: ref_tcmp(s->cmp, d, IN(0), IN(1)); break;
+    case PTOC_PTO_OP_TCMP: (a2a3 ? ref_tcmp_a2a3 : ref_tcmp)(s->cmp, d, IN(0), IN(1)); break;
     case PTOC_PTO_OP_TCMPS:                        /* src1 a scalar, or a tile (its [0,0]) */
         if (s->in[1].scalar)
-            ref_tcmps(s->cmp, d, IN(0), SC(1));
+            (a2a3 ? ref_tcmps_a2a3 : ref_tcmps)(s->cmp, d, IN(0), SC(1));
         else
-            ref_tcmps_tile(s->cmp, d, IN(0), IN(1));
+            (a2a3 ? ref_tcmps_tile_a2a3 : ref_tcmps_tile)(s->cmp, d, IN(0), IN(1));
         break;
     case PTOC_PTO_OP_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
@@ -569,7 +583,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
 }
 
 void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *scalars, int64_t vr, int64_t vc,
-                       uint8_t ub_fill)
+                       uint8_t ub_fill, bool a2a3)
 {
     static uint8_t ub[E2E_UB_BYTES];
     ref_tile t[E2E_MAX_TILES];
@@ -588,7 +602,7 @@ void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *sca
             ref_view v = view_of(p, &s->view, bufs, vr, vc);
             ref_tstore(&v, &t[s->tile]);
         } else {
-            reference_op(s, t, scalars);
+            reference_op(s, t, scalars, a2a3);
         }
     }
 }

@@ -457,6 +457,7 @@ static void pack_rows(const ref_tile *mask, int64_t vrows, int64_t vcols, row_pr
 
 typedef struct cmp_args {
     ref_cmp mode;
+    ref_dtype as;                  /* the dtype the bits compare as */
     const ref_tile *src0, *src1;   /* src1 NULL: compare with scalar */
     uint64_t scalar;
 } cmp_args;
@@ -465,24 +466,62 @@ static bool cmp_pred(const void *user, int64_t i, int64_t j)
 {
     const cmp_args *a = user;
     uint64_t rhs = a->src1 ? ref_get(a->src1, i, j) : a->scalar;
-    return ref_compare(a->mode, a->src0->dtype, ref_get(a->src0, i, j), rhs);
+    return ref_compare(a->mode, a->as, ref_get(a->src0, i, j), rhs);
 }
 
 void ref_tcmp(ref_cmp mode, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1)
 {
-    cmp_args a = {mode, src0, src1, 0};
+    cmp_args a = {mode, src0->dtype, src0, src1, 0};
     pack_rows(dst, src0->vrows, src0->vcols, cmp_pred, &a);
 }
 
 void ref_tcmps(ref_cmp mode, const ref_tile *dst, const ref_tile *src, uint64_t scalar)
 {
-    cmp_args a = {mode, src, NULL, scalar};
+    cmp_args a = {mode, src->dtype, src, NULL, scalar};
     pack_rows(dst, src->vrows, src->vcols, cmp_pred, &a);
 }
 
 void ref_tcmps_tile(ref_cmp mode, const ref_tile *dst, const ref_tile *src, const ref_tile *src1)
 {
     ref_tcmps(mode, dst, src, ref_get(src1, 0, 0));
+}
+
+static bool int_of_bits(ref_dtype t, uint32_t bits) { return !dtypes[t].is_float && dtypes[t].size * 8 == bits; }
+
+/* The A2/A3 library's mode and the dtype its compare reads the bits as. */
+static cmp_args a2a3_args(ref_cmp mode, const ref_tile *src0, bool tcmps)
+{
+    ref_dtype t = src0->dtype;
+    cmp_args a = {mode, t, src0, NULL, 0};
+    if (int_of_bits(t, 32) && mode != REF_NE)
+        a.mode = REF_EQ;                        /* vcmpv(s)_eq; NE is eq, then vnot */
+    if (tcmps && int_of_bits(t, 16))
+        a.as = REF_F16;                         /* reinterpret_cast<__ubuf__ half *> */
+    return a;
+}
+
+bool ref_a2a3_cmp_quirk(ref_cmp mode, ref_dtype t, bool tcmps)
+{
+    return (int_of_bits(t, 32) && mode != REF_EQ && mode != REF_NE) || (tcmps && int_of_bits(t, 16));
+}
+
+void ref_tcmp_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1)
+{
+    cmp_args a = a2a3_args(mode, src0, false);
+    a.src1 = src1;
+    pack_rows(dst, src0->vrows, src0->vcols, cmp_pred, &a);
+}
+
+void ref_tcmps_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src, uint64_t scalar)
+{
+    cmp_args a = a2a3_args(mode, src, true);
+    a.scalar = scalar;
+    pack_rows(dst, src->vrows, src->vcols, cmp_pred, &a);
+}
+
+void ref_tcmps_tile_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src, const ref_tile *src1)
+{
+    ref_tcmps_a2a3(mode, dst, src, ref_get(src1, 0, 0));
 }
 
 bool ref_mask_bit(const ref_tile *mask, int64_t i, int64_t j)

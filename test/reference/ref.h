@@ -117,6 +117,16 @@ void ref_tcmp(ref_cmp mode, const ref_tile *dst, const ref_tile *src0, const ref
 void ref_tcmps(ref_cmp mode, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
 /* The tile form of tcmps compares with src1[0,0]. */
 void ref_tcmps_tile(ref_cmp mode, const ref_tile *dst, const ref_tile *src, const ref_tile *src1);
+/* The same on A2/A3, whose hardware library (pto-isa include/pto/npu/a2a3
+ * TCmp.hpp CmpCall, TCmps.hpp GenCmpCall) compares a 32-bit integer with
+ * vcmpv(s)_eq whatever the mode (NE stays NE: the library inverts the eq bits
+ * after) and a 16-bit integer tcmps as the fp16 values of the bit patterns. */
+void ref_tcmp_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+void ref_tcmps_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+void ref_tcmps_tile_a2a3(ref_cmp mode, const ref_tile *dst, const ref_tile *src, const ref_tile *src1);
+/* Whether that compare can differ from the ISA's: a 32-bit integer with a
+ * mode other than eq and ne, a 16-bit integer tcmps. */
+bool ref_a2a3_cmp_quirk(ref_cmp mode, ref_dtype t, bool tcmps);
 
 /* Mask bit (i,j): bit j%8 of byte j/8 of mask row i. */
 bool ref_mask_bit(const ref_tile *mask, int64_t i, int64_t j);

@@ -12,8 +12,8 @@
  * ui16 compares), norm mode under full, lo-only, hi-only and ragged masks,
  * counter mode with counts not a multiple of a repeat, block strides 2,
  * repeat strides 0, 9..20, repeats 1 and 255, NaNs for max/min/compares,
- * integer division by zero, vsel's three modes, vbrcb, vector_dup and the
- * burst copies.
+ * integer division by zero, vsel's three modes, vbrcb, vector_dup, the
+ * burst copies, and ub_addr / ub_ptr.
  */
 #include "check.h"
 #include "jit_kernel.h"
@@ -658,6 +658,45 @@ static void check_copy_ub(buffers *bf, int64_t nb, int64_t len, int64_t src_gap,
     release(&c);
 }
 
+/* ---------------------------------------------------------------- ub_addr, ub_ptr */
+
+/* ub_addr gives ptr + off's byte offset in the vec space (as i64 and i32);
+ * ub_ptr addresses the vec space at a byte offset: a vector_dup through it
+ * lands there. */
+static void check_ub_addresses(void)
+{
+    const char *text = "func.func @k(%p: !pto.ptr<f32, ub>, %o: index, %a: i64, %v: i32) -> i64 {\n"
+                       "  %c0 = arith.constant 0 : index\n"
+                       "  %c1 = arith.constant 1 : index\n"
+                       "  %z = arith.constant 0 : i64\n"
+                       "  %n = arith.constant 3 : i64\n"
+                       "  %x = pto.a2a3.ub_addr %p[%o] : !pto.ptr<f32, ub> -> i64\n"
+                       "  %y = pto.a2a3.ub_addr %p[%c0] : !pto.ptr<f32, ub> -> i32\n"
+                       "  %w = arith.extui %y : i32 to i64\n"
+                       "  %r = arith.addi %x, %w : i64\n"
+                       "  %q = pto.a2a3.ub_ptr %a : i64 -> !pto.ptr<i32, ub>\n"
+                       "  pto.a2a3.set_mask_count\n"
+                       "  pto.a2a3.set_vector_mask %z, %n : i64, i64\n"
+                       "  pto.a2a3.vector_dup %q[%c0], %v, %c1 : !pto.ptr<i32, ub>, i32, index\n"
+                       "  pto.a2a3.set_mask_norm\n"
+                       "  return %r : i64\n}\n";
+    compiled c;
+    if (!compiled_ok(&c, text))
+        return;
+    unsigned char *ub = ptoc_rt_space_base(PTOC_PTO_AS_VEC, 1 << 21);
+    memset(ub + 8192, POISON, 32);
+    int64_t (*k)(void *, int64_t, int64_t, int32_t);
+    memcpy(&k, &c.fn, sizeof k);
+    int64_t r = k(ub + 4096, 5, 8192 + 4, 0x01020304);
+    CHECK(r == (4096 + 20) + 4096);                    /* ub_addr p[5], plus p[0] as i32 */
+    unsigned char want[32];
+    memset(want, POISON, sizeof want);
+    for (int i = 0; i < 3; i++)
+        memcpy(want + 4 + 4 * i, &(int32_t){0x01020304}, 4);
+    CHECK(memcmp(ub + 8192, want, sizeof want) == 0);  /* 3 lanes at UB byte 8196 */
+    release(&c);
+}
+
 int main(void)
 {
     buffers bf = {{big(), big(), big()}, big(), calloc(64, 1)};
@@ -714,6 +753,7 @@ int main(void)
     check_copy_ub(&bf, 1, 3, 0, 0);
     check_copy_ub(&bf, 4, 2, 0, 5);     /* one source run into strided rows */
     check_copy_ub(&bf, 3, 1, 2, 1);
+    check_ub_addresses();
     for (int i = 0; i < 3; i++)
         free(bf.p[i]);
     free(bf.want);

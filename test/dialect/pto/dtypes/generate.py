@@ -506,7 +506,17 @@ def pick(rows, op, role, when, arch, i, want_ok):
     return None, None, None
 
 
-def function(name, op, when, types, expect):
+def quirk_warning(op, types, arch):
+    """The A2/A3 compare quirk an accepted case meets, which the verifier
+    warns about: tcmps of 16-bit integers compares them as fp16 (pto-isa
+    a2a3 TCmps.hpp). The int32 quirk needs a cmpMode other than eq or ne;
+    the fixtures compare with the default, eq."""
+    if arch == "a3" and op == "pto.tcmps" and dict(types).get("src") in ("i16", "ui16"):
+        return "compares them as fp16"
+    return None
+
+
+def function(name, op, when, types, expect, warn=None):
     args = []
     text = op_text(op, when, types, args)
     body = []
@@ -514,6 +524,8 @@ def function(name, op, when, types, expect):
         body.append("  %c0 = arith.constant 0 : index")
     if expect:
         body.append("  // expected-error@+1 {{%s}}" % expect)
+    if warn:
+        body.append("  // expected-warning@+1 {{%s}}" % warn)
     body.append("  " + text)
     return "  func.func @%s(%s) {\n%s\n    return\n  }" % (name, ", ".join(args), "\n".join("  " + b for b in body))
 
@@ -529,7 +541,7 @@ def set_row_chunk(rows, op, role, when):
         funcs = []
         good, types, _ = pick(rows, op, role, when, arch, i, True)
         if good:
-            funcs.append(function("ok", op, when, types, None))
+            funcs.append(function("ok", op, when, types, None, quirk_warning(op, types, arch)))
         bad, types, err = pick(rows, op, role, when, arch, i, False)
         if bad:
             funcs.append(function("bad", op, when, types, err))
