@@ -93,11 +93,10 @@ static bool expand_lowers(const c_op *c)
 
 static bool read_operands(const ptoc_op *op, const c_row *row, c_op *out)
 {
-    uint32_t nins, nouts, want = row->vop == PTOC_PTO_VOP_NONE ? 1 : 2;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != want || nouts != 1 ||
-        op->noperands != nins + nouts)
+    int nins = vb_dps_ins(op);
+    if (nins != (row->vop == PTOC_PTO_VOP_NONE ? 1 : 2))
         return false;
-    *out = (c_op){.row = row, .src0 = ptoc_op_operand(op, 0), .dst = ptoc_op_operand(op, nins)};
+    *out = (c_op){.row = row, .src0 = ptoc_op_operand(op, 0), .dst = ptoc_op_operand(op, (uint32_t)nins)};
     out->src1 = nins == 2 ? ptoc_op_operand(op, 1) : NULL;
     if (!desc(out->dst))
         return false;

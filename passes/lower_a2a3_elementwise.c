@@ -51,15 +51,15 @@ typedef struct a_op {
 
 static bool read_operands(const ptoc_op *op, const a_row *row, a_op *out)
 {
-    uint32_t nins, nouts;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + nouts != op->noperands)
+    int nins = vb_dps_ins(op);
+    if (nins < 0)
         return false;
-    ptoc_value *dst = ptoc_op_operand(op, nins);
+    ptoc_value *dst = ptoc_op_operand(op, (uint32_t)nins);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     if (!d)
         return false;
     *out = (a_op){.row = row};
-    for (uint32_t i = 0; i < nins; i++) {
+    for (uint32_t i = 0; i < (uint32_t)nins; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
         if (ptoc_pto_tile_buf(v->type) && out->ntiles < 2)
             out->tiles[out->ntiles++] = v;

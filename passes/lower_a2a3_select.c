@@ -260,8 +260,8 @@ typedef struct cmp_op {
 
 static bool cmp_operands(const ptoc_op *op, cmp_op *c)
 {
-    uint32_t nins, nouts, mode = PTOC_PTO_CMP_EQ;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1)
+    uint32_t mode = PTOC_PTO_CMP_EQ;
+    if (vb_dps_ins(op) != 2)
         return false;
     ptoc_attr *a = ptoc_op_attr(op, "cmpMode");
     if ((a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_CMP, &mode)) || mode > PTOC_PTO_CMP_GE)
@@ -500,8 +500,7 @@ static void lower_cmp(vop_builder *L, ptoc_op *op)
  * asks a hand-placed kernel for it). */
 static bool select_ok(const ptoc_op *op, bool scalar)
 {
-    uint32_t nins, nouts;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 4 || nouts != 1)
+    if (vb_dps_ins(op) != 4)
         return false;
     ptoc_value *dst = ptoc_op_operand(op, 4);
     const ptoc_pto_tile_desc *d = desc(dst);

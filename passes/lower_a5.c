@@ -172,15 +172,15 @@ static bool whole_same_layout(const ptoc_type *a, const ptoc_type *b)
 /* Reads the op's operands; false when this lowering does not apply. */
 static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
 {
-    uint32_t nins, nouts;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + nouts != op->noperands)
+    int nins = vb_dps_ins(op);
+    if (nins < 0)
         return false;
-    ptoc_value *dst = ptoc_op_operand(op, nins);
+    ptoc_value *dst = ptoc_op_operand(op, (uint32_t)nins);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     if (!d)
         return false;
     *out = (ew_op){.row = row};
-    for (uint32_t i = 0; i < nins; i++) {
+    for (uint32_t i = 0; i < (uint32_t)nins; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
         if (ptoc_pto_tile_buf(v->type)) {
             if (out->ntiles == 2)
@@ -370,8 +370,8 @@ typedef struct cmp_op {
 
 static bool cmp_operands(const ptoc_op *op, cmp_op *out)
 {
-    uint32_t nins, nouts, mode = PTOC_PTO_CMP_EQ;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1)
+    uint32_t mode = PTOC_PTO_CMP_EQ;
+    if (vb_dps_ins(op) != 2)
         return false;
     ptoc_attr *a = ptoc_op_attr(op, "cmpMode");
     if (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_CMP, &mode))
@@ -482,8 +482,7 @@ typedef struct hist_op {
 
 static bool hist_operands(const ptoc_op *op, hist_op *out)
 {
-    uint32_t nins, nouts;
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nins != 2 || nouts != 1)
+    if (vb_dps_ins(op) != 2)
         return false;
     *out = (hist_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2), 0};
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *i = ptoc_pto_tile_buf(out->idx->type);
@@ -642,9 +641,9 @@ typedef struct sel_op {
 
 static bool sel_operands(const ptoc_op *op, sel_op *out)
 {
-    uint32_t nins, nouts;
+    int nins = vb_dps_ins(op);
     bool scalar = ptoc_pto_is(op, PTOC_PTO_OP_TSELS);
-    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins < 3)
+    if (nins < 3)
         return false;
     *out = (sel_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), scalar ? NULL : ptoc_op_operand(op, 2),
                     ptoc_op_operand(op, nins), scalar ? ptoc_op_operand(op, nins - 1) : NULL};

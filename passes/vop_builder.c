@@ -80,6 +80,14 @@ void vb_loop_end(vop_builder *L, vb_loop *l)
     L->b = l->after;
 }
 
+int vb_dps_ins(const ptoc_op *op)
+{
+    uint32_t nins, nouts;
+    if (op->nresults != 0 || !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 || nins + nouts != op->noperands)
+        return -1;
+    return (int)nins;
+}
+
 ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem)
 {
     ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);

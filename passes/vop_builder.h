@@ -47,6 +47,10 @@ typedef struct vb_loop { ptoc_builder after; } vb_loop;
 ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step);
 void vb_loop_end(vop_builder *L, vb_loop *l);
 
+/* The number of ins of a DPS op without results whose one out is its last
+ * operand (the tile ops the lowerings take), or -1 for any other op. */
+int vb_dps_ins(const ptoc_op *op);
+
 /* The tile's address as a pointer to `elem` (its element type, or ui8 for
  * its bytes): pto.tile_ptr. */
 ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem);
