@@ -1,5 +1,6 @@
 /* lower_pto_select.c: masks and selection for the cpu target (tcmp, tcmps,
- * tsel, tsels), plus the scalar element access ops tgetval/tsetval.
+ * tsel, tsels), plus the scalar element access ops tgetval/tsetval, which
+ * every target's backend takes as they are (cg_pto_scalar_rules).
  *
  * The mask layout is the hardware's (docs/decisions.md): element (i, j) is bit j % 8
  * of byte j / 8 of mask row i, LSB first, and mask row i starts at
@@ -514,7 +515,12 @@ const cg_rule cg_pto_select_rules[] = {
     {PTO(TCMPS), lower_tcmp, RHS_SCALAR},
     {PTO(TSEL), lower_tsel, RHS_TILE},
     {PTO(TSELS), lower_tsel, RHS_SCALAR},
+};
+const size_t cg_pto_select_rule_count = sizeof cg_pto_select_rules / sizeof cg_pto_select_rules[0];
+
+/* The scalar unit's element access, which every target has as it is. */
+const cg_rule cg_pto_scalar_rules[] = {
     {PTO(TGETVAL), lower_tgetval, 0},
     {PTO(TSETVAL), lower_tsetval, 0},
 };
-const size_t cg_pto_select_rule_count = sizeof cg_pto_select_rules / sizeof cg_pto_select_rules[0];
+const size_t cg_pto_scalar_rule_count = sizeof cg_pto_scalar_rules / sizeof cg_pto_scalar_rules[0];

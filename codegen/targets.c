@@ -26,6 +26,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_elementwise_rules, &cg_pto_elementwise_rule_count},
     {cg_pto_select_rules, &cg_pto_select_rule_count},
+    {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
@@ -76,6 +77,7 @@ static const ptoc_target_backend cpu_backend = {
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
 };
@@ -103,6 +105,7 @@ static const ptoc_target_backend a5_backend = {
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
+    {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},
 };

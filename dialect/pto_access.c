@@ -23,11 +23,11 @@
  *      a chunk, computes in registers and stores it (a5/TBinOp.hpp:35-38).
  *    - tfmod, trem, tprelu: A5 only. A2/A3 re-read src0 after writing dst
  *      (a2a3/TFmod.hpp:23-33, TRem.hpp:30-65, TPrelu.hpp:45-65).
- *    - tdivs: the tile in; with the scalar first (in 1 the tile) A5 only,
- *      since A2/A3 fill dst with the scalar and then divide by src
- *      (a2a3/TDivS.hpp:73-75, 96-98). A2/A3 float tile/scalar in place
- *      multiplies by 1/s instead (its alias guard, TDivS.hpp:104-113, 137-143),
- *      which may differ from x/s in the last bit.
+ *    - tdivs: the tile in, A5 only. With the scalar first A2/A3 fill dst
+ *      with the scalar and then divide by src (a2a3/TDivS.hpp:73-75, 96-98);
+ *      with the tile first, in place, a float tdivs multiplies by 1/s instead
+ *      (its alias guard, TDivS.hpp:104-113, 137-143), which may differ from
+ *      x/s in the last bit, so the planner must not make it share there.
  *    - tcvt, tpack: NARROW. A2/A3 only with one element size ("A3 has no
  *      in-place tcvt", docs/isa/TQUANT.md:129; wider or narrower repeats
  *      overrun the source, a2a3/TCvt.hpp:983-1006, 1187-1213); A5 also when the

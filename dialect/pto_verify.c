@@ -359,20 +359,54 @@ static bool check_scalar(const ptoc_op *op, const char *name, const ptoc_type *t
     return false;
 }
 
+/* ---------------------------------------------------------------- A2/A3 quirks */
+
+/* The A2/A3 hardware library's quirks, which the a2a3 target reproduces
+ * (docs/decisions.md): the compares' (warn_a2a3_cmp_quirks) and tdivs in
+ * place (warn_a2a3_divs_in_place). A kernel that meets one gets a warning at
+ * the op, once: the verifier runs again after each pass, so the places
+ * warned are kept in the context. */
+enum { QUIRK_INT32_EQ, QUIRK_INT16_AS_HALF, QUIRK_DIVS_IN_PLACE };
+
+typedef struct warned_quirk {
+    ptoc_loc loc;
+    const ptoc_op *op;          /* for an op without a location */
+    int quirk;
+    struct warned_quirk *next;
+} warned_quirk;
+
+#define WARNED_QUIRKS_KEY "pto.a2a3-quirks-warned"
+
+/* Whether the quirk was already reported at op's place; records it if not. */
+static bool quirk_warned(const ptoc_op *op, int quirk)
+{
+    ptoc_context *ctx = ptoc_op_context(op);
+    warned_quirk *head = ptoc_context_extension(ctx, WARNED_QUIRKS_KEY);
+    const ptoc_op *key = op->loc.line ? NULL : op;
+    for (const warned_quirk *w = head; w; w = w->next)
+        if (w->quirk == quirk && w->op == key && w->loc.file == op->loc.file && w->loc.line == op->loc.line &&
+            w->loc.col == op->loc.col)
+            return true;
+    warned_quirk *w = PTOC_NEW(ptoc_context_perm_arena(ctx), warned_quirk);
+    *w = (warned_quirk){op->loc, key, quirk, head};
+    ptoc_context_set_extension(ctx, WARNED_QUIRKS_KEY, w);
+    return false;
+}
+
 /* ---------------------------------------------------------------- elementwise */
 
 /* Every tile in vec, the element types from the table, and the sources of
- * dst's shape. On A5 every tile is row_major none_box: the hardware library
- * asserts row_major and addresses a tile's rows by its row stride, which a
- * boxed layout does not have (docs/decisions.md). `names[i]` NULL: t[i] is
- * not a tile. */
+ * dst's shape. On the hardware archs every tile is row_major none_box: the
+ * hardware libraries assert row_major (a5/TAdd.hpp, a2a3/TAdd.hpp) and
+ * address a tile's rows by its row stride, which a boxed layout does not
+ * have (docs/decisions.md). `names[i]` NULL: t[i] is not a tile. */
 static bool check_elementwise_tiles(const ptoc_op *op, const char *const *names, const ptoc_pto_tile_desc **t,
                                     uint32_t n, ptoc_pto_arch arch)
 {
     const ptoc_pto_tile_desc *dst = t[n - 1];
     for (uint32_t i = 0; i < n; i++)
         if (names[i] && (!check_loc_vec(op, names[i], t[i]) ||
-                         (arch == PTOC_PTO_ARCH_A5 && !check_row_major(op, names[i], t[i], true))))
+                         (arch != PTOC_PTO_ARCH_CPU && !check_row_major(op, names[i], t[i], true))))
             return false;
     if (!pto_check_dtype_rules(op, arch))
         return false;
@@ -394,6 +428,29 @@ bool pto_verify_elementwise(const ptoc_op *op)
     return op_arch(op, &arch) && get_tiles(op, 0, 2, 1, t) && check_elementwise_tiles(op, names, t, 3, arch);
 }
 
+/* A float tdivs whose dst is its src on A2/A3 computes what the hardware
+ * library does in place (a2a3/TDivS.hpp): the tile first, x * (1/s) rounded
+ * twice (its alias guard); the scalar first, dst filled with s before it is
+ * divided by itself. The planner never shares them (dialect/pto_access.c);
+ * a kernel that writes one in place gets a warning, once. */
+static void warn_a2a3_divs_in_place(const ptoc_op *op, const ptoc_pto_tile_desc *dst, ptoc_pto_arch arch,
+                                    bool scalar_first)
+{
+    uint32_t nins, nouts;
+    if (!arch_is_a2a3(arch) || !ptoc_type_is_float(dst->elem) || !ptoc_op_segment_attr(op) ||
+        !ptoc_pto_dps_split(op, &nins, &nouts) || nouts != 1 ||
+        ptoc_op_operand(op, scalar_first ? 1 : 0) != ptoc_op_operand(op, nins) || quirk_warned(op, QUIRK_DIVS_IN_PLACE))
+        return;
+    if (scalar_first)
+        ptoc_op_emit_warning(op, "on %s a tdivs of the scalar by its own dst fills dst with the scalar before it "
+                                 "divides (pto-isa a2a3 TDivS.hpp): every element becomes s / s",
+                             ptoc_pto_arch_name(arch));
+    else
+        ptoc_op_emit_warning(op, "on %s a float tdivs in place multiplies by the reciprocal 1/s, as the A2/A3 "
+                                 "hardware library does (pto-isa a2a3 TDivS.hpp), which may differ from x / s "
+                                 "in the last bit", ptoc_pto_arch_name(arch));
+}
+
 /* tadds tsubs tmuls tdivs tmaxs tmins: `src, scalar -> dst`; tdivs also takes
  * the scalar first (scalar / tile), as PTOAS does. */
 bool pto_verify_scalar_elementwise(const ptoc_op *op)
@@ -409,8 +466,12 @@ bool pto_verify_scalar_elementwise(const ptoc_op *op)
         return false;
     if (has_memref_operand(op))
         return true;
-    return op_arch(op, &arch) && (t[0] = tile_of(op, "src", dps_in(op, scalar_first ? 1 : 0))) &&
-           (t[2] = tile_of(op, "dst", dps_out(op, 0))) && check_elementwise_tiles(op, names, t, 3, arch);
+    if (!op_arch(op, &arch) || !(t[0] = tile_of(op, "src", dps_in(op, scalar_first ? 1 : 0))) ||
+        !(t[2] = tile_of(op, "dst", dps_out(op, 0))) || !check_elementwise_tiles(op, names, t, 3, arch))
+        return false;
+    if (ptoc_pto_is(op, PTOC_PTO_OP_TDIVS))
+        warn_a2a3_divs_in_place(op, t[2], arch, scalar_first);
+    return true;
 }
 
 /* The ops whose verifier is their element types from the table, on tiles:
@@ -815,41 +876,10 @@ static bool check_cmp_dst(const ptoc_op *op, const ptoc_pto_tile_desc *src, cons
     return check_mask(op, "dst", dst, src->valid_rows, src->valid_cols);
 }
 
-/* The A2/A3 hardware library's compare quirks, which the a2a3 target
- * reproduces (docs/decisions.md): pto-isa include/pto/npu/a2a3 TCmp.hpp
- * CmpCall and TCmps.hpp GenCmpCall compare a 32-bit integer with
- * vcmpv(s)_eq whatever the mode (NE stays NE: the eq bits are inverted
- * after), and TCmps.hpp reinterprets a 16-bit integer source and its scalar
- * as half. A kernel that meets one gets a warning at the op, once: the
- * verifier runs again after each pass, so the places warned are kept in the
- * context. */
-enum { QUIRK_INT32_EQ, QUIRK_INT16_AS_HALF };
-
-typedef struct warned_quirk {
-    ptoc_loc loc;
-    const ptoc_op *op;          /* for an op without a location */
-    int quirk;
-    struct warned_quirk *next;
-} warned_quirk;
-
-#define WARNED_QUIRKS_KEY "pto.a2a3-cmp-quirks-warned"
-
-/* Whether the quirk was already reported at op's place; records it if not. */
-static bool quirk_warned(const ptoc_op *op, int quirk)
-{
-    ptoc_context *ctx = ptoc_op_context(op);
-    warned_quirk *head = ptoc_context_extension(ctx, WARNED_QUIRKS_KEY);
-    const ptoc_op *key = op->loc.line ? NULL : op;
-    for (const warned_quirk *w = head; w; w = w->next)
-        if (w->quirk == quirk && w->op == key && w->loc.file == op->loc.file && w->loc.line == op->loc.line &&
-            w->loc.col == op->loc.col)
-            return true;
-    warned_quirk *w = PTOC_NEW(ptoc_context_perm_arena(ctx), warned_quirk);
-    *w = (warned_quirk){op->loc, key, quirk, head};
-    ptoc_context_set_extension(ctx, WARNED_QUIRKS_KEY, w);
-    return false;
-}
-
+/* pto-isa include/pto/npu/a2a3 TCmp.hpp CmpCall and TCmps.hpp GenCmpCall
+ * compare a 32-bit integer with vcmpv(s)_eq whatever the mode (NE stays NE:
+ * the eq bits are inverted after), and TCmps.hpp reinterprets a 16-bit
+ * integer source and its scalar as half. */
 static void warn_a2a3_cmp_quirks(const ptoc_op *op, const ptoc_pto_tile_desc *src, ptoc_pto_arch arch, bool tcmps)
 {
     static const char *const modes[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -1509,6 +1539,22 @@ bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_sp
     return true;
 }
 
+/* Whether `op` is an integer tdivs on A2/A3, which the hardware library runs
+ * on the scalar unit, element by element (TDivs_naive and TSDiv_naive in
+ * pto-isa include/pto/npu/a2a3/TDivS.hpp): the vector unit divides floats
+ * only. Its pipe is S there, so sync orders it against the vector pipe as the
+ * library's own V-to-S and S-to-V flags do. */
+static bool scalar_tdivs(const ptoc_op *op)
+{
+    if (!ptoc_pto_is(op, PTOC_PTO_OP_TDIVS) || !op->noperands)
+        return false;
+    const ptoc_pto_tile_desc *dst = ptoc_pto_tile_buf(ptoc_op_operand(op, op->noperands - 1)->type);
+    if (!dst || !ptoc_type_is_int(dst->elem))
+        return false;
+    const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(ptoc_pto_target_arch(op, NULL));
+    return arch && arch->dtypes == PTOC_PTO_DTYPE_COLUMN_A2A3;
+}
+
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
@@ -1516,5 +1562,7 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
         return PTOC_PTO_PIPE_NONE;
     if (info->pipe == PTOC_PTO_PIPE_BY_SPACES)
         return op_move_pipe(op);
+    if (scalar_tdivs(op))
+        return PTOC_PTO_PIPE_S;
     return (ptoc_pto_pipe)info->pipe;
 }

@@ -115,56 +115,6 @@ static bool static_valid(const ptoc_pto_tile_desc *d)
     return d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
 }
 
-/* ---------------------------------------------------------------- scf.if */
-
-/* An scf.if without results: the builder in its then block from if_begin,
- * in its else block after if_else, after the op after if_end. The index
- * constants made in a branch do not dominate what follows it. */
-typedef struct c_if {
-    ptoc_op *op;
-    ptoc_builder after;
-    uint32_t nconsts;
-} c_if;
-
-static void if_branch(vop_builder *L, c_if *f, uint32_t k)
-{
-    ptoc_block *blk = ptoc_block_create(L->b.arena);
-    ptoc_region_append(&f->op->regions[k], blk);
-    ptoc_builder_set_end(&L->b, blk);
-    L->nconsts = f->nconsts;
-}
-
-static void if_begin(vop_builder *L, c_if *f, ptoc_value *cond)
-{
-    f->op = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
-    f->after = L->b;
-    f->nconsts = L->nconsts;
-    if_branch(L, f, 0);
-}
-
-static void if_else(vop_builder *L, c_if *f)
-{
-    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
-    if_branch(L, f, 1);
-}
-
-static void if_end(vop_builder *L, c_if *f)
-{
-    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
-    L->b = f->after;
-    L->nconsts = f->nconsts;
-}
-
-static ptoc_value *cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value *y)
-{
-    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_value *ops[2] = {x, y};
-    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
-                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), predicate)};
-    return vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
-}
-
-enum { CMP_EQ = 0, CMP_UGT = 8 };      /* arith.cmpi predicates, as MLIR numbers them */
 
 /* ---------------------------------------------------------------- the binary ops */
 
@@ -216,14 +166,14 @@ static void binary(vop_builder *L, const c_op *c)
         return;
     }
     ptoc_op *va = vb_tile_valid(L, c->src0), *vd = vb_tile_valid(L, c->dst);
-    ptoc_value *same_rows = cmpi(L, CMP_EQ, ptoc_op_result(va, 0), ptoc_op_result(vd, 0));
-    ptoc_value *same_cols = cmpi(L, CMP_EQ, ptoc_op_result(va, 1), ptoc_op_result(vd, 1));
-    c_if f;
-    if_begin(L, &f, vb_arith(L, "arith.andi", same_rows, same_cols));
+    ptoc_value *same_rows = vb_cmpi(L, VB_CMP_EQ, ptoc_op_result(va, 0), ptoc_op_result(vd, 0));
+    ptoc_value *same_cols = vb_cmpi(L, VB_CMP_EQ, ptoc_op_result(va, 1), ptoc_op_result(vd, 1));
+    vb_if f;
+    vb_if_begin(L, &f, vb_arith(L, "arith.andi", same_rows, same_cols));
     binary_program(L, c, false);
-    if_else(L, &f);
+    vb_if_else(L, &f);
     binary_program(L, c, true);
-    if_end(L, &f);
+    vb_if_end(L, &f);
 }
 
 /* ---------------------------------------------------------------- tcolexpand */
@@ -308,13 +258,13 @@ static void expand_dynamic(vop_builder *L, const c_op *c)
     ptoc_value *blocks = vb_arith(L, "arith.divui", vcols, vb_index(L, B));
     ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B));
     ptoc_value *tail = vb_arith(L, "arith.subi", vcols, head);
-    c_if f;
-    if_begin(L, &f, cmpi(L, CMP_UGT, blocks, vb_index(L, 0)));
+    vb_if f;
+    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, blocks, vb_index(L, 0)));
     copy_rows(L, c, vrows, blocks);
-    if_end(L, &f);
-    if_begin(L, &f, cmpi(L, CMP_UGT, tail, vb_index(L, 0)));
+    vb_if_end(L, &f);
+    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, tail, vb_index(L, 0)));
     tail_rows_count(L, c, vrows, head, tail);
-    if_end(L, &f);
+    vb_if_end(L, &f);
 }
 
 static void expand(vop_builder *L, const c_op *c)

@@ -80,6 +80,44 @@ void vb_loop_end(vop_builder *L, vb_loop *l)
     L->b = l->after;
 }
 
+static void if_branch(vop_builder *L, vb_if *f, uint32_t k)
+{
+    ptoc_block *blk = ptoc_block_create(L->b.arena);
+    ptoc_region_append(&f->op->regions[k], blk);
+    ptoc_builder_set_end(&L->b, blk);
+    L->nconsts = f->nconsts;
+}
+
+void vb_if_begin(vop_builder *L, vb_if *f, ptoc_value *cond)
+{
+    f->op = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
+    f->after = L->b;
+    f->nconsts = L->nconsts;
+    if_branch(L, f, 0);
+}
+
+void vb_if_else(vop_builder *L, vb_if *f)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    if_branch(L, f, 1);
+}
+
+void vb_if_end(vop_builder *L, vb_if *f)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 0, NULL, 0, NULL, 0, NULL, 0);
+    L->b = f->after;
+    L->nconsts = f->nconsts;
+}
+
+ptoc_value *vb_cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value *y)
+{
+    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    ptoc_value *ops[2] = {x, y};
+    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
+                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), predicate)};
+    return vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
+}
+
 int vb_dps_ins(const ptoc_op *op)
 {
     uint32_t nins, nouts;

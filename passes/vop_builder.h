@@ -47,6 +47,22 @@ typedef struct vb_loop { ptoc_builder after; } vb_loop;
 ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step);
 void vb_loop_end(vop_builder *L, vb_loop *l);
 
+/* scf.if without results: vb_if_begin leaves the builder in the then block,
+ * vb_if_else in the else block, vb_if_end after the op. The index constants
+ * made in a branch are forgotten when it ends: they do not dominate what
+ * follows it. */
+typedef struct vb_if {
+    ptoc_op *op;
+    ptoc_builder after;
+    uint32_t nconsts;
+} vb_if;
+void vb_if_begin(vop_builder *L, vb_if *f, ptoc_value *cond);
+void vb_if_else(vop_builder *L, vb_if *f);
+void vb_if_end(vop_builder *L, vb_if *f);
+/* arith.cmpi with an MLIR predicate number. */
+enum { VB_CMP_EQ = 0, VB_CMP_NE = 1, VB_CMP_UGT = 8 };
+ptoc_value *vb_cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value *y);
+
 /* The number of ins of a DPS op without results whose one out is its last
  * operand (the tile ops the lowerings take), or -1 for any other op. */
 int vb_dps_ins(const ptoc_op *op);

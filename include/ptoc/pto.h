@@ -398,7 +398,9 @@ const char *ptoc_pto_op_verifier_name(ptoc_pto_op_id opcode);
 static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { return ptoc_pto_opcode(op) == opcode; }
 /* The pipe an op runs on: its row's, or for a data movement (tload, tstore,
  * tmov, textract, tinsert and their fp forms) the pipe of the move row of its
- * source's and destination's spaces (pto_ops.def): MAT->LEFT is MTE1, ACC->GM FIX. */
+ * source's and destination's spaces (pto_ops.def): MAT->LEFT is MTE1, ACC->GM FIX.
+ * An integer tdivs on A2/A3 runs on S (the hardware divides it element by
+ * element on the scalar unit). */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
 /* The hardware buffers the `scaling` space stands for: the fixpipe's (FB,
  * tmov.fp and the other fp forms) and, on A5, the MX matmuls' scale buffers

@@ -151,7 +151,10 @@ static char *module_text(const e2e_suite *s, e2e_case *cases, int n, size_t *len
     FILE *out = open_memstream(&text, len);
     fprintf(out, "module attributes {pto.target_arch = \"%s\"} {\n", target_of(s)->arch);
     for (int i = 0; i < n; i++)
-        (s->level1 ? program_emit_level1 : program_emit)(&cases[i].prog, out);
+        if (s->level1)
+            program_emit_level1(&cases[i].prog, out);
+        else
+            program_emit(&cases[i].prog, target_of(s)->arch, out);
     fputs("}\n", out);
     fclose(out);
     return text;

@@ -328,9 +328,16 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 }
 
 /* The pipe a step runs on, for the flags between consecutive steps. */
-static const char *step_pipe(const e2e_step *s)
+/* The pipe a step runs on: the DMA engines' for transfers; V for the ops,
+ * but for an integer tdivs on A2/A3, which divides on the scalar unit
+ * (pto-isa a2a3/TDivS.hpp). */
+static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char *arch)
 {
-    return s->kind == E2E_LOAD ? "PIPE_MTE2" : s->kind == E2E_STORE ? "PIPE_MTE3" : "PIPE_V";
+    if (s->kind != E2E_OP)
+        return s->kind == E2E_LOAD ? "PIPE_MTE2" : "PIPE_MTE3";
+    bool a2a3 = !strcmp(arch, "a2") || !strcmp(arch, "a3") || !strcmp(arch, "a2a3");
+    bool int_divs = s->op == PTOC_PTO_OP_TDIVS && !ref_dtype_is_float(p->tiles[s->tile].dtype);
+    return a2a3 && int_divs ? "PIPE_S" : "PIPE_V";
 }
 
 /* `  func.func @name(params) {` and the index constants both forms start with. */
@@ -351,7 +358,7 @@ static void print_signature(FILE *out, const e2e_program *p)
     print_index_constants(out, p);
 }
 
-void program_emit(const e2e_program *p, FILE *out)
+void program_emit(const e2e_program *p, const char *arch, FILE *out)
 {
     print_signature(out, p);
     for (int i = 0; i < p->ntiles; i++) {
@@ -368,12 +375,13 @@ void program_emit(const e2e_program *p, FILE *out)
     }
     for (int i = 0; i < p->nsteps; i++) {
         const e2e_step *s = &p->steps[i];
-        if (i > 0 && strcmp(step_pipe(&p->steps[i - 1]), step_pipe(s)) != 0)
+        const char *prev = i > 0 ? step_pipe(p, &p->steps[i - 1], arch) : NULL, *pipe = step_pipe(p, s, arch);
+        if (prev && strcmp(prev, pipe) != 0)
             fprintf(out, "    pto.set_flag[<%s>, <%s>, <EVENT_ID0>]\n    pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]\n",
-                    step_pipe(&p->steps[i - 1]), step_pipe(s), step_pipe(&p->steps[i - 1]), step_pipe(s));
-        else if (i > 0 && s->kind == E2E_OP && p->steps[i - 1].kind == E2E_OP)
+                    prev, pipe, prev, pipe);
+        else if (prev && s->kind == E2E_OP && p->steps[i - 1].kind == E2E_OP)
             /* one op reads what the other wrote; V is in order on A5 and cpu, not on A2/A3 */
-            fprintf(out, "    pto.barrier <%s>\n", step_pipe(s));
+            fprintf(out, "    pto.barrier <%s>\n", pipe);
         if (s->kind == E2E_OP)
             print_op(out, p, s);
         else

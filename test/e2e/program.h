@@ -117,8 +117,9 @@ e2e_step *program_op(e2e_program *p, ptoc_pto_op_id op, int dst, int nin, const 
 e2e_operand tile_operand(int tile);
 e2e_operand scalar_operand(int param);
 
-/* The .pto text of a function for `p` (appended to `out`). */
-void program_emit(const e2e_program *p, FILE *out);
+/* The .pto text of a function for `p` (appended to `out`), synced for the
+ * pipes its ops run on on `arch` (a pto.target_arch name). */
+void program_emit(const e2e_program *p, const char *arch, FILE *out);
 /* The Level-1 (auto mode) text of the same kernel: tile values instead of
  * buffers (`%s = pto.tload`, `%s = pto.tadd`, `pto.tstore %s`), no addresses,
  * no flags. Stores of aliases are left out, since Level 1 cannot alias: the
