@@ -829,9 +829,9 @@ bool pto_verify_tsel(const ptoc_op *op)
     if (!select_tiles(op, nins, t, &arch))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
-    bool a5 = arch == PTOC_PTO_ARCH_A5;     /* none_box too on A5: see check_elementwise_tiles */
-    return check_row_major(op, "dst", dst, a5) && check_row_major(op, "src0", t[1], a5) &&
-           check_row_major(op, "src1", t[2], a5) && pto_check_dtype_rules(op, arch) &&
+    bool hw = arch != PTOC_PTO_ARCH_CPU;    /* none_box too on hardware: see check_elementwise_tiles */
+    return check_row_major(op, "dst", dst, hw) && check_row_major(op, "src0", t[1], hw) &&
+           check_row_major(op, "src1", t[2], hw) && pto_check_dtype_rules(op, arch) &&
            check_same_shape(op, "dst", dst, "src0", t[1]) && check_same_shape(op, "dst", dst, "src1", t[2]) &&
            check_mask(op, "mask", t[0], dst->valid_rows, dst->valid_cols);
 }
@@ -849,8 +849,8 @@ bool pto_verify_tsels(const ptoc_op *op)
     if (!select_tiles(op, nins, t, &arch))
         return false;
     const ptoc_pto_tile_desc *dst = t[4];
-    bool a5 = arch == PTOC_PTO_ARCH_A5;
-    return check_row_major(op, "dst", dst, a5) && check_row_major(op, "src", t[1], a5) &&
+    bool hw = arch != PTOC_PTO_ARCH_CPU;
+    return check_row_major(op, "dst", dst, hw) && check_row_major(op, "src", t[1], hw) &&
            pto_check_dtype_rules(op, arch) && check_same_shape(op, "dst", dst, "src", t[1]) &&
            check_mask(op, "mask", t[0], dst->valid_rows, dst->valid_cols);
 }
@@ -908,8 +908,10 @@ bool pto_verify_tcmp(const ptoc_op *op)
         return true;
     if (!op_arch(op, &arch) || !get_tiles(op, 0, 2, 1, t))
         return false;
-    bool a5 = arch == PTOC_PTO_ARCH_A5;     /* a5/TCmp.hpp asserts row_major; none_box as for elementwise */
-    bool ok = check_loc_vec(op, "src0", t[0]) && (!a5 || (check_row_major(op, "src0", t[0], true) &&
+    /* a5/TCmp.hpp asserts row_major, and both libraries address rows by their
+     * stride; none_box as for elementwise */
+    bool hw = arch != PTOC_PTO_ARCH_CPU;
+    bool ok = check_loc_vec(op, "src0", t[0]) && (!hw || (check_row_major(op, "src0", t[0], true) &&
                                                            check_row_major(op, "src1", t[1], true))) &&
               pto_check_dtype_rules(op, arch) && check_same_shape(op, "src0", t[0], "src1", t[1]) &&
               check_cmp_dst(op, t[0], t[2]);
@@ -928,8 +930,8 @@ bool pto_verify_tcmps(const ptoc_op *op)
         return true;
     if (!op_arch(op, &arch) || !get_tiles(op, 1u << 1, 2, 1, t))
         return false;
-    bool a5 = arch == PTOC_PTO_ARCH_A5;
-    bool ok = check_loc_vec(op, "src", t[0]) && (!a5 || check_row_major(op, "src", t[0], true)) &&
+    bool hw = arch != PTOC_PTO_ARCH_CPU;   /* a2a3/TCmps.hpp and a5 assert row_major */
+    bool ok = check_loc_vec(op, "src", t[0]) && (!hw || check_row_major(op, "src", t[0], true)) &&
               pto_check_dtype_rules(op, arch) && check_cmp_dst(op, t[0], t[2]);
     if (ok)
         warn_a2a3_cmp_quirks(op, t[0], arch, true);
