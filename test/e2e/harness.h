@@ -79,4 +79,7 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
 /* Prints the per-op summary; returns the process exit status. */
 int e2e_report(e2e_suite *s);
 
+/* cube.c: the cube family (cpu only); returns the exit status. */
+int e2e_cube(e2e_suite *s);
+
 #endif

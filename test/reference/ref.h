@@ -141,4 +141,13 @@ void ref_tsels(const ref_tile *dst, const ref_tile *mask, const ref_tile *src, u
  * bytes 3..k+1 equal idx[0,0], idx[1,0], ... (per tile). */
 void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *idx, int byte);
 
+/* ---------------------------------------------------------------- cube (ref_cube.c) */
+
+/* tmatmul: dst[i,j] = sum_k lhs[i,k] * rhs[k,j] over lhs.vrows x rhs.vcols,
+ * k < lhs.vcols, summed in the accumulator's type (f32: fmaf in ascending k;
+ * i32 from i8: wrapping); then acc_in[i,j] + sum (tmatmul.acc, acc_in not
+ * NULL) or sum + bias[0,j] (tmatmul.bias, bias not NULL). */
+void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, const ref_tile *rhs,
+                 const ref_tile *bias);
+
 #endif

@@ -1,0 +1,259 @@
+/* cube.c: the cube family of the differential tests (cpu target).
+ *
+ * Each case is one kernel written here as .pto text, since its tiles live in
+ * the cube's spaces rather than UB (program.h's kernels): A (M x K) and B
+ * (K x N) load from GM into nz mat tiles, move to a zz left and a zn right
+ * tile; the bias row (tmatmul.bias) loads into a mat row and moves to a bias
+ * tile; then tmatmul, tmatmul.acc (after a tmatmul into the same acc tile:
+ * dst = A*B, then dst += A*B) or tmatmul.bias runs into an nz acc tile, which
+ * is stored to GM. Inputs are random from a seed fixed per case name: floats
+ * k/128 for k in [-1000, 1000] rounded to the input type (f32 sums then round
+ * at most steps), i8 over its whole range. The result must equal
+ * ref_tmatmul's (test/reference/ref_cube.c) bit for bit: both sum with one
+ * fused multiply-add per k in ascending k, which is exact-rounding, so the
+ * order is the only choice and it is the pto-isa CPU reference's.
+ *
+ * Shapes: aligned (M, K, N = 16, 32, 32) and ragged (valid 13 x 27 x 19 of the
+ * same tiles).
+ */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+
+#include "harness.h"
+
+#include "ptoc/codegen.h"
+#include "ptoc/pass.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum cube_form { CUBE_PLAIN, CUBE_ACC, CUBE_BIAS } cube_form;
+
+typedef struct cube_case {
+    ref_dtype in, acc;
+    cube_form form;
+    int64_t m, k, n;           /* valid; the tiles are 16 x 32 x 32 */
+    char name[64];
+} cube_case;
+
+enum { TM = 16, TK = 32, TN = 32 };
+
+static const char *const form_op[] = {"tmatmul", "tmatmul.acc", "tmatmul.bias"};
+
+/* ---------------------------------------------------------------- the kernel */
+
+static void tile_type(char *buf, size_t n, const char *loc, ref_dtype t, int64_t rows, int64_t cols, int64_t vr,
+                      int64_t vc, const char *bl, const char *sl, int fractal)
+{
+    snprintf(buf, n, "!pto.tile_buf<loc=%s, dtype=%s, rows=%lld, cols=%lld, v_row=%lld, v_col=%lld, blayout=%s, "
+                     "slayout=%s, fractal=%d, pad=0>",
+             loc, ref_dtype_name(t), (long long)rows, (long long)cols, (long long)vr, (long long)vc, bl, sl, fractal);
+}
+
+/* A GM pointer %NAME of rows x cols (row-major, dense) viewed as !P<name>. */
+static void emit_view(FILE *f, const char *name, ref_dtype t, int64_t rows, int64_t cols)
+{
+    const char *d = ref_dtype_name(t);
+    fprintf(f,
+            "    %%r_%s = arith.constant %lld : index\n    %%c_%s = arith.constant %lld : index\n"
+            "    %%tv_%s = pto.make_tensor_view %%%s, shape = [%%r_%s, %%c_%s], strides = [%%c_%s, %%one] : "
+            "!pto.tensor_view<?x?x%s>\n"
+            "    %%pv_%s = pto.partition_view %%tv_%s, offsets = [%%zero, %%zero], sizes = [%%r_%s, %%c_%s] : "
+            "!pto.tensor_view<?x?x%s> -> !pto.partition_tensor_view<%lldx%lldx%s>\n",
+            name, (long long)rows, name, (long long)cols, name, name, name, name, name, d, name, name, name, name, d,
+            (long long)rows, (long long)cols, d);
+}
+
+static void emit_kernel(FILE *f, const cube_case *c)
+{
+    char ma[256], mb[256], ms[256], l[256], r[256], s[256], acc[256];
+    const char *din = ref_dtype_name(c->in), *dacc = ref_dtype_name(c->acc);
+    tile_type(ma, sizeof ma, "mat", c->in, TM, TK, c->m, c->k, "col_major", "row_major", 512);
+    tile_type(mb, sizeof mb, "mat", c->in, TK, TN, c->k, c->n, "col_major", "row_major", 512);
+    tile_type(ms, sizeof ms, "mat", c->acc, 1, TN, 1, c->n, "row_major", "none_box", 512);
+    tile_type(l, sizeof l, "left", c->in, TM, TK, c->m, c->k, "row_major", "row_major", 512);
+    tile_type(r, sizeof r, "right", c->in, TK, TN, c->k, c->n, "row_major", "col_major", 512);
+    tile_type(s, sizeof s, "bias", c->acc, 1, TN, 1, c->n, "row_major", "none_box", 512);
+    tile_type(acc, sizeof acc, "acc", c->acc, TM, TN, c->m, c->n, "col_major", "row_major", 1024);
+    fprintf(f, "  func.func @%s(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%s: !pto.ptr<%s>, %%c: !pto.ptr<%s>) {\n",
+            c->name, din, din, dacc, dacc);
+    fprintf(f, "    %%zero = arith.constant 0 : index\n    %%one = arith.constant 1 : index\n");
+    emit_view(f, "a", c->in, c->m, c->k);
+    emit_view(f, "b", c->in, c->k, c->n);
+    emit_view(f, "s", c->acc, 1, c->n);
+    emit_view(f, "c", c->acc, c->m, c->n);
+    fprintf(f, "    %%ma = pto.alloc_tile : %s\n    %%mb = pto.alloc_tile : %s\n    %%ms = pto.alloc_tile : %s\n", ma,
+            mb, ms);
+    fprintf(f, "    %%l = pto.alloc_tile : %s\n    %%r = pto.alloc_tile : %s\n    %%bias = pto.alloc_tile : %s\n", l, r,
+            s);
+    fprintf(f, "    %%acc = pto.alloc_tile : %s\n", acc);
+    fprintf(f, "    pto.tload ins(%%pv_a : !pto.partition_tensor_view<%lldx%lldx%s>) outs(%%ma : %s)\n", (long long)c->m,
+            (long long)c->k, din, ma);
+    fprintf(f, "    pto.tload ins(%%pv_b : !pto.partition_tensor_view<%lldx%lldx%s>) outs(%%mb : %s)\n", (long long)c->k,
+            (long long)c->n, din, mb);
+    fprintf(f, "    pto.tmov ins(%%ma : %s) outs(%%l : %s)\n    pto.tmov ins(%%mb : %s) outs(%%r : %s)\n", ma, l, mb, r);
+    if (c->form == CUBE_BIAS) {
+        fprintf(f, "    pto.tload ins(%%pv_s : !pto.partition_tensor_view<1x%lldx%s>) outs(%%ms : %s)\n",
+                (long long)c->n, dacc, ms);
+        fprintf(f, "    pto.tmov ins(%%ms : %s) outs(%%bias : %s)\n", ms, s);
+        fprintf(f, "    pto.tmatmul.bias ins(%%l, %%r, %%bias : %s, %s, %s) outs(%%acc : %s)\n", l, r, s, acc);
+    } else {
+        fprintf(f, "    pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", l, r, acc);
+        if (c->form == CUBE_ACC)
+            fprintf(f, "    pto.tmatmul.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", acc, l, r, acc);
+    }
+    fprintf(f, "    pto.tstore ins(%%acc : %s) outs(%%pv_c : !pto.partition_tensor_view<%lldx%lldx%s>)\n", acc,
+            (long long)c->m, (long long)c->n, dacc);
+    fprintf(f, "    return\n  }\n");
+}
+
+/* ---------------------------------------------------------------- data and reference */
+
+static uint64_t random_elem(e2e_rng *g, ref_dtype t)
+{
+    if (t == REF_I8 || t == REF_I32)
+        return rng_next(g) & (t == REF_I8 ? 0xff : 0xffffffffu);
+    float v = (float)((int64_t)rng_below(g, 2001) - 1000) / 128.0f;
+    switch (t) {
+    case REF_F16: return ref_float_to_f16(v);
+    case REF_BF16: return ref_float_to_bf16(v);
+    default: return ref_float_bits(v);
+    }
+}
+
+static ref_tile dense(ref_dtype t, int64_t rows, int64_t cols, uint8_t *data)
+{
+    return (ref_tile){t, rows, cols, rows, cols, REF_ROW_MAJOR, REF_NONE_BOX, data};
+}
+
+static uint8_t *random_buffer(e2e_rng *g, ref_dtype t, int64_t elems)
+{
+    uint8_t *p = calloc((size_t)elems, ref_dtype_size(t));
+    ref_tile row = dense(t, 1, elems, p);
+    for (int64_t i = 0; i < elems; i++)
+        ref_set(&row, 0, i, random_elem(g, t));
+    return p;
+}
+
+static uint64_t seed_of(const char *name)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *name; name++)
+        h = (h ^ (uint8_t)*name) * 1099511628211ull;
+    return h;
+}
+
+/* Runs case c from `fn`; true when ptoc's bytes equal the reference's. */
+static bool run_case(void *fn, const cube_case *c, bool verbose)
+{
+    e2e_rng g = {seed_of(c->name)};
+    uint32_t osize = ref_dtype_size(c->acc);
+    size_t cbytes = (size_t)(c->m * c->n) * osize;
+    uint8_t *a = random_buffer(&g, c->in, c->m * c->k), *b = random_buffer(&g, c->in, c->k * c->n);
+    uint8_t *s = random_buffer(&g, c->acc, c->n);
+    uint8_t *got = malloc(cbytes), *want = malloc(cbytes);
+    memset(got, 0x5a, cbytes);
+    memset(want, 0x5a, cbytes);
+    ref_tile ta = dense(c->in, c->m, c->k, a), tb = dense(c->in, c->k, c->n, b);
+    ref_tile ts = dense(c->acc, 1, c->n, s), tc = dense(c->acc, c->m, c->n, want);
+    ref_tmatmul(&tc, NULL, &ta, &tb, c->form == CUBE_BIAS ? &ts : NULL);
+    if (c->form == CUBE_ACC)
+        ref_tmatmul(&tc, &tc, &ta, &tb, NULL);
+    ptoc_rt_arg args[4] = {{PTOC_RT_ARG_PTR, {.ptr = a}}, {PTOC_RT_ARG_PTR, {.ptr = b}},
+                           {PTOC_RT_ARG_PTR, {.ptr = s}}, {PTOC_RT_ARG_PTR, {.ptr = got}}};
+    ptoc_rt_launch_options opts = {1, false};
+    char *err = NULL;
+    bool ok = ptoc_rt_launch(fn, args, 4, &opts, &err);
+    if (!ok)
+        printf("FAIL %s: %s\n", c->name, err ? err : "trap");
+    for (size_t i = 0; ok && i < cbytes; i += osize)
+        if (memcmp(got + i, want + i, osize) != 0) {
+            char gs[64], ws[64];
+            uint64_t gv = 0, wv = 0;
+            memcpy(&gv, got + i, osize);
+            memcpy(&wv, want + i, osize);
+            ref_format(gs, sizeof gs, c->acc, gv);
+            ref_format(ws, sizeof ws, c->acc, wv);
+            printf("FAIL %s: c[%zu] = %s, reference %s\n", c->name, i / osize, gs, ws);
+            ok = false;
+        }
+    if (ok && verbose)
+        printf("ok %s\n", c->name);
+    free(err);
+    free(a), free(b), free(s), free(got), free(want);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the family */
+
+/* Compiles `text` for the cpu target and runs every case of it. */
+static int run_module(const char *text, size_t len, const cube_case *cases, int n, const e2e_suite *s)
+{
+    ptoc_context *ctx = ptoc_context_create(NULL);
+    ptoc_register_all(ctx);
+    ptoc_context_set_option(ctx, "pto-arch", "cpu");
+    ptoc_arena *arena = ptoc_arena_create(ctx);
+    ptoc_source_add(ctx, ptoc_ident_cstr(ctx, "cube.pto"), text, len);
+    ptoc_op *module = ptoc_parse(ctx, arena, text, len, "cube.pto", NULL);
+    int failures = 0;
+    char *err = NULL;
+    ptoc_jit *jit = NULL;
+    ptoc_codegen_options opts = ptoc_codegen_defaults();
+    opts.target = ptoc_target_find("cpu");
+    ptoc_llvm_module *m = module && ptoc_verify(module) ? ptoc_llvm_lower(module, &opts) : NULL;
+    if (m && ptoc_llvm_optimize(m, &err))
+        jit = ptoc_jit_create(m, &err);
+    if (!jit) {
+        printf("FAIL cube: compile failed%s%s\n", err ? ": " : "", err ? err : "");
+        failures = n;
+    }
+    for (int i = 0; jit && i < n; i++)
+        if (!s->only || strcmp(s->only, cases[i].name) == 0)
+            failures += !run_case(ptoc_jit_lookup(jit, cases[i].name), &cases[i], s->verbose);
+    free(err);
+    if (jit)
+        ptoc_jit_destroy(jit);
+    ptoc_context_destroy(ctx);
+    return failures;
+}
+
+int e2e_cube(e2e_suite *s)
+{
+    static const ref_dtype pairs[][2] = {{REF_F16, REF_F32}, {REF_BF16, REF_F32}, {REF_F32, REF_F32}, {REF_I8, REF_I32}};
+    static const int64_t shapes[][3] = {{TM, TK, TN}, {13, 27, 19}};
+    cube_case cases[4 * 3 * 2];
+    int n = 0;
+    for (int p = 0; p < 4; p++)
+        for (int form = 0; form < 3; form++)
+            for (int sh = 0; sh < 2; sh++) {
+                cube_case *c = &cases[n++];
+                *c = (cube_case){pairs[p][0], pairs[p][1], (cube_form)form, shapes[sh][0], shapes[sh][1],
+                                 shapes[sh][2], ""};
+                snprintf(c->name, sizeof c->name, "%s_%s_%s", form_op[form], ref_dtype_name(c->in),
+                         sh ? "ragged" : "aligned");
+                for (char *q = c->name; *q; q++)
+                    if (*q == '.')
+                        *q = '_';
+            }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "module attributes {pto.target_arch = \"cpu\"} {\n");
+    for (int i = 0; i < n; i++)
+        emit_kernel(f, &cases[i]);
+    fprintf(f, "}\n");
+    fclose(f);
+    if (s->dump_dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/cube.pto", s->dump_dir);
+        FILE *d = fopen(path, "w");
+        if (d)
+            fwrite(text, 1, len, d), fclose(d);
+    }
+    int failures = run_module(text, len, cases, n, s);
+    free(text);
+    printf("cube: %d cases (tmatmul, tmatmul.acc, tmatmul.bias x f16, bf16, f32, i8 x aligned, ragged), %d failed\n",
+           n, failures);
+    return failures ? 1 : 0;
+}
