@@ -109,6 +109,8 @@ extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thisto
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tmatmul.acc, tmatmul.bias */
 extern const size_t cg_pto_cube_rule_count;
+extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
+extern const size_t cg_pto_convert_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */

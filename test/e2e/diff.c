@@ -2,7 +2,7 @@
  *
  *   e2e_diff FAMILY [--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]
  *
- * FAMILY is elementwise, colexpand, select, histogram, mem, padvalue (tload's
+ * FAMILY is elementwise, colexpand, select, histogram, convert, mem, padvalue (tload's
  * pad_value clause) or selftest. For
  * every op x dtype x shape class of the family it builds a manual-mode kernel
  * (program.h), compiles it through the ptoc library (parse, verify with
@@ -466,6 +466,8 @@ static void build_histogram(e2e_case *c, ref_dtype src_t, int byte, int is_msb, 
     set_runs(c, k, 2);
 }
 
+void family_convert(e2e_suite *s);   /* convert.c: tcvt */
+
 static void family_histogram(e2e_suite *s)
 {
     static const ref_dtype dst_types[] = {REF_U8, REF_U16, REF_U32, REF_U64};
@@ -752,6 +754,8 @@ int main(int argc, char **argv)
         family_select(&s);
     else if (strcmp(s.family, "histogram") == 0)
         family_histogram(&s);
+    else if (strcmp(s.family, "convert") == 0)
+        family_convert(&s);            /* convert.c */
     else if (strcmp(s.family, "mem") == 0)
         family_mem(&s, MEM_ALL);
     else if (strcmp(s.family, "padvalue") == 0)

@@ -123,6 +123,20 @@ static bool has_cmp_mode(const e2e_step *s)
 
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
+/* tcvt's attributes, when the step writes them: " {rmode = ..., sat_mode = ...}". */
+static void print_cvt_attrs(FILE *out, const e2e_step *s)
+{
+    static const char *const modes[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"};
+    if (s->op != PTOC_PTO_OP_TCVT || (!s->rmode && !s->sat))
+        return;
+    fputs(" {", out);
+    if (s->rmode)
+        fprintf(out, "rmode = #pto<round_mode %s>%s", modes[s->rmode - 1], s->sat ? ", " : "");
+    if (s->sat)
+        fprintf(out, "sat_mode = #pto<saturation_mode %s>", s->sat == 1 ? "ON" : "OFF");
+    fputc('}', out);
+}
+
 const char *program_scalar_type(ref_dtype t)
 {
     static const char *const names[REF_DTYPE_COUNT] = {
@@ -318,6 +332,7 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
     fprintf(out, ") outs(%%t%d : ", s->tile);
     print_tile_type(out, &p->tiles[s->tile]);
     fputc(')', out);
+    print_cvt_attrs(out, s);
     if (s->op == PTOC_PTO_OP_THISTOGRAM) {
         if (s->is_msb >= 0)
             fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
@@ -400,6 +415,7 @@ static void print_op_attrs(FILE *out, const e2e_step *s)
         fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
     else if (s->op == PTOC_PTO_OP_THISTOGRAM)
         fprintf(out, " {byte = %d}", s->byte);
+    print_cvt_attrs(out, s);
 }
 
 bool program_level1_ok(const e2e_program *p, const char **why)
@@ -547,6 +563,15 @@ static ref_binop binop_of(ptoc_pto_op_id op)
     }
 }
 
+/* A step's rmode as the reference's mode: NONE, RINT and CAST_RINT (and none
+ * written) round to nearest even. */
+static ref_round cvt_round(int rmode)
+{
+    static const ref_round modes[] = {REF_ROUND_R, REF_ROUND_R, REF_ROUND_A, REF_ROUND_F,
+                                      REF_ROUND_C, REF_ROUND_Z, REF_ROUND_O, REF_ROUND_R};
+    return rmode ? modes[rmode - 1] : REF_ROUND_R;
+}
+
 static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars, bool a2a3)
 {
     const ref_tile *d = &t[s->tile];
@@ -584,6 +609,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
+    case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
     default: break;              /* not computed: its outputs stay as they were, and differ from ptoc's */
     }
 #undef IN

@@ -78,6 +78,8 @@ typedef struct e2e_step {
     ref_cmp cmp;               /* tcmp / tcmps */
     int byte;                  /* thistogram: 0..3 */
     int is_msb;                /* thistogram: -1 byte = N, else isMSB = true|false */
+    int rmode;                 /* tcvt: 0 none written, else 1 + the #pto<round_mode> value (NONE .. CAST_RINT) */
+    int sat;                   /* tcvt: 0 none written, 1 sat_mode ON, 2 OFF */
 } e2e_step;
 
 typedef struct e2e_program {

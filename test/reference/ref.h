@@ -149,5 +149,19 @@ void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *id
  * NULL) or sum + bias[0,j] (tmatmul.bias, bias not NULL). */
 void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, const ref_tile *rhs,
                  const ref_tile *bias);
+/* tcvt: dst = src converted element by element over dst's valid region
+ * (ref_convert.c). Rounding modes are pto-isa's RoundMode: R to nearest even,
+ * A to nearest away from zero, F down, C up, Z toward zero, O to odd (into a
+ * float: truncate and set the last bit when inexact; into an integer: to
+ * nearest, ties to odd). sat: saturate into dst's range (a float's largest
+ * finite value, an integer's bounds); without it a float overflows as IEEE
+ * rounding does and a float to integer keeps the low bits of the value
+ * saturated to 32 bits (64 for a 64-bit dst). NaN to an integer gives 0. */
+typedef enum ref_round { REF_ROUND_R, REF_ROUND_A, REF_ROUND_F, REF_ROUND_C, REF_ROUND_Z, REF_ROUND_O } ref_round;
+uint64_t ref_convert(uint64_t bits, ref_dtype src, ref_dtype dst, ref_round mode, bool sat);
+/* The saturation tcvt has without a sat_mode: off for the narrowing pairs
+ * f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32, i32 -> i16, on for the rest. */
+bool ref_tcvt_default_sat(ref_dtype src, ref_dtype dst);
+void ref_tcvt(const ref_tile *dst, const ref_tile *src, ref_round mode, bool sat);
 
 #endif
