@@ -391,7 +391,9 @@ typedef struct cg_tile {
 } cg_tile;
 
 /* The static description of a tile-typed ptoc type (tile_buf, tile, memref in an
- * on-chip space); false if `t` is not one. */
+ * on-chip space); false if `t` is not one. A memref of rank 1 to 5 with a static
+ * shape is a row-major tile whose rows are its leading dims flattened (as an nd
+ * view's rows are), its columns the last dim. */
 bool cg_tile_desc_of(const ptoc_type *t, ptoc_pto_tile_desc *out);
 /* Resolves a tile-typed value that has been lowered. */
 bool cg_tile_of(cg *g, const ptoc_value *v, cg_tile *out);
