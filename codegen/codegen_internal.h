@@ -107,6 +107,8 @@ extern const cg_rule cg_pto_scalar_rules[];     /* lower_pto_select.c: tgetval, 
 extern const size_t cg_pto_scalar_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
+extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
+extern const size_t cg_pto_misc_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
