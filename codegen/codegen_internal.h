@@ -263,6 +263,10 @@ LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc);
  * not been lowered, which means a rule is missing. */
 LLVMValueRef cg_get(cg *g, const ptoc_value *v);
 void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv);
+/* Gives `v`, a tile that pto.set_validshape writes, the value `llv` from here
+ * on, in every path (module.c keeps such values in an alloca); false after an
+ * error at `loc` when `v` is not one an op of this function defines. */
+bool cg_assign(cg *g, const ptoc_value *v, LLVMValueRef llv, ptoc_loc loc);
 /* The LLVM type a ptoc type lowers to on g's target (its backend's `type`);
  * NULL after an error at `loc` for a type the target does not support.
  * cg_cpu_type (helpers.c) is the cpu mapping, the table above. */

@@ -1,6 +1,6 @@
 /* lower_pto_misc.c: the cpu target's meaning for the ops that are neither tile
  * computations nor data movement: reserved buffers, core sections, sub-block
- * queries, prefetch.
+ * queries, valid shapes set at run time, prefetch.
  *
  * One host thread runs one block (docs/decisions.md, cpu target), and that block
  * plays every core kind it has:
@@ -14,6 +14,9 @@
  *    kernel wrote; pto.import_reserved_buffer stands for the base of the
  *    reserve_buffer it names in its peer function. Both are i32 offsets into the
  *    simulated memory of that space, as any tile address is;
+ *  - pto.set_validshape gives the tile its new valid shape from there on, on
+ *    every path (the tile is a mutable value, cg_assign), checked against the
+ *    physical shape at run time as alloc_tile's valid operands are;
  *  - pto.tprefetch without a destination does nothing: it only warms a cache,
  *    which the cpu target does not model. With a destination tile pto-isa's cpu
  *    model copies the window into it as a tload would; that form is a
@@ -67,6 +70,20 @@ static bool lower_subblock_query(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* `pto.set_validshape %tile, %rows, %cols : T` */
+static bool lower_set_validshape(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_value *tile = ptoc_op_operand(op, 0);
+    LLVMValueRef agg = cg_get(g, tile), rows = cg_get(g, ptoc_op_operand(op, 1)),
+                 cols = cg_get(g, ptoc_op_operand(op, 2));
+    if (!agg || !rows || !cols)
+        return false;
+    LLVMValueRef offset = LLVMBuildExtractValue(g->b, agg, 0, "");
+    LLVMValueRef updated = cg_tile_make(g, tile->type, offset, rows, cols, op->loc);
+    return updated && cg_assign(g, tile, updated, op->loc);
+}
+
 /* `pto.tprefetch ins(%view)`: nothing. */
 static bool lower_tprefetch(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -87,6 +104,7 @@ const cg_rule cg_pto_misc_rules[] = {
     {PTO(SECTION_VECTOR), lower_section, 0},
     {PTO(GET_SUBBLOCK_IDX), lower_subblock_query, 0},
     {PTO(GET_SUBBLOCK_NUM), lower_subblock_query, 1},
+    {PTO(SET_VALIDSHAPE), lower_set_validshape, 0},
     {PTO(TPREFETCH), lower_tprefetch, 0},
 };
 const size_t cg_pto_misc_rule_count = sizeof cg_pto_misc_rules / sizeof cg_pto_misc_rules[0];
