@@ -111,6 +111,8 @@ extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tm
 extern const size_t cg_pto_cube_rule_count;
 extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
 extern const size_t cg_pto_convert_rule_count;
+extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
+extern const size_t cg_pto_misc_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
@@ -265,6 +267,10 @@ LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc);
  * not been lowered, which means a rule is missing. */
 LLVMValueRef cg_get(cg *g, const ptoc_value *v);
 void cg_set(cg *g, const ptoc_value *v, LLVMValueRef llv);
+/* Gives `v`, a tile that pto.set_validshape writes, the value `llv` from here
+ * on, in every path (module.c keeps such values in an alloca); false after an
+ * error at `loc` when `v` is not one an op of this function defines. */
+bool cg_assign(cg *g, const ptoc_value *v, LLVMValueRef llv, ptoc_loc loc);
 /* The LLVM type a ptoc type lowers to on g's target (its backend's `type`);
  * NULL after an error at `loc` for a type the target does not support.
  * cg_cpu_type (helpers.c) is the cpu mapping, the table above. */
@@ -395,7 +401,9 @@ typedef struct cg_tile {
 } cg_tile;
 
 /* The static description of a tile-typed ptoc type (tile_buf, tile, memref in an
- * on-chip space); false if `t` is not one. */
+ * on-chip space); false if `t` is not one. A memref of rank 1 to 5 with a static
+ * shape is a row-major tile whose rows are its leading dims flattened (as an nd
+ * view's rows are), its columns the last dim. */
 bool cg_tile_desc_of(const ptoc_type *t, ptoc_pto_tile_desc *out);
 /* Resolves a tile-typed value that has been lowered. */
 bool cg_tile_of(cg *g, const ptoc_value *v, cg_tile *out);

@@ -438,9 +438,11 @@ bool cg_tile_desc_of(const ptoc_type *t, ptoc_pto_tile_desc *out)
         return false;
     uint32_t rank = t->u.shaped.rank;
     const int64_t *shape = t->u.shaped.shape;
-    if (rank < 1 || rank > 2)
+    if (rank < 1 || rank > 5)
         return false;
-    int64_t rows = rank == 2 ? shape[0] : 1, cols = shape[rank - 1];
+    int64_t rows = 1, cols = shape[rank - 1];
+    for (uint32_t k = 0; k + 1 < rank; k++)
+        rows = shape[k] == PTOC_DYNAMIC ? PTOC_DYNAMIC : rows * shape[k];
     if (rows == PTOC_DYNAMIC || cols == PTOC_DYNAMIC)
         return false;
     *out = ptoc_pto_tile_desc_init(t->u.shaped.elem, rows, cols);

@@ -323,8 +323,8 @@ static bool lower_memref_alloc(cg *g, ptoc_op *op, const cg_rule *rule)
     }
     ptoc_pto_tile_desc d;
     if (!cg_tile_desc_of(t, &d)) {
-        ptoc_op_emit_error(op, "this on-chip memref is not supported by the cpu target (tiles are 2-D with a "
-                           "static shape)");
+        ptoc_op_emit_error(op, "this on-chip memref is not supported by the cpu target (a tile is a memref "
+                           "of rank 1 to 5 with a static shape)");
         return false;
     }
     /* pto-insert-tassign gives a planned memref its offset as `pto.addr`. */

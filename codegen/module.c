@@ -26,12 +26,68 @@
 
 /* ---------------------------------------------------------------- the value map */
 
+/* A tile that pto.set_validshape writes is a mutable value: its valid shape
+ * changes at run time, possibly in one branch of an scf.if. Such a value lives
+ * in an alloca of its function (`slots`: value -> alloca, NULL until its
+ * defining op is lowered): its definition stores there, set_validshape stores
+ * its new aggregate there (cg_assign), and every use in that function loads it
+ * (mem2reg makes it SSA again). A use inside a helper function of
+ * shared_ops.c, which rebinds the value to a parameter, reads the map. */
 struct cg_valmap {
     ptoc_ptrmap map;
+    ptoc_ptrmap slots;
 };
+
+static ptoc_walk_result mark_mutable(ptoc_op *op, void *user)
+{
+    if (ptoc_pto_is(op, PTOC_PTO_OP_SET_VALIDSHAPE) && op->noperands > 0)
+        ptoc_ptrmap_put(user, ptoc_op_operand(op, 0), NULL);
+    return PTOC_WALK_ADVANCE;
+}
+
+/* The alloca of a mutable value, when the builder is in its function. */
+static LLVMValueRef slot_here(cg *g, const ptoc_value *v)
+{
+    const ptoc_ptrmap_entry *e = ptoc_ptrmap_find(&g->values->slots, v);
+    if (!e || !e->val.ptr)
+        return NULL;
+    LLVMValueRef slot = e->val.ptr;
+    LLVMValueRef here = LLVMGetBasicBlockParent(LLVMGetInsertBlock(g->b));
+    return LLVMGetBasicBlockParent(LLVMGetInstructionParent(slot)) == here ? slot : NULL;
+}
+
+/* After `op` is lowered: each mutable result gets its alloca, holding it. */
+static void define_mutable(cg *g, const ptoc_op *op)
+{
+    for (uint32_t i = 0; i < op->nresults; i++) {
+        ptoc_ptrmap_entry *e = ptoc_ptrmap_find(&g->values->slots, &op->results[i]);
+        const ptoc_ptrmap_entry *m = ptoc_ptrmap_find(&g->values->map, &op->results[i]);
+        if (!e || !m)
+            continue;
+        LLVMValueRef v = m->val.ptr;
+        e->val.ptr = cg_alloca(g, LLVMTypeOf(v), "mutable");
+        LLVMBuildStore(g->b, v, e->val.ptr);
+    }
+}
+
+bool cg_assign(cg *g, const ptoc_value *v, LLVMValueRef llv, ptoc_loc loc)
+{
+    LLVMValueRef slot = slot_here(g, v);
+    if (!slot) {
+        ptoc_emit_error(g->ctx, loc, "the cpu target can only change a tile that an op of this function defines "
+                        "(not a block argument)");
+        return false;
+    }
+    LLVMBuildStore(g->b, llv, slot);
+    cg_set(g, v, llv);
+    return true;
+}
 
 LLVMValueRef cg_get(cg *g, const ptoc_value *v)
 {
+    LLVMValueRef slot = slot_here(g, v);
+    if (slot)
+        return LLVMBuildLoad2(g->b, LLVMGetAllocatedType(slot), slot, "");
     const ptoc_ptrmap_entry *e = ptoc_ptrmap_find(&g->values->map, v);
     if (e)
         return e->val.ptr;
@@ -196,6 +252,8 @@ bool cg_lower_op(cg *g, ptoc_op *op)
         return false;
     }
     bool ok = ptoc_pto_vop(op) != PTOC_PTO_VOP_NONE ? cg_intrinsic_lower(g, op, rule) : cg_shared_lower(g, op, rule);
+    if (ok && g->values->slots.count)
+        define_mutable(g, op);
     return ok && (!g->opts->pipe_events || cg_pipe_events(g, op));
 }
 
@@ -528,6 +586,8 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     g->b = LLVMCreateBuilderInContext(g->llctx);
     be->init_types(g);
     ptoc_ptrmap_init(&cm.values.map, g->ctx);
+    ptoc_ptrmap_init(&cm.values.slots, g->ctx);
+    ptoc_walk_pre(module, mark_mutable, &cm.values.slots);
     g->values = &cm.values;
     rule_map_init(&cm.rules, be);
     g->shared = cg_shared_count(module);
@@ -535,6 +595,7 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     cg_shared_free(g->shared);
     LLVMDisposeBuilder(g->b);
     ptoc_ptrmap_free(&cm.values.map);
+    ptoc_ptrmap_free(&cm.values.slots);
     free(cm.rules.by_name);
     if (!ok) {
         ptoc_llvm_module_destroy(m);

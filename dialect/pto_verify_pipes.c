@@ -336,6 +336,16 @@ static const ptoc_op *find_reserve(const ptoc_op *func, const char *name)
     return f.found;
 }
 
+const ptoc_op *ptoc_pto_imported_reserve(const ptoc_op *import)
+{
+    ptoc_attr *peer = ptoc_op_attr(import, "peer_func");
+    const char *name = string_attr(import, "name");
+    if (!peer || peer->kind != PTOC_ATTR_SYMREF || !name)
+        return NULL;
+    const ptoc_op *peer_func = module_function(import, peer->u.symref.root->str);
+    return peer_func ? find_reserve(peer_func, name) : NULL;
+}
+
 bool pto_verify_import_reserved_buffer(const ptoc_op *op)
 {
     const ptoc_op *func;

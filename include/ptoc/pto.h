@@ -498,6 +498,9 @@ typedef struct ptoc_pto_addr {
     int64_t offset;             /* then: the byte offset in the tile's address space */
 } ptoc_pto_addr;
 ptoc_pto_addr ptoc_pto_buffer_addr(const ptoc_op *op);
+/* The pto.reserve_buffer a pto.import_reserved_buffer names (the one of its
+ * `name` in its `peer_func`), or NULL. */
+const ptoc_op *ptoc_pto_imported_reserve(const ptoc_op *import);
 /* An alloc_tile's valid_row and valid_col operands, NULL where not given (and
  * both NULL for any other op). */
 void ptoc_pto_alloc_tile_valid(const ptoc_op *op, ptoc_value *valid[2]);
