@@ -79,4 +79,8 @@ void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name
 /* Prints the per-op summary; returns the process exit status. */
 int e2e_report(e2e_suite *s);
 
+/* reduce.c: the unary and reduction families, and their reference (program.c). */
+void family_unary(e2e_suite *s);
+void reduce_reference_op(const e2e_step *s, const ref_tile *t);
+
 #endif

@@ -6,7 +6,7 @@
  * program_emit_level1 writes the same kernel in Level 1 (auto mode), for the
  * pto-bufferize, pto-plan-memory, pto-insert-tassign pipeline to lower.
  */
-#include "program.h"
+#include "harness.h"
 
 #include <string.h>
 
@@ -584,7 +584,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
-    default: break;              /* not computed: its outputs stay as they were, and differ from ptoc's */
+    default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
     }
 #undef IN
 #undef SC

@@ -141,4 +141,17 @@ void ref_tsels(const ref_tile *dst, const ref_tile *mask, const ref_tile *src, u
  * bytes 3..k+1 equal idx[0,0], idx[1,0], ... (per tile). */
 void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *idx, int byte);
 
+/* ---------------------------------------------------------------- unary ops and reductions (ref_reduce.c) */
+
+/* tabs tneg tnot trelu tsqrt trsqrt trecip texp tlog: dst[i,j] = f(src[i,j]).
+ * Floats compute in float (f16/bf16 round on store): abs clears and neg flips
+ * the sign bit, relu is a > 0 ? a : +0, sqrt/rsqrt/recip are IEEE float
+ * operations, exp/log are ref_exp_f32/ref_log_f32. Integers wrap (abs(MIN) =
+ * MIN), recip is 1 / a with x/0 = all ones, unsigned abs and relu are a. */
+typedef enum ref_unop { REF_ABS, REF_NEG, REF_NOT, REF_RELU, REF_SQRT, REF_RSQRT, REF_RECIP, REF_EXP, REF_LOG } ref_unop;
+void ref_unary(ref_unop op, const ref_tile *dst, const ref_tile *src);
+/* exp and log as fixed float sequences, the cpu target's (codegen/lower_pto_unary.c). */
+float ref_exp_f32(float x);
+float ref_log_f32(float x);
+
 #endif
