@@ -29,6 +29,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
     {cg_pto_unary_rules, &cg_pto_unary_rule_count},
+    {cg_pto_reduce_rules, &cg_pto_reduce_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},

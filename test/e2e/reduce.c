@@ -1,6 +1,8 @@
 /* reduce.c: the e2e families of the unary ops and the reductions.
  *
  *   unary      tabs tneg tnot trelu tsqrt trsqrt trecip texp tlog
+ *   reduce     trow{sum,max,min,prod} into a one-column dst (rows x 32 bytes,
+ *              valid rows x 1), tcol{sum,max,min,prod} into a one-row dst
  *
  * Each op runs on every dtype its cpu verifier row accepts (pto_dtypes.def)
  * and on the five shape classes of diff.c (aligned 16x64, ragged 13x37 of
@@ -133,6 +135,44 @@ void family_unary(e2e_suite *s)
     }
 }
 
+/* ---------------------------------------------------------------- reductions */
+
+static const ptoc_pto_op_id reduce_ops[] = {PTOC_PTO_OP_TROWSUM, PTOC_PTO_OP_TROWMAX, PTOC_PTO_OP_TROWMIN,
+                                            PTOC_PTO_OP_TROWPROD, PTOC_PTO_OP_TCOLSUM, PTOC_PTO_OP_TCOLMAX,
+                                            PTOC_PTO_OP_TCOLMIN, PTOC_PTO_OP_TCOLPROD};
+static const ref_binop reduce_kinds[] = {REF_ADD, REF_MAX, REF_MIN, REF_MUL, REF_ADD, REF_MAX, REF_MIN, REF_MUL};
+enum { REDUCE_OPS = sizeof reduce_ops / sizeof reduce_ops[0], REDUCE_ROW_OPS = 4 };
+
+void family_reduce(e2e_suite *s)
+{
+    for (int di = 0; di < RED_DTYPES; di++) {
+        ref_dtype t = red_dtypes[di];
+        e2e_case *cases = red_cases(RED_CLASSES * REDUCE_OPS);
+        int n = 0;
+        for (int oi = 0; oi < REDUCE_OPS; oi++) {
+            if (!cpu_allows(reduce_ops[oi], "src", t))
+                continue;
+            bool row = oi < REDUCE_ROW_OPS;
+            for (int ki = 0; ki < RED_CLASSES; ki++) {
+                red_class k = red_class_of(ki, t);
+                e2e_case *c = red_case(cases, &n, program_op_name(reduce_ops[oi]), t, &k);
+                e2e_program *p = &c->prog;
+                int a = program_tile(p, t, k.rows, k.cols, k.vrows, k.vcols);
+                int d = row ? program_tile(p, t, k.rows, 32 / ref_dtype_size(t), k.vrows, 1)
+                            : program_tile(p, t, 1, k.cols, 1, k.vcols);
+                program_load_tile(p, a);
+                e2e_operand in[1] = {tile_operand(a)};
+                program_op(p, reduce_ops[oi], d, 1, in);
+                program_store_tile(p, d);
+            }
+        }
+        char module[64];
+        snprintf(module, sizeof module, "reduce_%s", ref_dtype_name(t));
+        e2e_run_batch(s, cases, n, module);
+        free(cases);
+    }
+}
+
 /* ---------------------------------------------------------------- reference */
 
 static bool unary_of(ptoc_pto_op_id op, ref_unop *k)
@@ -153,4 +193,7 @@ void reduce_reference_op(const e2e_step *s, const ref_tile *t)
     ref_unop u;
     if (unary_of(s->op, &u))
         ref_unary(u, d, &t[s->in[0].index]);
+    for (int i = 0; i < REDUCE_OPS; i++)
+        if (reduce_ops[i] == s->op)
+            (i < REDUCE_ROW_OPS ? ref_trow_reduce : ref_tcol_reduce)(reduce_kinds[i], d, &t[s->in[0].index]);
 }

@@ -153,5 +153,14 @@ void ref_unary(ref_unop op, const ref_tile *dst, const ref_tile *src);
 /* exp and log as fixed float sequences, the cpu target's (codegen/lower_pto_unary.c). */
 float ref_exp_f32(float x);
 float ref_log_f32(float x);
+/* trowsum/max/min/prod (op REF_ADD, REF_MAX, REF_MIN, REF_MUL): dst[i,0] for
+ * each valid row i, in the A5 library's order (codegen/lower_pto_reduce.c):
+ * chunks of 256 bytes, each reduced by the halving tree (lanes past the valid
+ * columns hold the identity) into acc = OP(acc, chunk); prod multiplies lane
+ * by lane across the chunks first, then one tree. Each step rounds to t. */
+void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
+ * OP the last row when one is left over. */
+void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 
 #endif

@@ -152,3 +152,84 @@ void ref_unary(ref_unop op, const ref_tile *dst, const ref_tile *src)
             ref_set(dst, i, j, r);
         }
 }
+
+/* ---------------------------------------------------------------- reductions */
+
+/* The identity of op in dtype t, as bits. */
+static uint64_t identity(ref_binop op, ref_dtype t)
+{
+    if (ref_dtype_is_float(t)) {
+        float v = op == REF_ADD ? 0.0f : op == REF_MUL ? 1.0f : op == REF_MAX ? -INFINITY : INFINITY;
+        return bits_of(t, v);
+    }
+    uint64_t top = (mask_of(t) >> 1) + 1;
+    bool u = !ref_dtype_is_signed(t);
+    switch (op) {
+    case REF_MUL: return 1;
+    case REF_MAX: return u ? 0 : top;
+    case REF_MIN: return u ? mask_of(t) : top - 1;
+    default: return 0;
+    }
+}
+
+/* OP(a, b), a NaN from a float sum or product made the quiet NaN 0x7fc00000
+ * (the cpu target's; x86 would give a negative one). */
+static uint64_t combine(ref_binop op, ref_dtype t, uint64_t a, uint64_t b)
+{
+    uint64_t r = ref_apply(op, t, a, b);
+    if (ref_dtype_is_float(t) && (op == REF_ADD || op == REF_MUL) && isnan(float_of(t, r)))
+        return bits_of(t, ref_bits_float(0x7fc00000));
+    return r;
+}
+
+/* buf[k] = OP(buf[k], buf[k + half]) for half = lanes/2 .. 1. */
+static void tree(ref_binop op, ref_dtype t, uint64_t *buf, int64_t lanes)
+{
+    for (int64_t half = lanes / 2; half >= 1; half /= 2)
+        for (int64_t k = 0; k < half; k++)
+            buf[k] = combine(op, t, buf[k], buf[k + half]);
+}
+
+void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src)
+{
+    ref_dtype t = src->dtype;
+    int64_t lanes = 256 / ref_dtype_size(t), n = src->vcols;
+    uint64_t buf[256], id = identity(op, t);
+    for (int64_t i = 0; i < src->vrows; i++) {
+        uint64_t acc = id;
+        for (int64_t l = 0; l < lanes; l++)
+            buf[l] = id;
+        for (int64_t j = 0; j * lanes < n; j++) {
+            for (int64_t l = 0; l < lanes; l++) {
+                int64_t c = j * lanes + l;
+                if (op == REF_MUL)
+                    buf[l] = combine(op, t, buf[l], c < n ? ref_get(src, i, c) : id);
+                else
+                    buf[l] = c < n ? ref_get(src, i, c) : id;
+            }
+            if (op != REF_MUL) {
+                tree(op, t, buf, lanes);
+                acc = combine(op, t, acc, buf[0]);
+            }
+        }
+        if (op == REF_MUL) {
+            tree(op, t, buf, lanes);
+            acc = buf[0];
+        }
+        ref_set(dst, i, 0, acc);
+    }
+}
+
+void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src)
+{
+    ref_dtype t = src->dtype;
+    int64_t rest = src->vrows - 1;
+    for (int64_t c = 0; c < src->vcols; c++) {
+        uint64_t acc = ref_get(src, 0, c);
+        for (int64_t j = 0; j < rest / 2; j++)
+            acc = combine(op, t, acc, combine(op, t, ref_get(src, 2 * j + 1, c), ref_get(src, 2 * j + 2, c)));
+        if (rest % 2)
+            acc = combine(op, t, acc, ref_get(src, rest, c));
+        ref_set(dst, 0, c, acc);
+    }
+}
