@@ -105,6 +105,10 @@ extern const cg_rule cg_pto_select_rules[];     /* lower_pto_select.c: tcmp, tcm
 extern const size_t cg_pto_select_rule_count;
 extern const cg_rule cg_pto_scalar_rules[];     /* lower_pto_select.c: tgetval, tsetval */
 extern const size_t cg_pto_scalar_rule_count;
+extern const cg_rule cg_pto_unary_rules[];      /* lower_pto_unary.c: tabs tneg tnot trelu tsqrt trsqrt trecip texp tlog */
+extern const size_t cg_pto_unary_rule_count;
+extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,max,min,prod}, tcol{...} */
+extern const size_t cg_pto_reduce_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tmatmul.acc, tmatmul.bias */

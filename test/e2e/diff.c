@@ -760,6 +760,10 @@ int main(int argc, char **argv)
         family_mem(&s, MEM_ALL);
     else if (strcmp(s.family, "padvalue") == 0)
         family_mem(&s, MEM_PAD_VALUE);
+    else if (strcmp(s.family, "unary") == 0)
+        family_unary(&s);
+    else if (strcmp(s.family, "reduce") == 0)
+        family_reduce(&s);
     else if (strcmp(s.family, "selftest") == 0) {
         s.corrupt = true;                       /* the comparison must catch every corrupted run */
         family_mem(&s, MEM_COPIES);

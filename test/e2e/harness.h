@@ -81,5 +81,9 @@ int e2e_report(e2e_suite *s);
 
 /* cube.c: the cube family (cpu only); returns the exit status. */
 int e2e_cube(e2e_suite *s);
+/* reduce.c: the unary and reduction families, and their reference (program.c). */
+void family_unary(e2e_suite *s);
+void family_reduce(e2e_suite *s);
+void reduce_reference_op(const e2e_step *s, const ref_tile *t);
 
 #endif

@@ -6,7 +6,7 @@
  * program_emit_level1 writes the same kernel in Level 1 (auto mode), for the
  * pto-bufferize, pto-plan-memory, pto-insert-tassign pipeline to lower.
  */
-#include "program.h"
+#include "harness.h"
 
 #include <string.h>
 
@@ -610,7 +610,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
-    default: break;              /* not computed: its outputs stay as they were, and differ from ptoc's */
+    default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
     }
 #undef IN
 #undef SC

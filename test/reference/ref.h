@@ -163,5 +163,26 @@ uint64_t ref_convert(uint64_t bits, ref_dtype src, ref_dtype dst, ref_round mode
  * f16 -> ui8/i8/i16, f32 -> i16, i64 -> i32, i32 -> i16, on for the rest. */
 bool ref_tcvt_default_sat(ref_dtype src, ref_dtype dst);
 void ref_tcvt(const ref_tile *dst, const ref_tile *src, ref_round mode, bool sat);
+/* ---------------------------------------------------------------- unary ops and reductions (ref_reduce.c) */
+
+/* tabs tneg tnot trelu tsqrt trsqrt trecip texp tlog: dst[i,j] = f(src[i,j]).
+ * Floats compute in float (f16/bf16 round on store): abs clears and neg flips
+ * the sign bit, relu is a > 0 ? a : +0, sqrt/rsqrt/recip are IEEE float
+ * operations, exp/log are ref_exp_f32/ref_log_f32. Integers wrap (abs(MIN) =
+ * MIN), recip is 1 / a with x/0 = all ones, unsigned abs and relu are a. */
+typedef enum ref_unop { REF_ABS, REF_NEG, REF_NOT, REF_RELU, REF_SQRT, REF_RSQRT, REF_RECIP, REF_EXP, REF_LOG } ref_unop;
+void ref_unary(ref_unop op, const ref_tile *dst, const ref_tile *src);
+/* exp and log as fixed float sequences, the cpu target's (codegen/lower_pto_unary.c). */
+float ref_exp_f32(float x);
+float ref_log_f32(float x);
+/* trowsum/max/min/prod (op REF_ADD, REF_MAX, REF_MIN, REF_MUL): dst[i,0] for
+ * each valid row i, in the A5 library's order (codegen/lower_pto_reduce.c):
+ * chunks of 256 bytes, each reduced by the halving tree (lanes past the valid
+ * columns hold the identity) into acc = OP(acc, chunk); prod multiplies lane
+ * by lane across the chunks first, then one tree. Each step rounds to t. */
+void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
+ * OP the last row when one is left over. */
+void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 
 #endif
