@@ -150,6 +150,50 @@ static void emit_matmul(cg *g, mm_form form, const cg_tile *lhs, const cg_tile *
     cg_loop_end(g, &i);
 }
 
+/* ---------------------------------------------------------------- acc moves */
+
+/* tmov from acc to vec or mat: the FIX pipe's copy-out, element-wise over
+ * dst's valid shape, as pto-isa's CPU reference (include/pto/cpu/TMov.hpp)
+ * does it: each element converted to dst's type, then, with
+ * reluPreMode=normal_relu, a value below zero replaced by zero (of dst's
+ * type; -0 and NaN pass). The conversion is cg_convert's: f32 to f16/bf16
+ * rounds to nearest even, f32 to i32 truncates saturating (NaN gives 0),
+ * i32 to f32/f16/bf16 rounds to nearest even. accToVecMode only picks which
+ * vector core receives which half on hardware; the cpu target's one core gets
+ * it all. The quantising forms (an fp tile or a pre-quant scalar) are
+ * rejected by the caller, lower_tmov. */
+bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst)
+{
+    if (dst->desc.loc != PTOC_PTO_AS_VEC && dst->desc.loc != PTOC_PTO_AS_MAT) {
+        ptoc_op_emit_error(op, "a move from acc needs dst in loc=vec or loc=mat, got loc=%s",
+                           space_name(dst->desc.loc));
+        return false;
+    }
+    if (!cg_check_computable(op, "src", src->elem) || !cg_check_computable(op, "dst", dst->elem))
+        return false;
+    uint32_t relu = 0;
+    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *to = dst->elem;
+    LLVMTypeRef ty = cg_compute_type(g, to);
+    bool fp = ptoc_type_is_float(to);
+    LLVMValueRef zero = cg_i64(g, 0);
+    cg_loop i, j;
+    cg_loop_begin(g, &i, zero, dst->vrows, "fix.i");
+    cg_loop_begin(g, &j, zero, dst->vcols, "fix.j");
+    LLVMValueRef v = load_as(g, src, i.iv, j.iv, to);
+    if (relu) {
+        LLVMValueRef z = fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false);
+        LLVMValueRef neg = fp ? LLVMBuildFCmp(B, LLVMRealOLT, v, z, "")
+                              : LLVMBuildICmp(B, cg_is_unsigned(to) ? LLVMIntULT : LLVMIntSLT, v, z, "");
+        v = LLVMBuildSelect(B, neg, z, v, "fix.relu");
+    }
+    cg_store_elem(g, to, cg_tile_elem_ptr(g, dst, i.iv, j.iv), v);
+    cg_loop_end(g, &j);
+    cg_loop_end(g, &i);
+    return true;
+}
+
 /* ---------------------------------------------------------------- rules */
 
 /* tmatmul ins(lhs, rhs), tmatmul.acc ins(acc_in, lhs, rhs), tmatmul.bias
