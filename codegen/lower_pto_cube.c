@@ -225,12 +225,6 @@ static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     bool extract = rule->arg != 0;
     cg_tile src, dst;
-    uint32_t plain = op->nresults ? 3 : 4;
-    if (op->noperands > plain) {
-        ptoc_op_emit_error(op, "a quantising textract or tinsert (pre-quant scalar) is not supported by the cpu "
-                               "target yet");
-        return false;
-    }
     if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst))
         return false;
     LLVMValueRef r = index_operand(g, op, 1), c = index_operand(g, op, 2);
