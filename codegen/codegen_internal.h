@@ -403,6 +403,8 @@ typedef struct cg_tile {
     LLVMValueRef vrows, vcols; /* i64 valid shape (constants when static) */
     LLVMValueRef agg;          /* the {offset, vrows, vcols} value */
 } cg_tile;
+/* lower_pto_cube.c: tmov whose src is in acc (the FIX pipe: converts, relu). */
+bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst);
 
 /* The static description of a tile-typed ptoc type (tile_buf, tile, memref in an
  * on-chip space); false if `t` is not one. A memref of rank 1 to 5 with a static

@@ -20,6 +20,7 @@
  * dtype tests write these ops on vec tiles for every arch.
  */
 #include "codegen/codegen_internal.h"
+#include "ptoc/runtime.h"
 
 /* Which of the three forms a rule lowers. */
 typedef enum mm_form { MM_PLAIN, MM_ACC, MM_BIAS } mm_form;
@@ -150,6 +151,110 @@ static void emit_matmul(cg *g, mm_form form, const cg_tile *lhs, const cg_tile *
     cg_loop_end(g, &i);
 }
 
+/* ---------------------------------------------------------------- acc moves */
+
+/* tmov from acc to vec or mat: the FIX pipe's copy-out, element-wise over
+ * dst's valid shape, as pto-isa's CPU reference (include/pto/cpu/TMov.hpp)
+ * does it: each element converted to dst's type, then, with
+ * reluPreMode=normal_relu, a value below zero replaced by zero (of dst's
+ * type; -0 and NaN pass). The conversion is cg_convert's: f32 to f16/bf16
+ * rounds to nearest even, f32 to i32 truncates saturating (NaN gives 0),
+ * i32 to f32/f16/bf16 rounds to nearest even. accToVecMode only picks which
+ * vector core receives which half on hardware; the cpu target's one core gets
+ * it all. The quantising forms (an fp tile or a pre-quant scalar) are
+ * rejected by the caller, lower_tmov. */
+/* dst[i+dr, j+dc] = fix(src[i+sr, j+sc]) over i < rows, j < cols: the one
+ * element-wise move of tmov, textract and tinsert. Only a source in acc
+ * converts or applies relu (the verifier keeps other moves to one type). */
+static void emit_window_move(cg *g, ptoc_op *op, const cg_tile *src, LLVMValueRef sr, LLVMValueRef sc,
+                             const cg_tile *dst, LLVMValueRef dr, LLVMValueRef dc, LLVMValueRef rows,
+                             LLVMValueRef cols)
+{
+    uint32_t relu = 0;
+    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *to = dst->elem;
+    LLVMTypeRef ty = cg_compute_type(g, to);
+    bool fp = ptoc_type_is_float(to);
+    LLVMValueRef zero = cg_i64(g, 0);
+    cg_loop i, j;
+    cg_loop_begin(g, &i, zero, rows, "fix.i");
+    cg_loop_begin(g, &j, zero, cols, "fix.j");
+    LLVMValueRef v = load_as(g, src, LLVMBuildAdd(B, i.iv, sr, ""), LLVMBuildAdd(B, j.iv, sc, ""), to);
+    if (relu) {
+        LLVMValueRef z = fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false);
+        LLVMValueRef neg = fp ? LLVMBuildFCmp(B, LLVMRealOLT, v, z, "")
+                              : LLVMBuildICmp(B, cg_is_unsigned(to) ? LLVMIntULT : LLVMIntSLT, v, z, "");
+        v = LLVMBuildSelect(B, neg, z, v, "fix.relu");
+    }
+    cg_store_elem(g, to, cg_tile_elem_ptr(g, dst, LLVMBuildAdd(B, i.iv, dr, ""), LLVMBuildAdd(B, j.iv, dc, "")), v);
+    cg_loop_end(g, &j);
+    cg_loop_end(g, &i);
+}
+
+bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst)
+{
+    if (dst->desc.loc != PTOC_PTO_AS_VEC && dst->desc.loc != PTOC_PTO_AS_MAT) {
+        ptoc_op_emit_error(op, "a move from acc needs dst in loc=vec or loc=mat, got loc=%s",
+                           space_name(dst->desc.loc));
+        return false;
+    }
+    if (!cg_check_computable(op, "src", src->elem) || !cg_check_computable(op, "dst", dst->elem))
+        return false;
+    LLVMValueRef zero = cg_i64(g, 0);
+    emit_window_move(g, op, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
+    return true;
+}
+
+/* An index operand as i64. */
+static LLVMValueRef index_operand(cg *g, ptoc_op *op, uint32_t i)
+{
+    const ptoc_type *t;
+    LLVMValueRef v = cg_op_scalar(g, op, i, &t);
+    if (!v)
+        return NULL;
+    return LLVMBuildSExtOrBitCast(g->b, v, LLVMInt64TypeInContext(g->llctx), "");
+}
+
+/* Traps unless [at, at + size) lies inside [0, extent): the window's rows or columns. */
+static void check_window(cg *g, ptoc_op *op, LLVMValueRef at, LLVMValueRef size, int64_t extent)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef ext = cg_i64(g, extent);
+    LLVMValueRef too_big = LLVMBuildICmp(B, LLVMIntSGT, size, ext, "");
+    LLVMValueRef off = LLVMBuildICmp(B, LLVMIntUGT, at, LLVMBuildSub(B, ext, size, ""), "");
+    cg_trap_if(g, LLVMBuildOr(B, too_big, off, "window.out"), PTOC_RT_TRAP_WINDOW, op->loc, at, size, ext);
+}
+
+/* textract ins(src, row, col) outs(dst): dst = the window of dst's valid
+ * shape at (row, col) of src; tinsert ins(src, row, col) outs(dst): src's
+ * valid shape into dst at (row, col). As pto-isa's CPU reference
+ * (include/pto/cpu/TExtract.hpp, TInsert.hpp), element by element through
+ * each tile's own layout, converting and applying relu out of acc as tmov
+ * does. The window must lie inside the tile, as the reference asserts: a
+ * run-time check traps otherwise. */
+static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    bool extract = rule->arg != 0;
+    cg_tile src, dst;
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    LLVMValueRef r = index_operand(g, op, 1), c = index_operand(g, op, 2);
+    if (!r || !c)
+        return false;
+    if (!cg_check_computable(op, "src", src.elem) || !cg_check_computable(op, "dst", dst.elem))
+        return false;
+    const cg_tile *big = extract ? &src : &dst, *small = extract ? &dst : &src;
+    check_window(g, op, r, small->vrows, big->desc.rows);
+    check_window(g, op, c, small->vcols, big->desc.cols);
+    LLVMValueRef zero = cg_i64(g, 0);
+    if (extract)
+        emit_window_move(g, op, &src, r, c, &dst, zero, zero, dst.vrows, dst.vcols);
+    else
+        emit_window_move(g, op, &src, zero, zero, &dst, r, c, src.vrows, src.vcols);
+    return true;
+}
+
 /* ---------------------------------------------------------------- rules */
 
 /* tmatmul ins(lhs, rhs), tmatmul.acc ins(acc_in, lhs, rhs), tmatmul.bias
@@ -175,5 +280,7 @@ const cg_rule cg_pto_cube_rules[] = {
     {PTO(TMATMUL), lower_matmul, MM_PLAIN},
     {PTO(TMATMUL_ACC), lower_matmul, MM_ACC},
     {PTO(TMATMUL_BIAS), lower_matmul, MM_BIAS},
+    {PTO(TEXTRACT), lower_window, 1},
+    {PTO(TINSERT), lower_window, 0},
 };
 const size_t cg_pto_cube_rule_count = sizeof cg_pto_cube_rules / sizeof cg_pto_cube_rules[0];

@@ -278,8 +278,9 @@ static bool lower_colexpand(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* tmov (vec to vec): dst[i,j] = src[i,j], copied as raw bits (a NaN payload
- * survives). Rows of row_major none_box tiles are one memmove each (the tiles
+/* tmov (vec to vec, mat to left/right/bias): dst[i,j] = src[i,j], copied as
+ * raw bits (a NaN payload survives); a move out of acc converts
+ * (cg_lower_tmov_from_acc). Rows of row_major none_box tiles are one memmove each (the tiles
  * may overlap); other layouts copy element by element. pto-bufferize inserts
  * tmov where a loop or a branch must hand its value over in one buffer. */
 static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -290,11 +291,15 @@ static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
      * scalar comes after them. */
     uint32_t plain = op->nresults ? 1 : 2;
     if (op->noperands > plain) {
-        ptoc_op_emit_error(op, "with an fp tile or a pre-quant scalar is not supported by the cpu target (only the "
-                               "plain copy)");
+        ptoc_op_emit_error(op, "a quantising tmov (fp tile or pre-quant scalar) is not supported by the cpu target "
+                               "yet");
         return false;
     }
-    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst) || !check_same_elem(op, &src, &dst))
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    if (src.desc.loc == PTOC_PTO_AS_ACC)   /* the FIX pipe's move: converts */
+        return cg_lower_tmov_from_acc(g, op, &src, &dst);
+    if (!check_same_elem(op, &src, &dst))
         return false;
     bool rows = unboxed_row_major(&src) && unboxed_row_major(&dst);
     LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, dst.esize * 8);

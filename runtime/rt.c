@@ -170,6 +170,10 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
                      b, c == 0 ? " (split the repeats)" : " (a store does not pad: pass 0)");
         break;
     }
+    case PTOC_RT_TRAP_WINDOW:
+        ptoc_rt_fail(where, "the window [%" PRId64 ", %" PRId64 ") does not fit the tile's %" PRId64 " rows or columns",
+                     a, a + b, c);
+        break;
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;

@@ -46,6 +46,9 @@ typedef enum ptoc_rt_trap_kind {
     /* Added by the A2/A3 repeat intrinsics: field c (0 the repeat count, 1
      * the left pad, 2 the right pad of a burst copy) holds a, outside 0..b. */
     PTOC_RT_TRAP_A2A3_FIELD,
+    /* Added by textract/tinsert: a window of b rows (or columns) starting at
+     * a does not fit the tile's c. */
+    PTOC_RT_TRAP_WINDOW,
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 
