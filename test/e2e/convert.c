@@ -16,48 +16,9 @@
 
 void family_convert(e2e_suite *s);
 
-/* The five shape classes (diff.c's first five), the wide row 8 KiB of the
- * source's elements. */
-typedef struct shape_class {
-    const char *name;
-    int64_t rows, cols, vrows, vcols;
-    bool dynamic;
-} shape_class;
-enum { SHAPE_CLASSES = 5 };
-
-static shape_class shape_class_of(int k, ref_dtype t)
-{
-    int64_t wide = 8192 / ref_dtype_size(t);
-    const shape_class classes[SHAPE_CLASSES] = {
-        {"aligned", 16, 64, 16, 64, false},
-        {"ragged", 16, 64, 13, 37, false},
-        {"row", 1, 128, 1, 100, false},
-        {"wide", 2, wide, 2, wide, false},
-        {"dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C, true},
-    };
-    return classes[k];
-}
-
 static int shape_tile(e2e_program *p, ref_dtype t, const shape_class *k)
 {
     return program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols);
-}
-
-/* A case of the next slot: static shapes run twice (fresh data; odd runs
- * start from poisoned memory), dynamic ones at three valid shapes. */
-static e2e_case *shape_case(e2e_case *cases, int *n, const char *key, ref_dtype t, const shape_class *k,
-                            const char *name)
-{
-    static const int64_t shapes[][2] = {{11, 45}, {16, 64}, {3, 7}};
-    e2e_case *c = &cases[(*n)++];
-    memset(c, 0, sizeof *c);
-    program_init(&c->prog, name, k->dynamic);
-    c->op = key;
-    c->dtype = t;
-    c->cls = k->name;
-    for (int i = 0; i < (k->dynamic ? 3 : 2); i++)
-        c->runs[c->nruns++] = (e2e_run){shapes[i][0], shapes[i][1], 0};
-    return c;
 }
 
 typedef struct cvt_pair { ref_dtype src, dst; } cvt_pair;
@@ -136,23 +97,23 @@ void family_convert(e2e_suite *s)
         cvt_pair pr = pairs[pi];
         char *key = keys[pr.dst];
         snprintf(key, sizeof keys[0], "tcvt to %s", ref_dtype_name(pr.dst));
-        e2e_case *cases = calloc(SHAPE_CLASSES + 2 * NMODES, sizeof *cases);
+        e2e_case *cases = calloc(CLASS_COUNT + 2 * NMODES, sizeof *cases);
         if (!cases)
             exit(2);
         int n = 0;
-        for (int ki = 0; ki < SHAPE_CLASSES; ki++) {
-            shape_class k = shape_class_of(ki, pr.src);
+        for (int ki = 0; ki < CLASS_COUNT; ki++) {
+            shape_class k = class_of(ki, pr.src);
             char name[64];
             snprintf(name, sizeof name, "tcvt_%s_%s_%s", ref_dtype_name(pr.src), ref_dtype_name(pr.dst), k.name);
-            build(shape_case(cases, &n, key, pr.src, &k, name), pr, &k, 0, 0);
+            build(new_case(cases, &n, key, pr.src, &k, name), pr, &k, 0, 0);
         }
-        shape_class ragged = shape_class_of(1, pr.src);
+        shape_class ragged = class_of(1, pr.src);
         for (int mi = 0; mi < NMODES; mi++)
             for (int sat = 1; sat <= 2; sat++) {
                 char name[64];
                 snprintf(name, sizeof name, "tcvt_%s_%s_%s_%s", ref_dtype_name(pr.src), ref_dtype_name(pr.dst),
                          mode_names[mi], sat == 1 ? "sat" : "nosat");
-                build(shape_case(cases, &n, key, pr.src, &ragged, name), pr, &ragged, modes[mi], sat);
+                build(new_case(cases, &n, key, pr.src, &ragged, name), pr, &ragged, modes[mi], sat);
             }
         char module[64];
         snprintf(module, sizeof module, "convert_%s_%s", ref_dtype_name(pr.src), ref_dtype_name(pr.dst));

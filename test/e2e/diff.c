@@ -36,61 +36,6 @@
 
 /* ---------------------------------------------------------------- shape classes */
 
-typedef struct shape_class {
-    const char *name;
-    int64_t rows, cols, vrows, vcols;
-    bool dynamic;
-    ref_layout layout;         /* of the data tiles */
-    ref_box box;
-} shape_class;
-
-/* The five shape classes every op runs on, then the other layouts (col_major,
- * and the boxed Nz, Zn, Zz) for the ops that accept them. */
-enum { CLASS_COUNT = 5, CLASS_ALL = 9, CLASS_ZN = 7 };
-
-static shape_class class_of(int k, ref_dtype t)
-{
-    int64_t wide = 8192 / ref_dtype_size(t);       /* 8 KiB rows, beyond 4096 bytes */
-    const shape_class classes[CLASS_ALL] = {
-        {"aligned", 16, 64, 16, 64, false, REF_ROW_MAJOR, REF_NONE_BOX},
-        {"ragged", 16, 64, 13, 37, false, REF_ROW_MAJOR, REF_NONE_BOX},
-        {"row", 1, 128, 1, 100, false, REF_ROW_MAJOR, REF_NONE_BOX},
-        {"wide", 2, wide, 2, wide, false, REF_ROW_MAJOR, REF_NONE_BOX},
-        {"dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C, true, REF_ROW_MAJOR, REF_NONE_BOX},
-        {"col_major", 64, 16, 45, 13, false, REF_COL_MAJOR, REF_NONE_BOX},
-        {"nz", 32, 64, 29, 45, false, REF_COL_MAJOR, REF_BOX_ROW_MAJOR},
-        {"zn", 32, 64, 29, 45, false, REF_ROW_MAJOR, REF_BOX_COL_MAJOR},
-        {"zz", 32, 64, 29, 45, false, REF_ROW_MAJOR, REF_BOX_ROW_MAJOR},
-    };
-    return classes[k];
-}
-
-/* Sets the runs of a case, per data variant: static shapes run twice (fresh
- * data; the harness starts odd runs from poisoned memory), dynamic ones at
- * three valid shapes (two when there are two variants). */
-static void set_runs(e2e_case *c, const shape_class *k, int variants)
-{
-    static const int64_t shapes[][2] = {{11, 45}, {16, 64}, {3, 7}};
-    int nshapes = k->dynamic ? (variants > 1 ? 2 : 3) : 2;
-    c->nruns = 0;
-    for (int v = 0; v < variants; v++)
-        for (int s = 0; s < nshapes; s++)
-            c->runs[c->nruns++] = (e2e_run){shapes[s][0], shapes[s][1], v};
-}
-
-static e2e_case *new_case(e2e_case *cases, int *n, const char *op, ref_dtype t, const shape_class *k,
-                          const char *name)
-{
-    e2e_case *c = &cases[(*n)++];
-    memset(c, 0, sizeof *c);
-    program_init(&c->prog, name, k->dynamic);
-    c->op = op;
-    c->dtype = t;
-    c->cls = k->name;
-    set_runs(c, k, 1);
-    return c;
-}
-
 static int full_tile(e2e_program *p, ref_dtype t, const shape_class *k)
 {
     int i = program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols);
@@ -113,16 +58,6 @@ static e2e_view dn_tile_view(e2e_program *p, int tile)
     e2e_view v = {program_ptr(p, t->dtype, t->rows * t->cols, t->rows), 2, {t->rows, t->cols}, {1, t->rows},
                   {0, 0}, {t->vrows, t->vcols}, REF_GM_DN, false};
     return v;
-}
-
-static e2e_case *case_array(int n)
-{
-    e2e_case *c = calloc((size_t)n, sizeof *c);
-    if (!c) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    return c;
 }
 
 /* Makes scalar parameters of dtype t equal to an element of the first buffer's

@@ -733,3 +733,54 @@ int e2e_report(e2e_suite *s)
     printf("\n");
     return bad == 0 && failures == 0 && cases > 0 ? 0 : 1;
 }
+
+/* ---------------------------------------------------------------- shape classes */
+
+shape_class class_of(int k, ref_dtype t)
+{
+    int64_t wide = 8192 / ref_dtype_size(t);       /* 8 KiB rows, beyond 4096 bytes */
+    const shape_class classes[CLASS_ALL] = {
+        {"aligned", 16, 64, 16, 64, false, REF_ROW_MAJOR, REF_NONE_BOX},
+        {"ragged", 16, 64, 13, 37, false, REF_ROW_MAJOR, REF_NONE_BOX},
+        {"row", 1, 128, 1, 100, false, REF_ROW_MAJOR, REF_NONE_BOX},
+        {"wide", 2, wide, 2, wide, false, REF_ROW_MAJOR, REF_NONE_BOX},
+        {"dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C, true, REF_ROW_MAJOR, REF_NONE_BOX},
+        {"col_major", 64, 16, 45, 13, false, REF_COL_MAJOR, REF_NONE_BOX},
+        {"nz", 32, 64, 29, 45, false, REF_COL_MAJOR, REF_BOX_ROW_MAJOR},
+        {"zn", 32, 64, 29, 45, false, REF_ROW_MAJOR, REF_BOX_COL_MAJOR},
+        {"zz", 32, 64, 29, 45, false, REF_ROW_MAJOR, REF_BOX_ROW_MAJOR},
+    };
+    return classes[k];
+}
+
+void set_runs(e2e_case *c, const shape_class *k, int variants)
+{
+    static const int64_t shapes[][2] = {{11, 45}, {16, 64}, {3, 7}};
+    int nshapes = k->dynamic ? (variants > 1 ? 2 : 3) : 2;
+    c->nruns = 0;
+    for (int v = 0; v < variants; v++)
+        for (int s = 0; s < nshapes; s++)
+            c->runs[c->nruns++] = (e2e_run){shapes[s][0], shapes[s][1], v};
+}
+
+e2e_case *new_case(e2e_case *cases, int *n, const char *op, ref_dtype t, const shape_class *k, const char *name)
+{
+    e2e_case *c = &cases[(*n)++];
+    memset(c, 0, sizeof *c);
+    program_init(&c->prog, name, k->dynamic);
+    c->op = op;
+    c->dtype = t;
+    c->cls = k->name;
+    set_runs(c, k, 1);
+    return c;
+}
+
+e2e_case *case_array(int n)
+{
+    e2e_case *c = calloc((size_t)n, sizeof *c);
+    if (!c) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return c;
+}

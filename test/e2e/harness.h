@@ -74,6 +74,33 @@ typedef struct e2e_suite {
     int seeded_waits, seeded_caught, seeded_redundant, seeded_failures;
 } e2e_suite;
 
+/* ---------------------------------------------------------------- shape classes */
+
+/* A shape class: the tiles' physical and valid shapes, and their layout. */
+typedef struct shape_class {
+    const char *name;
+    int64_t rows, cols, vrows, vcols;
+    bool dynamic;
+    ref_layout layout;         /* of the data tiles */
+    ref_box box;
+} shape_class;
+
+/* The five shape classes every op runs on (aligned, ragged, one row, a wide
+ * row of 8 KiB of t, a dynamic valid shape), then the other layouts
+ * (col_major, and the boxed Nz, Zn, Zz) for the ops that accept them. */
+enum { CLASS_COUNT = 5, CLASS_ALL = 9, CLASS_ZN = 7 };
+shape_class class_of(int k, ref_dtype t);
+
+/* Sets the runs of a case, per data variant: static shapes run twice (fresh
+ * data; the harness starts odd runs from poisoned memory), dynamic ones at
+ * three valid shapes (two when there are two variants). */
+void set_runs(e2e_case *c, const shape_class *k, int variants);
+/* The next case of `cases` (*n counts them), named `name`, for op key `op`,
+ * dtype t and class k, with one data variant's runs. */
+e2e_case *new_case(e2e_case *cases, int *n, const char *op, ref_dtype t, const shape_class *k, const char *name);
+/* n zeroed cases (exits on no memory). */
+e2e_case *case_array(int n);
+
 /* Compiles `cases` as one module and runs every case against the reference. */
 void e2e_run_batch(e2e_suite *s, e2e_case *cases, int n, const char *module_name);
 /* Prints the per-op summary; returns the process exit status. */

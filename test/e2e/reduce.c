@@ -18,27 +18,6 @@
 
 /* ---------------------------------------------------------------- cases */
 
-typedef struct red_class {
-    const char *name;
-    int64_t rows, cols, vrows, vcols;
-    bool dynamic;
-} red_class;
-
-enum { RED_CLASSES = 5 };
-
-static red_class red_class_of(int k, ref_dtype t)
-{
-    int64_t wide = 8192 / ref_dtype_size(t);
-    const red_class classes[RED_CLASSES] = {
-        {"aligned", 16, 64, 16, 64, false},
-        {"ragged", 16, 64, 13, 37, false},
-        {"row", 1, 128, 1, 100, false},
-        {"wide", 2, wide, 2, wide, false},
-        {"dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C, true},
-    };
-    return classes[k];
-}
-
 static const ref_dtype red_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8, REF_U16,
                                        REF_U32, REF_U64, REF_F16, REF_BF16, REF_F32};
 enum { RED_DTYPES = sizeof red_dtypes / sizeof red_dtypes[0] };
@@ -67,37 +46,11 @@ static bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t)
     return seen;
 }
 
-static void set_red_runs(e2e_case *c, const red_class *k)
+static e2e_case *red_case(e2e_case *cases, int *n, const char *key, ref_dtype t, const shape_class *k)
 {
-    static const int64_t shapes[][2] = {{11, 45}, {16, 64}, {3, 7}};
-    int n = k->dynamic ? 3 : 2;
-    c->nruns = n;
-    for (int s = 0; s < n; s++)
-        c->runs[s] = (e2e_run){shapes[s][0], shapes[s][1], 0};
-}
-
-static e2e_case *red_case(e2e_case *cases, int *n, const char *key, ref_dtype t, const red_class *k)
-{
-    e2e_case *c = &cases[(*n)++];
-    memset(c, 0, sizeof *c);
     char name[64];
     snprintf(name, sizeof name, "%s_%s_%s", key, ref_dtype_name(t), k->name);
-    program_init(&c->prog, name, k->dynamic);
-    c->op = key;
-    c->dtype = t;
-    c->cls = k->name;
-    set_red_runs(c, k);
-    return c;
-}
-
-static e2e_case *red_cases(int n)
-{
-    e2e_case *c = calloc((size_t)n, sizeof *c);
-    if (!c) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    return c;
+    return new_case(cases, n, key, t, k, name);
 }
 
 /* ---------------------------------------------------------------- unary */
@@ -111,13 +64,13 @@ void family_unary(e2e_suite *s)
 {
     for (int di = 0; di < RED_DTYPES; di++) {
         ref_dtype t = red_dtypes[di];
-        e2e_case *cases = red_cases(RED_CLASSES * UNARY_OPS);
+        e2e_case *cases = case_array(CLASS_COUNT * UNARY_OPS);
         int n = 0;
         for (int oi = 0; oi < UNARY_OPS; oi++) {
             if (!cpu_allows(unary_ops[oi], "dst", t))
                 continue;
-            for (int ki = 0; ki < RED_CLASSES; ki++) {
-                red_class k = red_class_of(ki, t);
+            for (int ki = 0; ki < CLASS_COUNT; ki++) {
+                shape_class k = class_of(ki, t);
                 e2e_case *c = red_case(cases, &n, program_op_name(unary_ops[oi]), t, &k);
                 e2e_program *p = &c->prog;
                 int a = program_tile(p, t, k.rows, k.cols, k.vrows, k.vcols);
@@ -147,14 +100,14 @@ void family_reduce(e2e_suite *s)
 {
     for (int di = 0; di < RED_DTYPES; di++) {
         ref_dtype t = red_dtypes[di];
-        e2e_case *cases = red_cases(RED_CLASSES * REDUCE_OPS);
+        e2e_case *cases = case_array(CLASS_COUNT * REDUCE_OPS);
         int n = 0;
         for (int oi = 0; oi < REDUCE_OPS; oi++) {
             if (!cpu_allows(reduce_ops[oi], "src", t))
                 continue;
             bool row = oi < REDUCE_ROW_OPS;
-            for (int ki = 0; ki < RED_CLASSES; ki++) {
-                red_class k = red_class_of(ki, t);
+            for (int ki = 0; ki < CLASS_COUNT; ki++) {
+                shape_class k = class_of(ki, t);
                 e2e_case *c = red_case(cases, &n, program_op_name(reduce_ops[oi]), t, &k);
                 e2e_program *p = &c->prog;
                 int a = program_tile(p, t, k.rows, k.cols, k.vrows, k.vcols);
