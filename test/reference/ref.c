@@ -117,8 +117,7 @@ float ref_bf16_to_float(uint16_t h)
     return ref_bits_float(x);
 }
 
-/* A float dtype's bit pattern as the float it computes in, and back. */
-static float to_compute(ref_dtype t, uint64_t bits)
+float ref_float_of(ref_dtype t, uint64_t bits)
 {
     switch (t) {
     case REF_F16: return ref_f16_to_float((uint16_t)bits);
@@ -127,7 +126,7 @@ static float to_compute(ref_dtype t, uint64_t bits)
     }
 }
 
-static uint64_t from_compute(ref_dtype t, float f)
+uint64_t ref_bits_of(ref_dtype t, float f)
 {
     switch (t) {
     case REF_F16: return ref_float_to_f16(f);
@@ -139,7 +138,7 @@ static uint64_t from_compute(ref_dtype t, float f)
 void ref_format(char *buf, size_t n, ref_dtype t, uint64_t bits)
 {
     if (dtypes[t].is_float)
-        snprintf(buf, n, "%.9g (0x%0*llx)", (double)to_compute(t, bits), (int)(2 * dtypes[t].size),
+        snprintf(buf, n, "%.9g (0x%0*llx)", (double)ref_float_of(t, bits), (int)(2 * dtypes[t].size),
                  (unsigned long long)bits);
     else if (dtypes[t].is_signed)
         snprintf(buf, n, "%lld", (long long)as_signed(t, bits));
@@ -198,7 +197,7 @@ void ref_set(const ref_tile *t, int64_t r, int64_t c, uint64_t bits)
 
 static uint64_t apply_float(ref_binop op, ref_dtype t, uint64_t a_bits, uint64_t b_bits)
 {
-    float a = to_compute(t, a_bits), b = to_compute(t, b_bits), r = 0;
+    float a = ref_float_of(t, a_bits), b = ref_float_of(t, b_bits), r = 0;
     switch (op) {
     case REF_ADD: r = a + b; break;
     case REF_SUB: r = a - b; break;
@@ -207,9 +206,9 @@ static uint64_t apply_float(ref_binop op, ref_dtype t, uint64_t a_bits, uint64_t
     case REF_MAX: r = a > b ? a : b; break;
     case REF_MIN: r = a < b ? a : b; break;
     /* f16: the difference is rounded to f16 first, as the hardware's vsub then vexp */
-    case REF_EXPDIF: r = expf(t == REF_F16 ? to_compute(t, from_compute(t, a - b)) : a - b); break;
+    case REF_EXPDIF: r = expf(t == REF_F16 ? ref_float_of(t, ref_bits_of(t, a - b)) : a - b); break;
     }
-    return from_compute(t, r);
+    return ref_bits_of(t, r);
 }
 
 /* Division as RISC-V defines it: x/0 = all ones, INT_MIN/-1 = INT_MIN. */
@@ -255,7 +254,7 @@ uint64_t ref_apply(ref_binop op, ref_dtype t, uint64_t a, uint64_t b)
 bool ref_compare(ref_cmp mode, ref_dtype t, uint64_t a_bits, uint64_t b_bits)
 {
     if (dtypes[t].is_float) {
-        float a = to_compute(t, a_bits), b = to_compute(t, b_bits);
+        float a = ref_float_of(t, a_bits), b = ref_float_of(t, b_bits);
         switch (mode) {
         case REF_EQ: return a == b;
         case REF_NE: return !(a == b);                  /* unordered: NaN != anything */

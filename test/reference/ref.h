@@ -69,6 +69,10 @@ float ref_bf16_to_float(uint16_t h);
 uint16_t ref_float_to_bf16(float f);
 uint32_t ref_float_bits(float f);
 float ref_bits_float(uint32_t u);
+/* A float dtype's bit pattern as the float it computes in (f32), and a float
+ * back to the dtype's bits, rounded to nearest even. */
+float ref_float_of(ref_dtype t, uint64_t bits);
+uint64_t ref_bits_of(ref_dtype t, float f);
 
 /* Element access by bit pattern (zero-extended to 64 bits). */
 uint64_t ref_get(const ref_tile *t, int64_t r, int64_t c);

@@ -95,12 +95,6 @@ static uint64_t nan_to(uint64_t bits, ref_dtype s, ref_dtype d)
     return sign << (fd.bits - 1) | inf_of(fd) | (uint64_t)1 << (fd.man - 1) | payload;
 }
 
-static double float_of(uint64_t bits, ref_dtype t)
-{
-    return t == REF_F16 ? ref_f16_to_float((uint16_t)bits)
-           : t == REF_BF16 ? ref_bf16_to_float((uint16_t)bits) : ref_bits_float((uint32_t)bits);
-}
-
 static int64_t signed_of(uint64_t bits, uint32_t w)
 {
     return w == 64 ? (int64_t)bits : (int64_t)(bits ^ (1ull << (w - 1))) - (int64_t)(1ull << (w - 1));
@@ -161,7 +155,7 @@ uint64_t ref_convert(uint64_t bits, ref_dtype s, ref_dtype d, ref_round mode, bo
         return int_to_int(bits, s, d, sat);
     if (!sf)
         return to_float(int_value(bits, s), d, mode, sat);
-    double v = float_of(bits, s);
+    double v = (double)ref_float_of(s, bits);
     if (df) {
         if (isnan(v))
             return nan_to(bits, s, d);

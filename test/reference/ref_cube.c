@@ -12,15 +12,6 @@
 
 #include <math.h>
 
-static float as_float(ref_dtype t, uint64_t bits)
-{
-    switch (t) {
-    case REF_F16: return ref_f16_to_float((uint16_t)bits);
-    case REF_BF16: return ref_bf16_to_float((uint16_t)bits);
-    default: return ref_bits_float((uint32_t)bits);
-    }
-}
-
 static uint32_t as_i32(ref_dtype t, uint64_t bits)
 {
     return t == REF_I8 ? (uint32_t)(int32_t)(int8_t)bits : (uint32_t)bits;
@@ -37,14 +28,14 @@ void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lh
             for (int64_t k = 0; k < lhs->vcols; k++) {
                 uint64_t a = ref_get(lhs, i, k), b = ref_get(rhs, k, j);
                 if (fp)
-                    fs = fmaf(as_float(lhs->dtype, a), as_float(rhs->dtype, b), fs);
+                    fs = fmaf(ref_float_of(lhs->dtype, a), ref_float_of(rhs->dtype, b), fs);
                 else
                     is += as_i32(lhs->dtype, a) * as_i32(rhs->dtype, b);
             }
             const ref_tile *extra = acc_in ? acc_in : bias;
             if (extra) {
                 uint64_t e = ref_get(extra, acc_in ? i : 0, j);
-                fs = acc_in ? as_float(REF_F32, e) + fs : fs + as_float(REF_F32, e);
+                fs = acc_in ? ref_float_of(REF_F32, e) + fs : fs + ref_float_of(REF_F32, e);
                 is += (uint32_t)e;
             }
             ref_set(dst, i, j, fp ? ref_float_bits(fs) : is);

@@ -28,24 +28,6 @@ static int64_t signed_of(ref_dtype t, uint64_t v)
     return (int64_t)v;
 }
 
-static float float_of(ref_dtype t, uint64_t bits)
-{
-    if (t == REF_F16)
-        return ref_f16_to_float((uint16_t)bits);
-    if (t == REF_BF16)
-        return ref_bf16_to_float((uint16_t)bits);
-    return ref_bits_float((uint32_t)bits);
-}
-
-static uint64_t bits_of(ref_dtype t, float f)
-{
-    if (t == REF_F16)
-        return ref_float_to_f16(f);
-    if (t == REF_BF16)
-        return ref_float_to_bf16(f);
-    return ref_float_bits(f);
-}
-
 /* ---------------------------------------------------------------- exp and log */
 
 #define LN2_C1 0.693359375f
@@ -148,7 +130,7 @@ void ref_unary(ref_unop op, const ref_tile *dst, const ref_tile *src)
     for (int64_t i = 0; i < dst->vrows; i++)
         for (int64_t j = 0; j < dst->vcols; j++) {
             uint64_t a = ref_get(src, i, j);
-            uint64_t r = ref_dtype_is_float(t) ? bits_of(t, unary_float(op, float_of(t, a))) : unary_int(op, t, a);
+            uint64_t r = ref_dtype_is_float(t) ? ref_bits_of(t, unary_float(op, ref_float_of(t, a))) : unary_int(op, t, a);
             ref_set(dst, i, j, r);
         }
 }
@@ -160,7 +142,7 @@ static uint64_t identity(ref_binop op, ref_dtype t)
 {
     if (ref_dtype_is_float(t)) {
         float v = op == REF_ADD ? 0.0f : op == REF_MUL ? 1.0f : op == REF_MAX ? -INFINITY : INFINITY;
-        return bits_of(t, v);
+        return ref_bits_of(t, v);
     }
     uint64_t top = (mask_of(t) >> 1) + 1;
     bool u = !ref_dtype_is_signed(t);
@@ -177,8 +159,8 @@ static uint64_t identity(ref_binop op, ref_dtype t)
 static uint64_t combine(ref_binop op, ref_dtype t, uint64_t a, uint64_t b)
 {
     uint64_t r = ref_apply(op, t, a, b);
-    if (ref_dtype_is_float(t) && (op == REF_ADD || op == REF_MUL) && isnan(float_of(t, r)))
-        return bits_of(t, ref_bits_float(0x7fc00000));
+    if (ref_dtype_is_float(t) && (op == REF_ADD || op == REF_MUL) && isnan(ref_float_of(t, r)))
+        return ref_bits_of(t, ref_bits_float(0x7fc00000));
     return r;
 }
 
