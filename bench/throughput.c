@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "bench/bench_common.h"
+#include "bench/bench_jit.h"
 #include "ptoc/codegen.h"
 #include "ptoc/pto.h"
 #include "ptoc/ptoc.h"
@@ -190,72 +191,23 @@ typedef enum variant { V_CPU, V_CPU_GM_CHECKS, V_A5, V_A5_EVENTS } variant;
 typedef struct kernel {
     const char *file;
     variant how;
-    ptoc_context *ctx;
-    ptoc_jit *jit;             /* NULL: it did not compile (diagnostics printed) */
+    bench_kernel k;
 } kernel;
 
 static kernel kernels[MAX_KERNELS];
 static int nkernels;
 
-static bool report_err(const char *what, const char *path, char *err)
-{
-    fprintf(stderr, "bench: %s %s: %s\n", what, path, err ? err : "failed");
-    free(err);
-    return false;
-}
-
-/* The a5 target's lowering passes (pto-lower-a5, pto-split-u64). */
-static bool lower_for(ptoc_context *ctx, ptoc_op *module, const ptoc_target *t)
-{
-    ptoc_pm_config config = {.verify_each = true};
-    ptoc_pm *pm = ptoc_pm_create(ctx, &config);
-    bool ok = ptoc_pm_parse(pm, t->lowering) && ptoc_pm_run(pm, module, ptoc_arena_create(ctx));
-    ptoc_pm_destroy(pm);
-    return ok;
-}
-
-static void quiet(void *user, const ptoc_diagnostic *d)
-{
-    (void)user;
-    (void)d;
-}
-
-/* parse -> verify -> lower (UB raised) -> optimise -> JIT; diagnostics go to
- * stderr, except the a5 target's (an op it does not lower is a figure, not
- * an error). */
+/* UB raised; the a5 target's diagnostics silenced (an op it does not lower
+ * is a figure, not an error). */
 static bool compile_kernel(kernel *k, const char *path, variant how)
 {
     bool a5 = how == V_A5 || how == V_A5_EVENTS;
-    const ptoc_target *target = ptoc_target_find(a5 ? "a5" : "cpu");
-    size_t len;
-    char *text = bench_read_file(path, &len);
-    if (!text)
-        return false;
-    k->ctx = ptoc_context_create(NULL);
-    ptoc_register_all(k->ctx);
-    ptoc_context_set_option(k->ctx, "pto-arch", target->arch);  /* as `ptoc -target=...` does */
-    if (a5 && !getenv("PTOC_BENCH_VERBOSE"))
-        ptoc_context_set_diag_handler(k->ctx, quiet, NULL, NULL);
-    ptoc_source_add(k->ctx, ptoc_ident_cstr(k->ctx, path), text, len);
-    ptoc_op *module = ptoc_parse(k->ctx, ptoc_arena_create(k->ctx), text, len, path, NULL);
-    free(text);
-    if (!module || !ptoc_verify(module) || (target->lowering && !lower_for(k->ctx, module, target)))
-        return false;
-    ptoc_codegen_options opts = ptoc_codegen_defaults();
-    opts.target = target;
-    opts.capacity[PTOC_PTO_AS_VEC] = BENCH_UB_BYTES;
-    opts.gm_checks = how == V_CPU_GM_CHECKS;
-    opts.pipe_events = how == V_A5_EVENTS;
-    ptoc_llvm_module *m = ptoc_llvm_lower(module, &opts);
-    if (!m)
-        return false;
-    char *err = NULL;
-    if (!ptoc_llvm_optimize(m, &err)) {
-        ptoc_llvm_module_destroy(m);
-        return report_err("cannot optimise", path, err);
-    }
-    k->jit = ptoc_jit_create(m, &err);
-    return k->jit ? true : report_err("cannot JIT", path, err);
+    bench_compile_opts o = {.target = a5 ? "a5" : "cpu",
+                            .vec_bytes = BENCH_UB_BYTES,
+                            .gm_checks = how == V_CPU_GM_CHECKS,
+                            .pipe_events = how == V_A5_EVENTS,
+                            .quiet = a5};
+    return bench_compile(&k->k, path, &o);
 }
 
 /* The JIT of `file` compiled `how`, compiled on first use; NULL if it does
@@ -264,7 +216,7 @@ static ptoc_jit *kernel_jit(const char *dir, const char *file, variant how)
 {
     for (int i = 0; i < nkernels; i++)
         if (!strcmp(kernels[i].file, file) && kernels[i].how == how)
-            return kernels[i].jit;
+            return kernels[i].k.jit;
     if (nkernels == MAX_KERNELS)
         return NULL;
     kernel *k = &kernels[nkernels++];
@@ -278,17 +230,13 @@ static ptoc_jit *kernel_jit(const char *dir, const char *file, variant how)
     if (!compile_kernel(k, path, how) && how != V_A5 && how != V_A5_EVENTS)
         fprintf(stderr, "bench: %s did not compile (diagnostics above, if any)\n", path);
     free(path);
-    return k->jit;
+    return k->k.jit;
 }
 
 static void kernels_destroy(void)
 {
-    for (int i = 0; i < nkernels; i++) {
-        if (kernels[i].jit)
-            ptoc_jit_destroy(kernels[i].jit);
-        if (kernels[i].ctx)
-            ptoc_context_destroy(kernels[i].ctx);
-    }
+    for (int i = 0; i < nkernels; i++)
+        bench_kernel_destroy(&kernels[i].k);
 }
 
 typedef void load_fn(void *in0, void *in1);
@@ -301,28 +249,13 @@ typedef struct kernel_fns {
     store_fn *store;
 } kernel_fns;
 
-/* The JIT'd function <prefix><suffix> into the function pointer at `fn_out`,
- * copied the dlsym way (ISO C has no object-to-function pointer cast). */
-static bool lookup(ptoc_jit *j, const char *prefix, const char *suffix, void *fn_out)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s%s", prefix, suffix);
-    void *p = ptoc_jit_lookup(j, name);
-    if (!p) {
-        fprintf(stderr, "bench: the kernel has no function @%s\n", name);
-        return false;
-    }
-    memcpy(fn_out, &p, sizeof p);
-    return true;
-}
-
 static bool kernel_functions(ptoc_jit *j, const char *prefix, kernel_fns *f)
 {
     _Static_assert(sizeof f->load == sizeof(void *) && sizeof f->op == sizeof(void *) &&
                        sizeof f->store == sizeof(void *),
                    "function pointers are object-pointer sized");
-    return lookup(j, prefix, "_load", &f->load) && lookup(j, prefix, "_op", &f->op) &&
-           lookup(j, prefix, "_store", &f->store);
+    return bench_lookup(j, prefix, "_load", &f->load) && bench_lookup(j, prefix, "_op", &f->op) &&
+           bench_lookup(j, prefix, "_store", &f->store);
 }
 
 /* ---------------------------------------------------------------- timing */
@@ -355,38 +288,20 @@ typedef struct timing {
 /* What one case times, side by side. */
 enum { T_KERNEL, T_MEMCPY, T_C_O2, T_C_NATIVE, NTIMED };
 
-/* Calls per batch: about cfg->batch_seconds' worth, after a warm-up call. */
-static long calibrate(const timed *t, const timing *cfg)
+static void run_timed(const void *arg)
 {
-    t->run(t);                 /* first touch of pages, warm caches */
-    double start = bench_now();
+    const timed *t = arg;
     t->run(t);
-    double once = bench_now() - start;
-    double want = once > 0 ? cfg->batch_seconds / once : 1e6;
-    return want < 1 ? 1 : want > 1e6 ? 1000000 : (long)want;
 }
 
-/* Best seconds per call of each of the n (<= NTIMED) items with a `run`, over
- * cfg->repeats rounds that run one batch of every item in turn: interleaving
- * spreads the noise of a shared machine over all figures alike, and the best
- * batch is the one least disturbed. Items without `run` get NAN. */
+/* Best seconds per call of each of the n (<= NTIMED) items with a `run`
+ * (bench_time_interleaved); items without `run` get NAN. */
 static void time_interleaved(const timed *items, int n, const timing *cfg, double *best)
 {
-    long iters[NTIMED];
-    for (int k = 0; k < n; k++) {
-        best[k] = items[k].run ? INFINITY : NAN;
-        iters[k] = items[k].run ? calibrate(&items[k], cfg) : 0;
-    }
-    for (int r = 0; r < cfg->repeats; r++)
-        for (int k = 0; k < n; k++) {
-            if (!items[k].run)
-                continue;
-            double start = bench_now();
-            for (long i = 0; i < iters[k]; i++)
-                items[k].run(&items[k]);
-            double per = (bench_now() - start) / (double)iters[k];
-            best[k] = per < best[k] ? per : best[k];
-        }
+    bench_item wrapped[NTIMED];
+    for (int k = 0; k < n; k++)
+        wrapped[k] = (bench_item){items[k].run ? run_timed : NULL, &items[k]};
+    bench_time_interleaved(wrapped, n, cfg->repeats, cfg->batch_seconds, best);
 }
 
 /* ---------------------------------------------------------------- one case */
@@ -578,7 +493,7 @@ static bool gm_functions(const char *dir, const gm_case *c, const float *src, fl
 {
     for (int on = 0; on < 2; on++) {
         ptoc_jit *j = kernel_jit(dir, "copy.pto", on ? V_CPU_GM_CHECKS : V_CPU);
-        if (!j || !lookup(j, c->fn, "", &fns[on]))
+        if (!j || !bench_lookup(j, c->fn, "", &fns[on]))
             return false;
         memset(dst, 0xA5, c->elems * sizeof *dst);
         fns[on](src, dst);
