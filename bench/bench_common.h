@@ -34,6 +34,14 @@ typedef void bench_c_op(const void *in0, const void *in1, void *out);
 BENCH_C_LOOPS(_o2)
 BENCH_C_LOOPS(_native)
 
+/* C = A * B over f32 (c_gemm.c), the same sums as the cpu target's tmatmul;
+ * the f16 form widens A and B into `scratch` ((m + n) * k floats) first. */
+#define BENCH_C_GEMM(suffix)                                                                 \
+    void cl_gemm_f32##suffix(const float *a, const float *b, float *c, int m, int n, int k); \
+    void cl_gemm_f16##suffix(const uint16_t *a, const uint16_t *b, float *c, int m, int n, int k, float *scratch);
+BENCH_C_GEMM(_o3)
+BENCH_C_GEMM(_native)
+
 /* Seconds on a monotonic clock. */
 double bench_now(void);
 /* Seconds of CPU time used by this process: what a compile costs, without the

@@ -2,7 +2,9 @@
 # run.sh: builds the benches and prints their tables: op throughput
 # (ptoc-bench-throughput: THISTOGRAM, TCOLEXPANDADD, TSELS on 64x4096 tiles,
 # next to memcpy and plain C loops, and GM copies with --run's bounds checks
-# off and on) and compile latency (ptoc-bench-compile:
+# off and on), the cube and reduction figures (ptoc-bench-ops: TMATMUL f32
+# and f16 in GFLOP/s next to a plain C loop and OpenBLAS when installed; the
+# row and column reductions next to memcpy) and compile latency (ptoc-bench-compile:
 # parse to object for every examples/*.pto) and memory planning time
 # (ptoc-bench-memplan: pto-plan-memory on kernels of 1k and 10k buffers) and
 # the sync figures (bench/sync_figures.py: pairs and barriers pto-insert-sync
@@ -32,13 +34,15 @@ done
 
 if ((do_build)); then
   cmake -S "$root" -B "$build" -G Ninja -DPTOC_WERROR=ON >/dev/null
-  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-compile ptoc-bench-memplan ptoc ptoc-opt
+  cmake --build "$build" --target ptoc-bench-throughput ptoc-bench-ops ptoc-bench-compile ptoc-bench-memplan ptoc ptoc-opt
 fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 status=0
 "$build/bench/ptoc-bench-throughput" "${quick[@]}" --kernels "$root/bench/kernels" || status=1
+echo
+"$build/bench/ptoc-bench-ops" "${quick[@]}" --kernels "$root/bench/kernels" || status=1
 echo
 "$build/bench/ptoc-bench-compile" "${quick[@]}" "$root"/examples/*.pto || status=1
 echo
