@@ -53,7 +53,7 @@ char *bench_read_file(const char *path, size_t *len);
 /* The synthetic kernels of the per-tile-op compile time (tileop_kernel.c): a
  * module whose one function holds `nops` tile ops, the first nops of a fixed
  * cycle of BENCH_TILEOP_CYCLE (repeated); malloc'd, NULL when out of memory. */
-#define BENCH_TILEOP_CYCLE 16
+#define BENCH_TILEOP_CYCLE 24
 char *bench_tileop_kernel(int nops);
 
 #endif

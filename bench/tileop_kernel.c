@@ -2,8 +2,9 @@
  * figures (ptoc-bench-compile's second table).
  *
  * bench_tileop_kernel(n) writes a module with one function of n tile ops: the
- * first n of a fixed cycle of 16 (repeated when n > 16) that mixes the ops the
- * cpu target lowers, six dtypes and seven tile shapes, with static, ragged
+ * first n of a fixed cycle of 24 (repeated when n > 24) that mixes the ops the
+ * cpu target lowers (the vector unit's and the cube's), six dtypes and the
+ * tile shapes below, with static, ragged
  * static (60x50 of 64x64) and dynamic (?x?, from the function's arguments)
  * valid shapes. Every op works on tiles allocated once at the top of the
  * function (address-less, so codegen places them one after another), which
@@ -33,6 +34,16 @@ static const char kernel_head[] =
     "!U = !pto.tile_buf<vec, 16x128xui16>\n"
     "!UI = !pto.tile_buf<vec, 32x1xui8, valid=16x1, blayout=col_major>\n"
     "!UD = !pto.tile_buf<vec, 16x256xui32>\n"
+    "!FH = !pto.tile_buf<vec, 16x64xf16>\n"
+    "!FC = !pto.tile_buf<vec, 16x8xf32, valid=16x1>\n"
+    "!RR = !pto.tile_buf<vec, 1x64xf32, valid=1x50>\n"
+    "!FS = !pto.tile_buf<vec, 16x16xf32>\n"
+    "!L = !pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, v_row=16, v_col=32, blayout=row_major, "
+    "slayout=row_major, fractal=512, pad=0>\n"
+    "!RT = !pto.tile_buf<loc=right, dtype=f16, rows=32, cols=16, v_row=32, v_col=16, blayout=row_major, "
+    "slayout=col_major, fractal=512, pad=0>\n"
+    "!C = !pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=col_major, "
+    "slayout=row_major, fractal=1024, pad=0>\n"
     "!PV = !pto.partition_tensor_view<16x64xf32>\n"
     "\n"
     "module attributes {pto.target_arch = \"cpu\"} {\n"
@@ -56,6 +67,8 @@ static const struct {
     {"ib", "I", 1},  {"id", "I", 1},  {"ba", "B", 0},  {"bb", "B", 0},  {"bd", "B", 0},
     {"sa", "S", 1},  {"sb", "S", 1},  {"sd", "S", 1},  {"sm", "SM", 0}, {"ra", "R", 0},
     {"rb", "R", 0},  {"rd", "R", 0},  {"ua", "U", 0},  {"ui", "UI", 0}, {"ud", "UD", 0},
+    {"fh", "FH", 0}, {"fc", "FC", 0}, {"rr", "RR", 0}, {"fs", "FS", 0}, {"l", "L", 0},
+    {"rt", "RT", 0}, {"acc", "C", 0},
 };
 
 /* The cycle of tile ops. */
@@ -75,6 +88,14 @@ static const char *const tile_ops[BENCH_TILEOP_CYCLE] = {
     "pto.tcmp ins(%sa, %sb {cmpMode = #pto<cmp lt>} : !S, !S) outs(%sm : !SM)",
     "pto.tsel ins(%sm, %sa, %sb, %sd : !SM, !S, !S, !S) outs(%sd : !S)",
     "pto.tmul ins(%ra, %rb : !R, !R) outs(%rd : !R)",
+    "pto.tcvt ins(%fa {rmode = #pto<round_mode CAST_RINT>} : !F) outs(%fh : !FH)",
+    "pto.trowsum ins(%fa : !F) outs(%fc : !FC)",
+    "pto.tcolmax ins(%ra : !R) outs(%rr : !RR)",
+    "pto.texp ins(%fa : !F) outs(%fd : !F)",
+    "pto.tabs ins(%sa : !S) outs(%sd : !S)",
+    "pto.trelu ins(%ha : !H) outs(%hd : !H)",
+    "pto.tmatmul ins(%l, %rt : !L, !RT) outs(%acc : !C)",
+    "pto.tmov ins(%acc : !C) outs(%fs : !FS)",
     "pto.tstore ins(%fd : !F) outs(%pv : !PV)",
 };
 
