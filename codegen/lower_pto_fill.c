@@ -105,7 +105,7 @@ static bool lower_texpands(cg *g, ptoc_op *op, const cg_rule *rule)
 
 typedef enum fill_kind { FILL_SAME, FILL_EXPAND } fill_kind;
 
-static bool check_fillpad(ptoc_op *op, fill_kind kind, const cg_tile *src, const cg_tile *dst)
+static bool check_fillpad(ptoc_op *op, fill_kind kind, const cg_tile *src, const cg_tile *dst, uint64_t *pad)
 {
     if (src->esize != dst->esize) {
         ptoc_op_emit_error(op, "source and destination element sizes differ");
@@ -114,16 +114,17 @@ static bool check_fillpad(ptoc_op *op, fill_kind kind, const cg_tile *src, const
     bool same = src->desc.rows == dst->desc.rows && src->desc.cols == dst->desc.cols;
     bool covers = src->desc.rows <= dst->desc.rows && src->desc.cols <= dst->desc.cols;
     if (kind == FILL_SAME && !same) {
-        ptoc_op_emit_error(op, "needs source and destination tiles of one shape (tfillpad_expand takes a larger "
-                           "destination)");
+        ptoc_op_emit_error(op, "needs source and destination tiles of one shape (tfillpad_expand takes a "
+                               "larger destination)");
         return false;
     }
     if (kind == FILL_EXPAND && !covers) {
         ptoc_op_emit_error(op, "needs a destination at least as large as the source in rows and columns");
         return false;
     }
-    if (dst->desc.pad == PTOC_PTO_PAD_NULL) {
-        ptoc_op_emit_error(op, "needs a destination with a pad value (pad = zero, max or min; it has none)");
+    if (dst->desc.pad == PTOC_PTO_PAD_NULL || !cg_pad_bits(dst->elem, dst->desc.pad, pad)) {
+        ptoc_op_emit_error(op, "needs a destination with a pad value for its element type "
+                               "(pad = zero, max or min)");
         return false;
     }
     return true;
@@ -139,12 +140,8 @@ static bool lower_tfillpad(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     if (!has_out)
         dst = src;
-    if (!check_fillpad(op, (fill_kind)rule->arg, &src, &dst))
+    if (!check_fillpad(op, (fill_kind)rule->arg, &src, &dst, &pad))
         return false;
-    if (!cg_pad_bits(dst.elem, dst.desc.pad, &pad)) {
-        ptoc_op_emit_error(op, "has no pad value for this element type on the cpu target");
-        return false;
-    }
     LLVMBuilderRef B = g->b;
     LLVMTypeRef bits = bits_type(g, &dst);
     LLVMValueRef zero = cg_i64(g, 0), pad_v = LLVMConstInt(bits, pad, false);
@@ -219,7 +216,8 @@ static bool lower_ttri(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef edge = LLVMBuildAdd(g->b, rows.iv, diag, "tri.edge");
     cg_loop_begin(g, &cols, cg_i64(g, 0), dst.vcols, "tri.col");
     LLVMValueRef on = LLVMBuildICmp(g->b, upper ? LLVMIntSGE : LLVMIntSLE, cols.iv, edge, "");
-    cg_store_elem(g, dst.elem, cg_tile_elem_ptr(g, &dst, rows.iv, cols.iv), LLVMBuildSelect(g->b, on, one, zero, ""));
+    LLVMValueRef v = LLVMBuildSelect(g->b, on, one, zero, "");
+    cg_store_elem(g, dst.elem, cg_tile_elem_ptr(g, &dst, rows.iv, cols.iv), v);
     cg_loop_end(g, &cols);
     cg_loop_end(g, &rows);
     return true;
@@ -283,19 +281,23 @@ static bool lower_trandom(cg *g, ptoc_op *op, const cg_rule *rule)
         counter = LLVMBuildOr(B, counter, w, "");
     }
     /* chunks of 4 x 64 elements per row, the counter advancing cols / 4 a chunk */
-    LLVMValueRef chunks = LLVMBuildUDiv(B, LLVMBuildAdd(B, dst.vcols, cg_i64(g, 255), ""), cg_i64(g, 256), "");
+    LLVMValueRef chunks = LLVMBuildAdd(B, dst.vcols, cg_i64(g, 255), "");
+    chunks = LLVMBuildUDiv(B, chunks, cg_i64(g, 256), "rand.chunks");
     LLVMValueRef step = cg_i64(g, dst.desc.cols / 4);
     cg_loop rows, cols;
     cg_loop_begin(g, &rows, cg_i64(g, 0), dst.vrows, "rand.row");
     cg_loop_begin(g, &cols, cg_i64(g, 0), dst.vcols, "rand.col");
     LLVMValueRef c = cols.iv;
-    LLVMValueRef chunk = LLVMBuildAdd(B, LLVMBuildMul(B, rows.iv, chunks, ""), LLVMBuildLShr(B, c, cg_i64(g, 8), ""), "");
+    LLVMValueRef chunk = LLVMBuildMul(B, rows.iv, chunks, "");
+    chunk = LLVMBuildAdd(B, chunk, LLVMBuildLShr(B, c, cg_i64(g, 8), ""), "rand.chunk");
     LLVMValueRef lane = LLVMBuildAnd(B, c, cg_i64(g, 63), "");
     LLVMValueRef add = LLVMBuildAdd(B, LLVMBuildMul(B, chunk, step, ""), lane, "");
     LLVMValueRef ctr = LLVMBuildAdd(B, counter, LLVMBuildZExt(B, add, i128, ""), "rand.ctr");
     LLVMValueRef x[4];
-    for (int i = 0; i < 4; i++)
-        x[i] = LLVMBuildTrunc(B, LLVMBuildLShr(B, ctr, LLVMConstInt(i128, 32u * (unsigned)i, false), ""), g->i32, "");
+    for (int i = 0; i < 4; i++) {
+        LLVMValueRef word = LLVMBuildLShr(B, ctr, LLVMConstInt(i128, 32u * (unsigned)i, false), "");
+        x[i] = LLVMBuildTrunc(B, word, g->i32, "");
+    }
     random_rounds(g, x, key[0], key[1], (int)rounds);
     LLVMValueRef w = LLVMBuildAnd(B, LLVMBuildLShr(B, c, cg_i64(g, 6), ""), cg_i64(g, 3), "rand.word");
     LLVMValueRef v = x[0];

@@ -31,7 +31,8 @@ static LLVMValueRef param_at(cg *g, const cg_tile *p, LLVMValueRef r)
     LLVMBuilderRef B = g->b;
     LLVMValueRef last = LLVMBuildSub(B, p->vrows, cg_i64(g, 1), "");
     LLVMValueRef row = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, r, last, ""), r, last, "");
-    row = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, row, cg_i64(g, 0), ""), cg_i64(g, 0), row, "param.row");
+    LLVMValueRef below = LLVMBuildICmp(B, LLVMIntSLT, row, cg_i64(g, 0), "");
+    row = LLVMBuildSelect(B, below, cg_i64(g, 0), row, "param.row");
     return cg_load_elem(g, p->elem, cg_tile_elem_ptr(g, p, row, cg_i64(g, 0)));
 }
 

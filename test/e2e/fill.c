@@ -74,7 +74,8 @@ static void moderate_f32(const e2e_case *c, uint8_t **bufs, int param, float sca
 }
 
 /* ttri: the diagonal (scalar param 0) in -20 .. 19. */
-static void fill_diagonal(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+static void fill_diagonal(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                          e2e_rng *rng)
 {
     (void)c, (void)run, (void)bufs;
     scalars[0] = (uint32_t)((int32_t)rng_below(rng, 40) - 20);

@@ -29,7 +29,8 @@ void ref_tfillpad(const ref_tile *dst, const ref_tile *src, uint64_t pad_bits)
 void ref_tci(const ref_tile *dst, uint64_t start, bool descending)
 {
     for (int64_t j = 0; j < dst->vcols; j++)
-        ref_set(dst, 0, j, descending ? start - (uint64_t)j : start + (uint64_t)j);   /* ref_set keeps the low bits */
+        /* ref_set keeps the dtype's low bits: the sequence wraps */
+        ref_set(dst, 0, j, descending ? start - (uint64_t)j : start + (uint64_t)j);
 }
 
 void ref_ttri(const ref_tile *dst, int64_t diagonal, bool upper)
