@@ -117,6 +117,10 @@ extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
 extern const size_t cg_pto_convert_rule_count;
 extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
 extern const size_t cg_pto_misc_rule_count;
+extern const cg_rule cg_pto_fill_rules[];       /* lower_pto_fill.c: texpands tfillpad* tci ttri trandom */
+extern const size_t cg_pto_fill_rule_count;
+extern const cg_rule cg_pto_quant_rules[];      /* lower_pto_quant.c: tquant tdequant */
+extern const size_t cg_pto_quant_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
@@ -384,6 +388,10 @@ LLVMValueRef cg_a2a3_repeats_run(cg *g, const ptoc_op *op);
 LLVMValueRef cg_a2a3_counter_mode(cg *g);
 /* set_mov_pad_val: the i64 `bits` into the state's pad value. */
 void cg_a2a3_set_pad_value(cg *g, LLVMValueRef bits);
+/* lower_pto_mem.c: the bits of a tile's pad= kind (ptoc_pto_pad, not null)
+ * for `elem` (pto-isa PadValueMap: max is +inf / the integer maximum, min is
+ * -inf / the integer minimum); false for an element type without one. */
+bool cg_pad_bits(const ptoc_type *elem, uint32_t pad, uint64_t *out);
 /* copy_gm_to_ubuf (to_ub) / copy_ubuf_to_gm of esize-byte elements: f holds
  * n_burst, len_burst, left_pad, right_pad, src gap, dst gap (i64); a store's
  * nonzero pad traps at `loc`. */

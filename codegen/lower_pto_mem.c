@@ -902,7 +902,7 @@ static void emit_gm_check(cg *g, ptoc_op *op, const transfer *x)
 
 /* The pad pattern (pto-isa PadValueMap): max is +inf / INT_MAX / all ones,
  * min is -inf / INT_MIN / 0. */
-static bool pad_bits(const ptoc_type *elem, uint32_t pad, uint64_t *out)
+bool cg_pad_bits(const ptoc_type *elem, uint32_t pad, uint64_t *out)
 {
     uint32_t bits = cg_elem_size(elem) * 8;
     bool max = pad == PTOC_PTO_PAD_MAX;
@@ -1011,7 +1011,7 @@ static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *cla
     }
     if (x->fill == FILL_FIRST_ELEM)
         return true;
-    if (!pad_bits(x->t.elem, pad, &bits)) {
+    if (!cg_pad_bits(x->t.elem, pad, &bits)) {
         ptoc_op_emit_error(op, "tload padding of this element type is not supported by the cpu target");
         return false;
     }

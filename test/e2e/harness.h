@@ -112,5 +112,8 @@ int e2e_cube(e2e_suite *s);
 void family_unary(e2e_suite *s);
 void family_reduce(e2e_suite *s);
 void reduce_reference_op(const e2e_step *s, const ref_tile *t);
+/* fill.c: the fill, generate and quantisation family, and its reference. */
+void family_fill(e2e_suite *s);
+void fill_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
 
 #endif

@@ -123,6 +123,24 @@ static bool has_cmp_mode(const e2e_step *s)
 
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 
+/* The generators' attribute, written inside ins as PTOAS writes it. */
+static void print_fill_attrs(FILE *out, const e2e_step *s)
+{
+    if (s->op == PTOC_PTO_OP_TCI)
+        fprintf(out, " {descending = %s}", s->mode ? "true" : "false");
+    else if (s->op == PTOC_PTO_OP_TTRI)
+        fprintf(out, " {upperOrLower = %d : i32}", s->mode);
+    else if (s->op == PTOC_PTO_OP_TRANDOM)
+        fprintf(out, " {rounds = %d : i32}", s->mode);
+}
+
+/* tquant's quant_type, after outs. */
+static void print_quant_attrs(FILE *out, const e2e_step *s)
+{
+    if (s->op == PTOC_PTO_OP_TQUANT)
+        fprintf(out, " {quant_type = #pto<quant_type %s>}", s->mode ? "INT8_ASYM" : "INT8_SYM");
+}
+
 /* tcvt's attributes, when the step writes them: " {rmode = ..., sat_mode = ...}". */
 static void print_cvt_attrs(FILE *out, const e2e_step *s)
 {
@@ -323,6 +341,7 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
         fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
     if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
+    print_fill_attrs(out, s);
     fputs(" : ", out);
     for (int i = 0; i < s->nin; i++) {
         if (i)
@@ -333,6 +352,7 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
     print_tile_type(out, &p->tiles[s->tile]);
     fputc(')', out);
     print_cvt_attrs(out, s);
+    print_quant_attrs(out, s);
     if (s->op == PTOC_PTO_OP_THISTOGRAM) {
         if (s->is_msb >= 0)
             fprintf(out, " {isMSB = %s}", s->is_msb ? "true" : "false");
@@ -416,6 +436,8 @@ static void print_op_attrs(FILE *out, const e2e_step *s)
     else if (s->op == PTOC_PTO_OP_THISTOGRAM)
         fprintf(out, " {byte = %d}", s->byte);
     print_cvt_attrs(out, s);
+    print_fill_attrs(out, s);
+    print_quant_attrs(out, s);
 }
 
 bool program_level1_ok(const e2e_program *p, const char **why)
@@ -434,6 +456,10 @@ bool program_level1_ok(const e2e_program *p, const char **why)
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
             /* the 1-row source has no valid rows to give: only an alloc_tile could say them */
             *why = "tcolexpand's dynamic valid shape comes from no operand";
+            return false;
+        }
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TEXPANDS && (d->vrows < 0 || d->vcols < 0)) {
+            *why = "texpands's dynamic valid shape comes from no operand";
             return false;
         }
     }
@@ -610,6 +636,11 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
+    case PTOC_PTO_OP_TEXPANDS: case PTOC_PTO_OP_TFILLPAD: case PTOC_PTO_OP_TFILLPAD_EXPAND:
+    case PTOC_PTO_OP_TFILLPAD_INPLACE: case PTOC_PTO_OP_TCI: case PTOC_PTO_OP_TTRI: case PTOC_PTO_OP_TRANDOM:
+    case PTOC_PTO_OP_TQUANT: case PTOC_PTO_OP_TDEQUANT:
+        fill_reference_op(s, t, scalars);   /* fill.c */
+        break;
     default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
     }
 #undef IN

@@ -189,4 +189,28 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 
+/* ---------------------------------------------------------------- fill, generate, quantise (ref_fill.c) */
+
+/* texpands: every element of dst's valid region is `bits` (already dst's dtype). */
+void ref_texpands(const ref_tile *dst, uint64_t bits);
+/* tfillpad, tfillpad_expand, tfillpad_inplace: over dst's whole physical
+ * shape, src[i,j] inside src's valid region, else `pad_bits`; nothing when
+ * dst's valid shape is empty. */
+void ref_tfillpad(const ref_tile *dst, const ref_tile *src, uint64_t pad_bits);
+/* tci: dst[0,j] = start + j (descending: start - j), wrapping, j < dst.vcols. */
+void ref_tci(const ref_tile *dst, uint64_t start, bool descending);
+/* ttri: 1 where j <= i + diagonal (lower) or j >= i + diagonal (upper), else 0. */
+void ref_ttri(const ref_tile *dst, int64_t diagonal, bool upper);
+/* trandom: pto-isa's counter-based generator (include/pto/cpu/TRandom.hpp),
+ * row_major i32/ui32 dst, 7 or 10 rounds. */
+void ref_trandom(const ref_tile *dst, const uint32_t key[2], const uint32_t counter[4], int rounds);
+/* One trandom block: `rounds` rounds on counter words ctr[4] with key[2]. */
+void ref_random_block(uint32_t ctr[4], const uint32_t key[2], int rounds);
+/* tquant over src's valid region: sat(round_even(src * fp[r,0] (+ offset[r,0]))),
+ * i8 for INT8_SYM (offset NULL), ui8 for INT8_ASYM; NaN gives 0. Parameter
+ * rows past their tile's valid rows read its last valid row. */
+void ref_tquant(const ref_tile *dst, const ref_tile *src, const ref_tile *fp, const ref_tile *offset);
+/* tdequant over dst's valid region: (f32(src) - offset[r,0]) * scale[r,0]. */
+void ref_tdequant(const ref_tile *dst, const ref_tile *src, const ref_tile *scale, const ref_tile *offset);
+
 #endif
