@@ -431,6 +431,10 @@ bool program_level1_ok(const e2e_program *p, const char **why)
             return false;
         }
         const e2e_tile *d = &p->tiles[s->tile];
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TAXPY) {
+            *why = "taxpy accumulates into its dst, which its Level-1 form does not take";
+            return false;
+        }
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
             /* the 1-row source has no valid rows to give: only an alloc_tile could say them */
             *why = "tcolexpand's dynamic valid shape comes from no operand";
@@ -610,7 +614,9 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
-    default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
+    default:
+        if (!ewx_reference_op(s, t, scalars))     /* ewx.c */
+            reduce_reference_op(s, t);            /* reduce.c; others are not computed and differ from ptoc's */
     }
 #undef IN
 #undef SC
