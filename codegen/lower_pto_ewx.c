@@ -294,15 +294,14 @@ static bool lower_tile_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* taddc tsubc: ins(src0, src1, src2); taddsc tsubsc: ins(src0, scalar, src1). */
-static bool lower_ternary(cg *g, ptoc_op *op, const cg_rule *rule)
+/* taddc tsubc: ins(src0, src1, src2); taddsc tsubsc (with_scalar): ins(src0,
+ * scalar, src1). */
+static bool lower_three(cg *g, ptoc_op *op, ewx_op k, bool with_scalar)
 {
-    ewx_op k = (ewx_op)rule->arg;
     ewx_in in[3];
     cg_tile dst;
-    bool with_scalar = !is_tile_operand(op, 1);
-    if (!tile_in(g, op, 0, &in[0]) || (!with_scalar && !tile_in(g, op, 1, &in[1])) || !tile_in(g, op, 2, &in[2]) ||
-        !cg_op_out(g, op, 0, &dst))
+    if (!tile_in(g, op, 0, &in[0]) || (!with_scalar && !tile_in(g, op, 1, &in[1])) ||
+        !tile_in(g, op, 2, &in[2]) || !cg_op_out(g, op, 0, &dst))
         return false;
     if (!same_elems(op, in, 1, &dst) || (!with_scalar && !same_elems(op, &in[1], 1, &dst)) ||
         !same_elems(op, &in[2], 1, &dst) || !check_dst(op, k, &dst))
@@ -311,6 +310,16 @@ static bool lower_ternary(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     emit_nest(g, k, &dst, in, 3);
     return true;
+}
+
+static bool lower_ternary(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    return lower_three(g, op, (ewx_op)rule->arg, false);
+}
+
+static bool lower_ternary_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    return lower_three(g, op, (ewx_op)rule->arg, true);
 }
 
 /* taxpy ins(src, scalar) outs(dst): dst = dst + round(src * s); the scalar
@@ -355,7 +364,8 @@ static LLVMValueRef in_valid(cg *g, const cg_tile *t, LLVMValueRef r, LLVMValueR
 static LLVMValueRef load_if_valid(cg *g, const cg_tile *t, LLVMValueRef valid, LLVMValueRef r, LLVMValueRef c)
 {
     LLVMValueRef zero = cg_i64(g, 0);
-    LLVMValueRef p = LLVMBuildSelect(g->b, valid, cg_tile_elem_ptr(g, t, r, c), cg_tile_elem_ptr(g, t, zero, zero), "");
+    LLVMValueRef first = cg_tile_elem_ptr(g, t, zero, zero);
+    LLVMValueRef p = LLVMBuildSelect(g->b, valid, cg_tile_elem_ptr(g, t, r, c), first, "");
     return cg_load_elem(g, t->elem, p);
 }
 
@@ -405,7 +415,7 @@ const cg_rule cg_pto_ewx_rules[] = {
     {PTO(TXORS), lower_tile_scalar, X_XOR},   {PTO(TSHLS), lower_tile_scalar, X_SHL},
     {PTO(TSHRS), lower_tile_scalar, X_SHR},   {PTO(TLRELU), lower_tile_scalar, X_PRELU},
     {PTO(TADDC), lower_ternary, X_ADDC},      {PTO(TSUBC), lower_ternary, X_SUBC},
-    {PTO(TADDSC), lower_ternary, X_ADDC},     {PTO(TSUBSC), lower_ternary, X_SUBC},
+    {PTO(TADDSC), lower_ternary_scalar, X_ADDC}, {PTO(TSUBSC), lower_ternary_scalar, X_SUBC},
     {PTO(TAXPY), lower_axpy, X_AXPY},         {PTO(TPARTADD), lower_part, X_ADD},
     {PTO(TPARTMUL), lower_part, X_MUL},       {PTO(TPARTMAX), lower_part, X_MAX},
     {PTO(TPARTMIN), lower_part, X_MIN},

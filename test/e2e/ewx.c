@@ -23,7 +23,9 @@ static const ref_dtype ewx_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8
 enum { EWX_DTYPES = sizeof ewx_dtypes / sizeof ewx_dtypes[0] };
 
 /* How a case is built. */
-typedef enum ewx_form { F_BINARY, F_BINARY_TMP, F_SCALAR, F_SCALAR_TMP, F_TERNARY, F_TERNARY_SCALAR, F_AXPY, F_PART } ewx_form;
+typedef enum ewx_form {
+    F_BINARY, F_BINARY_TMP, F_SCALAR, F_SCALAR_TMP, F_TERNARY, F_TERNARY_SCALAR, F_AXPY, F_PART
+} ewx_form;
 
 typedef struct ewx_case_op {
     ptoc_pto_op_id op;
@@ -62,7 +64,8 @@ static int data_tile(e2e_program *p, ref_dtype t, const shape_class *k)
 }
 
 /* Shift amounts (param 1): 0 .. width + 1 for 7 elements in 8, the random value else. */
-static void shift_amounts(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+static void shift_amounts(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                          e2e_rng *rng)
 {
     const e2e_program *p = &c->prog;
     uint32_t es = ref_dtype_size(c->dtype);
@@ -87,18 +90,19 @@ static int64_t half_of(int64_t v, int64_t phys)
     return v < 0 ? phys / 2 : (v + 1) / 2;
 }
 
-static void build(e2e_case *c, const ewx_case_op *eo, ref_dtype t, ref_dtype src_t, const shape_class *k, int small)
+static void build(e2e_case *c, const ewx_case_op *eo, ref_dtype t, ref_dtype src_t, const shape_class *k,
+                  int small)
 {
     e2e_program *p = &c->prog;
     int a = data_tile(p, src_t, k), b = -1, x = -1, tmp = -1, d;
+    int64_t hr = half_of(k->vrows, k->rows), hc = half_of(k->vcols, k->cols);
     e2e_operand in[4];
     int nin = 0;
     switch (eo->form) {
     case F_PART:
         if (small == 0)
-            a = program_tile(p, t, k->rows, k->cols, half_of(k->vrows, k->rows), half_of(k->vcols, k->cols));
-        b = small == 1 ? program_tile(p, t, k->rows, k->cols, half_of(k->vrows, k->rows), half_of(k->vcols, k->cols))
-                       : data_tile(p, t, k);
+            a = program_tile(p, t, k->rows, k->cols, hr, hc);
+        b = small == 1 ? program_tile(p, t, k->rows, k->cols, hr, hc) : data_tile(p, t, k);
         break;
     case F_BINARY: case F_BINARY_TMP: case F_TERNARY: b = data_tile(p, t, k); break;
     default: break;

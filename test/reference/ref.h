@@ -205,8 +205,8 @@ void ref_ewx_binary(ref_ewx_op op, const ref_tile *dst, const ref_tile *src0, co
 void ref_ewx_scalar(ref_ewx_op op, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
 /* taddc/tsubc (src1 a tile) and taddsc/tsubsc (src1 NULL: the scalar):
  * dst = (src0 +/- b) + src2, each step rounded to the dtype. */
-void ref_ewx_ternary(bool sub, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1, uint64_t scalar,
-                     const ref_tile *src2);
+void ref_ewx_ternary(bool sub, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1,
+                     uint64_t scalar, const ref_tile *src2);
 /* taxpy: dst = dst + round(src * scalar), the scalar in src's dtype (f16 src
  * into an f32 dst: widened), each step rounded to dst's dtype. */
 void ref_taxpy(const ref_tile *dst, const ref_tile *src, uint64_t scalar);

@@ -132,8 +132,8 @@ void ref_ewx_scalar(ref_ewx_op op, const ref_tile *dst, const ref_tile *src, uin
             ref_set(dst, i, j, ref_ewx_apply(op, dst->dtype, ref_get(src, i, j), scalar));
 }
 
-void ref_ewx_ternary(bool sub, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1, uint64_t scalar,
-                     const ref_tile *src2)
+void ref_ewx_ternary(bool sub, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1,
+                     uint64_t scalar, const ref_tile *src2)
 {
     ref_dtype t = dst->dtype;
     for (int64_t i = 0; i < dst->vrows; i++)
