@@ -111,6 +111,8 @@ extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,
 extern const size_t cg_pto_reduce_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
+extern const cg_rule cg_pto_ewx_rules[];        /* lower_pto_ewx.c: trem tfmod tand.. tpart* taddc taxpy.. */
+extern const size_t cg_pto_ewx_rule_count;
 extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tmatmul.acc, tmatmul.bias */
 extern const size_t cg_pto_cube_rule_count;
 extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */

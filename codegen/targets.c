@@ -28,6 +28,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_select_rules, &cg_pto_select_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_histogram_rules, &cg_pto_histogram_rule_count},
+    {cg_pto_ewx_rules, &cg_pto_ewx_rule_count},
     {cg_pto_cube_rules, &cg_pto_cube_rule_count},
     {cg_pto_convert_rules, &cg_pto_convert_rule_count},
     {cg_pto_misc_rules, &cg_pto_misc_rule_count},

@@ -3,7 +3,7 @@
  *   e2e_diff FAMILY [--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]]
  *
  * FAMILY is elementwise, colexpand, select, histogram, convert, mem, padvalue (tload's
- * pad_value clause) or selftest. For
+ * pad_value clause), unary, reduce, ewx (ewx.c) or selftest. For
  * every op x dtype x shape class of the family it builds a manual-mode kernel
  * (program.h), compiles it through the ptoc library (parse, verify with
  * pto-arch=cpu, lower, -O2, JIT; one module per op group and dtype), runs it on
@@ -701,6 +701,8 @@ int main(int argc, char **argv)
         family_reduce(&s);
     else if (strcmp(s.family, "fill") == 0)
         family_fill(&s);
+    else if (strcmp(s.family, "ewx") == 0)
+        family_ewx(&s);            /* ewx.c */
     else if (strcmp(s.family, "selftest") == 0) {
         s.corrupt = true;                       /* the comparison must catch every corrupted run */
         family_mem(&s, MEM_COPIES);

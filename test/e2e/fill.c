@@ -25,29 +25,6 @@ static const ref_dtype all_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8
                                        REF_U32, REF_U64, REF_F16, REF_BF16, REF_F32};
 enum { ALL_DTYPES = sizeof all_dtypes / sizeof all_dtypes[0] };
 
-static uint32_t dtype_bit(ref_dtype t)
-{
-    static const uint32_t bits[REF_DTYPE_COUNT] = {
-        PTOC_PTO_DT_I8,  PTOC_PTO_DT_I16, PTOC_PTO_DT_I32,  PTOC_PTO_DT_I64, PTOC_PTO_DT_U8, PTOC_PTO_DT_U16,
-        PTOC_PTO_DT_U32, PTOC_PTO_DT_U64, PTOC_PTO_DT_F16, PTOC_PTO_DT_BF16, PTOC_PTO_DT_F32};
-    return bits[t];
-}
-
-/* Whether every unconditional cpu dtype row of `role` of op allows t. */
-static bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t)
-{
-    bool seen = false;
-    for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {
-        const ptoc_pto_dtype_rule *r = ptoc_pto_dtype_rule_at(i);
-        if (r->op != op || r->same_as || r->when[0] || strcmp(r->role, role) != 0)
-            continue;
-        seen = true;
-        if (!(ptoc_pto_dtype_rule_set(r, PTOC_PTO_ARCH_CPU) & dtype_bit(t)))
-            return false;
-    }
-    return seen;
-}
-
 static e2e_case *fill_case(e2e_case *cases, int *n, ptoc_pto_op_id op, const char *variant, ref_dtype t,
                            const shape_class *k)
 {

@@ -115,5 +115,12 @@ void reduce_reference_op(const e2e_step *s, const ref_tile *t);
 /* fill.c: the fill, generate and quantisation family, and its reference. */
 void family_fill(e2e_suite *s);
 void fill_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
+/* Whether the cpu verifier takes dtype t for operand `role` of op: every
+ * unconditional dtype row of that role must allow it (false: no such row). */
+bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t);
+/* ewx.c: the remaining elementwise ops, and their reference (program.c):
+ * false for an op that is not one of them. */
+void family_ewx(e2e_suite *s);
+bool ewx_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
 
 #endif

@@ -453,6 +453,10 @@ bool program_level1_ok(const e2e_program *p, const char **why)
             return false;
         }
         const e2e_tile *d = &p->tiles[s->tile];
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TAXPY) {
+            *why = "taxpy accumulates into its dst, which its Level-1 form does not take";
+            return false;
+        }
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
             /* the 1-row source has no valid rows to give: only an alloc_tile could say them */
             *why = "tcolexpand's dynamic valid shape comes from no operand";
@@ -641,7 +645,9 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TQUANT: case PTOC_PTO_OP_TDEQUANT:
         fill_reference_op(s, t, scalars);   /* fill.c */
         break;
-    default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
+    default:
+        if (!ewx_reference_op(s, t, scalars))     /* ewx.c */
+            reduce_reference_op(s, t);            /* reduce.c; others are not computed and differ from ptoc's */
     }
 #undef IN
 #undef SC

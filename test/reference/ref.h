@@ -212,5 +212,30 @@ void ref_random_block(uint32_t ctr[4], const uint32_t key[2], int rounds);
 void ref_tquant(const ref_tile *dst, const ref_tile *src, const ref_tile *fp, const ref_tile *offset);
 /* tdequant over dst's valid region: (f32(src) - offset[r,0]) * scale[r,0]. */
 void ref_tdequant(const ref_tile *dst, const ref_tile *src, const ref_tile *scale, const ref_tile *offset);
+/* ---------------------------------------------------------------- remaining elementwise ops (ref_ewx.c) */
+
+/* trem: fmod(a, b) (integers a % b), plus b when that is nonzero and a, b lie
+ * on different sides of 0 (a >= 0 differs from b >= 0): the sign of b.
+ * tfmod: fmod(a, b), a % b: the sign of a. Integer x % 0 = x, INT_MIN % -1 = 0.
+ * and/or/xor on the bits (floats too); shl/shr with an amount (unsigned) of
+ * the width or more give 0, or the sign for a signed shr. prelu: a > 0 ? a :
+ * a * b (rounded). */
+typedef enum ref_ewx_op { REF_X_REM, REF_X_FMOD, REF_X_AND, REF_X_OR, REF_X_XOR, REF_X_SHL, REF_X_SHR,
+                          REF_X_PRELU } ref_ewx_op;
+uint64_t ref_ewx_apply(ref_ewx_op op, ref_dtype t, uint64_t a, uint64_t b);
+/* dst = src0 OP src1 (trem ... tprelu), dst = src OP scalar (trems ... tlrelu). */
+void ref_ewx_binary(ref_ewx_op op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+void ref_ewx_scalar(ref_ewx_op op, const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+/* taddc/tsubc (src1 a tile) and taddsc/tsubsc (src1 NULL: the scalar):
+ * dst = (src0 +/- b) + src2, each step rounded to the dtype. */
+void ref_ewx_ternary(bool sub, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1,
+                     uint64_t scalar, const ref_tile *src2);
+/* taxpy: dst = dst + round(src * scalar), the scalar in src's dtype (f16 src
+ * into an f32 dst: widened), each step rounded to dst's dtype. */
+void ref_taxpy(const ref_tile *dst, const ref_tile *src, uint64_t scalar);
+/* tpartadd/mul/max/min (op REF_ADD, REF_MUL, REF_MAX, REF_MIN): over dst's
+ * valid region, src0 OP src1 where both are valid, the valid one's element
+ * where one is, 0 where neither is. */
+void ref_tpart(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
 
 #endif
