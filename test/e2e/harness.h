@@ -112,5 +112,10 @@ int e2e_cube(e2e_suite *s);
 void family_unary(e2e_suite *s);
 void family_reduce(e2e_suite *s);
 void reduce_reference_op(const e2e_step *s, const ref_tile *t);
+/* Whether the cpu verifier takes dtype t for operand `role` of op (reduce.c). */
+bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t);
+/* rowexpand.c: the trowexpand family; its reference (false: not its op). */
+void family_rowexpand(e2e_suite *s);
+bool rowexpand_reference_op(const e2e_step *s, const ref_tile *t);
 
 #endif

@@ -436,6 +436,11 @@ bool program_level1_ok(const e2e_program *p, const char **why)
             *why = "tcolexpand's dynamic valid shape comes from no operand";
             return false;
         }
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TROWEXPAND && (d->vrows < 0 || d->vcols < 0)) {
+            /* the one-column source has no valid columns to give */
+            *why = "trowexpand's dynamic valid shape comes from no operand";
+            return false;
+        }
     }
     return true;
 }
@@ -610,7 +615,10 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
-    default: reduce_reference_op(s, t); break;   /* reduce.c; others are not computed and differ from ptoc's */
+    default:       /* reduce.c, rowexpand.c; others are not computed and differ from ptoc's */
+        if (!rowexpand_reference_op(s, t))
+            reduce_reference_op(s, t);
+        break;
     }
 #undef IN
 #undef SC

@@ -32,7 +32,7 @@ static uint32_t class_bit(ref_dtype t)
 
 /* Whether the cpu verifier takes dtype t for operand `role` of op: every
  * unconditional set row of that role must allow it. */
-static bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t)
+bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t)
 {
     bool seen = false;
     for (size_t i = 0; i < ptoc_pto_dtype_rule_count(); i++) {

@@ -114,6 +114,14 @@ void ref_tcolexpand(const ref_tile *dst, const ref_tile *src);
  * src0, has dst's physical shape the roles swap: dst[i,j] = src0[0,j] OP src1[i,j]. */
 void ref_tcolexpand_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
 
+/* ref_rowexpand.c. trowexpand: dst[i,j] = src[i,0]. trowexpand{add..expdif}:
+ * dst[i,j] = src0[i,j] OP v(i,j) with v = src1 when src0's valid shape is
+ * dst's, else dst[i,j] = v(i,j) OP src1[i,j] with v = src0; v(i,j) is v[i,0]
+ * for a col_major v, v[i, j mod 32/esize] (a 32-byte block per row) for a
+ * row_major one. */
+void ref_trowexpand(const ref_tile *dst, const ref_tile *src);
+void ref_trowexpand_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+
 /* tcmp / tcmps: packed bits per row, LSB first, into mask tile `dst` (any
  * integer dtype, row-major: row i starts at byte i*cols*esize). Only bytes
  * 0..ceil(vcols/8)-1 of rows < src.vrows are written; bits past vcols are 0. */
