@@ -196,5 +196,11 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
+ * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
+ * Only a strictly greater (less) element moves the index, so a NaN is taken
+ * only at index 0. dst holds i32/ui32 indices. */
+void ref_trow_argreduce(bool max, const ref_tile *dst, const ref_tile *src);
+void ref_tcol_argreduce(bool max, const ref_tile *dst, const ref_tile *src);
 
 #endif
