@@ -111,6 +111,8 @@ extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,
 extern const size_t cg_pto_reduce_rule_count;
 extern const cg_rule cg_pto_rowexpand_rules[];  /* lower_pto_rowexpand.c: trowexpand, trowexpand{add,...,expdif} */
 extern const size_t cg_pto_rowexpand_rule_count;
+extern const cg_rule cg_pto_sort_rules[];       /* lower_pto_sort.c: tsort32, tmrgsort */
+extern const size_t cg_pto_sort_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tmatmul.acc, tmatmul.bias */

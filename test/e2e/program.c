@@ -323,6 +323,8 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
         fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
     if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
+    if (s->exhausted)
+        fputs(" {exhausted = true}", out);
     fputs(" : ", out);
     for (int i = 0; i < s->nin; i++) {
         if (i)
@@ -615,8 +617,8 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */
     case PTOC_PTO_OP_THISTOGRAM: ref_thistogram(d, IN(0), IN(1), s->byte); break;
     case PTOC_PTO_OP_TCVT: ref_tcvt(d, IN(0), cvt_round(s->rmode), s->sat ? s->sat == 1 : ref_tcvt_default_sat(IN(0)->dtype, d->dtype)); break;
-    default:       /* reduce.c, rowexpand.c; others are not computed and differ from ptoc's */
-        if (!rowexpand_reference_op(s, t))
+    default:       /* reduce.c, rowexpand.c, sort.c; others are not computed and differ from ptoc's */
+        if (!rowexpand_reference_op(s, t) && !sort_reference_op(s, t, scalars))
             reduce_reference_op(s, t);
         break;
     }

@@ -73,13 +73,14 @@ typedef struct e2e_step {
     e2e_view view;             /* LOAD/STORE */
     int pad_scalar;            /* LOAD: param index of pad_value, or -1 */
     ptoc_pto_op_id op;         /* OP: an op of the table (program_reference lists those it computes) */
-    e2e_operand in[4];         /* OP: its ins; their kinds pick the form (tdivs ins(%s, %t), tcmps of two tiles) */
+    e2e_operand in[5];         /* OP: its ins; their kinds pick the form (tdivs ins(%s, %t), tcmps of two tiles) */
     int nin;
     ref_cmp cmp;               /* tcmp / tcmps */
     int byte;                  /* thistogram: 0..3 */
     int is_msb;                /* thistogram: -1 byte = N, else isMSB = true|false */
     int rmode;                 /* tcvt: 0 none written, else 1 + the #pto<round_mode> value (NONE .. CAST_RINT) */
     int sat;                   /* tcvt: 0 none written, 1 sat_mode ON, 2 OFF */
+    bool exhausted;            /* tmrgsort of lists: {exhausted = true} */
 } e2e_step;
 
 typedef struct e2e_program {
