@@ -109,7 +109,7 @@ extern const cg_rule cg_pto_unary_rules[];      /* lower_pto_unary.c: tabs tneg 
 extern const size_t cg_pto_unary_rule_count;
 extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,max,min,prod}, tcol{...} */
 extern const size_t cg_pto_reduce_rule_count;
-extern const cg_rule cg_pto_rowexpand_rules[];  /* lower_pto_rowexpand.c: trowexpand, trowexpand{add,...,expdif} */
+extern const cg_rule cg_pto_rowexpand_rules[];  /* lower_pto_rowexpand.c: trowexpand, trowexpand{add..} */
 extern const size_t cg_pto_rowexpand_rule_count;
 extern const cg_rule cg_pto_sort_rules[];       /* lower_pto_sort.c: tsort32, tmrgsort */
 extern const size_t cg_pto_sort_rule_count;

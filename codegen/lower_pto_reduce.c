@@ -249,8 +249,8 @@ static void emit_arg(cg *g, bool max, bool row, const cg_tile *src, const cg_til
     LLVMBuildStore(B, LLVMBuildSelect(B, take, k.iv, LLVMBuildLoad2(B, g->i64, at, ""), ""), at);
     cg_loop_end(g, &k);
     LLVMValueRef idx = LLVMBuildTrunc(B, LLVMBuildLoad2(B, g->i64, at, ""), g->i32, "");
-    cg_store_elem(g, dst->elem, row ? cg_tile_elem_ptr(g, dst, line, zero) : cg_tile_elem_ptr(g, dst, zero, line),
-                  idx);
+    LLVMValueRef out = row ? cg_tile_elem_ptr(g, dst, line, zero) : cg_tile_elem_ptr(g, dst, zero, line);
+    cg_store_elem(g, dst->elem, out, idx);
 }
 
 /* trowargmax trowargmin (rule arg: ARG_ROW) tcolargmax tcolargmin; | ARG_MAX. */

@@ -69,8 +69,8 @@ typedef struct rx_nest {
     ew_op kind;
     const cg_tile *dst, *full, *vec;
     bool vec_is_src0;
-    bool blocks;               /* the row vector is a 32-byte block per row (row_major) */
-    unsigned block;            /* elements in 32 bytes */
+    bool blocks;    /* the row vector is a 32-byte block per row (row_major) */
+    unsigned block; /* elements in 32 bytes */
 } rx_nest;
 
 static LLVMValueRef combine(cg *g, const rx_nest *n, LLVMValueRef full, LLVMValueRef vec)
@@ -85,7 +85,7 @@ static unsigned vector_lanes(const rx_nest *n)
 {
     unsigned lanes = n->block;
     if (n->kind == EW_EXPDIF || (n->kind == EW_DIV && !ptoc_type_is_float(n->dst->elem)))
-        return 0;   /* expf calls and integer division have no vector form on x86 */
+        return 0; /* expf calls and integer division have no vector form on x86 */
     if (lanes < 2 || !unboxed_row_major(n->dst) || !unboxed_row_major(n->full))
         return 0;
     if (n->dst->desc.cols % lanes != 0 || n->full->desc.cols % lanes != 0)
@@ -139,13 +139,14 @@ static void emit_nest(cg *g, const rx_nest *n)
 static bool rx_nest_of(ptoc_op *op, rx_nest *n, ew_op kind, const cg_tile *dst, const cg_tile *full,
                        const cg_tile *vec, bool vec_is_src0)
 {
-    *n = (rx_nest){kind, dst, full, vec, vec_is_src0, vec->desc.blayout == PTOC_PTO_BL_ROW_MAJOR,
-                   32 / dst->esize};
+    bool blocks = vec->desc.blayout == PTOC_PTO_BL_ROW_MAJOR;
+    *n = (rx_nest){kind, dst, full, vec, vec_is_src0, blocks, 32 / dst->esize};
     /* A block per row must lie inside the row (the hardware's BLK load reads
      * 32 bytes from each row's start whatever the valid columns). */
     if (n->blocks && vec->desc.cols < (int64_t)n->block) {
-        ptoc_op_emit_error(op, "a row_major row-vector operand must have rows of at least 32 bytes (one block "
-                               "per row); use a col_major one-column tile for one value per row");
+        ptoc_op_emit_error(op,
+                           "a row_major row-vector operand must have rows of at least 32 bytes (one block "
+                           "per row); use a col_major one-column tile for one value per row");
         return false;
     }
     return true;
@@ -158,7 +159,8 @@ static bool rx_nest_of(ptoc_op *op, rx_nest *n, ew_op kind, const cg_tile *dst, 
 static bool lower_rowexpand_binary(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     cg_tile s0, s1, dst;
-    if (!cg_op_in(g, op, 0, &s0) || !cg_op_in(g, op, 1, &s1) || !cg_op_out(g, op, cg_ew_full_operand(op), &dst))
+    if (!cg_op_in(g, op, 0, &s0) || !cg_op_in(g, op, 1, &s1) ||
+        !cg_op_out(g, op, cg_ew_full_operand(op), &dst))
         return false;
     if (!check_same_elem(op, &s0, &dst) || !check_same_elem(op, &s1, &dst) ||
         !cg_check_computable(op, "dst", dst.elem))
@@ -186,7 +188,7 @@ static bool lower_rowexpand_binary(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMPositionBuilderAtEnd(B, bn);
     emit_nest(g, &normal);
     LLVMBuildBr(B, join);
-    LLVMMoveBasicBlockAfter(bs, LLVMGetLastBasicBlock(g->fn->fn));   /* IR in reading order */
+    LLVMMoveBasicBlockAfter(bs, LLVMGetLastBasicBlock(g->fn->fn)); /* IR in reading order */
     LLVMPositionBuilderAtEnd(B, bs);
     emit_nest(g, &swapped);
     LLVMBuildBr(B, join);

@@ -65,17 +65,19 @@ static LLVMValueRef precedes(cg *g, LLVMValueRef va, LLVMValueRef ia, LLVMValueR
     LLVMValueRef a_nan = LLVMBuildFCmp(B, LLVMRealUNO, va, va, "");
     LLVMValueRef b_nan = LLVMBuildFCmp(B, LLVMRealUNO, vb, vb, "");
     LLVMValueRef num_before_nan = LLVMBuildAnd(B, LLVMBuildNot(B, a_nan, ""), b_nan, "");
-    LLVMValueRef tie = LLVMBuildOr(B, LLVMBuildFCmp(B, LLVMRealOEQ, va, vb, ""), LLVMBuildAnd(B, a_nan, b_nan, ""), "");
-    LLVMValueRef by_index = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntULT, ia, ib, ""),
-                                        LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, ia, ib, ""),
-                                                     LLVMBuildICmp(B, LLVMIntULT, a, b, ""), ""),
-                                        "");
-    return LLVMBuildOr(B, LLVMBuildOr(B, gt, num_before_nan, ""), LLVMBuildAnd(B, tie, by_index, ""), "sort.precedes");
+    LLVMValueRef tie =
+        LLVMBuildOr(B, LLVMBuildFCmp(B, LLVMRealOEQ, va, vb, ""), LLVMBuildAnd(B, a_nan, b_nan, ""), "");
+    LLVMValueRef by_index = LLVMBuildOr(
+        B, LLVMBuildICmp(B, LLVMIntULT, ia, ib, ""),
+        LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, ia, ib, ""), LLVMBuildICmp(B, LLVMIntULT, a, b, ""), ""),
+        "");
+    return LLVMBuildOr(B, LLVMBuildOr(B, gt, num_before_nan, ""), LLVMBuildAnd(B, tie, by_index, ""),
+                       "sort.precedes");
 }
 
 typedef struct sort_operands {
     cg_tile src, idx, dst;
-    LLVMValueRef idx_row;      /* i64: 0 when idx has one valid row, else the row */
+    LLVMValueRef idx_row; /* i64: 0 when idx has one valid row, else the row */
 } sort_operands;
 
 /* Sorts block `blk` (n valid elements, i64) of row `row` into dst. */
@@ -91,7 +93,7 @@ static void emit_block(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValu
     LLVMValueRef ck = LLVMBuildAdd(B, first, k.iv, "");
     LLVMValueRef pk = cg_tile_elem_ptr(g, &o->src, row, ck);
     LLVMValueRef vk = cg_load_elem(g, elem, pk);
-    LLVMValueRef bk = LLVMBuildLoad2(B, LLVMIntTypeInContext(g->llctx, o->src.esize * 8), pk, "");   /* as is */
+    LLVMValueRef bk = LLVMBuildLoad2(B, LLVMIntTypeInContext(g->llctx, o->src.esize * 8), pk, ""); /* as is */
     LLVMValueRef ik = LLVMBuildLoad2(B, g->i32, cg_tile_elem_ptr(g, &o->idx, irow, ck), "");
     LLVMBuildStore(B, zero, rank);
     cg_loop_begin(g, &j, zero, n, "sort.other");
@@ -105,7 +107,7 @@ static void emit_block(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValu
     LLVMValueRef slot = LLVMBuildAdd(B, first, LLVMBuildLoad2(B, g->i64, rank, ""), "sort.slot");
     LLVMValueRef p = pair_ptr(g, &o->dst, row, slot);
     LLVMBuildStore(B, bk, p);
-    if (o->dst.esize == 2) {   /* f16: the value's upper half of the 4-byte slot is zero */
+    if (o->dst.esize == 2) { /* f16: the value's upper half of the 4-byte slot is zero */
         LLVMValueRef one = cg_i64(g, 1);
         LLVMBuildStore(B, LLVMConstInt(g->i16, 0, false), LLVMBuildInBoundsGEP2(B, g->i16, p, &one, 1, ""));
     }
@@ -135,8 +137,9 @@ static bool lower_tsort32(cg *g, ptoc_op *op, const cg_rule *rule)
      * only the blocks that fit. */
     int64_t fit = o.dst.desc.cols * (int64_t)o.dst.esize / 256;
     if (LLVMIsAConstantInt(nblocks) && (int64_t)LLVMConstIntGetZExtValue(nblocks) > fit) {
-        ptoc_op_emit_error(op, "dst rows of %lld bytes cannot hold the sorted pairs of src's valid columns (%lld "
-                               "bytes: 8 per element, whole 32-element blocks)",
+        ptoc_op_emit_error(op,
+                           "dst rows of %lld bytes cannot hold the sorted pairs of src's valid columns (%lld "
+                           "bytes: 8 per element, whole 32-element blocks)",
                            (long long)(o.dst.desc.cols * o.dst.esize),
                            (long long)LLVMConstIntGetZExtValue(nblocks) * 256);
         return false;
@@ -187,7 +190,8 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
     LLVMBasicBlockRef take = cg_block(g, "merge.take"), done = cg_block(g, "merge.done");
     LLVMBuildBr(B, head);
     LLVMPositionBuilderAtEnd(B, head);
-    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, LLVMBuildLoad2(B, g->i64, out, ""), out_len, ""), body, done);
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, LLVMBuildLoad2(B, g->i64, out, ""), out_len, ""), body,
+                    done);
     LLVMPositionBuilderAtEnd(B, body);
     LLVMBuildStore(B, cg_i64(g, -1), pick);
     LLVMBuildStore(B, LLVMConstNull(vt), best);
@@ -196,14 +200,16 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
         LLVMValueRef has = LLVMBuildICmp(B, LLVMIntULT, at, l[k].len, "");
         /* the head's pointer, clamped inside the list so the load is harmless */
         LLVMValueRef last = LLVMBuildSub(B, l[k].len, one, "");
-        LLVMValueRef safe = LLVMBuildSelect(B, has, at, LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, l[k].len, zero,
-                                                                                         ""), zero, last, ""), "");
+        LLVMValueRef safe = LLVMBuildSelect(
+            B, has, at, LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, l[k].len, zero, ""), zero, last, ""),
+            "");
         LLVMValueRef p = pair_ptr(g, l[k].tile, zero, LLVMBuildAdd(B, l[k].base, safe, ""));
         LLVMValueRef v = cg_load_elem(g, elem, p);
         LLVMValueRef none = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildLoad2(B, g->i64, pick, ""), zero, "");
         LLVMValueRef greater = LLVMBuildFCmp(B, LLVMRealOGT, v, LLVMBuildLoad2(B, vt, best, ""), "");
         LLVMValueRef choose = LLVMBuildAnd(B, has, LLVMBuildOr(B, none, greater, ""), "merge.choose");
-        LLVMBuildStore(B, LLVMBuildSelect(B, choose, cg_i64(g, k), LLVMBuildLoad2(B, g->i64, pick, ""), ""), pick);
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, cg_i64(g, k), LLVMBuildLoad2(B, g->i64, pick, ""), ""),
+                       pick);
         LLVMBuildStore(B, LLVMBuildSelect(B, choose, v, LLVMBuildLoad2(B, vt, best, ""), ""), best);
         LLVMTypeRef pt = LLVMPointerTypeInContext(g->llctx, 0);
         LLVMBuildStore(B, LLVMBuildSelect(B, choose, p, LLVMBuildLoad2(B, pt, src, ""), ""), src);
@@ -213,13 +219,15 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
     LLVMPositionBuilderAtEnd(B, take);
     /* the whole 8-byte pair, bits as they are */
     LLVMValueRef o = LLVMBuildLoad2(B, g->i64, out, "");
-    LLVMValueRef pair = LLVMBuildLoad2(B, g->i64, LLVMBuildLoad2(B, LLVMPointerTypeInContext(g->llctx, 0), src, ""), "");
+    LLVMValueRef pair =
+        LLVMBuildLoad2(B, g->i64, LLVMBuildLoad2(B, LLVMPointerTypeInContext(g->llctx, 0), src, ""), "");
     LLVMBuildStore(B, pair, pair_ptr(g, dst, zero, LLVMBuildAdd(B, out_base, o, "")));
     LLVMBuildStore(B, LLVMBuildAdd(B, o, one, ""), out);
     LLVMValueRef emptied = LLVMConstInt(g->i1, 0, false);
     for (unsigned k = 0; k < n; k++) {
         LLVMValueRef mine = LLVMBuildICmp(B, LLVMIntEQ, picked, cg_i64(g, k), "");
-        LLVMValueRef at = LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, l[k].at, ""), LLVMBuildZExt(B, mine, g->i64, ""), "");
+        LLVMValueRef at =
+            LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, l[k].at, ""), LLVMBuildZExt(B, mine, g->i64, ""), "");
         LLVMBuildStore(B, at, l[k].at);
         emptied = LLVMBuildOr(B, emptied, LLVMBuildICmp(B, LLVMIntEQ, at, l[k].len, ""), "");
     }
@@ -256,10 +264,12 @@ static bool lower_mrgsort_blocks(cg *g, ptoc_op *op)
     len = LLVMBuildZExtOrBitCast(B, len, g->i64, "merge.block_len");
     LLVMValueRef per = cg_i64(g, pair_elems(&dst)), zero = cg_i64(g, 0);
     /* blockLen 0 or not whole pairs: nothing (a group count of 0) */
-    LLVMValueRef whole = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, len, zero, ""),
-                                      LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildURem(B, len, per, ""), zero, ""), "");
+    LLVMValueRef whole =
+        LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntNE, len, zero, ""),
+                     LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildURem(B, len, per, ""), zero, ""), "");
     LLVMValueRef group = LLVMBuildMul(B, LLVMBuildSelect(B, whole, len, cg_i64(g, 1), ""), cg_i64(g, 4), "");
-    LLVMValueRef ngroups = LLVMBuildSelect(B, whole, LLVMBuildUDiv(B, dst.vcols, group, ""), zero, "merge.groups");
+    LLVMValueRef ngroups =
+        LLVMBuildSelect(B, whole, LLVMBuildUDiv(B, dst.vcols, group, ""), zero, "merge.groups");
     LLVMValueRef pairs = LLVMBuildUDiv(B, LLVMBuildSelect(B, whole, len, zero, ""), per, "merge.block_pairs");
     merge_list l[4];
     cg_loop gi;
@@ -292,7 +302,8 @@ static bool lower_mrgsort_lists(cg *g, ptoc_op *op, uint32_t nlists)
     for (uint32_t k = 0; k < nlists; k++)
         l[k] = (merge_list){&src[k], zero, LLVMBuildUDiv(g->b, src[k].vcols, per, ""),
                             cg_alloca(g, g->i64, "merge.at")};
-    emit_merge(g, l, nlists, &dst, zero, LLVMBuildUDiv(g->b, dst.vcols, per, "merge.out_len"), ex && ex->u.boolean);
+    emit_merge(g, l, nlists, &dst, zero, LLVMBuildUDiv(g->b, dst.vcols, per, "merge.out_len"),
+               ex && ex->u.boolean);
     return true;
 }
 
@@ -311,8 +322,9 @@ static bool lower_tmrgsort(cg *g, ptoc_op *op, const cg_rule *rule)
         return lower_mrgsort_blocks(g, op);
     if (nins >= 3 && nins <= 5)
         return lower_mrgsort_lists(g, op, nins - 1);
-    ptoc_op_emit_error(op, "tmrgsort takes ins(src, blockLen) or ins(src0, ..., srcN, tmp) with 2 to 4 lists on the "
-                           "cpu target");
+    ptoc_op_emit_error(
+        op, "tmrgsort takes ins(src, blockLen) or ins(src0, ..., srcN, tmp) with 2 to 4 lists on the "
+            "cpu target");
     return false;
 }
 

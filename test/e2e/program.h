@@ -73,7 +73,7 @@ typedef struct e2e_step {
     e2e_view view;             /* LOAD/STORE */
     int pad_scalar;            /* LOAD: param index of pad_value, or -1 */
     ptoc_pto_op_id op;         /* OP: an op of the table (program_reference lists those it computes) */
-    e2e_operand in[5];         /* OP: its ins; their kinds pick the form (tdivs ins(%s, %t), tcmps of two tiles) */
+    e2e_operand in[5];         /* OP: its ins; their kinds pick the form (tdivs ins(%s, %t), tcmps) */
     int nin;
     ref_cmp cmp;               /* tcmp / tcmps */
     int byte;                  /* thistogram: 0..3 */

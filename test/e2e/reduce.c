@@ -98,8 +98,8 @@ static const ptoc_pto_op_id reduce_ops[] = {PTOC_PTO_OP_TROWSUM, PTOC_PTO_OP_TRO
 static const ref_binop reduce_kinds[] = {REF_ADD, REF_MAX, REF_MIN, REF_MUL, REF_ADD, REF_MAX, REF_MIN, REF_MUL};
 enum { REDUCE_OPS = sizeof reduce_ops / sizeof reduce_ops[0], REDUCE_ROW_OPS = 4 };
 
-static const ptoc_pto_op_id arg_ops[] = {PTOC_PTO_OP_TROWARGMAX, PTOC_PTO_OP_TROWARGMIN, PTOC_PTO_OP_TCOLARGMAX,
-                                         PTOC_PTO_OP_TCOLARGMIN};
+static const ptoc_pto_op_id arg_ops[] = {PTOC_PTO_OP_TROWARGMAX, PTOC_PTO_OP_TROWARGMIN,
+                                         PTOC_PTO_OP_TCOLARGMAX, PTOC_PTO_OP_TCOLARGMIN};
 enum { ARG_OPS = sizeof arg_ops / sizeof arg_ops[0], ARG_ROW_OPS = 2 };
 
 /* The arg reductions of source dtype t into index dtype `idx`: a one-column

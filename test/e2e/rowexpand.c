@@ -17,7 +17,7 @@
 
 #include <stdlib.h>
 
-static const ref_dtype rx_dtypes[] = {REF_I8, REF_I16, REF_I32, REF_I64, REF_U8, REF_U16,
+static const ref_dtype rx_dtypes[] = {REF_I8,  REF_I16, REF_I32, REF_I64,  REF_U8, REF_U16,
                                       REF_U32, REF_U64, REF_F16, REF_BF16, REF_F32};
 enum { RX_DTYPES = sizeof rx_dtypes / sizeof rx_dtypes[0] };
 
@@ -25,7 +25,8 @@ static const ptoc_pto_op_id rx_ops[] = {PTOC_PTO_OP_TROWEXPAND,    PTOC_PTO_OP_T
                                         PTOC_PTO_OP_TROWEXPANDSUB, PTOC_PTO_OP_TROWEXPANDMUL,
                                         PTOC_PTO_OP_TROWEXPANDDIV, PTOC_PTO_OP_TROWEXPANDMAX,
                                         PTOC_PTO_OP_TROWEXPANDMIN, PTOC_PTO_OP_TROWEXPANDEXPDIF};
-static const ref_binop rx_kinds[] = {REF_ADD, REF_ADD, REF_SUB, REF_MUL, REF_DIV, REF_MAX, REF_MIN, REF_EXPDIF};
+static const ref_binop rx_kinds[] = {REF_ADD, REF_ADD, REF_SUB, REF_MUL,
+                                     REF_DIV, REF_MAX, REF_MIN, REF_EXPDIF};
 enum { RX_OPS = sizeof rx_ops / sizeof rx_ops[0] };
 
 /* The operand forms of the binary ops. */
@@ -67,9 +68,9 @@ static void build(e2e_case *c, ptoc_pto_op_id op, rx_form form, ref_dtype t, con
     program_load_tile(p, v);
     e2e_operand in[3] = {tile_operand(form == RX_SWAP ? v : full), tile_operand(form == RX_SWAP ? full : v)};
     int nin = 2;
-    if (form == RX_TMP) {       /* the A2/A3 broadcast buffer: 8 KiB covers any row count */
+    if (form == RX_TMP) { /* the A2/A3 broadcast buffer: 8 KiB covers any row count */
         int tmp = program_tile(p, t, 32, 256 / ref_dtype_size(t), 32, 256 / ref_dtype_size(t));
-        program_load_tile(p, tmp);              /* a value for Level 1, where a tile is defined before use */
+        program_load_tile(p, tmp); /* a value for Level 1, where a tile is defined before use */
         in[nin++] = tile_operand(tmp);
     }
     program_op(p, op, d, nin, in);
@@ -80,7 +81,7 @@ void family_rowexpand(e2e_suite *s)
 {
     static const char *const suffix[RX_FORM_COUNT] = {"", "_block", "_swap", "_tmp"};
     static const char *const key[RX_FORM_COUNT] = {"", " (block)", " (swapped)", " (tmp)"};
-    static char keys[RX_OPS][RX_FORM_COUNT][40];   /* statistics keys outlive the cases */
+    static char keys[RX_OPS][RX_FORM_COUNT][40]; /* statistics keys outlive the cases */
     for (int oi = 0; oi < RX_OPS; oi++)
         for (int f = 0; f < RX_FORM_COUNT; f++)
             snprintf(keys[oi][f], sizeof keys[oi][f], "%s%s", program_op_name(rx_ops[oi]), key[f]);
@@ -95,9 +96,9 @@ void family_rowexpand(e2e_suite *s)
             for (int f = 0; f < nforms; f++)
                 for (int ki = 0; ki < CLASS_COUNT; ki++) {
                     if (f == RX_TMP && ki != 1)
-                        continue;                 /* one class is enough for this form */
+                        continue; /* one class is enough for this form */
                     if (f == RX_TMP && rx_ops[oi] == PTOC_PTO_OP_TROWEXPANDADD)
-                        continue;                 /* trowexpandadd takes no tmp */
+                        continue; /* trowexpandadd takes no tmp */
                     shape_class k = class_of(ki, t);
                     char name[64];
                     snprintf(name, sizeof name, "%s%s_%s_%s", program_op_name(rx_ops[oi]), suffix[f],

@@ -30,7 +30,8 @@ static shape_class sort_class(const char *name, int64_t rows, int64_t cols, int6
 /* ---------------------------------------------------------------- tsort32 */
 
 /* Small idx values (0..15) in the buffer of parameter c->aux. */
-static void small_indices(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+static void small_indices(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                          e2e_rng *rng)
 {
     uint32_t *idx = (uint32_t *)bufs[c->aux];
     for (int64_t i = 0; i < c->prog.params[c->aux].elems; i++)
@@ -44,14 +45,14 @@ typedef enum sort_form { SF_BLOCKS, SF_TMP, SF_IDX_ROW, SF_FORM_COUNT } sort_for
 static void build_tsort32(e2e_case *c, sort_form form, ref_dtype t, const shape_class *k)
 {
     e2e_program *p = &c->prog;
-    int64_t per = 8 / ref_dtype_size(t);       /* dst elements per src element */
+    int64_t per = 8 / ref_dtype_size(t); /* dst elements per src element */
     int src = program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols);
     int idx = form == SF_IDX_ROW ? program_tile(p, REF_U32, 1, k->cols, 1, k->vcols)
                                  : program_tile(p, REF_U32, k->rows, k->cols, k->vrows, k->vcols);
     int dst = program_tile(p, t, k->rows, k->cols * per, k->vrows, k->cols * per);
     program_load_tile(p, src);
     program_load_tile(p, idx);
-    program_load_tile(p, dst);                 /* what the op leaves alone stays as loaded */
+    program_load_tile(p, dst); /* what the op leaves alone stays as loaded */
     e2e_operand in[3] = {tile_operand(src), tile_operand(idx)};
     int nin = 2;
     if (form != SF_BLOCKS)
@@ -59,7 +60,7 @@ static void build_tsort32(e2e_case *c, sort_form form, ref_dtype t, const shape_
     program_op(p, PTOC_PTO_OP_TSORT32, dst, nin, in);
     program_store_tile(p, dst);
     c->fill = small_indices;
-    c->aux = 1;                                /* idx's buffer: the second load */
+    c->aux = 1; /* idx's buffer: the second load */
 }
 
 /* ---------------------------------------------------------------- tmrgsort */
@@ -124,12 +125,15 @@ void family_sort(e2e_suite *s)
         int n = 0;
         char name[64];
         const shape_class classes[] = {
-            sort_class("aligned", 4, 64, 4, 64), sort_class("ragged", 4, 64, 3, 45),
-            sort_class("row", 1, 128, 1, 100), sort_class("dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C),
+            sort_class("aligned", 4, 64, 4, 64),
+            sort_class("ragged", 4, 64, 3, 45),
+            sort_class("row", 1, 128, 1, 100),
+            sort_class("dynamic", 16, 64, E2E_DYN_R, E2E_DYN_C),
         };
         for (int f = 0; f < SF_FORM_COUNT; f++)
             for (size_t ki = 0; ki < sizeof classes / sizeof classes[0]; ki++) {
-                snprintf(name, sizeof name, "tsort32%s_%s_%s", form_name[f], ref_dtype_name(t), classes[ki].name);
+                snprintf(name, sizeof name, "tsort32%s_%s_%s", form_name[f], ref_dtype_name(t),
+                         classes[ki].name);
                 e2e_case *c = new_case(cases, &n, form_key[f], t, &classes[ki], name);
                 build_tsort32(c, (sort_form)f, t, &classes[ki]);
             }
@@ -145,8 +149,8 @@ void family_sort(e2e_suite *s)
                     int64_t out = full ? total[lists] : 160;
                     snprintf(name, sizeof name, "tmrgsort_%dlists%s_%s_%s", lists, ex ? "_exhausted" : "",
                              ref_dtype_name(t), full ? "all" : "short");
-                    e2e_case *c = new_case(cases, &n, ex ? "tmrgsort (lists, exhausted)" : "tmrgsort (lists)", t,
-                                           &one, name);
+                    e2e_case *c = new_case(cases, &n, ex ? "tmrgsort (lists, exhausted)" : "tmrgsort (lists)",
+                                           t, &one, name);
                     build_lists(c, t, lists, out, ex);
                 }
         char module[64];

@@ -15,7 +15,7 @@
 
 typedef struct ref_pair {
     float value;
-    uint64_t bits;             /* the value's bits in the tile's dtype */
+    uint64_t bits; /* the value's bits in the tile's dtype */
     uint32_t index;
     int64_t pos;
 } ref_pair;
@@ -29,7 +29,7 @@ static bool precedes(const ref_pair *a, const ref_pair *b)
 {
     bool an = isnan(a->value), bn = isnan(b->value);
     if (an != bn)
-        return bn;                               /* numbers before NaNs */
+        return bn; /* numbers before NaNs */
     if (!an && a->value != b->value)
         return a->value > b->value;
     if (a->index != b->index)
@@ -42,7 +42,7 @@ static void write_pair(const ref_tile *dst, int64_t row, int64_t slot, const ref
     uint8_t *q = ref_elem_ptr(dst, row, slot * pair_elems(dst->dtype));
     uint32_t es = ref_dtype_size(dst->dtype);
     memset(q, 0, 4);
-    memcpy(q, &p->bits, es);                     /* little-endian: the low bytes */
+    memcpy(q, &p->bits, es); /* little-endian: the low bytes */
     memcpy(q + 4, &p->index, 4);
 }
 
@@ -60,7 +60,8 @@ void ref_tsort32(const ref_tile *dst, const ref_tile *src, const ref_tile *idx, 
             int64_t n = vcols - 32 * b < 32 ? vcols - 32 * b : 32;
             for (int64_t k = 0; k < n; k++) {
                 uint64_t bits = ref_get(src, i, 32 * b + k);
-                block[k] = (ref_pair){ref_float_of(src->dtype, bits), bits, (uint32_t)ref_get(idx, irow, 32 * b + k), k};
+                block[k] = (ref_pair){ref_float_of(src->dtype, bits), bits,
+                                      (uint32_t)ref_get(idx, irow, 32 * b + k), k};
             }
             for (int64_t k = 0; k < n; k++) {
                 int64_t rank = 0;
@@ -83,7 +84,8 @@ static float head_value(const ref_list *l)
     return ref_float_of(l->tile->dtype, ref_get(l->tile, 0, (l->base + l->at) * pair_elems(l->tile->dtype)));
 }
 
-static void merge(ref_list *l, int n, const ref_tile *dst, int64_t out_base, int64_t out_len, bool stop_on_empty)
+static void merge(ref_list *l, int n, const ref_tile *dst, int64_t out_base, int64_t out_len,
+                  bool stop_on_empty)
 {
     for (int64_t out = 0; out < out_len; out++) {
         int pick = -1;
