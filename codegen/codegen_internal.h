@@ -109,6 +109,10 @@ extern const cg_rule cg_pto_unary_rules[];      /* lower_pto_unary.c: tabs tneg 
 extern const size_t cg_pto_unary_rule_count;
 extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,max,min,prod}, tcol{...} */
 extern const size_t cg_pto_reduce_rule_count;
+extern const cg_rule cg_pto_rowexpand_rules[];  /* lower_pto_rowexpand.c: trowexpand, trowexpand{add..} */
+extern const size_t cg_pto_rowexpand_rule_count;
+extern const cg_rule cg_pto_sort_rules[];       /* lower_pto_sort.c: tsort32, tmrgsort */
+extern const size_t cg_pto_sort_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_ewx_rules[];        /* lower_pto_ewx.c: trem tfmod tand.. tpart* taddc taxpy.. */
@@ -129,6 +133,18 @@ extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscop
 extern const size_t cg_pto_scope_rule_count;
 extern const cg_rule cg_a2a3_rules[];           /* lower_a2a3.c: the A2/A3 repeat intrinsics' semantics */
 extern const size_t cg_a2a3_rule_count;
+
+/* lower_pto_elementwise.c, shared with the tile ops built on the same
+ * arithmetic (lower_pto_rowexpand.c). What one element computes from a (the
+ * tile element) and b: a OP b, or for EW_RDIV b / a (the scalar-first tdivs). */
+typedef enum ew_op { EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_EXPDIF, EW_COPY, EW_RDIV } ew_op;
+/* a OP b on compute-type values (scalars or vectors) of element type `elem`,
+ * as the elementwise ops compute it (docs/targets.md: integer division,
+ * max/min selects, expdif with an f16 difference rounded first). */
+LLVMValueRef cg_ew_apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
+/* Of a two-source op, the source (0 or 1) whose physical shape is dst's: it
+ * gives a Level-1 result its valid shape when the result type leaves it dynamic. */
+uint32_t cg_ew_full_operand(const ptoc_op *op);
 
 /* One table of a target's rules (the count is read through a pointer because
  * each file defines its own). */

@@ -32,9 +32,6 @@
  */
 #include "codegen/codegen_internal.h"
 
-/* What one element computes from a (the tile element) and b: a OP b, or for
- * EW_RDIV b / a (the scalar-first tdivs). */
-typedef enum ew_op { EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN, EW_EXPDIF, EW_COPY, EW_RDIV } ew_op;
 
 /* One tile operand of the loop nest. */
 typedef struct ew_src {
@@ -85,7 +82,7 @@ static LLVMValueRef int_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b, bool
 }
 
 /* One element of dst, from compute-type values a and b (b unused by EW_COPY). */
-static LLVMValueRef apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
+LLVMValueRef cg_ew_apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b)
 {
     if (op == EW_COPY)
         return a;
@@ -143,7 +140,7 @@ static void emit_step(cg *g, ew_op op, const cg_tile *dst, const ew_row *out, co
         LLVMValueRef p = elem_ptr(g, &in[k], col);
         v[k] = lanes > 1 ? cg_load_elems(g, src[k].tile.elem, p, lanes) : cg_load_elem(g, src[k].tile.elem, p);
     }
-    cg_store_elem(g, dst->elem, elem_ptr(g, out, col), apply(g, op, dst->elem, v[0], v[1]));
+    cg_store_elem(g, dst->elem, elem_ptr(g, out, col), cg_ew_apply(g, op, dst->elem, v[0], v[1]));
 }
 
 /* The lanes of one vector step: 32 bytes of dst's elements (8 f32, 16 f16
@@ -321,7 +318,7 @@ static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
 
 /* The source whose physical shape is dst's: it gives a Level-1 result its
  * valid shape when the result type leaves it dynamic. */
-static uint32_t full_operand(const ptoc_op *op)
+uint32_t cg_ew_full_operand(const ptoc_op *op)
 {
     const ptoc_pto_tile_desc *a = ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type);
     const ptoc_pto_tile_desc *b = ptoc_pto_tile_like(ptoc_op_operand(op, 1)->type);
@@ -339,7 +336,7 @@ static bool lower_colexpand_binary(cg *g, ptoc_op *op, const cg_rule *rule)
     ew_src s[2] = {{.row0 = false}, {.row0 = true}};
     cg_tile dst;
     if (!cg_op_in(g, op, 0, &s[0].tile) || !cg_op_in(g, op, 1, &s[1].tile) ||
-        !cg_op_out(g, op, full_operand(op), &dst))
+        !cg_op_out(g, op, cg_ew_full_operand(op), &dst))
         return false;
     if (!check_same_elem(op, &s[0].tile, &dst) || !check_same_elem(op, &s[1].tile, &dst) ||
         !cg_check_computable(op, "dst", dst.elem))

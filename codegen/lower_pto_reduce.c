@@ -2,6 +2,8 @@
  *
  *   trowsum trowmax trowmin trowprod   dst[i,0] = OP over src[i, 0..vcols)
  *   tcolsum tcolmax tcolmin tcolprod   dst[0,j] = OP over src[0..vrows, j]
+ *   trowargmax trowargmin              dst[i,0] = the column of row i's max/min
+ *   tcolargmax tcolargmin              dst[0,j] = the row of column j's max/min
  *
  * Float sums and products depend on the order of their operations, so each
  * reduction runs in the order of pto-isa's A5 hardware library, and every
@@ -26,6 +28,14 @@
  * max/min are the elementwise ops' selects (a > b ? a : b with a the running
  * value); integers wrap. The optional tmp operand is the hardware's scratch
  * and is not used here.
+ *
+ * The arg reductions scan in index order from element 0 and move to an
+ * element only when it compares strictly greater (less), as pto-isa's CPU
+ * model (cpu/TReduceIdx.hpp) and the A5 kernels (TRowReduceIdx.hpp: vcmax per
+ * chunk, vcmp_lt across chunks; TColReduceIdx.hpp: vcmp_gt row by row) do:
+ * a tie gives the first index, and a NaN, which compares false, is never
+ * taken unless it is element 0, which then stays. Integers compare signed or
+ * unsigned by their dtype. The index is written as an i32/ui32.
  */
 #include "codegen/codegen_internal.h"
 
@@ -205,10 +215,70 @@ static bool lower_col(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- arg reductions */
+
+/* Whether cur is strictly better than best: greater for argmax, less for
+ * argmin; ordered float compares, so a NaN is never better. */
+static LLVMValueRef better(cg *g, bool max, const ptoc_type *elem, LLVMValueRef cur, LLVMValueRef best)
+{
+    if (ptoc_type_is_float(elem))
+        return LLVMBuildFCmp(g->b, max ? LLVMRealOGT : LLVMRealOLT, cur, best, "arg.better");
+    bool u = cg_is_unsigned(elem);
+    LLVMIntPredicate p = max ? (u ? LLVMIntUGT : LLVMIntSGT) : (u ? LLVMIntULT : LLVMIntSLT);
+    return LLVMBuildICmp(g->b, p, cur, best, "arg.better");
+}
+
+/* The index of the first best element of a row (`row`: along columns) or of
+ * a column (along rows) `line` of src, stored at dst[line, 0] or dst[0, line]. */
+static void emit_arg(cg *g, bool max, bool row, const cg_tile *src, const cg_tile *dst, LLVMValueRef line)
+{
+    const ptoc_type *elem = src->elem;
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef zero = cg_i64(g, 0);
+    LLVMValueRef best = cg_alloca(g, cg_compute_type(g, elem), "arg.best");
+    LLVMValueRef at = cg_alloca(g, g->i64, "arg.index");
+    LLVMBuildStore(B, cg_load_elem(g, elem, row ? cg_tile_elem_ptr(g, src, line, zero)
+                                                : cg_tile_elem_ptr(g, src, zero, line)), best);
+    LLVMBuildStore(B, zero, at);
+    cg_loop k;
+    cg_loop_begin(g, &k, cg_i64(g, 1), row ? src->vcols : src->vrows, "arg.scan");
+    LLVMValueRef p = row ? cg_tile_elem_ptr(g, src, line, k.iv) : cg_tile_elem_ptr(g, src, k.iv, line);
+    LLVMValueRef cur = cg_load_elem(g, elem, p), b = LLVMBuildLoad2(B, cg_compute_type(g, elem), best, "");
+    LLVMValueRef take = better(g, max, elem, cur, b);
+    LLVMBuildStore(B, LLVMBuildSelect(B, take, cur, b, ""), best);
+    LLVMBuildStore(B, LLVMBuildSelect(B, take, k.iv, LLVMBuildLoad2(B, g->i64, at, ""), ""), at);
+    cg_loop_end(g, &k);
+    LLVMValueRef idx = LLVMBuildTrunc(B, LLVMBuildLoad2(B, g->i64, at, ""), g->i32, "");
+    LLVMValueRef out = row ? cg_tile_elem_ptr(g, dst, line, zero) : cg_tile_elem_ptr(g, dst, zero, line);
+    cg_store_elem(g, dst->elem, out, idx);
+}
+
+/* trowargmax trowargmin (rule arg: ARG_ROW) tcolargmax tcolargmin; | ARG_MAX. */
+enum { ARG_ROW = 1, ARG_MAX = 2 };
+
+static bool lower_arg(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    cg_tile src, dst;
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst) || !cg_check_computable(op, "src", src.elem))
+        return false;
+    if (!ptoc_type_is_int(dst.elem) || dst.esize != 4) {
+        ptoc_op_emit_error(op, "the index destination must have a 32-bit integer element type (i32 or ui32)");
+        return false;
+    }
+    bool row = rule->arg & ARG_ROW, max = rule->arg & ARG_MAX;
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), row ? src.vrows : src.vcols, "arg.line");
+    emit_arg(g, max, row, &src, &dst, l.iv);
+    cg_loop_end(g, &l);
+    return true;
+}
+
 const cg_rule cg_pto_reduce_rules[] = {
     {PTO(TROWSUM), lower_row, RED_SUM},   {PTO(TROWMAX), lower_row, RED_MAX},
     {PTO(TROWMIN), lower_row, RED_MIN},   {PTO(TROWPROD), lower_row, RED_PROD},
     {PTO(TCOLSUM), lower_col, RED_SUM},   {PTO(TCOLMAX), lower_col, RED_MAX},
     {PTO(TCOLMIN), lower_col, RED_MIN},   {PTO(TCOLPROD), lower_col, RED_PROD},
+    {PTO(TROWARGMAX), lower_arg, ARG_ROW | ARG_MAX},   {PTO(TROWARGMIN), lower_arg, ARG_ROW},
+    {PTO(TCOLARGMAX), lower_arg, ARG_MAX},             {PTO(TCOLARGMIN), lower_arg, 0},
 };
 const size_t cg_pto_reduce_rule_count = sizeof cg_pto_reduce_rules / sizeof cg_pto_reduce_rules[0];

@@ -703,6 +703,10 @@ int main(int argc, char **argv)
         family_fill(&s);
     else if (strcmp(s.family, "ewx") == 0)
         family_ewx(&s);            /* ewx.c */
+    else if (strcmp(s.family, "rowexpand") == 0)
+        family_rowexpand(&s);          /* rowexpand.c */
+    else if (strcmp(s.family, "sort") == 0)
+        family_sort(&s);               /* sort.c */
     else if (strcmp(s.family, "selftest") == 0) {
         s.corrupt = true;                       /* the comparison must catch every corrupted run */
         family_mem(&s, MEM_COPIES);

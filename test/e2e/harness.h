@@ -122,5 +122,11 @@ bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t);
  * false for an op that is not one of them. */
 void family_ewx(e2e_suite *s);
 bool ewx_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
+/* rowexpand.c: the trowexpand family; its reference (false: not its op). */
+void family_rowexpand(e2e_suite *s);
+bool rowexpand_reference_op(const e2e_step *s, const ref_tile *t);
+/* sort.c: tsort32 and tmrgsort; their reference (false: not its op). */
+void family_sort(e2e_suite *s);
+bool sort_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
 
 #endif

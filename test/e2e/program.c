@@ -342,6 +342,8 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
     if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
     print_fill_attrs(out, s);
+    if (s->exhausted)
+        fputs(" {exhausted = true}", out);
     fputs(" : ", out);
     for (int i = 0; i < s->nin; i++) {
         if (i)
@@ -464,6 +466,11 @@ bool program_level1_ok(const e2e_program *p, const char **why)
         }
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TEXPANDS && (d->vrows < 0 || d->vcols < 0)) {
             *why = "texpands's dynamic valid shape comes from no operand";
+            return false;
+        }
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TROWEXPAND && (d->vrows < 0 || d->vcols < 0)) {
+            /* the one-column source has no valid columns to give */
+            *why = "trowexpand's dynamic valid shape comes from no operand";
             return false;
         }
     }
@@ -645,9 +652,10 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TQUANT: case PTOC_PTO_OP_TDEQUANT:
         fill_reference_op(s, t, scalars);   /* fill.c */
         break;
-    default:
-        if (!ewx_reference_op(s, t, scalars))     /* ewx.c */
-            reduce_reference_op(s, t);            /* reduce.c; others are not computed and differ from ptoc's */
+    default:       /* ewx.c, rowexpand.c, sort.c, reduce.c; others are not computed and differ from ptoc's */
+        if (!ewx_reference_op(s, t, scalars) && !rowexpand_reference_op(s, t) && !sort_reference_op(s, t, scalars))
+            reduce_reference_op(s, t);
+        break;
     }
 #undef IN
 #undef SC

@@ -82,6 +82,7 @@ typedef struct e2e_step {
     int sat;                   /* tcvt: 0 none written, 1 sat_mode ON, 2 OFF */
     int mode;                  /* tci descending, ttri upperOrLower, trandom rounds, tquant quant_type
                                   (0 INT8_SYM, 1 INT8_ASYM), tfillpad*: dst's pad (reference only) */
+    bool exhausted;            /* tmrgsort of lists: {exhausted = true} */
 } e2e_step;
 
 typedef struct e2e_program {

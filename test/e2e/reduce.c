@@ -2,7 +2,9 @@
  *
  *   unary      tabs tneg tnot trelu tsqrt trsqrt trecip texp tlog
  *   reduce     trow{sum,max,min,prod} into a one-column dst (rows x 32 bytes,
- *              valid rows x 1), tcol{sum,max,min,prod} into a one-row dst
+ *              valid rows x 1), tcol{sum,max,min,prod} into a one-row dst;
+ *              trowargmax/trowargmin and tcolargmax/tcolargmin the same way
+ *              into i32 or ui32 index tiles (alternating by dtype)
  *
  * Each op runs on every dtype its cpu verifier row accepts (pto_dtypes.def)
  * and on the five shape classes of diff.c (aligned 16x64, ragged 13x37 of
@@ -30,6 +32,8 @@ static uint32_t class_bit(ref_dtype t)
     return bits[t];
 }
 
+/* Whether the cpu verifier takes dtype t for operand `role` of op: every
+ * unconditional set row of that role must allow it. */
 bool cpu_allows(ptoc_pto_op_id op, const char *role, ref_dtype t)
 {
     bool seen = false;
@@ -94,11 +98,40 @@ static const ptoc_pto_op_id reduce_ops[] = {PTOC_PTO_OP_TROWSUM, PTOC_PTO_OP_TRO
 static const ref_binop reduce_kinds[] = {REF_ADD, REF_MAX, REF_MIN, REF_MUL, REF_ADD, REF_MAX, REF_MIN, REF_MUL};
 enum { REDUCE_OPS = sizeof reduce_ops / sizeof reduce_ops[0], REDUCE_ROW_OPS = 4 };
 
+static const ptoc_pto_op_id arg_ops[] = {PTOC_PTO_OP_TROWARGMAX, PTOC_PTO_OP_TROWARGMIN,
+                                         PTOC_PTO_OP_TCOLARGMAX, PTOC_PTO_OP_TCOLARGMIN};
+enum { ARG_OPS = sizeof arg_ops / sizeof arg_ops[0], ARG_ROW_OPS = 2 };
+
+/* The arg reductions of source dtype t into index dtype `idx`: a one-column
+ * (row ops) or one-row index tile; the tmp tile (required by the column ops,
+ * optional for the row ops, given to both) is src's shape and type. */
+static void add_arg_cases(e2e_case *cases, int *n, ref_dtype t, ref_dtype idx)
+{
+    for (int oi = 0; oi < ARG_OPS; oi++) {
+        if (!cpu_allows(arg_ops[oi], "src", t) || !cpu_allows(arg_ops[oi], "dst", idx))
+            continue;
+        bool row = oi < ARG_ROW_OPS;
+        for (int ki = 0; ki < CLASS_COUNT; ki++) {
+            shape_class k = class_of(ki, t);
+            e2e_case *c = red_case(cases, n, program_op_name(arg_ops[oi]), t, &k);
+            e2e_program *p = &c->prog;
+            int a = program_tile(p, t, k.rows, k.cols, k.vrows, k.vcols);
+            int tmp = program_tile(p, t, k.rows, k.cols, k.rows, k.cols);
+            int d = row ? program_tile(p, idx, k.rows, 32 / ref_dtype_size(idx), k.vrows, 1)
+                        : program_tile(p, idx, 1, k.cols, 1, k.vcols);
+            program_load_tile(p, a);
+            e2e_operand in[2] = {tile_operand(a), tile_operand(tmp)};
+            program_op(p, arg_ops[oi], d, 2, in);
+            program_store_tile(p, d);
+        }
+    }
+}
+
 void family_reduce(e2e_suite *s)
 {
     for (int di = 0; di < RED_DTYPES; di++) {
         ref_dtype t = red_dtypes[di];
-        e2e_case *cases = case_array(CLASS_COUNT * REDUCE_OPS);
+        e2e_case *cases = case_array(CLASS_COUNT * (REDUCE_OPS + ARG_OPS));
         int n = 0;
         for (int oi = 0; oi < REDUCE_OPS; oi++) {
             if (!cpu_allows(reduce_ops[oi], "src", t))
@@ -117,6 +150,7 @@ void family_reduce(e2e_suite *s)
                 program_store_tile(p, d);
             }
         }
+        add_arg_cases(cases, &n, t, di % 2 ? REF_U32 : REF_I32);
         char module[64];
         snprintf(module, sizeof module, "reduce_%s", ref_dtype_name(t));
         e2e_run_batch(s, cases, n, module);
@@ -144,6 +178,9 @@ void reduce_reference_op(const e2e_step *s, const ref_tile *t)
     ref_unop u;
     if (unary_of(s->op, &u))
         ref_unary(u, d, &t[s->in[0].index]);
+    for (int i = 0; i < ARG_OPS; i++)
+        if (arg_ops[i] == s->op)
+            (i < ARG_ROW_OPS ? ref_trow_argreduce : ref_tcol_argreduce)(i % 2 == 0, d, &t[s->in[0].index]);
     for (int i = 0; i < REDUCE_OPS; i++)
         if (reduce_ops[i] == s->op)
             (i < REDUCE_ROW_OPS ? ref_trow_reduce : ref_tcol_reduce)(reduce_kinds[i], d, &t[s->in[0].index]);

@@ -114,6 +114,30 @@ void ref_tcolexpand(const ref_tile *dst, const ref_tile *src);
  * src0, has dst's physical shape the roles swap: dst[i,j] = src0[0,j] OP src1[i,j]. */
 void ref_tcolexpand_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
 
+/* ref_rowexpand.c. trowexpand: dst[i,j] = src[i,0]. trowexpand{add..expdif}:
+ * dst[i,j] = src0[i,j] OP v(i,j) with v = src1 when src0's valid shape is
+ * dst's, else dst[i,j] = v(i,j) OP src1[i,j] with v = src0; v(i,j) is v[i,0]
+ * for a col_major v, v[i, j mod 32/esize] (a 32-byte block per row) for a
+ * row_major one. */
+void ref_trowexpand(const ref_tile *dst, const ref_tile *src);
+void ref_trowexpand_binary(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+
+/* ref_sort.c. Pairs are 8 bytes: an f32 value and its u32 index, or an f16
+ * value, two zero bytes and the index. tsort32: each 32-element block of
+ * each valid row of src (idx row 0 when idx has one valid row) sorted into
+ * dst row i from pair 32*b: descending value, a NaN after every number, ties
+ * by the smaller index, then by position; whole blocks only without tmp, the
+ * tail block's valid pairs too with it; no more blocks than dst's row holds.
+ * tmrgsort_blocks: groups of 4 lists of block_len elements of src row 0,
+ * each whole group inside dst's valid columns merged into the same columns
+ * (block_len 0 or not whole pairs: nothing). tmrgsort_lists: n lists (each
+ * src's valid columns) merged into dst until it is full or every list is
+ * used up (exhausted: until one is). A merge takes the first list's head
+ * unless a later one is strictly greater. */
+void ref_tsort32(const ref_tile *dst, const ref_tile *src, const ref_tile *idx, bool with_tmp);
+void ref_tmrgsort_blocks(const ref_tile *dst, const ref_tile *src, uint64_t block_len);
+void ref_tmrgsort_lists(const ref_tile *dst, const ref_tile *const *srcs, int n, bool exhausted);
+
 /* tcmp / tcmps: packed bits per row, LSB first, into mask tile `dst` (any
  * integer dtype, row-major: row i starts at byte i*cols*esize). Only bytes
  * 0..ceil(vcols/8)-1 of rows < src.vrows are written; bits past vcols are 0. */
@@ -188,6 +212,12 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
+ * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
+ * Only a strictly greater (less) element moves the index, so a NaN is taken
+ * only at index 0. dst holds i32/ui32 indices. */
+void ref_trow_argreduce(bool max, const ref_tile *dst, const ref_tile *src);
+void ref_tcol_argreduce(bool max, const ref_tile *dst, const ref_tile *src);
 
 /* ---------------------------------------------------------------- fill, generate, quantise (ref_fill.c) */
 

@@ -215,3 +215,34 @@ void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src)
         ref_set(dst, 0, c, acc);
     }
 }
+
+/* ---------------------------------------------------------------- arg reductions */
+
+/* The index of the first strictly greatest (least) of n elements get(k):
+ * a tie keeps the earlier index, a NaN never replaces the best (an ordered
+ * compare is false), and a NaN at index 0 stays best. */
+static uint32_t arg_best(bool max, ref_dtype t, const ref_tile *src, int64_t line, bool row, int64_t n)
+{
+    uint64_t best = row ? ref_get(src, line, 0) : ref_get(src, 0, line);
+    uint32_t at = 0;
+    for (int64_t k = 1; k < n; k++) {
+        uint64_t cur = row ? ref_get(src, line, k) : ref_get(src, k, line);
+        if (ref_compare(max ? REF_GT : REF_LT, t, cur, best)) {
+            best = cur;
+            at = (uint32_t)k;
+        }
+    }
+    return at;
+}
+
+void ref_trow_argreduce(bool max, const ref_tile *dst, const ref_tile *src)
+{
+    for (int64_t i = 0; i < src->vrows; i++)
+        ref_set(dst, i, 0, arg_best(max, src->dtype, src, i, true, src->vcols));
+}
+
+void ref_tcol_argreduce(bool max, const ref_tile *dst, const ref_tile *src)
+{
+    for (int64_t j = 0; j < src->vcols; j++)
+        ref_set(dst, 0, j, arg_best(max, src->dtype, src, j, false, src->vrows));
+}
