@@ -109,6 +109,10 @@ extern const cg_rule cg_pto_unary_rules[];      /* lower_pto_unary.c: tabs tneg 
 extern const size_t cg_pto_unary_rule_count;
 extern const cg_rule cg_pto_reduce_rules[];     /* lower_pto_reduce.c: trow{sum,max,min,prod}, tcol{...} */
 extern const size_t cg_pto_reduce_rule_count;
+extern const cg_rule cg_pto_gather_rules[];     /* lower_pto_gather.c: tgather tgatherb tscatter mgather mscatter */
+extern const size_t cg_pto_gather_rule_count;
+extern const cg_rule cg_pto_layout_rules[];     /* lower_pto_layout.c: ttrans tconcat tpack */
+extern const size_t cg_pto_layout_rule_count;
 extern const cg_rule cg_pto_histogram_rules[];  /* lower_pto_histogram.c: thistogram */
 extern const size_t cg_pto_histogram_rule_count;
 extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tmatmul.acc, tmatmul.bias */

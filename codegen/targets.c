@@ -33,6 +33,8 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_misc_rules, &cg_pto_misc_rule_count},
     {cg_pto_unary_rules, &cg_pto_unary_rule_count},
     {cg_pto_reduce_rules, &cg_pto_reduce_rule_count},
+    {cg_pto_gather_rules, &cg_pto_gather_rule_count},
+    {cg_pto_layout_rules, &cg_pto_layout_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},
