@@ -293,9 +293,120 @@ static bool lower_tscatter(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- mgather, mscatter */
+
+#define RANK PTOC_PTO_MAX_VIEW_RANK
+
+/* A GM view operand: its element 0, the pointer it was made from, its five
+ * dims (a rank-k view in the last k) and strides in elements. */
+typedef struct gm_view {
+    LLVMValueRef base, origin, shape[RANK], stride[RANK], count;
+    const ptoc_type *elem;
+    uint32_t rank;
+} gm_view;
+
+static bool gm_view_of(cg *g, ptoc_op *op, const ptoc_value *val, gm_view *out)
+{
+    const ptoc_pto_view *vt = ptoc_pto_partition_view(val->type);
+    if (!vt)
+        vt = ptoc_pto_tensor_view(val->type);
+    if (!vt) {
+        ptoc_op_emit_error(op, "the GM operand must be a tensor_view or partition_view on the cpu target");
+        return false;
+    }
+    LLVMValueRef agg = cg_get(g, val);
+    if (!agg)
+        return false;
+    LLVMValueRef shape = LLVMBuildExtractValue(g->b, agg, 1, ""), strides = LLVMBuildExtractValue(g->b, agg, 2, "");
+    out->base = LLVMBuildExtractValue(g->b, agg, 0, "");
+    out->origin = LLVMBuildExtractValue(g->b, agg, 3, "");
+    out->elem = vt->elem;
+    out->rank = vt->rank;
+    out->count = cg_i64(g, 1);
+    for (uint32_t k = 0; k < RANK; k++) {
+        uint32_t lead = RANK - vt->rank;
+        int64_t d = k >= lead ? vt->shape[k - lead] : 1;
+        out->shape[k] = d != PTOC_DYNAMIC ? cg_i64(g, d) : LLVMBuildExtractValue(g->b, shape, k, "");
+        out->stride[k] = LLVMBuildExtractValue(g->b, strides, k, "");
+        out->count = LLVMBuildMul(g->b, out->count, out->shape[k], "");
+    }
+    return true;
+}
+
+/* With the codegen option gm_checks: the whole view must lie in the buffer
+ * of its pointer (ptoc_rt_gm_check, runtime.h), checked once before the op;
+ * the indices then stay inside the view. */
+static void gm_check(cg *g, ptoc_op *op, const gm_view *v, uint32_t esize, bool write)
+{
+    if (!g->opts->gm_checks)
+        return;
+    enum { N = 3 + 2 * RANK };
+    LLVMTypeRef arr = LLVMArrayType2(g->i64, N);
+    LLVMValueRef window = cg_alloca(g, arr, "gm.window"), vals[N];
+    vals[0] = cg_i64(g, esize);
+    vals[1] = cg_i64(g, write);
+    vals[2] = cg_i64(g, v->rank);
+    for (int k = 0; k < RANK; k++) {
+        vals[3 + k] = v->shape[k];
+        vals[3 + RANK + k] = v->stride[k];
+    }
+    for (int k = 0; k < N; k++) {
+        LLVMValueRef idx[2] = {cg_i32(g, 0), cg_i32(g, k)};
+        LLVMBuildStore(g->b, vals[k], LLVMBuildInBoundsGEP2(g->b, arr, window, idx, 2, ""));
+    }
+    LLVMValueRef args[5] = {cg_where(g, op->loc), cg_op_name(g, op->name->str), v->origin, v->base, window};
+    cg_call_runtime(g, "ptoc_rt_gm_check", args, 5);
+}
+
+/* Pointer to the view's element k (0 <= k < count) in row-major order of its dims. */
+static LLVMValueRef gm_elem_ptr(cg *g, const gm_view *v, LLVMValueRef k)
+{
+    LLVMValueRef off = cg_i64(g, 0);
+    for (int d = RANK - 1; d >= 0; d--) {
+        LLVMValueRef at = LLVMBuildURem(g->b, k, v->shape[d], "");
+        k = LLVMBuildUDiv(g->b, k, v->shape[d], "");
+        off = LLVMBuildAdd(g->b, off, LLVMBuildMul(g->b, at, v->stride[d], ""), "");
+    }
+    return LLVMBuildGEP2(g->b, cg_elem_type(g, v->elem), v->base, &off, 1, "");
+}
+
+/* mgather (rule arg 0): ins(mem, idx) outs(dst); mscatter (1): ins(src, idx) outs(mem). */
+static bool lower_gm_indexed(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    bool scatter = rule->arg == 1;
+    cg_tile t, idx;
+    gm_view v;
+    if (scatter && op->noperands != 3) {
+        ptoc_op_emit_error(op, "mscatter needs ins(src, idx) outs(mem) on the cpu target");
+        return false;
+    }
+    if (!(scatter ? cg_op_in(g, op, 0, &t) : cg_op_out(g, op, 1, &t)) || !cg_op_in(g, op, 1, &idx) ||
+        !gm_view_of(g, op, ptoc_op_operand(op, scatter ? 2 : 0), &v) || !int_index_tile(op, &idx, "idx") ||
+        !covers(g, op, &idx, "idx", t.vrows, t.vcols))
+        return false;
+    if (cg_elem_size(v.elem) != t.esize) {
+        ptoc_op_emit_error(op, "the view and the tile must have elements of the same size");
+        return false;
+    }
+    gm_check(g, op, &v, t.esize, scatter);
+    cg_loop r, c;
+    cg_loop_begin(g, &r, cg_i64(g, 0), t.vrows, scatter ? "mscatter.row" : "mgather.row");
+    cg_loop_begin(g, &c, cg_i64(g, 0), t.vcols, scatter ? "mscatter.col" : "mgather.col");
+    LLVMValueRef k = index_at(g, &idx, r.iv, c.iv);
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGE, k, v.count, "index.out");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, k, v.count, cg_i64(g, 2));
+    LLVMValueRef gm = gm_elem_ptr(g, &v, k), tile = cg_tile_elem_ptr(g, &t, r.iv, c.iv);
+    copy_bits(g, t.esize, scatter ? gm : tile, scatter ? tile : gm);
+    cg_loop_end(g, &c);
+    cg_loop_end(g, &r);
+    return true;
+}
+
 const cg_rule cg_pto_gather_rules[] = {
     {PTO(TGATHER), lower_tgather, 0},
     {PTO(TGATHERB), lower_tgatherb, 0},
     {PTO(TSCATTER), lower_tscatter, 0},
+    {PTO(MGATHER), lower_gm_indexed, 0},
+    {PTO(MSCATTER), lower_gm_indexed, 1},
 };
 const size_t cg_pto_gather_rule_count = sizeof cg_pto_gather_rules / sizeof cg_pto_gather_rules[0];
