@@ -228,11 +228,8 @@ static bool gather_mask(cg *g, ptoc_op *op)
 static bool lower_tgather(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
-    uint32_t nins = 0, nouts = 0;
-    if (!ptoc_pto_dps_split(op, &nins, &nouts) || nouts == 0) {
-        ptoc_op_emit_error(op, "tgather needs its outs(...) tiles on the cpu target");
-        return false;
-    }
+    uint32_t nins = 0, nouts = 1;   /* the verifier has checked the form's operand counts */
+    ptoc_pto_dps_split(op, &nins, &nouts);
     if (ptoc_op_attr(op, "maskPattern"))
         return gather_mask(g, op);
     return nouts == 2 ? gather_compare(g, op) : gather_index(g, op);
@@ -376,10 +373,6 @@ static bool lower_gm_indexed(cg *g, ptoc_op *op, const cg_rule *rule)
     bool scatter = rule->arg == 1;
     cg_tile t, idx;
     gm_view v;
-    if (scatter && op->noperands != 3) {
-        ptoc_op_emit_error(op, "mscatter needs ins(src, idx) outs(mem) on the cpu target");
-        return false;
-    }
     if (!(scatter ? cg_op_in(g, op, 0, &t) : cg_op_out(g, op, 1, &t)) || !cg_op_in(g, op, 1, &idx) ||
         !gm_view_of(g, op, ptoc_op_operand(op, scatter ? 2 : 0), &v) || !int_index_tile(op, &idx, "idx") ||
         !covers(g, op, &idx, "idx", t.vrows, t.vcols))
