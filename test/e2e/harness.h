@@ -112,5 +112,9 @@ int e2e_cube(e2e_suite *s);
 void family_unary(e2e_suite *s);
 void family_reduce(e2e_suite *s);
 void reduce_reference_op(const e2e_step *s, const ref_tile *t);
+/* gather.c: the gather and layout families, and their reference (program.c). */
+void family_gather(e2e_suite *s);
+void family_layout(e2e_suite *s);
+void gather_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
 
 #endif

@@ -80,6 +80,9 @@ typedef struct e2e_step {
     int is_msb;                /* thistogram: -1 byte = N, else isMSB = true|false */
     int rmode;                 /* tcvt: 0 none written, else 1 + the #pto<round_mode> value (NONE .. CAST_RINT) */
     int sat;                   /* tcvt: 0 none written, 1 sat_mode ON, 2 OFF */
+    int mask;                  /* tgather mask form: the #pto.mask_pattern value (1 P0101 .. 7 P1111), 0 none */
+    int cdst;                  /* tgather compare form: 1 + its cdst tile (cmp: eq or gt), 0 none */
+    int offset;                /* tgather compare form: its offset attribute */
 } e2e_step;
 
 typedef struct e2e_program {
