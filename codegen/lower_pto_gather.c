@@ -57,7 +57,8 @@ static LLVMValueRef storage_ptr(cg *g, const cg_tile *t, LLVMValueRef k)
 static bool is_const(LLVMValueRef v) { return LLVMIsAConstantInt(v) != NULL; }
 
 /* The op uses rows x cols (i64) of tile t from (0, 0): t must have them. */
-static bool covers(cg *g, ptoc_op *op, const cg_tile *t, const char *name, LLVMValueRef rows, LLVMValueRef cols)
+static bool covers(cg *g, ptoc_op *op, const cg_tile *t, const char *name, LLVMValueRef rows,
+                   LLVMValueRef cols)
 {
     if (is_const(rows) && is_const(cols)) {
         long long r = LLVMConstIntGetSExtValue(rows), c = LLVMConstIntGetSExtValue(cols);
@@ -69,7 +70,8 @@ static bool covers(cg *g, ptoc_op *op, const cg_tile *t, const char *name, LLVMV
     }
     LLVMValueRef big_r = LLVMBuildICmp(g->b, LLVMIntUGT, rows, cg_i64(g, t->desc.rows), "");
     LLVMValueRef big_c = LLVMBuildICmp(g->b, LLVMIntUGT, cols, cg_i64(g, t->desc.cols), "");
-    cg_trap_if(g, LLVMBuildOr(g->b, big_r, big_c, ""), PTOC_RT_TRAP_VALID_SHAPE, op->loc, rows, cols, cg_i64(g, 0));
+    LLVMValueRef big = LLVMBuildOr(g->b, big_r, big_c, "");
+    cg_trap_if(g, big, PTOC_RT_TRAP_VALID_SHAPE, op->loc, rows, cols, cg_i64(g, 0));
     return true;
 }
 
@@ -85,8 +87,8 @@ static bool holds(cg *g, ptoc_op *op, const cg_tile *t, const char *name, LLVMVa
         return false;
     }
     LLVMValueRef last = LLVMBuildSub(g->b, n, cg_i64(g, 1), "");
-    cg_trap_if(g, LLVMBuildICmp(g->b, LLVMIntSGT, n, cg_i64(g, have), ""), PTOC_RT_TRAP_ELEMENT, op->loc, last,
-               cg_i64(g, have), cg_i64(g, 0));
+    LLVMValueRef over = LLVMBuildICmp(g->b, LLVMIntSGT, n, cg_i64(g, have), "");
+    cg_trap_if(g, over, PTOC_RT_TRAP_ELEMENT, op->loc, last, cg_i64(g, have), cg_i64(g, 0));
     return true;
 }
 
@@ -101,7 +103,8 @@ static bool int_index_tile(ptoc_op *op, const cg_tile *t, const char *name)
 /* The index at (r, c) of tile idx as an i64, by its element type's sign. */
 static LLVMValueRef index_at(cg *g, const cg_tile *idx, LLVMValueRef r, LLVMValueRef c)
 {
-    LLVMValueRef v = LLVMBuildLoad2(g->b, cg_elem_type(g, idx->elem), cg_tile_elem_ptr(g, idx, r, c), "index");
+    LLVMValueRef at = cg_tile_elem_ptr(g, idx, r, c);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, cg_elem_type(g, idx->elem), at, "index");
     return LLVMBuildIntCast2(g->b, v, g->i64, !cg_is_unsigned(idx->elem), "");
 }
 
@@ -210,14 +213,15 @@ static bool gather_mask(cg *g, ptoc_op *op)
     if (!cg_op_in(g, op, 0, &src) || !cg_op_in(g, op, 1, &dst) || !mask_pattern(op, &every, &first) ||
         !same_size(op, &src, &dst, "src", "dst"))
         return false;
-    LLVMValueRef per_row = LLVMBuildUDiv(g->b, LLVMBuildAdd(g->b, src.vcols, cg_i64(g, every - 1 - first), ""),
-                                         cg_i64(g, every), "selected");
+    LLVMValueRef up = LLVMBuildAdd(g->b, src.vcols, cg_i64(g, every - 1 - first), "");
+    LLVMValueRef per_row = LLVMBuildUDiv(g->b, up, cg_i64(g, every), "selected");
     if (!holds(g, op, &dst, "dst", LLVMBuildMul(g->b, src.vrows, per_row, "")))
         return false;
     cg_loop r, j;
     cg_loop_begin(g, &r, cg_i64(g, 0), src.vrows, "gather.row");
     cg_loop_begin(g, &j, cg_i64(g, 0), per_row, "gather.sel");
-    LLVMValueRef col = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, j.iv, cg_i64(g, every), ""), cg_i64(g, first), "");
+    LLVMValueRef col = LLVMBuildMul(g->b, j.iv, cg_i64(g, every), "");
+    col = LLVMBuildAdd(g->b, col, cg_i64(g, first), "");
     LLVMValueRef k = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, r.iv, per_row, ""), j.iv, "");
     copy_bits(g, dst.esize, storage_ptr(g, &dst, k), cg_tile_elem_ptr(g, &src, r.iv, col));
     cg_loop_end(g, &j);
@@ -259,8 +263,8 @@ static bool lower_tgatherb(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef misaligned = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, o, cg_i64(g, 31), ""),
                                             cg_i64(g, 0), "");
     LLVMValueRef past = LLVMBuildICmp(g->b, LLVMIntUGT, o, cg_i64(g, src_bytes - 32), "");
-    cg_trap_if(g, LLVMBuildOr(g->b, misaligned, past, ""), PTOC_RT_TRAP_INDEX, op->loc, o, cg_i64(g, src_bytes),
-               cg_i64(g, 1));
+    LLVMValueRef bad = LLVMBuildOr(g->b, misaligned, past, "");
+    cg_trap_if(g, bad, PTOC_RT_TRAP_INDEX, op->loc, o, cg_i64(g, src_bytes), cg_i64(g, 1));
     LLVMValueRef lane = LLVMBuildMul(g->b, LLVMBuildURem(g->b, c.iv, cg_i64(g, per_block), ""),
                                      cg_i64(g, dst.esize), "");
     LLVMValueRef at = LLVMBuildAdd(g->b, o, lane, "");
@@ -314,7 +318,8 @@ static bool gm_view_of(cg *g, ptoc_op *op, const ptoc_value *val, gm_view *out)
     LLVMValueRef agg = cg_get(g, val);
     if (!agg)
         return false;
-    LLVMValueRef shape = LLVMBuildExtractValue(g->b, agg, 1, ""), strides = LLVMBuildExtractValue(g->b, agg, 2, "");
+    LLVMValueRef shape = LLVMBuildExtractValue(g->b, agg, 1, "");
+    LLVMValueRef strides = LLVMBuildExtractValue(g->b, agg, 2, "");
     out->base = LLVMBuildExtractValue(g->b, agg, 0, "");
     out->origin = LLVMBuildExtractValue(g->b, agg, 3, "");
     out->elem = vt->elem;

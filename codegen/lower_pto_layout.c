@@ -40,7 +40,8 @@ static void check_storage(cg *g, ptoc_op *op, const cg_tile *t, LLVMValueRef row
         return;
     LLVMValueRef big_r = LLVMBuildICmp(g->b, LLVMIntUGT, rows, cg_i64(g, t->desc.rows), "");
     LLVMValueRef big_c = LLVMBuildICmp(g->b, LLVMIntUGT, cols, cg_i64(g, t->desc.cols), "");
-    cg_trap_if(g, LLVMBuildOr(g->b, big_r, big_c, ""), PTOC_RT_TRAP_VALID_SHAPE, op->loc, rows, cols, cg_i64(g, 0));
+    LLVMValueRef big = LLVMBuildOr(g->b, big_r, big_c, "");
+    cg_trap_if(g, big, PTOC_RT_TRAP_VALID_SHAPE, op->loc, rows, cols, cg_i64(g, 0));
 }
 
 /* False when a and b are both constants and differ. */
@@ -97,8 +98,8 @@ static bool lower_tconcat(cg *g, ptoc_op *op, const cg_rule *rule)
     }
     LLVMValueRef cols = LLVMBuildAdd(g->b, a.vcols, b.vcols, "concat.cols");
     if (!may_equal(a.vrows, dst.vrows) || !may_equal(b.vrows, dst.vrows) || !may_equal(cols, dst.vcols)) {
-        ptoc_op_emit_error(op, "src0, src1 and dst must have the same valid rows, and dst's valid columns must "
-                               "be the sum of src0's and src1's");
+        ptoc_op_emit_error(op, "src0, src1 and dst must have the same valid rows, and dst's valid "
+                               "columns must be the sum of src0's and src1's");
         return false;
     }
     check_storage(g, op, &a, dst.vrows, a.vcols);

@@ -91,7 +91,8 @@ static uint64_t some_index(e2e_rng *rng, uint64_t n)
  * 16, tgatherb's byte offsets: 32 times a block number of that tile. */
 enum { FILL_BLOCKS = 1 << 16 };
 
-static void index_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+static void index_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                       e2e_rng *rng)
 {
     const e2e_program *p = &c->prog;
     int param = c->aux & 0xff;
@@ -110,7 +111,8 @@ static void index_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, ui
 /* The compare form: kValue (the parameter c->aux >> 8) is one of src's
  * elements; for eq (c->aux & 1), a third of the elements are set to it so
  * that rows match several times. */
-static void compare_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
+static void compare_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars,
+                         e2e_rng *rng)
 {
     const e2e_program *p = &c->prog;
     uint32_t es = ref_dtype_size(p->tiles[0].dtype);
@@ -230,8 +232,10 @@ void family_gather(e2e_suite *s)
                 snprintf(form, sizeof form, "_mask%d", pattern);
                 build_mask(named_case(cases, &n, "tgather", form, t, &k), t, &k, pattern);
             }
-            for (int gt = 0; compare && gt < 2; gt++)
-                build_compare(named_case(cases, &n, "tgather", gt ? "_gt" : "_eq", t, &k), t, &k, gt, offsets[ki]);
+            for (int gt = 0; compare && gt < 2; gt++) {
+                e2e_case *c = named_case(cases, &n, "tgather", gt ? "_gt" : "_eq", t, &k);
+                build_compare(c, t, &k, gt, offsets[ki]);
+            }
             if (cpu_allows(PTOC_PTO_OP_TGATHERB, "dst", t))
                 build_gatherb(named_case(cases, &n, "tgatherb", "", t, &k), t, &k);
             if (cpu_allows(PTOC_PTO_OP_TSCATTER, "dst", t))
@@ -251,7 +255,7 @@ static void build_trans(e2e_case *c, ref_dtype t, const shape_class *k)
     e2e_program *p = &c->prog;
     int64_t align = 32 / ref_dtype_size(t);
     int src = loaded(p, t, k->rows, k->cols, k->vrows, k->vcols);
-    int tmp = loaded(p, t, k->rows, k->cols, k->rows, k->cols);   /* unused; a Level-1 operand needs a value */
+    int tmp = loaded(p, t, k->rows, k->cols, k->rows, k->cols);   /* unused; Level 1 needs its value */
     int dst = program_tile(p, t, k->cols, round_up(k->rows, align), k->vcols, k->vrows);
     e2e_operand in[2] = {tile_operand(src), tile_operand(tmp)};
     program_op(p, PTOC_PTO_OP_TTRANS, dst, 2, in);

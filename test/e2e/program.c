@@ -334,7 +334,8 @@ static bool print_tgather(FILE *out, const e2e_program *p, const e2e_step *s)
         fputs(")\n", out);
         return true;
     }
-    fprintf(out, "    pto.tgather ins(%%t%d, %%p%d, %%t%d : ", s->in[0].index, s->in[1].index, s->in[2].index);
+    fprintf(out, "    pto.tgather ins(%%t%d, %%p%d, %%t%d : ", s->in[0].index, s->in[1].index,
+            s->in[2].index);
     for (int i = 0; i < 3; i++) {
         fputs(i ? ", " : "", out);
         print_operand_type(out, p, s->in[i]);
