@@ -38,6 +38,8 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_quant_rules, &cg_pto_quant_rule_count},
     {cg_pto_rowexpand_rules, &cg_pto_rowexpand_rule_count},
     {cg_pto_sort_rules, &cg_pto_sort_rule_count},
+    {cg_pto_gather_rules, &cg_pto_gather_rule_count},
+    {cg_pto_layout_rules, &cg_pto_layout_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},

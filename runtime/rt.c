@@ -174,6 +174,13 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
         ptoc_rt_fail(where, "the window [%" PRId64 ", %" PRId64 ") does not fit the tile's %" PRId64 " rows or columns",
                      a, a + b, c);
         break;
+    case PTOC_RT_TRAP_INDEX:
+        if (c == 1)
+            ptoc_rt_fail(where, "the byte offset %" PRId64 " is not a 32-byte block inside the tile's %"
+                         PRId64 " bytes", a, b);
+        ptoc_rt_fail(where, "the index %" PRId64 " is outside the %" PRId64 " elements of the %s it indexes",
+                     a, b, c == 2 ? "view" : "tile");
+        break;
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;

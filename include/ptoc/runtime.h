@@ -49,6 +49,11 @@ typedef enum ptoc_rt_trap_kind {
     /* Added by textract/tinsert: a window of b rows (or columns) starting at
      * a does not fit the tile's c. */
     PTOC_RT_TRAP_WINDOW,
+    /* Added by the gathers and scatters: index a, read from an index tile,
+     * selects outside the b things it indexes; c says what they are (0:
+     * elements of a tile, 1: bytes of a tile, where a must start a whole
+     * 32-byte block, 2: elements of a GM view). */
+    PTOC_RT_TRAP_INDEX,
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 

@@ -645,7 +645,7 @@ static void family_mem(e2e_suite *s, mem_cases kind)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: e2e_diff elementwise|colexpand|select|histogram|mem|padvalue|selftest "
+    fprintf(stderr, "usage: e2e_diff elementwise|colexpand|select|histogram|mem|padvalue|selftest|gather|layout "
                     "[--only NAME] [--dump DIR] [--corrupt] [--verbose] [--level1 [--seeded]] [--target a5|a2a3]\n");
     return 2;
 }
@@ -707,6 +707,10 @@ int main(int argc, char **argv)
         family_rowexpand(&s);          /* rowexpand.c */
     else if (strcmp(s.family, "sort") == 0)
         family_sort(&s);               /* sort.c */
+    else if (strcmp(s.family, "gather") == 0)
+        family_gather(&s);             /* gather.c */
+    else if (strcmp(s.family, "layout") == 0)
+        family_layout(&s);
     else if (strcmp(s.family, "selftest") == 0) {
         s.corrupt = true;                       /* the comparison must catch every corrupted run */
         family_mem(&s, MEM_COPIES);

@@ -128,5 +128,9 @@ bool rowexpand_reference_op(const e2e_step *s, const ref_tile *t);
 /* sort.c: tsort32 and tmrgsort; their reference (false: not its op). */
 void family_sort(e2e_suite *s);
 bool sort_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
+/* gather.c: the gather and layout families, and their reference (program.c). */
+void family_gather(e2e_suite *s);
+void family_layout(e2e_suite *s);
+void gather_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars);
 
 #endif

@@ -334,8 +334,42 @@ static void print_operand_type(FILE *out, const e2e_program *p, e2e_operand o)
         print_tile_type(out, &p->tiles[o.index]);
 }
 
+static const char *const mask_names[] = {"", "P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+
+/* tgather's mask form, `ins(%src, {maskPattern = ...} : T)`, and compare form,
+ * two outs and the attributes after them. */
+static bool print_tgather(FILE *out, const e2e_program *p, const e2e_step *s)
+{
+    if (s->op != PTOC_PTO_OP_TGATHER || (!s->mask && !s->cdst))
+        return false;
+    const e2e_tile *d = &p->tiles[s->tile];
+    if (s->mask) {
+        fprintf(out, "    pto.tgather ins(%%t%d, {maskPattern = #pto.mask_pattern<%s>} : ", s->in[0].index,
+                mask_names[s->mask]);
+        print_tile_type(out, &p->tiles[s->in[0].index]);
+        fprintf(out, ") outs(%%t%d : ", s->tile);
+        print_tile_type(out, d);
+        fputs(")\n", out);
+        return true;
+    }
+    fprintf(out, "    pto.tgather ins(%%t%d, %%p%d, %%t%d : ", s->in[0].index, s->in[1].index,
+            s->in[2].index);
+    for (int i = 0; i < 3; i++) {
+        fputs(i ? ", " : "", out);
+        print_operand_type(out, p, s->in[i]);
+    }
+    fprintf(out, ") outs(%%t%d, %%t%d : ", s->tile, s->cdst - 1);
+    print_tile_type(out, d);
+    fputs(", ", out);
+    print_tile_type(out, &p->tiles[s->cdst - 1]);
+    fprintf(out, ") {cmpMode = #pto<cmp %s>, offset = %d : i32}\n", cmp_names[s->cmp], s->offset);
+    return true;
+}
+
 static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 {
+    if (print_tgather(out, p, s))
+        return;
     fprintf(out, "    %s ins(", ptoc_pto_op_name(s->op));
     for (int i = 0; i < s->nin; i++)
         fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
@@ -454,9 +488,18 @@ bool program_level1_ok(const e2e_program *p, const char **why)
             *why = "Level-1 tload has no pad_value clause";
             return false;
         }
+        if (s->kind == E2E_OP && (s->op == PTOC_PTO_OP_TGATHER || s->op == PTOC_PTO_OP_TSCATTER)) {
+            /* tscatter's result would define only the elements it scatters */
+            *why = "tgather has no Level-1 form, and a Level-1 tscatter has no dst to scatter into";
+            return false;
+        }
         const e2e_tile *d = &p->tiles[s->tile];
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TAXPY) {
             *why = "taxpy accumulates into its dst, which its Level-1 form does not take";
+            return false;
+        }
+        if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TTRANS && (d->vrows < 0 || d->vcols < 0)) {
+            *why = "ttrans's dynamic valid shape is its source's transposed, which no operand gives";
             return false;
         }
         if (s->kind == E2E_OP && s->op == PTOC_PTO_OP_TCOLEXPAND && (d->vrows < 0 || d->vcols < 0)) {
@@ -651,6 +694,10 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TFILLPAD_INPLACE: case PTOC_PTO_OP_TCI: case PTOC_PTO_OP_TTRI: case PTOC_PTO_OP_TRANDOM:
     case PTOC_PTO_OP_TQUANT: case PTOC_PTO_OP_TDEQUANT:
         fill_reference_op(s, t, scalars);   /* fill.c */
+        break;
+    case PTOC_PTO_OP_TGATHER: case PTOC_PTO_OP_TGATHERB: case PTOC_PTO_OP_TSCATTER:
+    case PTOC_PTO_OP_TTRANS: case PTOC_PTO_OP_TCONCAT: case PTOC_PTO_OP_TPACK:
+        gather_reference_op(s, t, scalars);      /* gather.c */
         break;
     default:       /* ewx.c, rowexpand.c, sort.c, reduce.c; others are not computed and differ from ptoc's */
         if (!ewx_reference_op(s, t, scalars) && !rowexpand_reference_op(s, t) && !sort_reference_op(s, t, scalars))

@@ -83,6 +83,9 @@ typedef struct e2e_step {
     int mode;                  /* tci descending, ttri upperOrLower, trandom rounds, tquant quant_type
                                   (0 INT8_SYM, 1 INT8_ASYM), tfillpad*: dst's pad (reference only) */
     bool exhausted;            /* tmrgsort of lists: {exhausted = true} */
+    int mask;                  /* tgather mask form: the #pto.mask_pattern value (1 P0101 .. 7 P1111), 0 none */
+    int cdst;                  /* tgather compare form: 1 + its cdst tile (cmp: eq or gt), 0 none */
+    int offset;                /* tgather compare form: its offset attribute */
 } e2e_step;
 
 typedef struct e2e_program {

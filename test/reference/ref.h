@@ -268,4 +268,36 @@ void ref_taxpy(const ref_tile *dst, const ref_tile *src, uint64_t scalar);
  * where one is, 0 where neither is. */
 void ref_tpart(ref_binop op, const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
 
+/* ---------------------------------------------------------------- gathers and scatters (ref_gather.c) */
+
+/* Elements move as bits. Indices are read by their dtype's sign and must be
+ * in range (the tests make them so; codegen traps otherwise).
+ * tgather, index form: dst[i,j] = src's storage element k = idx[i,j], at
+ * (k / src.cols, k % src.cols), over dst's valid region. */
+void ref_tgather_index(const ref_tile *dst, const ref_tile *src, const ref_tile *idx);
+/* tgather, mask form: the columns j < src.vcols with j % every == first of
+ * each valid row of src, in row order, into dst's storage from element 0
+ * (P0101: every 2 first 0, P1010: 2, 1, P0001..P1000: 4, 0..3, P1111: 1, 0). */
+void ref_tgather_mask(const ref_tile *dst, const ref_tile *src, int every, int first);
+/* tgather, compare form: for each valid row i of src, offset + i * src.cols
+ * + j for the valid columns j with src[i,j] == k (gt: >), packed from
+ * dst[i,0]; cdst's storage element i = how many (both 32-bit integers). */
+void ref_tgather_compare(const ref_tile *dst, const ref_tile *cdst, const ref_tile *src, uint64_t k, bool gt,
+                         int32_t offset);
+/* tgatherb: dst[i,j] = the element at byte off[i, j / (32/esize)] + (j % (32/esize)) * esize of
+ * src's storage, over dst's valid region (offsets unsigned 32-bit). */
+void ref_tgatherb(const ref_tile *dst, const ref_tile *src, const ref_tile *off);
+/* tscatter: dst's storage element idx[i,j] = src[i,j] over src's valid
+ * region, in row order (the last write wins). */
+void ref_tscatter(const ref_tile *dst, const ref_tile *src, const ref_tile *idx);
+
+/* ---------------------------------------------------------------- layout (ref_layout.c) */
+
+/* ttrans: dst[j,i] = src[i,j] over src's valid region. */
+void ref_ttrans(const ref_tile *dst, const ref_tile *src);
+/* tconcat: row i of dst = row i of src0's valid columns, then src1's, over dst's valid rows. */
+void ref_tconcat(const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
+/* tpack: dst[i,j] = the low bits of src[i,j] over dst's valid region. */
+void ref_tpack(const ref_tile *dst, const ref_tile *src);
+
 #endif

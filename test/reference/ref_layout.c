@@ -1,0 +1,32 @@
+/* ref_layout.c: the C reference of the layout ops (ttrans, tconcat, tpack):
+ * plain loops moving elements as bit patterns; like ref.c it knows nothing of
+ * ptoc. */
+#include "ref.h"
+
+#include <string.h>
+
+void ref_ttrans(const ref_tile *dst, const ref_tile *src)
+{
+    for (int64_t r = 0; r < src->vrows; r++)
+        for (int64_t c = 0; c < src->vcols; c++)
+            ref_set(dst, c, r, ref_get(src, r, c));
+}
+
+void ref_tconcat(const ref_tile *dst, const ref_tile *src0, const ref_tile *src1)
+{
+    for (int64_t r = 0; r < dst->vrows; r++) {
+        for (int64_t c = 0; c < src0->vcols; c++)
+            ref_set(dst, r, c, ref_get(src0, r, c));
+        for (int64_t c = 0; c < src1->vcols; c++)
+            ref_set(dst, r, src0->vcols + c, ref_get(src1, r, c));
+    }
+}
+
+void ref_tpack(const ref_tile *dst, const ref_tile *src)
+{
+    uint32_t bits = 8 * ref_dtype_size(dst->dtype);
+    uint64_t mask = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    for (int64_t r = 0; r < dst->vrows; r++)
+        for (int64_t c = 0; c < dst->vcols; c++)
+            ref_set(dst, r, c, ref_get(src, r, c) & mask);
+}
