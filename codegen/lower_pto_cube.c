@@ -12,6 +12,17 @@
  * correctly rounded, so the host's fmaf gives the same bits), an i32 sum wraps.
  * The accumulator or the bias is added once, after the sum.
  *
+ *   tgemv, .acc, .bias   the same for row 0 alone (M = 1), K = rhs's valid
+ *                rows: the A5 implementation hands the cube m = 1 whatever
+ *                lhs's shape (pto-isa's CPU reference would use lhs's rows)
+ *   tmatmul.mx, tgemv.mx (.acc, .bias)   f8 operands with scale tiles:
+ *                sum += a[i,k] * b[k,j] * (a_scale[i,k/32] * b_scale[k/32,j]),
+ *                product and scales in double, the sum rounded to f32 at each
+ *                step (the CPU reference's TMatmulMX); a scale is an e8m0
+ *                exponent held in an 8-bit integer tile, or a float tile's value
+ *
+ * f8 operands (any of MLIR's f8 kinds) widen to f32 exactly through a table.
+ *
  * Operands sit in the cube's spaces: lhs in left, rhs in right, dst and acc_in
  * in acc, bias in bias (one row); their fractal layouts are the ones the
  * reference's CheckMadValid asserts. Elements are addressed through
@@ -22,8 +33,19 @@
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
 
-/* Which of the three forms a rule lowers. */
+#include <math.h>
+
+/* Which of the three forms a rule lowers, and (or-ed in) whether it is a gemv
+ * (one row) and an mx op (scale tiles after lhs and rhs). */
 typedef enum mm_form { MM_PLAIN, MM_ACC, MM_BIAS } mm_form;
+enum { MM_FORM_MASK = 3, MM_GEMV = 4, MM_MX = 8 };
+
+/* The operands of one matmul-family op. */
+typedef struct mm_ops {
+    mm_form form;
+    bool gemv, mx;
+    cg_tile lhs, rhs, extra, dst, lscale, rscale;
+} mm_ops;
 
 /* ---------------------------------------------------------------- checks */
 
@@ -73,9 +95,41 @@ static bool check_shapes(ptoc_op *op, const cg_tile *lhs, const cg_tile *rhs, co
     return false;
 }
 
-static bool check_operands(ptoc_op *op, mm_form form, const cg_tile *lhs, const cg_tile *rhs, const cg_tile *extra,
-                           const cg_tile *dst)
+/* An f8 type: the cube reads it (widened exactly), no other cpu op does. */
+static bool is_f8(const ptoc_type *e)
 {
+    return ptoc_type_is_float(e) && e->u.fp.kind >= PTOC_F8E4M3 && e->u.fp.kind <= PTOC_F8E4M3B11FNUZ;
+}
+
+static bool check_input_elem(ptoc_op *op, const char *role, const ptoc_type *e)
+{
+    return is_f8(e) || cg_check_computable(op, role, e);
+}
+
+/* An mx scale tile: in loc=scaling, one element per 32 of K (a_scale M x
+ * ceil(K/32) at least, b_scale ceil(K/32) x N at least), read as an e8m0
+ * exponent (8-bit integer) or as the float it holds. */
+static bool check_scale(ptoc_op *op, const char *role, const cg_tile *s, int64_t rows, int64_t cols)
+{
+    if (!check_loc(op, role, s, PTOC_PTO_AS_SCALING))
+        return false;
+    const ptoc_type *e = s->elem;
+    if (!(ptoc_type_is_int(e) && ptoc_type_bitwidth(e) == 8) && !cg_check_computable(op, role, e))
+        return false;
+    if (ptoc_type_is_int(e) && ptoc_type_bitwidth(e) != 8) {
+        ptoc_op_emit_error(op, "%s must hold e8m0 exponents (i8 or ui8) or floats", role);
+        return false;
+    }
+    if (s->desc.rows >= rows && s->desc.cols >= cols)
+        return true;
+    ptoc_op_emit_error(op, "%s is %lldx%lld, too small for one scale per 32 elements of K (want at least %lldx%lld)",
+                       role, (long long)s->desc.rows, (long long)s->desc.cols, (long long)rows, (long long)cols);
+    return false;
+}
+
+static bool check_operands(ptoc_op *op, const mm_ops *o)
+{
+    const cg_tile *lhs = &o->lhs, *rhs = &o->rhs, *extra = &o->extra, *dst = &o->dst;
     if (!check_loc(op, "lhs", lhs, PTOC_PTO_AS_LEFT) || !check_loc(op, "rhs", rhs, PTOC_PTO_AS_RIGHT) ||
         !check_loc(op, "dst", dst, PTOC_PTO_AS_ACC))
         return false;
@@ -86,11 +140,18 @@ static bool check_operands(ptoc_op *op, mm_form form, const cg_tile *lhs, const 
         return false;
     if (!check_shapes(op, lhs, rhs, dst))
         return false;
-    if (!cg_check_computable(op, "lhs", lhs->elem) || !cg_check_computable(op, "rhs", rhs->elem))
+    if (!check_input_elem(op, "lhs", lhs->elem) || !check_input_elem(op, "rhs", rhs->elem) ||
+        !cg_check_computable(op, "dst", dst->elem))
         return false;
-    if (form == MM_ACC && (!check_loc(op, "acc_in", extra, PTOC_PTO_AS_ACC) || !check_shapes(op, lhs, rhs, extra)))
+    if (o->mx) {
+        int64_t groups = (lhs->desc.cols + 31) / 32;
+        if (!check_scale(op, "a_scale", &o->lscale, lhs->desc.rows, groups) ||
+            !check_scale(op, "b_scale", &o->rscale, groups, rhs->desc.cols))
+            return false;
+    }
+    if (o->form == MM_ACC && (!check_loc(op, "acc_in", extra, PTOC_PTO_AS_ACC) || !check_shapes(op, lhs, rhs, extra)))
         return false;
-    if (form == MM_BIAS) {
+    if (o->form == MM_BIAS) {
         if (!check_loc(op, "bias", extra, PTOC_PTO_AS_BIAS))
             return false;
         if (extra->desc.rows != 1 || extra->desc.cols != dst->desc.cols) {
@@ -99,11 +160,78 @@ static bool check_operands(ptoc_op *op, mm_form form, const cg_tile *lhs, const 
             return false;
         }
     }
-    if (form != MM_PLAIN && extra->elem != dst->elem) {
-        ptoc_op_emit_error(op, "%s must have dst's element type", form == MM_ACC ? "acc_in" : "bias");
+    if (o->form != MM_PLAIN && extra->elem != dst->elem) {
+        ptoc_op_emit_error(op, "%s must have dst's element type", o->form == MM_ACC ? "acc_in" : "bias");
         return false;
     }
     return true;
+}
+
+/* ---------------------------------------------------------------- f8 and e8m0 */
+
+/* The value of f8 encoding `bits` of kind k: IEEE-like E5M2 and E4M3 (an
+ * all-ones exponent is infinity or NaN), E4M3FN (only S.1111.111 is NaN), the
+ * FNUZ kinds (0x80 is NaN, no infinity, no -0; biases 8, 16, 11). */
+static float f8_value(ptoc_float_kind k, unsigned bits)
+{
+    unsigned mb = k == PTOC_F8E5M2 || k == PTOC_F8E5M2FNUZ ? 2 : 3, eb = 7 - mb;
+    int bias = k == PTOC_F8E5M2 ? 15 : k == PTOC_F8E5M2FNUZ ? 16 : k == PTOC_F8E4M3FNUZ ? 8
+             : k == PTOC_F8E4M3B11FNUZ ? 11 : 7;
+    bool fnuz = k == PTOC_F8E4M3FNUZ || k == PTOC_F8E5M2FNUZ || k == PTOC_F8E4M3B11FNUZ;
+    unsigned e = (bits >> mb) & ((1u << eb) - 1), m = bits & ((1u << mb) - 1), emax = (1u << eb) - 1;
+    float sign = bits & 0x80 ? -1.0f : 1.0f;
+    if (fnuz && bits == 0x80)
+        return NAN;
+    if (k == PTOC_F8E4M3FN && e == emax && m == 7)
+        return sign * NAN;
+    if ((k == PTOC_F8E5M2 || k == PTOC_F8E4M3) && e == emax)
+        return m ? sign * NAN : sign * INFINITY;
+    float frac = (float)m / (float)(1u << mb);
+    return sign * (e ? ldexpf(1.0f + frac, (int)e - bias) : ldexpf(frac, 1 - bias));
+}
+
+/* A table of the 256 f8 values of kind k as f32 (exact: every f8 value is one). */
+static LLVMValueRef f8_table(cg *g, ptoc_float_kind k)
+{
+    char name[32];
+    snprintf(name, sizeof name, "ptoc.f8.%d", (int)k);
+    LLVMValueRef gv = LLVMGetNamedGlobal(g->mod, name);
+    if (gv)
+        return gv;
+    LLVMValueRef vals[256];
+    for (unsigned i = 0; i < 256; i++)
+        vals[i] = LLVMConstReal(g->f32, f8_value(k, i));
+    LLVMValueRef init = LLVMConstArray(g->f32, vals, 256);
+    gv = LLVMAddGlobal(g->mod, LLVMTypeOf(init), name);
+    LLVMSetInitializer(gv, init);
+    LLVMSetGlobalConstant(gv, true);
+    LLVMSetLinkage(gv, LLVMPrivateLinkage);
+    return gv;
+}
+
+/* The f8 element at p as f32. */
+static LLVMValueRef load_f8(cg *g, const ptoc_type *e, LLVMValueRef p)
+{
+    LLVMValueRef bits = LLVMBuildLoad2(g->b, g->i8, p, "f8");
+    LLVMValueRef idx[2] = {cg_i64(g, 0), LLVMBuildZExt(g->b, bits, g->i64, "")};
+    LLVMValueRef tab = f8_table(g, e->u.fp.kind);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(g->b, LLVMArrayType(g->f32, 256), tab, idx, 2, "");
+    return LLVMBuildLoad2(g->b, g->f32, at, "");
+}
+
+/* A scale element as a double: an 8-bit integer is an e8m0 exponent,
+ * 2^(e-127) (e = 255 is NaN, as the OCP MX format has it); a float its value. */
+static LLVMValueRef load_scale(cg *g, const cg_tile *s, LLVMValueRef r, LLVMValueRef c)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef p = cg_tile_elem_ptr(g, s, r, c);
+    if (ptoc_type_is_float(s->elem))
+        return LLVMBuildFPExt(B, cg_load_elem(g, s->elem, p), g->f64, "");
+    LLVMValueRef e = LLVMBuildZExt(B, LLVMBuildLoad2(B, g->i8, p, "e8m0"), g->i64, "");
+    LLVMValueRef bits = LLVMBuildShl(B, LLVMBuildAdd(B, e, cg_i64(g, 1023 - 127), ""), cg_i64(g, 52), "");
+    LLVMValueRef nan = LLVMConstReal(g->f64, NAN);
+    LLVMValueRef is_nan = LLVMBuildICmp(B, LLVMIntEQ, e, cg_i64(g, 255), "");
+    return LLVMBuildSelect(B, is_nan, nan, LLVMBuildBitCast(B, bits, g->f64, ""), "scale");
 }
 
 /* ---------------------------------------------------------------- the loop nest */
@@ -111,28 +239,45 @@ static bool check_operands(ptoc_op *op, mm_form form, const cg_tile *lhs, const 
 /* One operand element, loaded and converted to the accumulator's type. */
 static LLVMValueRef load_as(cg *g, const cg_tile *t, LLVMValueRef r, LLVMValueRef c, const ptoc_type *to)
 {
-    LLVMValueRef v = cg_load_elem(g, t->elem, cg_tile_elem_ptr(g, t, r, c));
-    return cg_convert(g, v, t->elem, to);
+    LLVMValueRef p = cg_tile_elem_ptr(g, t, r, c);
+    if (is_f8(t->elem))
+        return load_f8(g, t->elem, p);   /* only ever into an f32 accumulator */
+    return cg_convert(g, cg_load_elem(g, t->elem, p), t->elem, to);
 }
 
-static void emit_matmul(cg *g, mm_form form, const cg_tile *lhs, const cg_tile *rhs, const cg_tile *extra,
-                        const cg_tile *dst)
+/* sum += a * b * scale as pto-isa's CPU reference forms it for mx: the product
+ * and the scale in double (exact), the sum rounded back to f32 each step. */
+static LLVMValueRef mx_step(cg *g, const mm_ops *o, LLVMValueRef i, LLVMValueRef j, LLVMValueRef k,
+                            LLVMValueRef a, LLVMValueRef b, LLVMValueRef s)
 {
     LLVMBuilderRef B = g->b;
-    const ptoc_type *acc_t = dst->elem;
+    LLVMValueRef grp = LLVMBuildUDiv(B, k, cg_i64(g, 32), "");
+    LLVMValueRef sf = LLVMBuildFMul(B, load_scale(g, &o->lscale, i, grp), load_scale(g, &o->rscale, grp, j), "");
+    LLVMValueRef ab = LLVMBuildFMul(B, LLVMBuildFPExt(B, a, g->f64, ""), LLVMBuildFPExt(B, b, g->f64, ""), "");
+    LLVMValueRef sum = LLVMBuildFAdd(B, LLVMBuildFPExt(B, s, g->f64, ""), LLVMBuildFMul(B, ab, sf, ""), "");
+    return LLVMBuildFPTrunc(B, sum, g->f32, "");
+}
+
+/* dst[i,j] over i < m, j < n of the sum over k < kn, as the header says. */
+static void emit_matmul(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn, LLVMValueRef n)
+{
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *acc_t = o->dst.elem;
     bool fp = ptoc_type_is_float(acc_t);
     LLVMTypeRef ty = cg_compute_type(g, acc_t);
     LLVMValueRef sum = cg_alloca(g, ty, "mm.sum");
     LLVMValueRef zero = cg_i64(g, 0);
     cg_loop i, j, k;
-    cg_loop_begin(g, &i, zero, lhs->vrows, "mm.i");
-    cg_loop_begin(g, &j, zero, rhs->vcols, "mm.j");
+    cg_loop_begin(g, &i, zero, m, "mm.i");
+    cg_loop_begin(g, &j, zero, n, "mm.j");
     LLVMBuildStore(B, fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false), sum);
-    cg_loop_begin(g, &k, zero, lhs->vcols, "mm.k");
-    LLVMValueRef a = load_as(g, lhs, i.iv, k.iv, acc_t);
-    LLVMValueRef b = load_as(g, rhs, k.iv, j.iv, acc_t);
+    cg_loop_begin(g, &k, zero, kn, "mm.k");
+    LLVMValueRef a = load_as(g, &o->lhs, i.iv, k.iv, acc_t);
+    LLVMValueRef b = load_as(g, &o->rhs, k.iv, j.iv, acc_t);
     LLVMValueRef s = LLVMBuildLoad2(B, ty, sum, "");
-    if (fp) {
+    if (o->mx) {
+        s = mx_step(g, o, i.iv, j.iv, k.iv, a, b, s);
+    } else if (fp) {
         LLVMValueRef args[3] = {a, b, s};
         s = cg_call_intrinsic(g, "llvm.fma", ty, args, 3);
     } else {
@@ -141,12 +286,13 @@ static void emit_matmul(cg *g, mm_form form, const cg_tile *lhs, const cg_tile *
     LLVMBuildStore(B, s, sum);
     cg_loop_end(g, &k);
     LLVMValueRef v = LLVMBuildLoad2(B, ty, sum, "");
-    if (form != MM_PLAIN) {
-        LLVMValueRef e = form == MM_ACC ? load_as(g, extra, i.iv, j.iv, acc_t) : load_as(g, extra, zero, j.iv, acc_t);
-        v = form == MM_ACC ? (fp ? LLVMBuildFAdd(B, e, v, "") : LLVMBuildAdd(B, e, v, ""))
-                           : (fp ? LLVMBuildFAdd(B, v, e, "") : LLVMBuildAdd(B, v, e, ""));
+    if (o->form != MM_PLAIN) {
+        bool acc = o->form == MM_ACC;
+        LLVMValueRef e = load_as(g, &o->extra, acc ? i.iv : zero, j.iv, acc_t);
+        v = acc ? (fp ? LLVMBuildFAdd(B, e, v, "") : LLVMBuildAdd(B, e, v, ""))
+                : (fp ? LLVMBuildFAdd(B, v, e, "") : LLVMBuildAdd(B, v, e, ""));
     }
-    cg_store_elem(g, acc_t, cg_tile_elem_ptr(g, dst, i.iv, j.iv), v);
+    cg_store_elem(g, acc_t, cg_tile_elem_ptr(g, &o->dst, i.iv, j.iv), v);
     cg_loop_end(g, &j);
     cg_loop_end(g, &i);
 }
@@ -257,22 +403,26 @@ static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
 
 /* ---------------------------------------------------------------- rules */
 
-/* tmatmul ins(lhs, rhs), tmatmul.acc ins(acc_in, lhs, rhs), tmatmul.bias
- * ins(lhs, rhs, bias); outs(dst). */
+/* tmatmul ins(lhs, rhs), .acc ins(acc_in, lhs, rhs), .bias ins(lhs, rhs,
+ * bias); the mx forms put a_scale after lhs and b_scale after rhs; tgemv the
+ * same operands. outs(dst). */
 static bool lower_matmul(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    mm_form form = (mm_form)rule->arg;
-    uint32_t first = form == MM_ACC ? 1 : 0;
-    cg_tile lhs, rhs, extra, dst;
-    if (!cg_op_in(g, op, first, &lhs) || !cg_op_in(g, op, first + 1, &rhs))
+    mm_ops o = {.form = (mm_form)(rule->arg & MM_FORM_MASK), .gemv = rule->arg & MM_GEMV, .mx = rule->arg & MM_MX};
+    uint32_t at = o.form == MM_ACC ? 1 : 0, step = o.mx ? 2 : 1;
+    if (!cg_op_in(g, op, at, &o.lhs) || !cg_op_in(g, op, at + step, &o.rhs))
         return false;
-    if (form != MM_PLAIN && !cg_op_in(g, op, form == MM_ACC ? 0 : 2, &extra))
+    if (o.mx && (!cg_op_in(g, op, at + 1, &o.lscale) || !cg_op_in(g, op, at + step + 1, &o.rscale)))
         return false;
-    if (!cg_op_out(g, op, form == MM_ACC ? 0 : first, &dst))
+    if (o.form != MM_PLAIN && !cg_op_in(g, op, o.form == MM_ACC ? 0 : at + 2 * step, &o.extra))
         return false;
-    if (!check_operands(op, form, &lhs, &rhs, &extra, &dst))
+    if (!cg_op_out(g, op, at, &o.dst) || !check_operands(op, &o))
         return false;
-    emit_matmul(g, form, &lhs, &rhs, &extra, &dst);
+    /* A gemv computes one row; its K is rhs's valid rows (lhs's valid columns
+     * for mx), as the A5 implementation passes m = 1 to the cube. */
+    LLVMValueRef m = o.gemv ? cg_i64(g, 1) : o.lhs.vrows;
+    LLVMValueRef kn = o.gemv && !o.mx ? o.rhs.vrows : o.lhs.vcols;
+    emit_matmul(g, &o, m, kn, o.rhs.vcols);
     return true;
 }
 
@@ -280,6 +430,15 @@ const cg_rule cg_pto_cube_rules[] = {
     {PTO(TMATMUL), lower_matmul, MM_PLAIN},
     {PTO(TMATMUL_ACC), lower_matmul, MM_ACC},
     {PTO(TMATMUL_BIAS), lower_matmul, MM_BIAS},
+    {PTO(TGEMV), lower_matmul, MM_GEMV | MM_PLAIN},
+    {PTO(TGEMV_ACC), lower_matmul, MM_GEMV | MM_ACC},
+    {PTO(TGEMV_BIAS), lower_matmul, MM_GEMV | MM_BIAS},
+    {PTO(TMATMUL_MX), lower_matmul, MM_MX | MM_PLAIN},
+    {PTO(TMATMUL_MX_ACC), lower_matmul, MM_MX | MM_ACC},
+    {PTO(TMATMUL_MX_BIAS), lower_matmul, MM_MX | MM_BIAS},
+    {PTO(TGEMV_MX), lower_matmul, MM_GEMV | MM_MX | MM_PLAIN},
+    {PTO(TGEMV_MX_ACC), lower_matmul, MM_GEMV | MM_MX | MM_ACC},
+    {PTO(TGEMV_MX_BIAS), lower_matmul, MM_GEMV | MM_MX | MM_BIAS},
     {PTO(TEXTRACT), lower_window, 1},
     {PTO(TINSERT), lower_window, 0},
 };

@@ -14,7 +14,8 @@
  * order is the only choice and it is the pto-isa CPU reference's.
  *
  * Shapes: aligned (M, K, N = 16, 32, 32) and ragged (valid 13 x 27 x 19 of the
- * same tiles).
+ * same tiles). The tgemv forms run the same kernels with one valid row
+ * (M = 1), which is what a gemv computes, so ref_tmatmul is their reference.
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 
@@ -33,13 +34,14 @@ typedef enum cube_form { CUBE_PLAIN, CUBE_ACC, CUBE_BIAS } cube_form;
 typedef struct cube_case {
     ref_dtype in, acc;
     cube_form form;
+    bool gemv;                 /* tgemv*: one row (m = 1) */
     int64_t m, k, n;           /* valid; the tiles are 16 x 32 x 32 */
     char name[64];
 } cube_case;
 
 enum { TM = 16, TK = 32, TN = 32 };
 
-static const char *const form_op[] = {"tmatmul", "tmatmul.acc", "tmatmul.bias"};
+static const char *const form_suffix[] = {"", ".acc", ".bias"};
 
 /* ---------------------------------------------------------------- the kernel */
 
@@ -69,6 +71,7 @@ static void emit_kernel(FILE *f, const cube_case *c)
 {
     char ma[256], mb[256], ms[256], l[256], r[256], s[256], acc[256];
     const char *din = ref_dtype_name(c->in), *dacc = ref_dtype_name(c->acc);
+    const char *mm = c->gemv ? "tgemv" : "tmatmul";
     tile_type(ma, sizeof ma, "mat", c->in, TM, TK, c->m, c->k, "col_major", "row_major", 512);
     tile_type(mb, sizeof mb, "mat", c->in, TK, TN, c->k, c->n, "col_major", "row_major", 512);
     tile_type(ms, sizeof ms, "mat", c->acc, 1, TN, 1, c->n, "row_major", "none_box", 512);
@@ -97,11 +100,11 @@ static void emit_kernel(FILE *f, const cube_case *c)
         fprintf(f, "    pto.tload ins(%%pv_s : !pto.partition_tensor_view<1x%lldx%s>) outs(%%ms : %s)\n",
                 (long long)c->n, dacc, ms);
         fprintf(f, "    pto.tmov ins(%%ms : %s) outs(%%bias : %s)\n", ms, s);
-        fprintf(f, "    pto.tmatmul.bias ins(%%l, %%r, %%bias : %s, %s, %s) outs(%%acc : %s)\n", l, r, s, acc);
+        fprintf(f, "    pto.%s.bias ins(%%l, %%r, %%bias : %s, %s, %s) outs(%%acc : %s)\n", mm, l, r, s, acc);
     } else {
-        fprintf(f, "    pto.tmatmul ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", l, r, acc);
+        fprintf(f, "    pto.%s ins(%%l, %%r : %s, %s) outs(%%acc : %s)\n", mm, l, r, acc);
         if (c->form == CUBE_ACC)
-            fprintf(f, "    pto.tmatmul.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", acc, l, r, acc);
+            fprintf(f, "    pto.%s.acc ins(%%acc, %%l, %%r : %s, %s, %s) outs(%%acc : %s)\n", mm, acc, l, r, acc);
     }
     fprintf(f, "    pto.tstore ins(%%acc : %s) outs(%%pv_c : !pto.partition_tensor_view<%lldx%lldx%s>)\n", acc,
             (long long)c->m, (long long)c->n, dacc);
@@ -222,20 +225,21 @@ int e2e_cube(e2e_suite *s)
 {
     static const ref_dtype pairs[][2] = {{REF_F16, REF_F32}, {REF_BF16, REF_F32}, {REF_F32, REF_F32}, {REF_I8, REF_I32}};
     static const int64_t shapes[][3] = {{TM, TK, TN}, {13, 27, 19}};
-    cube_case cases[4 * 3 * 2];
+    cube_case cases[4 * 3 * 2 * 2];
     int n = 0;
-    for (int p = 0; p < 4; p++)
-        for (int form = 0; form < 3; form++)
-            for (int sh = 0; sh < 2; sh++) {
-                cube_case *c = &cases[n++];
-                *c = (cube_case){pairs[p][0], pairs[p][1], (cube_form)form, shapes[sh][0], shapes[sh][1],
-                                 shapes[sh][2], ""};
-                snprintf(c->name, sizeof c->name, "%s_%s_%s", form_op[form], ref_dtype_name(c->in),
-                         sh ? "ragged" : "aligned");
-                for (char *q = c->name; *q; q++)
-                    if (*q == '.')
-                        *q = '_';
-            }
+    for (int gemv = 0; gemv < 2; gemv++)
+        for (int p = 0; p < 4; p++)
+            for (int form = 0; form < 3; form++)
+                for (int sh = 0; sh < 2; sh++) {
+                    cube_case *c = &cases[n++];
+                    *c = (cube_case){pairs[p][0], pairs[p][1], (cube_form)form, gemv, gemv ? 1 : shapes[sh][0],
+                                     shapes[sh][1], shapes[sh][2], ""};
+                    snprintf(c->name, sizeof c->name, "%s%s_%s_%s", gemv ? "tgemv" : "tmatmul", form_suffix[form],
+                             ref_dtype_name(c->in), sh ? "ragged" : "aligned");
+                    for (char *q = c->name; *q; q++)
+                        if (*q == '.')
+                            *q = '_';
+                }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -253,7 +257,7 @@ int e2e_cube(e2e_suite *s)
     }
     int failures = run_module(text, len, cases, n, s);
     free(text);
-    printf("cube: %d cases (tmatmul, tmatmul.acc, tmatmul.bias x f16, bf16, f32, i8 x aligned, ragged), %d failed\n",
+    printf("cube: %d cases (tmatmul, tgemv x plain, .acc, .bias x f16, bf16, f32, i8 x aligned, ragged), %d failed\n",
            n, failures);
     return failures ? 1 : 0;
 }
