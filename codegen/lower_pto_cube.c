@@ -426,6 +426,34 @@ static bool lower_matmul(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* tget_scale_addr ins(src) outs(dst), or %dst = tget_scale_addr %src: dst
+ * becomes the scaling tile at src's byte offset shifted right by 4
+ * (SHIFT_MX_ADDR of pto-isa's a5/utils.hpp and its CPU memory model), with
+ * dst's valid shape. A DPS dst is rebound for the ops after this one, so it
+ * must be defined in this op's block (every later use is then dominated). */
+static bool lower_get_scale_addr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile src, old;
+    const ptoc_value *dst = op->nresults ? &op->results[0] : ptoc_op_operand(op, 1);
+    if (!cg_op_in(g, op, 0, &src))
+        return false;
+    if (!op->nresults && (dst->kind != PTOC_VALUE_RESULT || dst->owner.op->block != op->block)) {
+        ptoc_op_emit_error(op, "tget_scale_addr's dst must be defined in the same block on the cpu target");
+        return false;
+    }
+    if (!op->nresults && !cg_tile_of(g, dst, &old))
+        return false;
+    LLVMValueRef at = LLVMBuildExtractValue(g->b, src.agg, 0, "");
+    LLVMValueRef offset = LLVMBuildLShr(g->b, at, cg_i64(g, 4), "scale.addr");
+    LLVMValueRef vrows = op->nresults ? src.vrows : old.vrows, vcols = op->nresults ? src.vcols : old.vcols;
+    LLVMValueRef agg = cg_tile_make(g, dst->type, offset, vrows, vcols, op->loc);
+    if (!agg)
+        return false;
+    cg_set(g, dst, agg);
+    return true;
+}
+
 const cg_rule cg_pto_cube_rules[] = {
     {PTO(TMATMUL), lower_matmul, MM_PLAIN},
     {PTO(TMATMUL_ACC), lower_matmul, MM_ACC},
@@ -439,6 +467,7 @@ const cg_rule cg_pto_cube_rules[] = {
     {PTO(TGEMV_MX), lower_matmul, MM_GEMV | MM_MX | MM_PLAIN},
     {PTO(TGEMV_MX_ACC), lower_matmul, MM_GEMV | MM_MX | MM_ACC},
     {PTO(TGEMV_MX_BIAS), lower_matmul, MM_GEMV | MM_MX | MM_BIAS},
+    {PTO(TGET_SCALE_ADDR), lower_get_scale_addr, 0},
     {PTO(TEXTRACT), lower_window, 1},
     {PTO(TINSERT), lower_window, 0},
 };

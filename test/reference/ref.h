@@ -153,6 +153,17 @@ void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *id
  * NULL) or sum + bias[0,j] (tmatmul.bias, bias not NULL). */
 void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, const ref_tile *rhs,
                  const ref_tile *bias);
+/* The two f8 formats of the mx matmul (OCP): E4M3FN (bias 7, S.1111.111 is
+ * NaN, no infinity) and E5M2 (bias 15, IEEE specials). Their tiles are u8. */
+typedef enum ref_f8 { REF_F8_E4M3FN, REF_F8_E5M2 } ref_f8;
+float ref_f8_value(ref_f8 kind, uint8_t bits);
+/* tmatmul.mx: per k, sum = (float)(sum + a * b * (lscale[i,k/32] * rscale[k/32,j]))
+ * in double, sum from 0 in ascending k (pto-isa's CPU TMatmulMX); then
+ * acc_in[i,j] + sum or sum + bias[0,j] in float. A u8 scale tile holds e8m0
+ * exponents (2^(e-127), 255 NaN), a float one its values. */
+void ref_tmatmul_mx(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, ref_f8 lk,
+                    const ref_tile *lscale, const ref_tile *rhs, ref_f8 rk, const ref_tile *rscale,
+                    const ref_tile *bias);
 /* tcvt: dst = src converted element by element over dst's valid region
  * (ref_convert.c). Rounding modes are pto-isa's RoundMode: R to nearest even,
  * A to nearest away from zero, F down, C up, Z toward zero, O to odd (into a

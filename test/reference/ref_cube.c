@@ -41,3 +41,49 @@ void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lh
             ref_set(dst, i, j, fp ? ref_float_bits(fs) : is);
         }
 }
+
+/* ---------------------------------------------------------------- mx */
+
+float ref_f8_value(ref_f8 kind, uint8_t bits)
+{
+    int man = kind == REF_F8_E5M2 ? 2 : 3, bias = kind == REF_F8_E5M2 ? 15 : 7;
+    int e = (bits & 0x7f) >> man, m = bits & ((1 << man) - 1), emax = (0x7f >> man);
+    float sign = (bits & 0x80) ? -1.0f : 1.0f;
+    if (kind == REF_F8_E5M2 && e == emax)
+        return m ? sign * NAN : sign * INFINITY;
+    if (kind == REF_F8_E4M3FN && e == emax && m == 7)
+        return sign * NAN;
+    float f = (float)m / (float)(1 << man);
+    return sign * (e ? ldexpf(1.0f + f, e - bias) : ldexpf(f, 1 - bias));
+}
+
+/* A scale element: a u8 tile holds e8m0 exponents (2^(e-127), 255 is NaN),
+ * a float tile its value. */
+static double scale_of(const ref_tile *s, int64_t r, int64_t c)
+{
+    uint64_t bits = ref_get(s, r, c);
+    if (ref_dtype_is_float(s->dtype))
+        return ref_float_of(s->dtype, bits);
+    return bits == 255 ? NAN : ldexp(1.0, (int)bits - 127);
+}
+
+void ref_tmatmul_mx(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, ref_f8 lk,
+                    const ref_tile *lscale, const ref_tile *rhs, ref_f8 rk, const ref_tile *rscale,
+                    const ref_tile *bias)
+{
+    for (int64_t i = 0; i < lhs->vrows; i++)
+        for (int64_t j = 0; j < rhs->vcols; j++) {
+            float sum = 0.0f;
+            for (int64_t k = 0; k < lhs->vcols; k++) {
+                double a = ref_f8_value(lk, (uint8_t)ref_get(lhs, i, k));
+                double b = ref_f8_value(rk, (uint8_t)ref_get(rhs, k, j));
+                double scale = scale_of(lscale, i, k / 32) * scale_of(rscale, k / 32, j);
+                sum = (float)((double)sum + a * b * scale);
+            }
+            if (acc_in)
+                sum = ref_float_of(REF_F32, ref_get(acc_in, i, j)) + sum;
+            if (bias)
+                sum = sum + ref_float_of(REF_F32, ref_get(bias, 0, j));
+            ref_set(dst, i, j, ref_float_bits(sum));
+        }
+}
