@@ -297,45 +297,220 @@ static void emit_matmul(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn,
     cg_loop_end(g, &i);
 }
 
-/* ---------------------------------------------------------------- acc moves */
+/* ---------------------------------------------------------------- the FIX pipe */
 
-/* tmov from acc to vec or mat: the FIX pipe's copy-out, element-wise over
- * dst's valid shape, as pto-isa's CPU reference (include/pto/cpu/TMov.hpp)
- * does it: each element converted to dst's type, then, with
- * reluPreMode=normal_relu, a value below zero replaced by zero (of dst's
- * type; -0 and NaN pass). The conversion is cg_convert's: f32 to f16/bf16
- * rounds to nearest even, f32 to i32 truncates saturating (NaN gives 0),
- * i32 to f32/f16/bf16 rounds to nearest even. accToVecMode only picks which
- * vector core receives which half on hardware; the cpu target's one core gets
- * it all. The quantising forms (an fp tile or a pre-quant scalar) are
- * rejected by the caller, lower_tmov. */
+/* A move out of acc (tmov to vec or mat, textract, tinsert, tstore) is the FIX
+ * pipe's copy-out. Without quantisation each element is converted to dst's
+ * type as pto-isa's CPU reference (include/pto/cpu/TMov.hpp) does it:
+ * cg_convert's rules (f32 to f16/bf16 and i32 to floats round to nearest
+ * even, f32 to i32 truncates saturating, NaN gives 0), then with
+ * reluPreMode=normal_relu a value below zero becomes zero (-0 and NaN pass).
+ *
+ * With an fp tile (one 64-bit quant word per dst column: a per-channel
+ * "vector" quantisation) or a pre-quant scalar (one word for all), the
+ * element is quantised as the CPU reference's quantize_element
+ * (include/pto/cpu/common.hpp) does, by the (acc, dst) pair's quant mode:
+ *   B8     f32 or i32 to i8/ui8: round_even(x * scale + offset), clamped to
+ *          [-128, 127] when the word's sign bit is set, else [0, 255]
+ *   F16    f32 to f16: x * scale, a finite value clamped to +-65504
+ *   BF16   f32 to bf16: x * scale
+ *   DEQF16 i32 to f16: x * scale clamped to +-65504
+ *   S16    i32 to i16: x >> (shift + 1), saturated to i16 (the reference casts
+ *          to int16_t before its clamp, which then clamps nothing)
+ * then relu (v > 0 ? v : 0) when asked, then the conversion to dst (floats
+ * round to nearest even; an integer result is exact, NaN gives 0). The word:
+ * scale is the f32 in bits 0..31 (scalar form), or for the vector form the
+ * 19-bit float in bits 13..31 (sign, 8 exponent bits, 10 mantissa bits; zero
+ * when both fields are); offset bits 37..45, sign bit 46, shift bits 32..35. */
+enum { FQ_NONE, FQ_B8, FQ_F16, FQ_BF16, FQ_DEQF16, FQ_S16 };
+
+static bool is_float_of(const ptoc_type *t, ptoc_float_kind k)
+{
+    return ptoc_type_is_float(t) && t->u.fp.kind == k;
+}
+
+static bool is_int_of(const ptoc_type *t, unsigned bits)
+{
+    return ptoc_type_is_int(t) && ptoc_type_bitwidth(t) == bits;
+}
+
+static int quant_mode(const ptoc_type *from, const ptoc_type *to)
+{
+    if (is_float_of(from, PTOC_F32))
+        return is_int_of(to, 8) ? FQ_B8 : is_float_of(to, PTOC_F16) ? FQ_F16
+             : is_float_of(to, PTOC_BF16) ? FQ_BF16 : FQ_NONE;
+    if (is_int_of(from, 32))
+        return is_int_of(to, 8) ? FQ_B8 : is_float_of(to, PTOC_F16) ? FQ_DEQF16
+             : is_int_of(to, 16) && !cg_is_unsigned(to) ? FQ_S16 : FQ_NONE;
+    return FQ_NONE;
+}
+
+bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const ptoc_type *from, const ptoc_type *to, const cg_tile *fp,
+                 LLVMValueRef word)
+{
+    (void)g;
+    uint32_t relu = 0;
+    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
+    *fix = (cg_fix){.relu = relu != 0, .vector = fp != NULL, .word = word, .from = from, .to = to};
+    if (!cg_check_computable(op, "src", from) || !cg_check_computable(op, "dst", to))
+        return false;
+    if (!fp && !word)
+        return true;
+    fix->mode = quant_mode(from, to);
+    if (fix->mode == FQ_NONE) {
+        ptoc_op_emit_error(op, "a quantising move out of acc needs f32 to i8/ui8/f16/bf16 or i32 to "
+                               "i8/ui8/f16/i16 (the FIX pipe's quant modes)");
+        return false;
+    }
+    if (fp) {
+        if (!check_loc(op, "fp", fp, PTOC_PTO_AS_SCALING))
+            return false;
+        if (!is_int_of(fp->elem, 64)) {
+            ptoc_op_emit_error(op, "the fp tile must hold 64-bit quant words (i64 or ui64)");
+            return false;
+        }
+        fix->fp = *fp;
+    }
+    return true;
+}
+
+/* The scale of quant word q as f32 (see above). */
+static LLVMValueRef quant_scale(cg *g, const cg_fix *fix, LLVMValueRef q)
+{
+    LLVMBuilderRef B = g->b;
+    if (!fix->vector)
+        return LLVMBuildBitCast(B, LLVMBuildTrunc(B, q, g->i32, ""), g->f32, "scale");
+    LLVMValueRef m1 = LLVMBuildAnd(B, LLVMBuildLShr(B, q, cg_i64(g, 13), ""), cg_i64(g, 0x7ffff), "");
+    LLVMValueRef sign = LLVMBuildLShr(B, m1, cg_i64(g, 18), "");
+    LLVMValueRef e = LLVMBuildAnd(B, LLVMBuildLShr(B, m1, cg_i64(g, 10), ""), cg_i64(g, 0xff), "");
+    LLVMValueRef m = LLVMBuildAnd(B, m1, cg_i64(g, 0x3ff), "");
+    /* sign * (1 + m/1024) * 2^(e-127), exact in double; rounded (only e = 255
+     * overflows, to infinity) into f32 */
+    LLVMValueRef bits = LLVMBuildOr(B, LLVMBuildShl(B, sign, cg_i64(g, 63), ""),
+                                    LLVMBuildOr(B, LLVMBuildShl(B, LLVMBuildAdd(B, e, cg_i64(g, 1023 - 127), ""),
+                                                                cg_i64(g, 52), ""),
+                                                LLVMBuildShl(B, m, cg_i64(g, 42), ""), ""), "");
+    LLVMValueRef f = LLVMBuildFPTrunc(B, LLVMBuildBitCast(B, bits, g->f64, ""), g->f32, "");
+    LLVMValueRef zero = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildOr(B, e, m, ""), cg_i64(g, 0), "");
+    return LLVMBuildSelect(B, zero, LLVMConstReal(g->f32, 0.0), f, "scale");
+}
+
+/* v < lo ? lo : hi < v ? hi : v, as std::clamp (NaN passes). */
+static LLVMValueRef clamp_f(cg *g, LLVMValueRef v, LLVMValueRef lo, LLVMValueRef hi)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMValueRef up = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, hi, v, ""), hi, v, "");
+    return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, v, lo, ""), lo, up, "");
+}
+
+static LLVMValueRef f32c(cg *g, double v) { return LLVMConstReal(g->f32, v); }
+
+/* The quantised value of v (f32 or i32) by word q, before relu. */
+static LLVMValueRef quantise(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValueRef q)
+{
+    LLVMBuilderRef B = g->b;
+    if (fix->mode == FQ_S16) {
+        LLVMValueRef shift = LLVMBuildAdd(B, LLVMBuildAnd(B, LLVMBuildLShr(B, q, cg_i64(g, 32), ""), cg_i64(g, 15), ""),
+                                          cg_i64(g, 1), "");
+        LLVMValueRef s = LLVMBuildAShr(B, v, LLVMBuildTrunc(B, shift, g->i32, ""), "");
+        LLVMValueRef lo = cg_i32(g, -32768), hi = cg_i32(g, 32767);
+        s = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, s, lo, ""), lo, s, "");
+        return LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, s, hi, ""), hi, s, "");
+    }
+    LLVMValueRef x = ptoc_type_is_int(fix->from) ? LLVMBuildSIToFP(B, v, g->f32, "") : v;
+    LLVMValueRef r = LLVMBuildFMul(B, x, quant_scale(g, fix, q), "");
+    if (fix->mode == FQ_B8) {
+        LLVMValueRef off = LLVMBuildAnd(B, LLVMBuildLShr(B, q, cg_i64(g, 37), ""), cg_i64(g, 0x1ff), "");
+        LLVMValueRef sign = LLVMBuildTrunc(B, LLVMBuildLShr(B, q, cg_i64(g, 46), ""), g->i1, "");
+        LLVMValueRef args[1] = {LLVMBuildFAdd(B, r, LLVMBuildUIToFP(B, off, g->f32, ""), "")};
+        r = cg_call_intrinsic(g, "llvm.roundeven", g->f32, args, 1);
+        return clamp_f(g, r, LLVMBuildSelect(B, sign, f32c(g, -128), f32c(g, 0), ""),
+                       LLVMBuildSelect(B, sign, f32c(g, 127), f32c(g, 255), ""));
+    }
+    if (fix->mode == FQ_DEQF16)
+        return clamp_f(g, r, f32c(g, -65504), f32c(g, 65504));
+    if (fix->mode == FQ_F16) {
+        LLVMValueRef args[1] = {r};
+        LLVMValueRef mag = cg_call_intrinsic(g, "llvm.fabs", g->f32, args, 1);
+        LLVMValueRef finite = LLVMBuildFCmp(B, LLVMRealOLT, mag, f32c(g, INFINITY), "");
+        return LLVMBuildSelect(B, finite, clamp_f(g, r, f32c(g, -65504), f32c(g, 65504)), r, "");
+    }
+    return r;                                   /* FQ_BF16: clamping to +-FLT_MAX changes no finite value */
+}
+
+LLVMValueRef cg_fix_value(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValueRef col)
+{
+    LLVMBuilderRef B = g->b;
+    LLVMTypeRef ty = cg_compute_type(g, fix->to);
+    if (fix->mode == FQ_NONE) {
+        v = cg_convert(g, v, fix->from, fix->to);
+        if (!fix->relu)
+            return v;
+        bool fp = ptoc_type_is_float(fix->to);
+        LLVMValueRef z = fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false);
+        LLVMValueRef neg = fp ? LLVMBuildFCmp(B, LLVMRealOLT, v, z, "")
+                              : LLVMBuildICmp(B, cg_is_unsigned(fix->to) ? LLVMIntULT : LLVMIntSLT, v, z, "");
+        return LLVMBuildSelect(B, neg, z, v, "fix.relu");
+    }
+    LLVMValueRef q = fix->word;
+    if (fix->vector)
+        q = LLVMBuildLoad2(B, g->i64, cg_tile_elem_ptr(g, &fix->fp, cg_i64(g, 0), col), "quant.word");
+    LLVMValueRef r = quantise(g, fix, v, q);
+    if (fix->mode == FQ_S16) {
+        if (fix->relu)
+            r = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSGT, r, cg_i32(g, 0), ""), r, cg_i32(g, 0), "");
+        return LLVMBuildTrunc(B, r, ty, "");
+    }
+    if (fix->relu)
+        r = LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOGT, r, f32c(g, 0), ""), r, f32c(g, 0), "fix.relu");
+    if (fix->mode == FQ_B8)                     /* exact after the clamp; NaN gives 0 */
+        return LLVMBuildTrunc(B, cg_float_to_int_sat(g, r, g->i32, false), ty, "");
+    return r;                                   /* f16 / bf16 round to nearest even on store */
+}
+
 /* dst[i+dr, j+dc] = fix(src[i+sr, j+sc]) over i < rows, j < cols: the one
  * element-wise move of tmov, textract and tinsert. Only a source in acc
- * converts or applies relu (the verifier keeps other moves to one type). */
-static void emit_window_move(cg *g, ptoc_op *op, const cg_tile *src, LLVMValueRef sr, LLVMValueRef sc,
+ * converts or quantises (the verifier keeps other moves to one type); the
+ * channel of a quant word is src's column. */
+static void emit_window_move(cg *g, const cg_fix *fix, const cg_tile *src, LLVMValueRef sr, LLVMValueRef sc,
                              const cg_tile *dst, LLVMValueRef dr, LLVMValueRef dc, LLVMValueRef rows,
                              LLVMValueRef cols)
 {
-    uint32_t relu = 0;
-    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
     LLVMBuilderRef B = g->b;
-    const ptoc_type *to = dst->elem;
-    LLVMTypeRef ty = cg_compute_type(g, to);
-    bool fp = ptoc_type_is_float(to);
     LLVMValueRef zero = cg_i64(g, 0);
     cg_loop i, j;
     cg_loop_begin(g, &i, zero, rows, "fix.i");
     cg_loop_begin(g, &j, zero, cols, "fix.j");
-    LLVMValueRef v = load_as(g, src, LLVMBuildAdd(B, i.iv, sr, ""), LLVMBuildAdd(B, j.iv, sc, ""), to);
-    if (relu) {
-        LLVMValueRef z = fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false);
-        LLVMValueRef neg = fp ? LLVMBuildFCmp(B, LLVMRealOLT, v, z, "")
-                              : LLVMBuildICmp(B, cg_is_unsigned(to) ? LLVMIntULT : LLVMIntSLT, v, z, "");
-        v = LLVMBuildSelect(B, neg, z, v, "fix.relu");
-    }
-    cg_store_elem(g, to, cg_tile_elem_ptr(g, dst, LLVMBuildAdd(B, i.iv, dr, ""), LLVMBuildAdd(B, j.iv, dc, "")), v);
+    LLVMValueRef c = LLVMBuildAdd(B, j.iv, sc, "");
+    LLVMValueRef v = cg_load_elem(g, src->elem, cg_tile_elem_ptr(g, src, LLVMBuildAdd(B, i.iv, sr, ""), c));
+    v = cg_fix_value(g, fix, v, c);
+    cg_store_elem(g, dst->elem, cg_tile_elem_ptr(g, dst, LLVMBuildAdd(B, i.iv, dr, ""), LLVMBuildAdd(B, j.iv, dc, "")),
+                  v);
     cg_loop_end(g, &j);
     cg_loop_end(g, &i);
+}
+
+/* tmov's fp tile (segment 2) and pre-quant scalar (segment 3), when present. */
+static bool tmov_quant_operands(cg *g, ptoc_op *op, cg_tile *fp, bool *has_fp, LLVMValueRef *word)
+{
+    ptoc_attr *seg = ptoc_op_segment_attr(op);
+    *has_fp = false;
+    *word = NULL;
+    if (!seg || seg->u.dense.n != 4)
+        return true;
+    uint32_t at = 2;
+    if (seg->u.dense.values[2]) {
+        *has_fp = true;
+        if (!cg_op_in(g, op, at++, fp))
+            return false;
+    }
+    if (seg->u.dense.values[3]) {
+        const ptoc_type *t;
+        *word = cg_op_scalar(g, op, at, &t);
+        if (!*word)
+            return false;
+    }
+    return true;
 }
 
 bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst)
@@ -345,10 +520,36 @@ bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_til
                            space_name(dst->desc.loc));
         return false;
     }
-    if (!cg_check_computable(op, "src", src->elem) || !cg_check_computable(op, "dst", dst->elem))
+    cg_tile fp;
+    bool has_fp;
+    LLVMValueRef word;
+    cg_fix fix;
+    if (!tmov_quant_operands(g, op, &fp, &has_fp, &word) ||
+        !cg_fix_init(g, op, &fix, src->elem, dst->elem, has_fp ? &fp : NULL, word))
         return false;
     LLVMValueRef zero = cg_i64(g, 0);
-    emit_window_move(g, op, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
+    emit_window_move(g, &fix, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
+    return true;
+}
+
+/* tmov.fp ins(src, fp) outs(dst): tmov with a per-channel fp tile. */
+static bool lower_tmov_fp(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_tile src, fp, dst;
+    cg_fix fix;
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_in(g, op, 1, &fp) || !cg_op_out(g, op, 0, &dst))
+        return false;
+    if (!check_loc(op, "src", &src, PTOC_PTO_AS_ACC))
+        return false;
+    if (dst.desc.loc != PTOC_PTO_AS_VEC && dst.desc.loc != PTOC_PTO_AS_MAT) {
+        ptoc_op_emit_error(op, "a move from acc needs dst in loc=vec or loc=mat, got loc=%s", space_name(dst.desc.loc));
+        return false;
+    }
+    if (!cg_fix_init(g, op, &fix, src.elem, dst.elem, &fp, NULL))
+        return false;
+    LLVMValueRef zero = cg_i64(g, 0);
+    emit_window_move(g, &fix, &src, zero, zero, &dst, zero, zero, dst.vrows, dst.vcols);
     return true;
 }
 
@@ -381,23 +582,27 @@ static void check_window(cg *g, ptoc_op *op, LLVMValueRef at, LLVMValueRef size,
  * run-time check traps otherwise. */
 static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    bool extract = rule->arg != 0;
-    cg_tile src, dst;
-    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst))
+    bool extract = rule->arg & 1, with_fp = rule->arg & 2;
+    uint32_t at = with_fp ? 2 : 1;   /* the index operands follow src (and fp) */
+    cg_tile src, dst, fp;
+    cg_fix fix;
+    if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst) || (with_fp && !cg_op_in(g, op, 1, &fp)))
         return false;
-    LLVMValueRef r = index_operand(g, op, 1), c = index_operand(g, op, 2);
+    LLVMValueRef r = index_operand(g, op, at), c = index_operand(g, op, at + 1);
     if (!r || !c)
         return false;
-    if (!cg_check_computable(op, "src", src.elem) || !cg_check_computable(op, "dst", dst.elem))
+    if (with_fp && !check_loc(op, "src", &src, PTOC_PTO_AS_ACC))
+        return false;
+    if (!cg_fix_init(g, op, &fix, src.elem, dst.elem, with_fp ? &fp : NULL, NULL))
         return false;
     const cg_tile *big = extract ? &src : &dst, *small = extract ? &dst : &src;
     check_window(g, op, r, small->vrows, big->desc.rows);
     check_window(g, op, c, small->vcols, big->desc.cols);
     LLVMValueRef zero = cg_i64(g, 0);
     if (extract)
-        emit_window_move(g, op, &src, r, c, &dst, zero, zero, dst.vrows, dst.vcols);
+        emit_window_move(g, &fix, &src, r, c, &dst, zero, zero, dst.vrows, dst.vcols);
     else
-        emit_window_move(g, op, &src, zero, zero, &dst, r, c, src.vrows, src.vcols);
+        emit_window_move(g, &fix, &src, zero, zero, &dst, r, c, src.vrows, src.vcols);
     return true;
 }
 
@@ -470,5 +675,8 @@ const cg_rule cg_pto_cube_rules[] = {
     {PTO(TGET_SCALE_ADDR), lower_get_scale_addr, 0},
     {PTO(TEXTRACT), lower_window, 1},
     {PTO(TINSERT), lower_window, 0},
+    {PTO(TEXTRACT_FP), lower_window, 3},
+    {PTO(TINSERT_FP), lower_window, 2},
+    {PTO(TMOV_FP), lower_tmov_fp, 0},
 };
 const size_t cg_pto_cube_rule_count = sizeof cg_pto_cube_rules / sizeof cg_pto_cube_rules[0];

@@ -274,8 +274,13 @@ static bool run_case(void *fn, const cube_case *c, bool verbose)
 
 /* ---------------------------------------------------------------- the family */
 
-/* Compiles `text` for the cpu target and runs every case of it. */
-static int run_module(const char *text, size_t len, const cube_case *cases, int n, const e2e_suite *s)
+/* Compiles `text` for the cpu target and runs case i (named names(cases, i))
+ * through run(fn, cases, i, verbose) for every i < n. */
+typedef bool (*case_runner)(void *fn, const void *cases, int i, bool verbose);
+typedef const char *(*case_namer)(const void *cases, int i);
+
+static int run_module(const char *text, size_t len, const void *cases, int n, case_namer name, case_runner run,
+                      const e2e_suite *s)
 {
     ptoc_context *ctx = ptoc_context_create(NULL);
     ptoc_register_all(ctx);
@@ -296,12 +301,170 @@ static int run_module(const char *text, size_t len, const cube_case *cases, int 
         failures = n;
     }
     for (int i = 0; jit && i < n; i++)
-        if (!s->only || strcmp(s->only, cases[i].name) == 0)
-            failures += !run_case(ptoc_jit_lookup(jit, cases[i].name), &cases[i], s->verbose);
+        if (!s->only || strcmp(s->only, name(cases, i)) == 0)
+            failures += !run(ptoc_jit_lookup(jit, name(cases, i)), cases, i, s->verbose);
     free(err);
     if (jit)
         ptoc_jit_destroy(jit);
     ptoc_context_destroy(ctx);
+    return failures;
+}
+
+static const char *cube_name(const void *cases, int i) { return ((const cube_case *)cases)[i].name; }
+
+static bool cube_run(void *fn, const void *cases, int i, bool verbose)
+{
+    return run_case(fn, &((const cube_case *)cases)[i], verbose);
+}
+
+/* Writes the module to the dump directory, when one is given. */
+static void dump(const e2e_suite *s, const char *file, const char *text, size_t len)
+{
+    if (!s->dump_dir)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", s->dump_dir, file);
+    FILE *d = fopen(path, "w");
+    if (d)
+        fwrite(text, 1, len, d), fclose(d);
+}
+
+/* ---------------------------------------------------------------- FIX quantisation */
+
+/* A quantising tmov out of acc: A (16 x 32) * B (32 x 32) into acc, then
+ * tmov with a pre-quant scalar or an fp tile of 32 quant words (loaded from
+ * GM into mat, moved to scaling) into a vec tile of `out`, stored to GM. */
+typedef struct fix_case {
+    ref_dtype in, acc, out;
+    bool vector, relu;
+    char name[64];
+} fix_case;
+
+static void emit_fix_kernel(FILE *f, const fix_case *c)
+{
+    char ma[256], mb[256], l[256], r[256], acc[256], mw[256], fp[256], v[256];
+    const char *din = ref_dtype_name(c->in), *dout = ref_dtype_name(c->out);
+    tile_type(ma, sizeof ma, "mat", c->in, TM, TK, TM, TK, "col_major", "row_major", 512);
+    tile_type(mb, sizeof mb, "mat", c->in, TK, TN, TK, TN, "col_major", "row_major", 512);
+    tile_type(l, sizeof l, "left", c->in, TM, TK, TM, TK, "row_major", "row_major", 512);
+    tile_type(r, sizeof r, "right", c->in, TK, TN, TK, TN, "row_major", "col_major", 512);
+    tile_type(acc, sizeof acc, "acc", c->acc, TM, TN, TM, TN, "col_major", "row_major", 1024);
+    tile_type(mw, sizeof mw, "mat", REF_U64, 1, TN, 1, TN, "row_major", "none_box", 512);
+    tile_type(fp, sizeof fp, "scaling", REF_U64, 1, TN, 1, TN, "row_major", "none_box", 512);
+    tile_type(v, sizeof v, "vec", c->out, TM, TN, TM, TN, "row_major", "none_box", 512);
+    fprintf(f, "  func.func @%s(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%w: !pto.ptr<ui64>, %%c: !pto.ptr<%s>, "
+               "%%q: i64) {\n", c->name, din, din, dout);
+    fprintf(f, "    %%zero = arith.constant 0 : index\n    %%one = arith.constant 1 : index\n");
+    emit_view(f, "a", din, TM, TK);
+    emit_view(f, "b", din, TK, TN);
+    emit_view(f, "w", "ui64", 1, TN);
+    emit_view(f, "c", dout, TM, TN);
+    emit_load_move(f, "a", din, TM, TK, ma, l);
+    emit_load_move(f, "b", din, TK, TN, mb, r);
+    fprintf(f, "    %%acc = pto.alloc_tile : %s\n    %%v = pto.alloc_tile : %s\n", acc, v);
+    fprintf(f, "    pto.tmatmul ins(%%a_t, %%b_t : %s, %s) outs(%%acc : %s)\n", l, r, acc);
+    char quant[320];
+    if (c->vector) {
+        emit_load_move(f, "w", "ui64", 1, TN, mw, fp);
+        snprintf(quant, sizeof quant, "%%w_t : %s", fp);
+    } else {
+        snprintf(quant, sizeof quant, "%%q : i64");
+    }
+    fprintf(f, "    pto.tmov ins(%%acc : %s, %s) outs(%%v : %s)%s\n", acc, quant, v,
+            c->relu ? " {reluPreMode = #pto<relu_pre_mode normal_relu>}" : "");
+    fprintf(f, "    pto.tstore ins(%%v : %s) outs(%%pv_c : !pto.partition_tensor_view<%dx%dx%s>)\n", v, TM, TN, dout);
+    fprintf(f, "    return\n  }\n");
+}
+
+/* A quant word: a scale +-(1.m) * 2^e, e in [-14, 2] (its low 13 bits, which
+ * the vector form drops, random too), shift, offset and sign bit random. */
+static uint64_t random_word(e2e_rng *g)
+{
+    uint32_t e = 127 - 14 + (uint32_t)rng_below(g, 17);
+    uint32_t scale = (uint32_t)(rng_next(g) & 0x807fffffu) | e << 23;
+    uint64_t shift = rng_below(g, 16), offset = rng_below(g, 512), sign = rng_below(g, 2);
+    return scale | shift << 32 | offset << 37 | sign << 46;
+}
+
+static bool run_fix_case(void *fn, const void *cases, int idx, bool verbose)
+{
+    const fix_case *c = &((const fix_case *)cases)[idx];
+    e2e_rng g = {seed_of(c->name)};
+    uint32_t osize = ref_dtype_size(c->out);
+    size_t bytes = (size_t)(TM * TN) * osize;
+    uint8_t *a = random_buffer(&g, c->in, TM * TK, 0), *b = random_buffer(&g, c->in, TK * TN, 0);
+    uint64_t words[TN];
+    for (int j = 0; j < TN; j++)
+        words[j] = random_word(&g);
+    uint8_t *accv = calloc(TM * TN, 4), *got = malloc(bytes), *want = malloc(bytes);
+    memset(got, 0x5a, bytes);
+    ref_tile ta = dense(c->in, TM, TK, a), tb = dense(c->in, TK, TN, b), tacc = dense(c->acc, TM, TN, accv);
+    ref_tile tw = dense(c->out, TM, TN, want);
+    ref_tmatmul(&tacc, NULL, &ta, &tb, NULL);
+    for (int i = 0; i < TM; i++)
+        for (int j = 0; j < TN; j++)
+            ref_set(&tw, i, j,
+                    ref_fix_quant(c->acc, c->out, ref_get(&tacc, i, j), words[c->vector ? j : 0], c->vector, c->relu));
+    ptoc_rt_arg args[5] = {{PTOC_RT_ARG_PTR, {.ptr = a}}, {PTOC_RT_ARG_PTR, {.ptr = b}},
+                           {PTOC_RT_ARG_PTR, {.ptr = words}}, {PTOC_RT_ARG_PTR, {.ptr = got}},
+                           {PTOC_RT_ARG_I64, {.i = (int64_t)words[0]}}};
+    ptoc_rt_launch_options opts = {1, false};
+    char *err = NULL;
+    bool ok = ptoc_rt_launch(fn, args, 5, &opts, &err);
+    if (!ok)
+        printf("FAIL %s: %s\n", c->name, err ? err : "trap");
+    for (size_t i = 0; ok && i < bytes; i += osize)
+        if (memcmp(got + i, want + i, osize) != 0) {
+            char gs[64], ws[64], as[64];
+            uint64_t gv = 0, wv = 0;
+            memcpy(&gv, got + i, osize);
+            memcpy(&wv, want + i, osize);
+            ref_format(gs, sizeof gs, c->out, gv);
+            ref_format(ws, sizeof ws, c->out, wv);
+            ref_format(as, sizeof as, c->acc, ref_get(&tacc, (int64_t)(i / osize) / TN, (int64_t)(i / osize) % TN));
+            printf("FAIL %s: c[%zu] = %s, reference %s (acc %s, word 0x%016llx)\n", c->name, i / osize, gs, ws, as,
+                   (unsigned long long)words[c->vector ? (i / osize) % TN : 0]);
+            ok = false;
+        }
+    if (ok && verbose)
+        printf("ok %s\n", c->name);
+    free(err);
+    free(a), free(b), free(accv), free(got), free(want);
+    return ok;
+}
+
+static const char *fix_name(const void *cases, int i) { return ((const fix_case *)cases)[i].name; }
+
+static int e2e_cube_fix(const e2e_suite *s)
+{
+    static const ref_dtype pairs[][3] = {{REF_F16, REF_F32, REF_I8},  {REF_F16, REF_F32, REF_U8},
+                                         {REF_F16, REF_F32, REF_F16}, {REF_F16, REF_F32, REF_BF16},
+                                         {REF_I8, REF_I32, REF_I8},   {REF_I8, REF_I32, REF_U8},
+                                         {REF_I8, REF_I32, REF_F16},  {REF_I8, REF_I32, REF_I16}};
+    enum { NP = sizeof pairs / sizeof pairs[0] };
+    fix_case cases[NP * 4];
+    int n = 0;
+    for (int p = 0; p < NP; p++)
+        for (int vector = 0; vector < 2; vector++)
+            for (int relu = 0; relu < 2; relu++) {
+                fix_case *c = &cases[n++];
+                *c = (fix_case){pairs[p][0], pairs[p][1], pairs[p][2], vector, relu, ""};
+                snprintf(c->name, sizeof c->name, "tmov_quant_%s_%s_%s%s", ref_dtype_name(c->acc),
+                         ref_dtype_name(c->out), vector ? "fp" : "scalar", relu ? "_relu" : "");
+            }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "module attributes {pto.target_arch = \"cpu\"} {\n");
+    for (int i = 0; i < n; i++)
+        emit_fix_kernel(f, &cases[i]);
+    fprintf(f, "}\n");
+    fclose(f);
+    dump(s, "cube_fix.pto", text, len);
+    int failures = run_module(text, len, cases, n, fix_name, run_fix_case, s);
+    free(text);
+    printf("cube: %d quantising tmov cases (f32, i32 to i8, ui8, f16, bf16, i16 x scalar, fp tile x relu), "
+           "%d failed\n", n, failures);
     return failures;
 }
 
@@ -358,16 +521,11 @@ int e2e_cube(e2e_suite *s)
         emit_kernel(f, &cases[i]);
     fprintf(f, "}\n");
     fclose(f);
-    if (s->dump_dir) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/cube.pto", s->dump_dir);
-        FILE *d = fopen(path, "w");
-        if (d)
-            fwrite(text, 1, len, d), fclose(d);
-    }
-    int failures = run_module(text, len, cases, n, s);
+    dump(s, "cube.pto", text, len);
+    int failures = run_module(text, len, cases, n, cube_name, cube_run, s);
     free(text);
-    printf("cube: %d cases (tmatmul, tgemv x plain, .acc, .bias x f16, bf16, f32, i8; the mx forms x f8 pairs; aligned, ragged), %d failed\n",
-           n, failures);
-    return failures ? 1 : 0;
+    printf("cube: %d cases (tmatmul, tgemv x plain, .acc, .bias x f16, bf16, f32, i8; the mx forms x f8 pairs; "
+           "aligned, ragged), %d failed\n", n, failures);
+    int fix_failures = e2e_cube_fix(s);
+    return failures || fix_failures ? 1 : 0;
 }
