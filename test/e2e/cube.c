@@ -331,12 +331,17 @@ static void dump(const e2e_suite *s, const char *file, const char *text, size_t 
 
 /* ---------------------------------------------------------------- FIX quantisation */
 
-/* A quantising tmov out of acc: A (16 x 32) * B (32 x 32) into acc, then
+/* A quantising move out of acc: A (16 x 32) * B (32 x 32) into acc, then
  * tmov with a pre-quant scalar or an fp tile of 32 quant words (loaded from
- * GM into mat, moved to scaling) into a vec tile of `out`, stored to GM. */
+ * GM into mat, moved to scaling) into a vec tile of `out`, stored to GM; or
+ * the same straight from acc to GM by tstore (scalar) or tstore_fp, or by a
+ * plain converting tstore, optionally atomic (adding into GM's contents). */
 typedef struct fix_case {
     ref_dtype in, acc, out;
     bool vector, relu;
+    bool store;                /* tstore (or tstore_fp) from acc instead of tmov + tstore */
+    bool quant;                /* false: a plain converting store, no quant word */
+    bool atomic;               /* the store adds into GM's contents */
     char name[64];
 } fix_case;
 
@@ -370,9 +375,20 @@ static void emit_fix_kernel(FILE *f, const fix_case *c)
     } else {
         snprintf(quant, sizeof quant, "%%q : i64");
     }
-    fprintf(f, "    pto.tmov ins(%%acc : %s, %s) outs(%%v : %s)%s\n", acc, quant, v,
-            c->relu ? " {reluPreMode = #pto<relu_pre_mode normal_relu>}" : "");
-    fprintf(f, "    pto.tstore ins(%%v : %s) outs(%%pv_c : !pto.partition_tensor_view<%dx%dx%s>)\n", v, TM, TN, dout);
+    char pv[96], attrs[160];
+    snprintf(pv, sizeof pv, "!pto.partition_tensor_view<%dx%dx%s>", TM, TN, dout);
+    snprintf(attrs, sizeof attrs, "%s%s%s%s", c->relu || c->atomic ? " {" : "",
+             c->relu ? "reluPreMode = #pto<relu_pre_mode normal_relu>" : "", c->relu && c->atomic ? ", " : "",
+             c->atomic ? "atomicType = #pto<atomic_type atomic_add>}" : c->relu ? "}" : "");
+    if (!c->store) {
+        fprintf(f, "    pto.tmov ins(%%acc : %s, %s) outs(%%v : %s)%s\n", acc, quant, v, attrs);
+        fprintf(f, "    pto.tstore ins(%%v : %s) outs(%%pv_c : %s)\n", v, pv);
+    } else if (c->quant && c->vector) {
+        fprintf(f, "    pto.tstore_fp ins(%%acc, %%w_t : %s, %s) outs(%%pv_c : %s)\n", acc, fp, pv);
+    } else {
+        fprintf(f, "    pto.tstore ins(%%acc : %s%s%s) outs(%%pv_c : %s)%s\n", acc, c->quant ? ", " : "",
+                c->quant ? quant : "", pv, attrs);
+    }
     fprintf(f, "    return\n  }\n");
 }
 
@@ -386,6 +402,19 @@ static uint64_t random_word(e2e_rng *g)
     return scale | shift << 32 | offset << 37 | sign << 46;
 }
 
+/* The element a case leaves in GM for accumulator bits `acc` (old: GM's). */
+static uint64_t fix_expected(const fix_case *c, uint64_t acc, uint64_t word, uint64_t old)
+{
+    uint64_t v = c->quant ? ref_fix_quant(c->acc, c->out, acc, word, c->vector, c->relu)
+               : c->acc == c->out ? acc : ref_bits_of(c->out, ref_float_of(c->acc, acc));
+    if (!c->atomic)
+        return v;
+    if (ref_dtype_is_float(c->out))
+        return ref_bits_of(c->out, ref_float_of(c->out, old) + ref_float_of(c->out, v));
+    uint64_t mask = ref_dtype_size(c->out) == 8 ? ~0ull : (1ull << (8 * ref_dtype_size(c->out))) - 1;
+    return (old + v) & mask;
+}
+
 static bool run_fix_case(void *fn, const void *cases, int idx, bool verbose)
 {
     const fix_case *c = &((const fix_case *)cases)[idx];
@@ -396,15 +425,14 @@ static bool run_fix_case(void *fn, const void *cases, int idx, bool verbose)
     uint64_t words[TN];
     for (int j = 0; j < TN; j++)
         words[j] = random_word(&g);
-    uint8_t *accv = calloc(TM * TN, 4), *got = malloc(bytes), *want = malloc(bytes);
-    memset(got, 0x5a, bytes);
+    uint8_t *accv = calloc(TM * TN, 4), *got = random_buffer(&g, c->out, TM * TN, 0), *want = malloc(bytes);
+    memcpy(want, got, bytes);   /* what an atomic store adds to */
     ref_tile ta = dense(c->in, TM, TK, a), tb = dense(c->in, TK, TN, b), tacc = dense(c->acc, TM, TN, accv);
     ref_tile tw = dense(c->out, TM, TN, want);
     ref_tmatmul(&tacc, NULL, &ta, &tb, NULL);
     for (int i = 0; i < TM; i++)
         for (int j = 0; j < TN; j++)
-            ref_set(&tw, i, j,
-                    ref_fix_quant(c->acc, c->out, ref_get(&tacc, i, j), words[c->vector ? j : 0], c->vector, c->relu));
+            ref_set(&tw, i, j, fix_expected(c, ref_get(&tacc, i, j), words[c->vector ? j : 0], ref_get(&tw, i, j)));
     ptoc_rt_arg args[5] = {{PTOC_RT_ARG_PTR, {.ptr = a}}, {PTOC_RT_ARG_PTR, {.ptr = b}},
                            {PTOC_RT_ARG_PTR, {.ptr = words}}, {PTOC_RT_ARG_PTR, {.ptr = got}},
                            {PTOC_RT_ARG_I64, {.i = (int64_t)words[0]}}};
@@ -442,16 +470,33 @@ static int e2e_cube_fix(const e2e_suite *s)
                                          {REF_I8, REF_I32, REF_I8},   {REF_I8, REF_I32, REF_U8},
                                          {REF_I8, REF_I32, REF_F16},  {REF_I8, REF_I32, REF_I16}};
     enum { NP = sizeof pairs / sizeof pairs[0] };
-    fix_case cases[NP * 4];
+    fix_case cases[NP * 7 + 6];
     int n = 0;
     for (int p = 0; p < NP; p++)
         for (int vector = 0; vector < 2; vector++)
             for (int relu = 0; relu < 2; relu++) {
-                fix_case *c = &cases[n++];
-                *c = (fix_case){pairs[p][0], pairs[p][1], pairs[p][2], vector, relu, ""};
-                snprintf(c->name, sizeof c->name, "tmov_quant_%s_%s_%s%s", ref_dtype_name(c->acc),
-                         ref_dtype_name(c->out), vector ? "fp" : "scalar", relu ? "_relu" : "");
+                for (int store = 0; store < 2; store++) {
+                    if (store && vector && relu)
+                        continue;                   /* tstore_fp has no relu */
+                    if (store && !vector && pairs[p][2] == REF_I16)
+                        continue;                   /* tstore's pre-quant scalar stores no i16 (verifier) */
+                    fix_case *c = &cases[n++];
+                    *c = (fix_case){pairs[p][0], pairs[p][1], pairs[p][2], vector, relu, store, true, false, ""};
+                    snprintf(c->name, sizeof c->name, "%s_quant_%s_%s_%s%s", store ? "tstore" : "tmov",
+                             ref_dtype_name(c->acc), ref_dtype_name(c->out), vector ? "fp" : "scalar",
+                             relu ? "_relu" : "");
+                }
             }
+    /* atomic stores from acc: plain, converting, quantising */
+    static const struct { ref_dtype in, acc, out; bool quant; } atomics[] = {
+        {REF_F16, REF_F32, REF_F32, false}, {REF_F16, REF_F32, REF_F16, false}, {REF_F16, REF_F32, REF_BF16, true},
+        {REF_I8, REF_I32, REF_I32, false},  {REF_I8, REF_I32, REF_I8, true},    {REF_I8, REF_I32, REF_F16, true}};
+    for (size_t a = 0; a < sizeof atomics / sizeof atomics[0]; a++) {
+        fix_case *c = &cases[n++];
+        *c = (fix_case){atomics[a].in, atomics[a].acc, atomics[a].out, false, false, true, atomics[a].quant, true, ""};
+        snprintf(c->name, sizeof c->name, "tstore_atomic_%s_%s%s", ref_dtype_name(c->acc), ref_dtype_name(c->out),
+                 c->quant ? "_quant" : "");
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -463,8 +508,8 @@ static int e2e_cube_fix(const e2e_suite *s)
     dump(s, "cube_fix.pto", text, len);
     int failures = run_module(text, len, cases, n, fix_name, run_fix_case, s);
     free(text);
-    printf("cube: %d quantising tmov cases (f32, i32 to i8, ui8, f16, bf16, i16 x scalar, fp tile x relu), "
-           "%d failed\n", n, failures);
+    printf("cube: %d FIX cases (tmov, tstore, tstore_fp from f32, i32 acc to i8, ui8, f16, bf16, i16 x scalar, "
+           "fp tile x relu; atomic tstore), %d failed\n", n, failures);
     return failures;
 }
 
