@@ -406,6 +406,8 @@ typedef struct cg_tile {
 /* lower_pto_cube.c: tmov whose src is in acc (the FIX pipe: converts, relu,
  * quantises with tmov's fp tile or pre-quant scalar). */
 bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst);
+/* lower_pto_cube.c: tmov from mat to bias that widens f16/bf16 to f32. */
+bool cg_lower_tmov_widen_bias(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst);
 /* The FIX pipe's conversion of one acc element (lower_pto_cube.c), for the ops
  * that leave acc: cg_fix_init checks the pair and reads the op's relu mode;
  * fp (a tile of quant words) or word (an i64 pre-quant scalar) selects the

@@ -532,6 +532,23 @@ bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_til
     return true;
 }
 
+/* tmov mat -> bias with f16 or bf16 elements into an f32 bias table: the
+ * copy into the bias table converts (a2a3 and a5 TMovToBt: convControl for
+ * half; a5's static check admits bfloat16 too), exactly. */
+bool cg_lower_tmov_widen_bias(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst)
+{
+    if (!(is_float_of(src->elem, PTOC_F16) || is_float_of(src->elem, PTOC_BF16)) || !is_float_of(dst->elem, PTOC_F32)) {
+        ptoc_op_emit_error(op, "a move into bias converts f16 or bf16 to f32 only");
+        return false;
+    }
+    cg_fix fix;
+    if (!cg_fix_init(g, op, &fix, src->elem, dst->elem, NULL, NULL))
+        return false;
+    LLVMValueRef zero = cg_i64(g, 0);
+    emit_window_move(g, &fix, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
+    return true;
+}
+
 /* tmov.fp ins(src, fp) outs(dst): tmov with a per-channel fp tile. */
 static bool lower_tmov_fp(cg *g, ptoc_op *op, const cg_rule *rule)
 {

@@ -294,6 +294,8 @@ static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
      * to moves out of acc). */
     if (src.desc.loc == PTOC_PTO_AS_ACC)
         return cg_lower_tmov_from_acc(g, op, &src, &dst);
+    if (dst.desc.loc == PTOC_PTO_AS_BIAS && src.elem != dst.elem)   /* the bias table widens */
+        return cg_lower_tmov_widen_bias(g, op, &src, &dst);
     if (!check_same_elem(op, &src, &dst))
         return false;
     bool rows = unboxed_row_major(&src) && unboxed_row_major(&dst);
