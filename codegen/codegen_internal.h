@@ -420,7 +420,7 @@ typedef struct cg_fix {
     cg_tile fp;
     const ptoc_type *from, *to;
 } cg_fix;
-bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const ptoc_type *from, const ptoc_type *to, const cg_tile *fp,
+bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const cg_tile *src, const ptoc_type *to, const cg_tile *fp,
                  LLVMValueRef word);
 LLVMValueRef cg_fix_value(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValueRef col);
 

@@ -122,8 +122,9 @@ static bool check_scale(ptoc_op *op, const char *role, const cg_tile *s, int64_t
     }
     if (s->desc.rows >= rows && s->desc.cols >= cols)
         return true;
-    ptoc_op_emit_error(op, "%s is %lldx%lld, too small for one scale per 32 elements of K (want at least %lldx%lld)",
-                       role, (long long)s->desc.rows, (long long)s->desc.cols, (long long)rows, (long long)cols);
+    ptoc_op_emit_error(
+        op, "%s is %lldx%lld, too small for one scale per 32 elements of K (want at least %lldx%lld)", role,
+        (long long)s->desc.rows, (long long)s->desc.cols, (long long)rows, (long long)cols);
     return false;
 }
 
@@ -149,7 +150,8 @@ static bool check_operands(ptoc_op *op, const mm_ops *o)
             !check_scale(op, "b_scale", &o->rscale, groups, rhs->desc.cols))
             return false;
     }
-    if (o->form == MM_ACC && (!check_loc(op, "acc_in", extra, PTOC_PTO_AS_ACC) || !check_shapes(op, lhs, rhs, extra)))
+    if (o->form == MM_ACC &&
+        (!check_loc(op, "acc_in", extra, PTOC_PTO_AS_ACC) || !check_shapes(op, lhs, rhs, extra)))
         return false;
     if (o->form == MM_BIAS) {
         if (!check_loc(op, "bias", extra, PTOC_PTO_AS_BIAS))
@@ -252,8 +254,10 @@ static LLVMValueRef mx_step(cg *g, const mm_ops *o, LLVMValueRef i, LLVMValueRef
 {
     LLVMBuilderRef B = g->b;
     LLVMValueRef grp = LLVMBuildUDiv(B, k, cg_i64(g, 32), "");
-    LLVMValueRef sf = LLVMBuildFMul(B, load_scale(g, &o->lscale, i, grp), load_scale(g, &o->rscale, grp, j), "");
-    LLVMValueRef ab = LLVMBuildFMul(B, LLVMBuildFPExt(B, a, g->f64, ""), LLVMBuildFPExt(B, b, g->f64, ""), "");
+    LLVMValueRef sf =
+        LLVMBuildFMul(B, load_scale(g, &o->lscale, i, grp), load_scale(g, &o->rscale, grp, j), "");
+    LLVMValueRef ab =
+        LLVMBuildFMul(B, LLVMBuildFPExt(B, a, g->f64, ""), LLVMBuildFPExt(B, b, g->f64, ""), "");
     LLVMValueRef sum = LLVMBuildFAdd(B, LLVMBuildFPExt(B, s, g->f64, ""), LLVMBuildFMul(B, ab, sf, ""), "");
     return LLVMBuildFPTrunc(B, sum, g->f32, "");
 }
@@ -306,11 +310,11 @@ static void emit_matmul(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn,
  * even, f32 to i32 truncates saturating, NaN gives 0), then with
  * reluPreMode=normal_relu a value below zero becomes zero (-0 and NaN pass).
  *
- * With an fp tile (one 64-bit quant word per dst column: a per-channel
- * "vector" quantisation) or a pre-quant scalar (one word for all), the
- * element is quantised as the CPU reference's quantize_element
- * (include/pto/cpu/common.hpp) does, by the (acc, dst) pair's quant mode:
- *   B8     f32 or i32 to i8/ui8: round_even(x * scale + offset), clamped to
+ * With an fp tile (one 64-bit quant word per src column: a per-channel
+ * "vector" quantisation; a tile of another type is read as 64-bit words) or a pre-quant scalar (one word for
+ * all), the element is quantised as the CPU reference's quantize_element (include/pto/cpu/common.hpp) does,
+ * by the (acc, dst) pair's quant mode: B8     f32 or i32 to i8/ui8: round_even(x * scale + offset), clamped
+ * to
  *          [-128, 127] when the word's sign bit is set, else [0, 255]
  *   F16    f32 to f16: x * scale, a finite value clamped to +-65504
  *   BF16   f32 to bf16: x * scale
@@ -345,9 +349,10 @@ static int quant_mode(const ptoc_type *from, const ptoc_type *to)
     return FQ_NONE;
 }
 
-bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const ptoc_type *from, const ptoc_type *to, const cg_tile *fp,
+bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const cg_tile *src, const ptoc_type *to, const cg_tile *fp,
                  LLVMValueRef word)
 {
+    const ptoc_type *from = src->elem;
     (void)g;
     uint32_t relu = 0;
     ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
@@ -365,8 +370,13 @@ bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const ptoc_type *from, const p
     if (fp) {
         if (!check_loc(op, "fp", fp, PTOC_PTO_AS_SCALING))
             return false;
-        if (!is_int_of(fp->elem, 64)) {
-            ptoc_op_emit_error(op, "the fp tile must hold 64-bit quant words (i64 or ui64)");
+        /* The fixpipe buffer is read as 64-bit words whatever the tile's declared
+         * type (PTOAS's kernels declare f16 and f32 ones): word j is the 8 bytes
+         * at byte 8j, which for an i64/ui64 tile is element j of its row. */
+        int64_t words = fp->desc.rows * fp->desc.cols * (int64_t)fp->esize / 8;
+        if (!is_int_of(fp->elem, 64) && words < src->desc.cols) {
+            ptoc_op_emit_error(op, "the fp tile holds %lld 64-bit quant words, fewer than src's %lld columns",
+                               (long long)words, (long long)src->desc.cols);
             return false;
         }
         fix->fp = *fp;
@@ -386,10 +396,11 @@ static LLVMValueRef quant_scale(cg *g, const cg_fix *fix, LLVMValueRef q)
     LLVMValueRef m = LLVMBuildAnd(B, m1, cg_i64(g, 0x3ff), "");
     /* sign * (1 + m/1024) * 2^(e-127), exact in double; rounded (only e = 255
      * overflows, to infinity) into f32 */
-    LLVMValueRef bits = LLVMBuildOr(B, LLVMBuildShl(B, sign, cg_i64(g, 63), ""),
-                                    LLVMBuildOr(B, LLVMBuildShl(B, LLVMBuildAdd(B, e, cg_i64(g, 1023 - 127), ""),
-                                                                cg_i64(g, 52), ""),
-                                                LLVMBuildShl(B, m, cg_i64(g, 42), ""), ""), "");
+    LLVMValueRef bits = LLVMBuildOr(
+        B, LLVMBuildShl(B, sign, cg_i64(g, 63), ""),
+        LLVMBuildOr(B, LLVMBuildShl(B, LLVMBuildAdd(B, e, cg_i64(g, 1023 - 127), ""), cg_i64(g, 52), ""),
+                    LLVMBuildShl(B, m, cg_i64(g, 42), ""), ""),
+        "");
     LLVMValueRef f = LLVMBuildFPTrunc(B, LLVMBuildBitCast(B, bits, g->f64, ""), g->f32, "");
     LLVMValueRef zero = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildOr(B, e, m, ""), cg_i64(g, 0), "");
     return LLVMBuildSelect(B, zero, LLVMConstReal(g->f32, 0.0), f, "scale");
@@ -410,8 +421,8 @@ static LLVMValueRef quantise(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValue
 {
     LLVMBuilderRef B = g->b;
     if (fix->mode == FQ_S16) {
-        LLVMValueRef shift = LLVMBuildAdd(B, LLVMBuildAnd(B, LLVMBuildLShr(B, q, cg_i64(g, 32), ""), cg_i64(g, 15), ""),
-                                          cg_i64(g, 1), "");
+        LLVMValueRef shift = LLVMBuildAdd(
+            B, LLVMBuildAnd(B, LLVMBuildLShr(B, q, cg_i64(g, 32), ""), cg_i64(g, 15), ""), cg_i64(g, 1), "");
         LLVMValueRef s = LLVMBuildAShr(B, v, LLVMBuildTrunc(B, shift, g->i32, ""), "");
         LLVMValueRef lo = cg_i32(g, -32768), hi = cg_i32(g, 32767);
         s = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, s, lo, ""), lo, s, "");
@@ -453,8 +464,13 @@ LLVMValueRef cg_fix_value(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValueRef
         return LLVMBuildSelect(B, neg, z, v, "fix.relu");
     }
     LLVMValueRef q = fix->word;
-    if (fix->vector)
-        q = LLVMBuildLoad2(B, g->i64, cg_tile_elem_ptr(g, &fix->fp, cg_i64(g, 0), col), "quant.word");
+    if (fix->vector) {
+        LLVMValueRef at = is_int_of(fix->fp.elem, 64) ? cg_tile_elem_ptr(g, &fix->fp, cg_i64(g, 0), col)
+                                                      : LLVMBuildGEP2(B, g->i64, fix->fp.base, &col, 1, "");
+        LLVMValueRef w = LLVMBuildLoad2(B, g->i64, at, "quant.word");
+        LLVMSetAlignment(w, 1);
+        q = w;
+    }
     LLVMValueRef r = quantise(g, fix, v, q);
     if (fix->mode == FQ_S16) {
         if (fix->relu)
@@ -484,8 +500,8 @@ static void emit_window_move(cg *g, const cg_fix *fix, const cg_tile *src, LLVMV
     LLVMValueRef c = LLVMBuildAdd(B, j.iv, sc, "");
     LLVMValueRef v = cg_load_elem(g, src->elem, cg_tile_elem_ptr(g, src, LLVMBuildAdd(B, i.iv, sr, ""), c));
     v = cg_fix_value(g, fix, v, c);
-    cg_store_elem(g, dst->elem, cg_tile_elem_ptr(g, dst, LLVMBuildAdd(B, i.iv, dr, ""), LLVMBuildAdd(B, j.iv, dc, "")),
-                  v);
+    cg_store_elem(g, dst->elem,
+                  cg_tile_elem_ptr(g, dst, LLVMBuildAdd(B, i.iv, dr, ""), LLVMBuildAdd(B, j.iv, dc, "")), v);
     cg_loop_end(g, &j);
     cg_loop_end(g, &i);
 }
@@ -525,7 +541,7 @@ bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_til
     LLVMValueRef word;
     cg_fix fix;
     if (!tmov_quant_operands(g, op, &fp, &has_fp, &word) ||
-        !cg_fix_init(g, op, &fix, src->elem, dst->elem, has_fp ? &fp : NULL, word))
+        !cg_fix_init(g, op, &fix, src, dst->elem, has_fp ? &fp : NULL, word))
         return false;
     LLVMValueRef zero = cg_i64(g, 0);
     emit_window_move(g, &fix, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
@@ -537,12 +553,13 @@ bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_til
  * half; a5's static check admits bfloat16 too), exactly. */
 bool cg_lower_tmov_widen_bias(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst)
 {
-    if (!(is_float_of(src->elem, PTOC_F16) || is_float_of(src->elem, PTOC_BF16)) || !is_float_of(dst->elem, PTOC_F32)) {
+    if (!(is_float_of(src->elem, PTOC_F16) || is_float_of(src->elem, PTOC_BF16)) ||
+        !is_float_of(dst->elem, PTOC_F32)) {
         ptoc_op_emit_error(op, "a move into bias converts f16 or bf16 to f32 only");
         return false;
     }
     cg_fix fix;
-    if (!cg_fix_init(g, op, &fix, src->elem, dst->elem, NULL, NULL))
+    if (!cg_fix_init(g, op, &fix, src, dst->elem, NULL, NULL))
         return false;
     LLVMValueRef zero = cg_i64(g, 0);
     emit_window_move(g, &fix, src, zero, zero, dst, zero, zero, dst->vrows, dst->vcols);
@@ -560,10 +577,11 @@ static bool lower_tmov_fp(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!check_loc(op, "src", &src, PTOC_PTO_AS_ACC))
         return false;
     if (dst.desc.loc != PTOC_PTO_AS_VEC && dst.desc.loc != PTOC_PTO_AS_MAT) {
-        ptoc_op_emit_error(op, "a move from acc needs dst in loc=vec or loc=mat, got loc=%s", space_name(dst.desc.loc));
+        ptoc_op_emit_error(op, "a move from acc needs dst in loc=vec or loc=mat, got loc=%s",
+                           space_name(dst.desc.loc));
         return false;
     }
-    if (!cg_fix_init(g, op, &fix, src.elem, dst.elem, &fp, NULL))
+    if (!cg_fix_init(g, op, &fix, &src, dst.elem, &fp, NULL))
         return false;
     LLVMValueRef zero = cg_i64(g, 0);
     emit_window_move(g, &fix, &src, zero, zero, &dst, zero, zero, dst.vrows, dst.vcols);
@@ -610,7 +628,7 @@ static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     if (with_fp && !check_loc(op, "src", &src, PTOC_PTO_AS_ACC))
         return false;
-    if (!cg_fix_init(g, op, &fix, src.elem, dst.elem, with_fp ? &fp : NULL, NULL))
+    if (!cg_fix_init(g, op, &fix, &src, dst.elem, with_fp ? &fp : NULL, NULL))
         return false;
     const cg_tile *big = extract ? &src : &dst, *small = extract ? &dst : &src;
     check_window(g, op, r, small->vrows, big->desc.rows);
@@ -630,7 +648,8 @@ static bool lower_window(cg *g, ptoc_op *op, const cg_rule *rule)
  * same operands. outs(dst). */
 static bool lower_matmul(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    mm_ops o = {.form = (mm_form)(rule->arg & MM_FORM_MASK), .gemv = rule->arg & MM_GEMV, .mx = rule->arg & MM_MX};
+    mm_ops o = {
+        .form = (mm_form)(rule->arg & MM_FORM_MASK), .gemv = rule->arg & MM_GEMV, .mx = rule->arg & MM_MX};
     uint32_t at = o.form == MM_ACC ? 1 : 0, step = o.mx ? 2 : 1;
     if (!cg_op_in(g, op, at, &o.lhs) || !cg_op_in(g, op, at + step, &o.rhs))
         return false;

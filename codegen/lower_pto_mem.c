@@ -649,13 +649,15 @@ static void atomic_add_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVM
     LLVMValueRef old_slot = cg_alloca(g, bits, "atomic.old"), new_slot = cg_alloca(g, bits, "atomic.new");
     LLVMValueRef first = LLVMBuildLoad2(B, bits, ptr, "");
     LLVMSetAlignment(first, size);
-    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B), retry = cg_block(g, "atomic.retry"), done = cg_block(g, "atomic.done");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B), retry = cg_block(g, "atomic.retry"),
+                      done = cg_block(g, "atomic.done");
     LLVMBuildBr(B, retry);
     LLVMPositionBuilderAtEnd(B, retry);
     LLVMValueRef seen = LLVMBuildPhi(B, bits, "");
     LLVMBuildStore(B, seen, old_slot);
     LLVMValueRef cur = cg_load_elem(g, elem, old_slot);
-    cg_store_elem(g, elem, new_slot, ptoc_type_is_float(elem) ? LLVMBuildFAdd(B, cur, v, "") : LLVMBuildAdd(B, cur, v, ""));
+    cg_store_elem(g, elem, new_slot,
+                  ptoc_type_is_float(elem) ? LLVMBuildFAdd(B, cur, v, "") : LLVMBuildAdd(B, cur, v, ""));
     LLVMValueRef want = LLVMBuildLoad2(B, bits, new_slot, "");
     LLVMValueRef cas = LLVMBuildAtomicCmpXchg(B, ptr, seen, want, LLVMAtomicOrderingMonotonic,
                                               LLVMAtomicOrderingMonotonic, false);
@@ -670,7 +672,8 @@ static void atomic_add_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVM
 
 /* A tstore's element that converts or adds: tile column `col` (the channel
  * of a quant word). */
-static void store_elem_fixed(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr, LLVMValueRef col)
+static void store_elem_fixed(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr,
+                             LLVMValueRef col)
 {
     LLVMValueRef v = cg_load_elem(g, x->t.elem, tile_ptr);
     if (x->convert)
@@ -1107,11 +1110,12 @@ static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *vi
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
-    if (x->convert && !cg_fix_init(g, op, &x->fix, x->t.elem, x->v.elem, x->quant_fp, x->quant_word))
+    if (x->convert && !cg_fix_init(g, op, &x->fix, &x->t, x->v.elem, x->quant_fp, x->quant_word))
         return false;
     if (x->atomic && !atomic_elem_ok(x->v.elem)) {
-        ptoc_op_emit_error(op, "atomic tstore adds f16, bf16, f32, i8, i16 or i32 elements (the hardware's atomic "
-                               "types)");
+        ptoc_op_emit_error(
+            op, "atomic tstore adds f16, bf16, f32, i8, i16 or i32 elements (the hardware's atomic "
+                "types)");
         return false;
     }
     if (x->v.elem != x->t.desc.elem && !x->convert) {
@@ -1127,7 +1131,8 @@ static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *vi
         return false;
     }
     refine_valid_shape(&x->t);
-    x->et = bits_type(g, cg_elem_size(x->v.elem));   /* the view's: a converting store differs from the tile's */
+    /* the view's element: a converting store's differs from the tile's */
+    x->et = bits_type(g, cg_elem_size(x->v.elem));
     uint32_t line_layout = x->map->by_columns ? PTOC_PTO_BL_COL_MAJOR : PTOC_PTO_BL_ROW_MAJOR;
     x->contiguous_lines = x->t.desc.blayout == line_layout && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
     if (!setup_padding(g, op, x, clause) || !check_shapes(g, op, x))
@@ -1216,15 +1221,19 @@ static bool read_tstore_options(cg *g, ptoc_op *op, transfer *x, uint32_t nins, 
     ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
     bool quant = nins > 1 && !fp;
     if (cg_dma(g)) {
-        const char *what = quant ? "tstore with a pre-quant scalar" : fp ? "tstore_fp" : atomic ? "atomic tstore"
-                         : relu ? "tstore with relu" : NULL;
+        const char *what = quant    ? "tstore with a pre-quant scalar"
+                           : fp     ? "tstore_fp"
+                           : atomic ? "atomic tstore"
+                           : relu   ? "tstore with relu"
+                                    : NULL;
         if (what)
             ptoc_op_emit_error(op, "%s is not supported by the %s target yet", what, g->target->name);
         return !what;
     }
     bool acc = x->t.desc.loc == PTOC_PTO_AS_ACC;
     if (!acc && (quant || fp || relu)) {
-        ptoc_op_emit_error(op, "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
+        ptoc_op_emit_error(op,
+                           "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
         return false;
     }
     LLVMValueRef word = NULL;
@@ -1249,7 +1258,8 @@ static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
     if (ptoc_op_segment_attr(op))
         ptoc_pto_dps_split(op, &nins, &nouts);
     const ptoc_value *dst = ptoc_op_operand(op, nins);
-    if (!transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t) || !read_tstore_options(g, op, &x, nins, NULL))
+    if (!transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t) ||
+        !read_tstore_options(g, op, &x, nins, NULL))
         return false;
     return lower_transfer(g, op, &x, dst, NULL);
 }
@@ -1265,7 +1275,8 @@ static bool lower_tstore_fp(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t) || !cg_op_in(g, op, 1, &fp))
         return false;
     if (x.t.desc.loc != PTOC_PTO_AS_ACC) {
-        ptoc_op_emit_error(op, "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
+        ptoc_op_emit_error(op,
+                           "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
         return false;
     }
     return read_tstore_options(g, op, &x, 2, &fp) && lower_transfer(g, op, &x, dst, NULL);

@@ -85,12 +85,12 @@ static int64_t scale_cols(const cube_case *c) { return 32 / ref_dtype_size(c->sc
 
 /* GM pointer %NAME viewed as rows x cols, loaded into mat tile %mNAME of type mt,
  * then moved into %NAME_t of type t. */
-static void emit_load_move(FILE *f, const char *name, const char *dt, int64_t rows, int64_t cols, const char *mt,
-                           const char *t)
+static void emit_load_move(FILE *f, const char *name, const char *dt, int64_t rows, int64_t cols,
+                           const char *mt, const char *t)
 {
     fprintf(f, "    %%m%s = pto.alloc_tile : %s\n    %%%s_t = pto.alloc_tile : %s\n", name, mt, name, t);
-    fprintf(f, "    pto.tload ins(%%pv_%s : !pto.partition_tensor_view<%lldx%lldx%s>) outs(%%m%s : %s)\n", name,
-            (long long)rows, (long long)cols, dt, name, mt);
+    fprintf(f, "    pto.tload ins(%%pv_%s : !pto.partition_tensor_view<%lldx%lldx%s>) outs(%%m%s : %s)\n",
+            name, (long long)rows, (long long)cols, dt, name, mt);
     fprintf(f, "    pto.tmov ins(%%m%s : %s) outs(%%%s_t : %s)\n", name, mt, name, t);
 }
 
@@ -102,18 +102,22 @@ static void emit_kernel(FILE *f, const cube_case *c)
     const char *mm = c->gemv ? "tgemv" : "tmatmul";
     int64_t tk = c->mx ? TKX : TK, g = groups(c), sc = scale_cols(c);
     /* tile_type takes a ref_dtype for its name: spell f8 tiles by hand. */
-    snprintf(ma, sizeof ma, "!pto.tile_buf<loc=mat, dtype=%s, rows=%d, cols=%lld, v_row=%lld, v_col=%lld, "
-             "blayout=col_major, slayout=row_major, fractal=512, pad=0>", dl, TM, (long long)tk, (long long)c->m,
-             (long long)c->k);
-    snprintf(mb, sizeof mb, "!pto.tile_buf<loc=mat, dtype=%s, rows=%lld, cols=%d, v_row=%lld, v_col=%lld, "
-             "blayout=col_major, slayout=row_major, fractal=512, pad=0>", dr, (long long)tk, TN, (long long)c->k,
-             (long long)c->n);
-    snprintf(l, sizeof l, "!pto.tile_buf<loc=left, dtype=%s, rows=%d, cols=%lld, v_row=%lld, v_col=%lld, "
-             "blayout=row_major, slayout=row_major, fractal=512, pad=0>", dl, TM, (long long)tk, (long long)c->m,
-             (long long)c->k);
-    snprintf(r, sizeof r, "!pto.tile_buf<loc=right, dtype=%s, rows=%lld, cols=%d, v_row=%lld, v_col=%lld, "
-             "blayout=row_major, slayout=col_major, fractal=512, pad=0>", dr, (long long)tk, TN, (long long)c->k,
-             (long long)c->n);
+    snprintf(ma, sizeof ma,
+             "!pto.tile_buf<loc=mat, dtype=%s, rows=%d, cols=%lld, v_row=%lld, v_col=%lld, "
+             "blayout=col_major, slayout=row_major, fractal=512, pad=0>",
+             dl, TM, (long long)tk, (long long)c->m, (long long)c->k);
+    snprintf(mb, sizeof mb,
+             "!pto.tile_buf<loc=mat, dtype=%s, rows=%lld, cols=%d, v_row=%lld, v_col=%lld, "
+             "blayout=col_major, slayout=row_major, fractal=512, pad=0>",
+             dr, (long long)tk, TN, (long long)c->k, (long long)c->n);
+    snprintf(l, sizeof l,
+             "!pto.tile_buf<loc=left, dtype=%s, rows=%d, cols=%lld, v_row=%lld, v_col=%lld, "
+             "blayout=row_major, slayout=row_major, fractal=512, pad=0>",
+             dl, TM, (long long)tk, (long long)c->m, (long long)c->k);
+    snprintf(r, sizeof r,
+             "!pto.tile_buf<loc=right, dtype=%s, rows=%lld, cols=%d, v_row=%lld, v_col=%lld, "
+             "blayout=row_major, slayout=col_major, fractal=512, pad=0>",
+             dr, (long long)tk, TN, (long long)c->k, (long long)c->n);
     tile_type(ms, sizeof ms, "mat", c->acc, 1, TN, 1, c->n, "row_major", "none_box", 512);
     tile_type(s, sizeof s, "bias", c->acc, 1, TN, 1, c->n, "row_major", "none_box", 512);
     tile_type(acc, sizeof acc, "acc", c->acc, TM, TN, c->m, c->n, "col_major", "row_major", 1024);
@@ -154,8 +158,8 @@ static void emit_kernel(FILE *f, const cube_case *c)
         if (c->form == CUBE_ACC) {
             /* ins with the accumulator first: "%acc, " + ins, and its type before the others */
             const char *colon = strchr(ins, ':');
-            fprintf(f, "    pto.%s%s.acc ins(%s%.*s: %s, %s) outs(%%acc : %s)\n", mm, x, pre, (int)(colon - ins), ins,
-                    acc, colon + 2, acc);
+            fprintf(f, "    pto.%s%s.acc ins(%s%.*s: %s, %s) outs(%%acc : %s)\n", mm, x, pre,
+                    (int)(colon - ins), ins, acc, colon + 2, acc);
         }
     }
     fprintf(f, "    pto.tstore ins(%%acc : %s) outs(%%pv_c : !pto.partition_tensor_view<%lldx%lldx%s>)\n", acc,
@@ -229,7 +233,8 @@ static bool run_case(void *fn, const cube_case *c, bool verbose)
     uint8_t *a = random_buffer(&g, c->in, c->m * c->k, c->mx ? 1 + (int)c->lf8 : 0);
     uint8_t *b = random_buffer(&g, c->in, c->k * c->n, c->mx ? 1 + (int)c->rf8 : 0);
     uint8_t *s = random_buffer(&g, c->acc, c->n, 0);
-    uint8_t *as = random_buffer(&g, c->scale, c->m * gr, -1), *bs = random_buffer(&g, c->scale, gr * c->n, -1);
+    uint8_t *as = random_buffer(&g, c->scale, c->m * gr, -1),
+            *bs = random_buffer(&g, c->scale, gr * c->n, -1);
     uint8_t *got = malloc(cbytes), *want = malloc(cbytes);
     memset(got, 0x5a, cbytes);
     memset(want, 0x5a, cbytes);
@@ -279,8 +284,8 @@ static bool run_case(void *fn, const cube_case *c, bool verbose)
 typedef bool (*case_runner)(void *fn, const void *cases, int i, bool verbose);
 typedef const char *(*case_namer)(const void *cases, int i);
 
-static int run_module(const char *text, size_t len, const void *cases, int n, case_namer name, case_runner run,
-                      const e2e_suite *s)
+static int run_module(const char *text, size_t len, const void *cases, int n, case_namer name,
+                      case_runner run, const e2e_suite *s)
 {
     ptoc_context *ctx = ptoc_context_create(NULL);
     ptoc_register_all(ctx);
@@ -342,6 +347,7 @@ typedef struct fix_case {
     bool store;                /* tstore (or tstore_fp) from acc instead of tmov + tstore */
     bool quant;                /* false: a plain converting store, no quant word */
     bool atomic;               /* the store adds into GM's contents */
+    bool raw;                  /* the fp tile is declared f32 (1 x 64): read as 64-bit words all the same */
     char name[64];
 } fix_case;
 
@@ -354,15 +360,18 @@ static void emit_fix_kernel(FILE *f, const fix_case *c)
     tile_type(l, sizeof l, "left", c->in, TM, TK, TM, TK, "row_major", "row_major", 512);
     tile_type(r, sizeof r, "right", c->in, TK, TN, TK, TN, "row_major", "col_major", 512);
     tile_type(acc, sizeof acc, "acc", c->acc, TM, TN, TM, TN, "col_major", "row_major", 1024);
-    tile_type(mw, sizeof mw, "mat", REF_U64, 1, TN, 1, TN, "row_major", "none_box", 512);
-    tile_type(fp, sizeof fp, "scaling", REF_U64, 1, TN, 1, TN, "row_major", "none_box", 512);
+    ref_dtype wt = c->raw ? REF_F32 : REF_U64;
+    int wn = c->raw ? 2 * TN : TN;
+    const char *dw = ref_dtype_name(wt);
+    tile_type(mw, sizeof mw, "mat", wt, 1, wn, 1, wn, "row_major", "none_box", 512);
+    tile_type(fp, sizeof fp, "scaling", wt, 1, wn, 1, wn, "row_major", "none_box", 512);
     tile_type(v, sizeof v, "vec", c->out, TM, TN, TM, TN, "row_major", "none_box", 512);
-    fprintf(f, "  func.func @%s(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%w: !pto.ptr<ui64>, %%c: !pto.ptr<%s>, "
-               "%%q: i64) {\n", c->name, din, din, dout);
+    fprintf(f, "  func.func @%s(%%a: !pto.ptr<%s>, %%b: !pto.ptr<%s>, %%w: !pto.ptr<%s>, %%c: !pto.ptr<%s>, "
+               "%%q: i64) {\n", c->name, din, din, dw, dout);
     fprintf(f, "    %%zero = arith.constant 0 : index\n    %%one = arith.constant 1 : index\n");
     emit_view(f, "a", din, TM, TK);
     emit_view(f, "b", din, TK, TN);
-    emit_view(f, "w", "ui64", 1, TN);
+    emit_view(f, "w", dw, 1, wn);
     emit_view(f, "c", dout, TM, TN);
     emit_load_move(f, "a", din, TM, TK, ma, l);
     emit_load_move(f, "b", din, TK, TN, mb, r);
@@ -370,7 +379,7 @@ static void emit_fix_kernel(FILE *f, const fix_case *c)
     fprintf(f, "    pto.tmatmul ins(%%a_t, %%b_t : %s, %s) outs(%%acc : %s)\n", l, r, acc);
     char quant[320];
     if (c->vector) {
-        emit_load_move(f, "w", "ui64", 1, TN, mw, fp);
+        emit_load_move(f, "w", dw, 1, wn, mw, fp);
         snprintf(quant, sizeof quant, "%%w_t : %s", fp);
     } else {
         snprintf(quant, sizeof quant, "%%q : i64");
@@ -432,7 +441,8 @@ static bool run_fix_case(void *fn, const void *cases, int idx, bool verbose)
     ref_tmatmul(&tacc, NULL, &ta, &tb, NULL);
     for (int i = 0; i < TM; i++)
         for (int j = 0; j < TN; j++)
-            ref_set(&tw, i, j, fix_expected(c, ref_get(&tacc, i, j), words[c->vector ? j : 0], ref_get(&tw, i, j)));
+            ref_set(&tw, i, j,
+                    fix_expected(c, ref_get(&tacc, i, j), words[c->vector ? j : 0], ref_get(&tw, i, j)));
     ptoc_rt_arg args[5] = {{PTOC_RT_ARG_PTR, {.ptr = a}}, {PTOC_RT_ARG_PTR, {.ptr = b}},
                            {PTOC_RT_ARG_PTR, {.ptr = words}}, {PTOC_RT_ARG_PTR, {.ptr = got}},
                            {PTOC_RT_ARG_I64, {.i = (int64_t)words[0]}}};
@@ -449,9 +459,10 @@ static bool run_fix_case(void *fn, const void *cases, int idx, bool verbose)
             memcpy(&wv, want + i, osize);
             ref_format(gs, sizeof gs, c->out, gv);
             ref_format(ws, sizeof ws, c->out, wv);
-            ref_format(as, sizeof as, c->acc, ref_get(&tacc, (int64_t)(i / osize) / TN, (int64_t)(i / osize) % TN));
-            printf("FAIL %s: c[%zu] = %s, reference %s (acc %s, word 0x%016llx)\n", c->name, i / osize, gs, ws, as,
-                   (unsigned long long)words[c->vector ? (i / osize) % TN : 0]);
+            ref_format(as, sizeof as, c->acc,
+                       ref_get(&tacc, (int64_t)(i / osize) / TN, (int64_t)(i / osize) % TN));
+            printf("FAIL %s: c[%zu] = %s, reference %s (acc %s, word 0x%016llx)\n", c->name, i / osize, gs,
+                   ws, as, (unsigned long long)words[c->vector ? (i / osize) % TN : 0]);
             ok = false;
         }
     if (ok && verbose)
@@ -470,7 +481,7 @@ static int e2e_cube_fix(const e2e_suite *s)
                                          {REF_I8, REF_I32, REF_I8},   {REF_I8, REF_I32, REF_U8},
                                          {REF_I8, REF_I32, REF_F16},  {REF_I8, REF_I32, REF_I16}};
     enum { NP = sizeof pairs / sizeof pairs[0] };
-    fix_case cases[NP * 7 + 6];
+    fix_case cases[NP * 7 + 8];
     int n = 0;
     for (int p = 0; p < NP; p++)
         for (int vector = 0; vector < 2; vector++)
@@ -481,21 +492,31 @@ static int e2e_cube_fix(const e2e_suite *s)
                     if (store && !vector && pairs[p][2] == REF_I16)
                         continue;                   /* tstore's pre-quant scalar stores no i16 (verifier) */
                     fix_case *c = &cases[n++];
-                    *c = (fix_case){pairs[p][0], pairs[p][1], pairs[p][2], vector, relu, store, true, false, ""};
+                    *c = (fix_case){pairs[p][0], pairs[p][1], pairs[p][2], vector, relu,
+                                    store,       true,        false,       false,  ""};
                     snprintf(c->name, sizeof c->name, "%s_quant_%s_%s_%s%s", store ? "tstore" : "tmov",
                              ref_dtype_name(c->acc), ref_dtype_name(c->out), vector ? "fp" : "scalar",
                              relu ? "_relu" : "");
                 }
             }
+    /* fp tiles declared f32: the same words */
+    for (int p = 0; p < 2; p++) {
+        fix_case *c = &cases[n++];
+        *c = (fix_case){REF_F16, REF_F32, p ? REF_F16 : REF_I8, true, false, p, true, false, true, ""};
+        snprintf(c->name, sizeof c->name, "%s_quant_f32_%s_fp_f32words", p ? "tstore" : "tmov",
+                 ref_dtype_name(c->out));
+    }
     /* atomic stores from acc: plain, converting, quantising */
-    static const struct { ref_dtype in, acc, out; bool quant; } atomics[] = {
-        {REF_F16, REF_F32, REF_F32, false}, {REF_F16, REF_F32, REF_F16, false}, {REF_F16, REF_F32, REF_BF16, true},
-        {REF_I8, REF_I32, REF_I32, false},  {REF_I8, REF_I32, REF_I8, true},    {REF_I8, REF_I32, REF_F16, true}};
+    static const struct { ref_dtype in, acc, out; bool quant;
+    } atomics[] = {{REF_F16, REF_F32, REF_F32, false}, {REF_F16, REF_F32, REF_F16, false},
+                   {REF_F16, REF_F32, REF_BF16, true}, {REF_I8, REF_I32, REF_I32, false},
+                   {REF_I8, REF_I32, REF_I8, true},    {REF_I8, REF_I32, REF_F16, true}};
     for (size_t a = 0; a < sizeof atomics / sizeof atomics[0]; a++) {
         fix_case *c = &cases[n++];
-        *c = (fix_case){atomics[a].in, atomics[a].acc, atomics[a].out, false, false, true, atomics[a].quant, true, ""};
-        snprintf(c->name, sizeof c->name, "tstore_atomic_%s_%s%s", ref_dtype_name(c->acc), ref_dtype_name(c->out),
-                 c->quant ? "_quant" : "");
+        *c = (fix_case){atomics[a].in, atomics[a].acc,   atomics[a].out, false, false,
+                        true,          atomics[a].quant, true,           false, ""};
+        snprintf(c->name, sizeof c->name, "tstore_atomic_%s_%s%s", ref_dtype_name(c->acc),
+                 ref_dtype_name(c->out), c->quant ? "_quant" : "");
     }
     char *text = NULL;
     size_t len = 0;
@@ -508,8 +529,10 @@ static int e2e_cube_fix(const e2e_suite *s)
     dump(s, "cube_fix.pto", text, len);
     int failures = run_module(text, len, cases, n, fix_name, run_fix_case, s);
     free(text);
-    printf("cube: %d FIX cases (tmov, tstore, tstore_fp from f32, i32 acc to i8, ui8, f16, bf16, i16 x scalar, "
-           "fp tile x relu; atomic tstore), %d failed\n", n, failures);
+    printf(
+        "cube: %d FIX cases (tmov, tstore, tstore_fp from f32, i32 acc to i8, ui8, f16, bf16, i16 x scalar, "
+        "fp tile x relu; atomic tstore), %d failed\n",
+        n, failures);
     return failures;
 }
 
@@ -527,8 +550,10 @@ static int mx_cases(cube_case *cases)
             for (int form = 0; form < 3; form++)
                 for (int sh = 0; sh < 2; sh++) {
                     cube_case *c = &cases[n++];
-                    *c = (cube_case){REF_U8, REF_F32, (cube_form)form, gemv, true, kinds[p].l, kinds[p].r,
-                                     kinds[p].scale, gemv ? 1 : shapes[sh][0], shapes[sh][1], shapes[sh][2], ""};
+                    *c = (cube_case){REF_U8,        REF_F32,        (cube_form)form,
+                                     gemv,          true,           kinds[p].l,
+                                     kinds[p].r,    kinds[p].scale, gemv ? 1 : shapes[sh][0],
+                                     shapes[sh][1], shapes[sh][2],  ""};
                     snprintf(c->name, sizeof c->name, "%s_mx%s_%s_%s_%s%s", gemv ? "tgemv" : "tmatmul",
                              form_suffix[form], f8_name[c->lf8], f8_name[c->rf8],
                              kinds[p].scale == REF_U8 ? "" : "f16scale_", sh ? "ragged" : "aligned");
@@ -547,11 +572,12 @@ int e2e_cube(e2e_suite *s)
             for (int form = 0; form < 3; form++)
                 for (int sh = 0; sh < 2; sh++) {
                     cube_case *c = &cases[n++];
-                    *c = (cube_case){pairs[p][0], pairs[p][1], (cube_form)form, gemv, false, REF_F8_E4M3FN,
-                                     REF_F8_E4M3FN, REF_U8, gemv ? 1 : shapes[sh][0], shapes[sh][1], shapes[sh][2],
-                                     ""};
-                    snprintf(c->name, sizeof c->name, "%s%s_%s_%s", gemv ? "tgemv" : "tmatmul", form_suffix[form],
-                             ref_dtype_name(c->in), sh ? "ragged" : "aligned");
+                    *c = (cube_case){pairs[p][0],   pairs[p][1],   (cube_form)form,
+                                     gemv,          false,         REF_F8_E4M3FN,
+                                     REF_F8_E4M3FN, REF_U8,        gemv ? 1 : shapes[sh][0],
+                                     shapes[sh][1], shapes[sh][2], ""};
+                    snprintf(c->name, sizeof c->name, "%s%s_%s_%s", gemv ? "tgemv" : "tmatmul",
+                             form_suffix[form], ref_dtype_name(c->in), sh ? "ragged" : "aligned");
                 }
     n += mx_cases(cases + n);
     for (int i = 0; i < n; i++)
@@ -569,8 +595,10 @@ int e2e_cube(e2e_suite *s)
     dump(s, "cube.pto", text, len);
     int failures = run_module(text, len, cases, n, cube_name, cube_run, s);
     free(text);
-    printf("cube: %d cases (tmatmul, tgemv x plain, .acc, .bias x f16, bf16, f32, i8; the mx forms x f8 pairs; "
-           "aligned, ragged), %d failed\n", n, failures);
+    printf(
+        "cube: %d cases (tmatmul, tgemv x plain, .acc, .bias x f16, bf16, f32, i8; the mx forms x f8 pairs; "
+        "aligned, ragged), %d failed\n",
+        n, failures);
     int fix_failures = e2e_cube_fix(s);
     return failures || fix_failures ? 1 : 0;
 }
