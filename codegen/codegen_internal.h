@@ -433,8 +433,26 @@ typedef struct cg_tile {
     LLVMValueRef vrows, vcols; /* i64 valid shape (constants when static) */
     LLVMValueRef agg;          /* the {offset, vrows, vcols} value */
 } cg_tile;
-/* lower_pto_cube.c: tmov whose src is in acc (the FIX pipe: converts, relu). */
+/* lower_pto_cube.c: tmov whose src is in acc (the FIX pipe: converts, relu,
+ * quantises with tmov's fp tile or pre-quant scalar). */
 bool cg_lower_tmov_from_acc(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst);
+/* lower_pto_cube.c: tmov from mat to bias that widens f16/bf16 to f32. */
+bool cg_lower_tmov_widen_bias(cg *g, ptoc_op *op, const cg_tile *src, const cg_tile *dst);
+/* The FIX pipe's conversion of one acc element (lower_pto_cube.c), for the ops
+ * that leave acc: cg_fix_init checks the pair and reads the op's relu mode;
+ * fp (a tile of quant words) or word (an i64 pre-quant scalar) selects the
+ * quantisation, neither a plain conversion. cg_fix_value takes the element in
+ * its compute type and its column (the channel) and gives dst's compute type. */
+typedef struct cg_fix {
+    int mode;
+    bool relu, vector;
+    LLVMValueRef word;
+    cg_tile fp;
+    const ptoc_type *from, *to;
+} cg_fix;
+bool cg_fix_init(cg *g, ptoc_op *op, cg_fix *fix, const cg_tile *src, const ptoc_type *to, const cg_tile *fp,
+                 LLVMValueRef word);
+LLVMValueRef cg_fix_value(cg *g, const cg_fix *fix, LLVMValueRef v, LLVMValueRef col);
 
 /* The static description of a tile-typed ptoc type (tile_buf, tile, memref in an
  * on-chip space); false if `t` is not one. A memref of rank 1 to 5 with a static

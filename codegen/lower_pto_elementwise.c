@@ -276,26 +276,23 @@ static bool lower_colexpand(cg *g, ptoc_op *op, const cg_rule *rule)
 }
 
 /* tmov (vec to vec, mat to left/right/bias): dst[i,j] = src[i,j], copied as
- * raw bits (a NaN payload survives); a move out of acc converts
- * (cg_lower_tmov_from_acc). Rows of row_major none_box tiles are one memmove each (the tiles
+ * raw bits (a NaN payload survives); a move out of acc converts and
+ * quantises (cg_lower_tmov_from_acc). Rows of row_major none_box tiles are one memmove each (the tiles
  * may overlap); other layouts copy element by element. pto-bufferize inserts
  * tmov where a loop or a branch must hand its value over in one buffer. */
 static bool lower_tmov(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     cg_tile src, dst;
-    /* src and dst (Level 1: src and the result); an fp tile or a pre-quant
-     * scalar comes after them. */
-    uint32_t plain = op->nresults ? 1 : 2;
-    if (op->noperands > plain) {
-        ptoc_op_emit_error(op, "a quantising tmov (fp tile or pre-quant scalar) is not supported by the cpu target "
-                               "yet");
-        return false;
-    }
     if (!cg_op_in(g, op, 0, &src) || !cg_op_out(g, op, 0, &dst))
         return false;
-    if (src.desc.loc == PTOC_PTO_AS_ACC)   /* the FIX pipe's move: converts */
+    /* The FIX pipe's move: converts, and quantises with the fp tile or the
+     * pre-quant scalar that may follow src and dst (the verifier keeps those
+     * to moves out of acc). */
+    if (src.desc.loc == PTOC_PTO_AS_ACC)
         return cg_lower_tmov_from_acc(g, op, &src, &dst);
+    if (dst.desc.loc == PTOC_PTO_AS_BIAS && src.elem != dst.elem)   /* the bias table widens */
+        return cg_lower_tmov_widen_bias(g, op, &src, &dst);
     if (!check_same_elem(op, &src, &dst))
         return false;
     bool rows = unboxed_row_major(&src) && unboxed_row_major(&dst);

@@ -482,6 +482,13 @@ typedef struct transfer {
     pad_fill fill;             /* what the tail of each valid line gets */
     LLVMValueRef pad_value;    /* FILL_VALUE: the pad pattern as iN */
     ptoc_loc loc;              /* the op's */
+    /* tstore on the cpu target: a tile in acc goes through the FIX pipe's
+     * conversion (fix); atomic adds each element into GM. Both move element
+     * by element. */
+    bool convert, atomic;
+    cg_fix fix;
+    const cg_tile *quant_fp;   /* the fix's fp tile or pre-quant scalar, if any */
+    LLVMValueRef quant_word;
 } transfer;
 
 /* The layout of a transfer: the op's own `layout` attribute, else that of the
@@ -629,6 +636,58 @@ static int64_t along_extent(const transfer *x)
     return x->map->by_columns ? x->t.desc.rows : x->t.desc.cols;
 }
 
+/* *ptr += v (v in elem's compute type) as one atomic update: a compare-and-
+ * swap loop on the element's bits, so that blocks storing into the same GM
+ * element (one host thread each) do not lose updates. The sum is formed and
+ * rounded as a plain add and store would (f16/bf16 in float, rounded to
+ * nearest even; integers wrap). */
+static void atomic_add_elem(cg *g, const ptoc_type *elem, LLVMValueRef ptr, LLVMValueRef v)
+{
+    LLVMBuilderRef B = g->b;
+    unsigned size = cg_elem_size(elem);
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, size * 8);
+    LLVMValueRef old_slot = cg_alloca(g, bits, "atomic.old"), new_slot = cg_alloca(g, bits, "atomic.new");
+    LLVMValueRef first = LLVMBuildLoad2(B, bits, ptr, "");
+    LLVMSetAlignment(first, size);
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(B), retry = cg_block(g, "atomic.retry"),
+                      done = cg_block(g, "atomic.done");
+    LLVMBuildBr(B, retry);
+    LLVMPositionBuilderAtEnd(B, retry);
+    LLVMValueRef seen = LLVMBuildPhi(B, bits, "");
+    LLVMBuildStore(B, seen, old_slot);
+    LLVMValueRef cur = cg_load_elem(g, elem, old_slot);
+    cg_store_elem(g, elem, new_slot,
+                  ptoc_type_is_float(elem) ? LLVMBuildFAdd(B, cur, v, "") : LLVMBuildAdd(B, cur, v, ""));
+    LLVMValueRef want = LLVMBuildLoad2(B, bits, new_slot, "");
+    LLVMValueRef cas = LLVMBuildAtomicCmpXchg(B, ptr, seen, want, LLVMAtomicOrderingMonotonic,
+                                              LLVMAtomicOrderingMonotonic, false);
+    LLVMSetAlignment(cas, size);
+    LLVMValueRef got = LLVMBuildExtractValue(B, cas, 0, ""), ok = LLVMBuildExtractValue(B, cas, 1, "");
+    LLVMValueRef in_vals[2] = {first, got};
+    LLVMBasicBlockRef in_blocks[2] = {pre, LLVMGetInsertBlock(B)};
+    LLVMAddIncoming(seen, in_vals, in_blocks, 2);
+    LLVMBuildCondBr(B, ok, done, retry);
+    LLVMPositionBuilderAtEnd(B, done);
+}
+
+/* A tstore's element that converts or adds: tile column `col` (the channel
+ * of a quant word). */
+static void store_elem_fixed(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr,
+                             LLVMValueRef col)
+{
+    LLVMValueRef v = cg_load_elem(g, x->t.elem, tile_ptr);
+    if (x->convert)
+        v = cg_fix_value(g, &x->fix, v, col);
+    if (x->atomic) {
+        /* the converted value is the element type's (rounded) before it is added */
+        LLVMValueRef slot = cg_alloca(g, cg_elem_type(g, x->v.elem), "atomic.value");
+        cg_store_elem(g, x->v.elem, slot, v);
+        atomic_add_elem(g, x->v.elem, view_ptr, cg_load_elem(g, x->v.elem, slot));
+    }
+    else
+        cg_store_elem(g, x->v.elem, view_ptr, v);
+}
+
 static void copy_elem(cg *g, const transfer *x, LLVMValueRef view_ptr, LLVMValueRef tile_ptr)
 {
     LLVMValueRef from = x->dir == TO_TILE ? view_ptr : tile_ptr, to = x->dir == TO_TILE ? tile_ptr : view_ptr;
@@ -657,7 +716,10 @@ static void copy_line(cg *g, const transfer *x, LLVMValueRef line, bool memcpy_l
     cg_loop_begin(g, &l, cg_i64(g, 0), along_count(x), x->map->by_columns ? "row" : "col");
     LLVMValueRef along = split_offset(g, &x->v, l.iv, x->map->along_dims, x->map->nalong);
     LLVMValueRef vp = view_elem_ptr(g, x, add(g, start, along));
-    copy_elem(g, x, vp, tile_elem_ptr(g, x, line, l.iv));
+    if (x->convert || x->atomic)
+        store_elem_fixed(g, x, vp, tile_elem_ptr(g, x, line, l.iv), x->map->by_columns ? line : l.iv);
+    else
+        copy_elem(g, x, vp, tile_elem_ptr(g, x, line, l.iv));
     cg_loop_end(g, &l);
 }
 
@@ -863,7 +925,9 @@ static void by_along_stride(cg *g, const transfer *x, lines_fn unit, lines_fn ot
 static void emit_transfer(cg *g, const transfer *x)
 {
     const cg_dma_model *dma = cg_dma(g);
-    if (dma && nz_bursts(x))
+    if (x->convert || x->atomic)
+        copy_lines(g, x, false);
+    else if (dma && nz_bursts(x))
         burst_fractal_columns(g, x);
     else if (!x->contiguous_lines || x->map->nalong != 1)
         copy_lines(g, x, false);
@@ -885,7 +949,7 @@ static void emit_gm_check(cg *g, ptoc_op *op, const transfer *x)
     enum { N = 3 + 2 * RANK };
     LLVMTypeRef arr = LLVMArrayType2(g->i64, N);
     LLVMValueRef window = cg_alloca(g, arr, "gm.window"), vals[N];
-    vals[0] = cg_i64(g, x->t.esize);
+    vals[0] = cg_i64(g, cg_elem_size(x->v.elem));
     vals[1] = cg_i64(g, x->dir == TO_VIEW);
     vals[2] = cg_i64(g, x->v.rank);
     for (int k = 0; k < RANK; k++) {
@@ -1031,26 +1095,44 @@ static void refine_valid_shape(cg_tile *t)
         t->vcols = c;
 }
 
+/* The element types an atomic tstore adds (a5/TStore.hpp SetAtomicAdd). */
+static bool atomic_elem_ok(const ptoc_type *t)
+{
+    if (ptoc_type_is_float(t))
+        return t->u.fp.kind == PTOC_F16 || t->u.fp.kind == PTOC_BF16 || t->u.fp.kind == PTOC_F32;
+    unsigned w = ptoc_type_bitwidth(t);
+    return ptoc_type_is_int(t) && !cg_is_unsigned(t) && (w == 8 || w == 16 || w == 32);
+}
+
 /* Checks and emits a transfer between `view_val` and the resolved tile x->t
  * (x->map set); `clause` is tload's padding clause (NULL for tstore). */
 static bool lower_transfer(cg *g, ptoc_op *op, transfer *x, const ptoc_value *view_val, const pad_clause *clause)
 {
     if (!view_of(g, view_val, op->loc, &x->v))
         return false;
-    if (x->v.elem != x->t.desc.elem) {
+    if (x->convert && !cg_fix_init(g, op, &x->fix, &x->t, x->v.elem, x->quant_fp, x->quant_word))
+        return false;
+    if (x->atomic && !atomic_elem_ok(x->v.elem)) {
+        ptoc_op_emit_error(
+            op, "atomic tstore adds f16, bf16, f32, i8, i16 or i32 elements (the hardware's atomic "
+                "types)");
+        return false;
+    }
+    if (x->v.elem != x->t.desc.elem && !x->convert) {
         ptoc_strbuf from, to;
         ptoc_strbuf_init(&from, g->ctx);
         ptoc_strbuf_init(&to, g->ctx);
         ptoc_print_type_to(&from, x->t.desc.elem);
         ptoc_print_type_to(&to, x->v.elem);
-        ptoc_op_emit_error(op, "converting %s to %s (a store from acc) is not supported by the cpu target yet",
-                           ptoc_strbuf_cstr(&from), ptoc_strbuf_cstr(&to));
+        ptoc_op_emit_error(op, "converting %s to %s (a store from acc) is not supported by the %s target yet",
+                           ptoc_strbuf_cstr(&from), ptoc_strbuf_cstr(&to), g->target->name);
         ptoc_strbuf_free(&from);
         ptoc_strbuf_free(&to);
         return false;
     }
     refine_valid_shape(&x->t);
-    x->et = bits_type(g, x->t.esize);
+    /* the view's element: a converting store's differs from the tile's */
+    x->et = bits_type(g, cg_elem_size(x->v.elem));
     uint32_t line_layout = x->map->by_columns ? PTOC_PTO_BL_COL_MAJOR : PTOC_PTO_BL_ROW_MAJOR;
     x->contiguous_lines = x->t.desc.blayout == line_layout && x->t.desc.slayout == PTOC_PTO_SL_NONE_BOX;
     if (!setup_padding(g, op, x, clause) || !check_shapes(g, op, x))
@@ -1128,29 +1210,46 @@ static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
     return lower_transfer(g, op, &x, src, &clause);
 }
 
-/* Attributes of tstore with no cpu lowering yet: (enum kind, its neutral value). */
-static bool check_tstore_options(ptoc_op *op, uint32_t nins)
+/* tstore's options: the atomic mode, relu and a pre-quant scalar (operand 1
+ * when nins is 2), or tstore_fp's fp tile. On the cpu target a tile in acc
+ * stores through the FIX pipe's conversion (cg_fix: converts, relu,
+ * quantises) and an atomic store adds; the DMA targets move bits only. */
+static bool read_tstore_options(cg *g, ptoc_op *op, transfer *x, uint32_t nins, const cg_tile *fp)
 {
-    static const struct { ptoc_pto_enum_kind kind; const char *what; } unsupported[] = {
-        {PTOC_PTO_ENUM_ATOMIC_TYPE, "atomic tstore"},
-        {PTOC_PTO_ENUM_RELU_PRE_MODE, "tstore with relu"},
-    };
-    if (nins > 1) {
-        ptoc_op_emit_error(op, "tstore with a pre-quant scalar is not supported by the cpu target yet");
+    uint32_t atomic = 0, relu = 0;
+    ptoc_pto_enum_value(ptoc_op_attr(op, "atomicType"), PTOC_PTO_ENUM_ATOMIC_TYPE, &atomic);
+    ptoc_pto_enum_value(ptoc_op_attr(op, "reluPreMode"), PTOC_PTO_ENUM_RELU_PRE_MODE, &relu);
+    bool quant = nins > 1 && !fp;
+    if (cg_dma(g)) {
+        const char *what = quant    ? "tstore with a pre-quant scalar"
+                           : fp     ? "tstore_fp"
+                           : atomic ? "atomic tstore"
+                           : relu   ? "tstore with relu"
+                                    : NULL;
+        if (what)
+            ptoc_op_emit_error(op, "%s is not supported by the %s target yet", what, g->target->name);
+        return !what;
+    }
+    bool acc = x->t.desc.loc == PTOC_PTO_AS_ACC;
+    if (!acc && (quant || fp || relu)) {
+        ptoc_op_emit_error(op,
+                           "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
         return false;
     }
-    for (uint32_t a = 0; a < op->nattrs; a++)
-        for (size_t k = 0; k < sizeof unsupported / sizeof unsupported[0]; k++) {
-            uint32_t v;
-            if (ptoc_pto_enum_value(op->attrs[a].value, unsupported[k].kind, &v) && v != 0) {
-                ptoc_op_emit_error(op, "%s is not supported by the cpu target yet", unsupported[k].what);
-                return false;
-            }
-        }
+    LLVMValueRef word = NULL;
+    if (quant) {
+        const ptoc_type *t;
+        if (!(word = cg_op_scalar(g, op, 1, &t)))
+            return false;
+    }
+    x->convert = acc;
+    x->quant_fp = fp;
+    x->quant_word = word;
+    x->atomic = atomic != 0;
     return true;
 }
 
-/* `pto.tstore ins(%tile : T) outs(%view : V)` or `pto.tstore %tile, %view : T, V` */
+/* `pto.tstore ins(%tile [, %scalar]) outs(%view)` or `pto.tstore %tile, %view : T, V` */
 static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
@@ -1159,9 +1258,28 @@ static bool lower_tstore(cg *g, ptoc_op *op, const cg_rule *rule)
     if (ptoc_op_segment_attr(op))
         ptoc_pto_dps_split(op, &nins, &nouts);
     const ptoc_value *dst = ptoc_op_operand(op, nins);
-    if (!check_tstore_options(op, nins) || !transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t))
+    if (!transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t) ||
+        !read_tstore_options(g, op, &x, nins, NULL))
         return false;
     return lower_transfer(g, op, &x, dst, NULL);
+}
+
+/* `pto.tstore_fp ins(%acc, %fp) outs(%view)`: a store from acc quantised per
+ * channel by the fp tile's words. */
+static bool lower_tstore_fp(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    transfer x = {.dir = TO_VIEW, .loc = op->loc};
+    cg_tile fp;
+    const ptoc_value *dst = ptoc_op_operand(op, 2);
+    if (!transfer_layout(op, dst, &x.map) || !cg_op_in(g, op, 0, &x.t) || !cg_op_in(g, op, 1, &fp))
+        return false;
+    if (x.t.desc.loc != PTOC_PTO_AS_ACC) {
+        ptoc_op_emit_error(op,
+                           "relu, a pre-quant scalar or an fp tile needs a tile in loc=acc (the FIX pipe)");
+        return false;
+    }
+    return read_tstore_options(g, op, &x, 2, &fp) && lower_transfer(g, op, &x, dst, NULL);
 }
 
 /* ---------------------------------------------------------------- block queries */
@@ -1192,6 +1310,7 @@ const cg_rule cg_pto_mem_rules[] = {
     {PTO(PARTITION_VIEW), lower_partition_view, 0},
     {PTO(TLOAD), lower_tload, 0},
     {PTO(TSTORE), lower_tstore, 0},
+    {PTO(TSTORE_FP), lower_tstore_fp, 0},
     {PTO(GET_BLOCK_IDX), lower_block_query, 0},
     {PTO(GET_BLOCK_NUM), lower_block_query, 1},
     /* Sync: a plain run executes every op in program order, so all orderings

@@ -177,6 +177,26 @@ void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *id
  * NULL) or sum + bias[0,j] (tmatmul.bias, bias not NULL). */
 void ref_tmatmul(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, const ref_tile *rhs,
                  const ref_tile *bias);
+/* The two f8 formats of the mx matmul (OCP): E4M3FN (bias 7, S.1111.111 is
+ * NaN, no infinity) and E5M2 (bias 15, IEEE specials). Their tiles are u8. */
+typedef enum ref_f8 { REF_F8_E4M3FN, REF_F8_E5M2 } ref_f8;
+float ref_f8_value(ref_f8 kind, uint8_t bits);
+/* tmatmul.mx: per k, sum = (float)(sum + a * b * (lscale[i,k/32] * rscale[k/32,j]))
+ * in double, sum from 0 in ascending k (pto-isa's CPU TMatmulMX); then
+ * acc_in[i,j] + sum or sum + bias[0,j] in float. A u8 scale tile holds e8m0
+ * exponents (2^(e-127), 255 NaN), a float one its values. */
+void ref_tmatmul_mx(const ref_tile *dst, const ref_tile *acc_in, const ref_tile *lhs, ref_f8 lk,
+                    const ref_tile *lscale, const ref_tile *rhs, ref_f8 rk, const ref_tile *rscale,
+                    const ref_tile *bias);
+/* The FIX pipe's quantisation of one acc element (f32 or i32 bits) into `to`
+ * by a 64-bit quant word (a pre-quant scalar, or vector: one of an fp tile's),
+ * relu after it, as pto-isa's CPU quantize_element: f32/i32 to i8/ui8:
+ * nearbyint(x * scale + offset) clamped to [-128, 127] (word bit 46 set) or
+ * [0, 255]; f32 to f16 (finite values) and i32 to f16: x * scale clamped to
+ * +-65504; f32 to bf16: x * scale; i32 to i16: x >> (shift + 1) saturated.
+ * scale: the word's low 32 bits as f32, or (vector) bits 13..31 as a 19-bit
+ * float; offset bits 37..45; shift bits 32..35. relu: v > 0 ? v : 0. */
+uint64_t ref_fix_quant(ref_dtype from, ref_dtype to, uint64_t bits, uint64_t word, bool vector, bool relu);
 /* tcvt: dst = src converted element by element over dst's valid region
  * (ref_convert.c). Rounding modes are pto-isa's RoundMode: R to nearest even,
  * A to nearest away from zero, F down, C up, Z toward zero, O to odd (into a
