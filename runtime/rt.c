@@ -112,6 +112,11 @@ int64_t ptoc_rt_block_num(void)
     return core.block_num;
 }
 
+bool ptoc_rt_block_poison(void)
+{
+    return core.poison;
+}
+
 /* ---------------------------------------------------------------- traps */
 
 /* Ends the kernel run with "where: message": back to the launcher when one is
@@ -173,6 +178,9 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     case PTOC_RT_TRAP_WINDOW:
         ptoc_rt_fail(where, "the window [%" PRId64 ", %" PRId64 ") does not fit the tile's %" PRId64 " rows or columns",
                      a, a + b, c);
+        break;
+    case PTOC_RT_TRAP_EVENTID_INDEX:
+        ptoc_rt_fail(where, "index %" PRId64 " is outside the event id array's %" PRId64 " entries", a, b);
         break;
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
