@@ -34,6 +34,7 @@
 #include "ptoc/runtime.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MASK_CUBE = 1, MASK_VEC0 = 2, MASK_VECS = 6, SPLIT_NONE = 0 };
@@ -102,11 +103,10 @@ LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub)
     LLVMSetLinkage(body, LLVMInternalLinkage);
     cg_add_fn_attr(g, body, "nounwind", 0);
     unsigned n = LLVMCountParams(pub);
-    LLVMTypeRef ptys[64];
-    if (n > 64) {
-        ptoc_op_emit_error(fnop, "a kernel with cross-core ops takes at most 64 parameters on the cpu target");
-        return NULL;
-    }
+    LLVMTypeRef *ptys = malloc((n + 1) * sizeof *ptys);
+    LLVMValueRef *args = malloc((n + 1) * sizeof *args);
+    if (!ptys || !args)
+        ptoc_unreachable("out of memory");
     LLVMGetParamTypes(fty, ptys);
     LLVMTypeRef pack = LLVMStructTypeInContext(g->llctx, ptys, n, false);
     LLVMBasicBlockRef saved = LLVMGetInsertBlock(g->b);
@@ -117,7 +117,6 @@ LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub)
     LLVMSetLinkage(tramp, LLVMInternalLinkage);
     cg_add_fn_attr(g, tramp, "nounwind", 0);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->llctx, tramp, "entry"));
-    LLVMValueRef args[64];
     for (unsigned i = 0; i < n; i++)
         args[i] = LLVMBuildLoad2(g->b, ptys[i], LLVMBuildStructGEP2(g->b, pack, LLVMGetParam(tramp, 0), i, ""), "");
     LLVMBuildCall2(g->b, fty, body, args, n, "");
@@ -133,6 +132,8 @@ LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub)
     LLVMBuildRetVoid(g->b);
     if (saved)
         LLVMPositionBuilderAtEnd(g->b, saved);
+    free(ptys);
+    free(args);
     return body;
 }
 
@@ -364,11 +365,8 @@ static bool lower_frontend_pop(cg *g, ptoc_op *op, const cg_rule *rule)
     const ptoc_type *ty = op->results[0].type;
     ptoc_pto_tile_desc d;
     LLVMValueRef pipe = pipe_of(g, op, -1), geom[4];
-    if (!pipe || !cg_tile_desc_of(ty, &d)) {
-        if (pipe)
-            ptoc_op_emit_error(op, "the popped value must be a tile");
-        return false;
-    }
+    if (!pipe || !cg_tile_desc_of(ty, &d))
+        return false;           /* the verifier makes it a tile_buf */
     LLVMValueRef slot = pop_part(g, op, pipe, &d, geom);
     LLVMValueRef vr = d.valid_rows == PTOC_DYNAMIC ? geom[0] : cg_i64(g, d.valid_rows);
     LLVMValueRef vc = d.valid_cols == PTOC_DYNAMIC ? geom[1] : cg_i64(g, d.valid_cols);
