@@ -90,8 +90,8 @@ LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub)
 {
     LLVMTypeRef fty = LLVMGlobalGetValueType(pub);
     if (LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind) {
-        ptoc_op_emit_error(fnop, "a kernel with cross-core ops must return nothing on the cpu target (its cores "
-                           "run on threads)");
+        ptoc_op_emit_error(fnop, "a kernel with cross-core ops must return nothing on the cpu target "
+                           "(its cores run on threads)");
         return NULL;
     }
     size_t len;
@@ -117,8 +117,10 @@ LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub)
     LLVMSetLinkage(tramp, LLVMInternalLinkage);
     cg_add_fn_attr(g, tramp, "nounwind", 0);
     LLVMPositionBuilderAtEnd(g->b, LLVMAppendBasicBlockInContext(g->llctx, tramp, "entry"));
-    for (unsigned i = 0; i < n; i++)
-        args[i] = LLVMBuildLoad2(g->b, ptys[i], LLVMBuildStructGEP2(g->b, pack, LLVMGetParam(tramp, 0), i, ""), "");
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef field = LLVMBuildStructGEP2(g->b, pack, LLVMGetParam(tramp, 0), i, "");
+        args[i] = LLVMBuildLoad2(g->b, ptys[i], field, "");
+    }
     LLVMBuildCall2(g->b, fty, body, args, n, "");
     LLVMBuildRetVoid(g->b);
 
@@ -227,8 +229,8 @@ static bool lower_sync(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     int64_t mode = int_attr_or(op, "ffts_mode", 2);
     if (mode != 2) {
-        ptoc_op_emit_error(op, "ffts_mode %lld is not supported by the cpu target (mode 2: between the cube and "
-                           "its vector cores)", (long long)mode);
+        ptoc_op_emit_error(op, "ffts_mode %lld is not supported by the cpu target (mode 2: between the cube "
+                           "and its vector cores)", (long long)mode);
         return false;
     }
     LLVMValueRef id = event_id(g, op);
@@ -255,7 +257,8 @@ static LLVMValueRef i32_operand(cg *g, ptoc_op *op, uint32_t i)
     return v ? LLVMBuildIntCast2(g->b, v, g->i32, false, "") : NULL;
 }
 
-static LLVMValueRef pipe_init(cg *g, ptoc_op *op, int32_t key, int32_t slot_num, LLVMValueRef c2v, LLVMValueRef v2c)
+static LLVMValueRef pipe_init(cg *g, ptoc_op *op, int32_t key, int32_t slot_num, LLVMValueRef c2v,
+                              LLVMValueRef v2c)
 {
     LLVMValueRef args[] = {cg_i32(g, key),
                            cg_i32(g, (int32_t)int_attr_or(op, "dir_mask", 1)),
@@ -289,10 +292,10 @@ static bool lower_pipe_init(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!local || !peer)
         return false;
     int64_t dir = int_attr_or(op, "dir_mask", 1);
-    LLVMValueRef c2v = dir == 2 ? cg_i32(g, 0) : local, v2c = dir == 2 ? local : dir == 3 ? peer : cg_i32(g, 0);
-    cg_set(g, &op->results[0],
-           pipe_init(g, op, (int32_t)int_attr_or(op, "flag_base", 0), (int32_t)int_attr_or(op, "slot_num", 8), c2v,
-                     v2c));
+    LLVMValueRef c2v = dir == 2 ? cg_i32(g, 0) : local;
+    LLVMValueRef v2c = dir == 2 ? local : dir == 3 ? peer : cg_i32(g, 0);
+    int32_t key = (int32_t)int_attr_or(op, "flag_base", 0), slots = (int32_t)int_attr_or(op, "slot_num", 8);
+    cg_set(g, &op->results[0], pipe_init(g, op, key, slots, c2v, v2c));
     return true;
 }
 
@@ -332,8 +335,8 @@ static bool lower_push(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     LLVMValueRef stride = cg_alloca(g, g->i64, "stride");
     LLVMValueRef name = cg_op_name(g, op->name->str), where = cg_where(g, op->loc);
-    LLVMValueRef args[] = {pipe, cg_i32(g, (int32_t)int_attr_or(op, "split", 0)), cg_i64(g, t.esize), t.vrows, t.vcols,
-                           stride, name, where};
+    LLVMValueRef split = cg_i32(g, (int32_t)int_attr_or(op, "split", 0));
+    LLVMValueRef args[] = {pipe, split, cg_i64(g, t.esize), t.vrows, t.vcols, stride, name, where};
     LLVMValueRef slot = cg_call_runtime(g, "ptoc_rt_xpipe_push", args, 8);
     copy_part(g, &t, slot, LLVMBuildLoad2(g->b, g->i64, stride, ""), t.vrows, t.vcols, true);
     LLVMValueRef done[] = {pipe, where};
@@ -342,13 +345,14 @@ static bool lower_push(cg *g, ptoc_op *op, const cg_rule *rule)
 }
 
 /* The popped part: its slot pointer and {rows, cols, stride, offset}. */
-static LLVMValueRef pop_part(cg *g, ptoc_op *op, LLVMValueRef pipe, const ptoc_pto_tile_desc *d, LLVMValueRef geom[4])
+static LLVMValueRef pop_part(cg *g, ptoc_op *op, LLVMValueRef pipe, const ptoc_pto_tile_desc *d,
+                             LLVMValueRef geom[4])
 {
     LLVMTypeRef arr = LLVMArrayType(g->i64, 4);
     LLVMValueRef out = cg_alloca(g, arr, "popped");
-    LLVMValueRef args[] = {pipe, cg_i32(g, (int32_t)int_attr_or(op, "split", 0)), cg_i64(g, cg_elem_size(d->elem)),
-                           cg_i64(g, d->rows), cg_i64(g, d->cols), out, cg_op_name(g, op->name->str),
-                           cg_where(g, op->loc)};
+    LLVMValueRef split = cg_i32(g, (int32_t)int_attr_or(op, "split", 0));
+    LLVMValueRef args[] = {pipe, split, cg_i64(g, cg_elem_size(d->elem)), cg_i64(g, d->rows),
+                           cg_i64(g, d->cols), out, cg_op_name(g, op->name->str), cg_where(g, op->loc)};
     LLVMValueRef slot = cg_call_runtime(g, "ptoc_rt_xpipe_pop", args, 8);
     for (unsigned i = 0; i < 4; i++) {
         LLVMValueRef idx[] = {cg_i64(g, 0), cg_i64(g, i)};
@@ -492,8 +496,8 @@ static bool lower_eventid_access(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!a || !i)
         return false;
     int64_t n = eventid_array_size(arr->type);
-    cg_trap_if(g, LLVMBuildICmp(g->b, LLVMIntUGE, i, cg_i64(g, n), ""), PTOC_RT_TRAP_EVENTID_INDEX, op->loc, i,
-               cg_i64(g, n), cg_i64(g, 0));
+    LLVMValueRef outside = LLVMBuildICmp(g->b, LLVMIntUGE, i, cg_i64(g, n), "");
+    cg_trap_if(g, outside, PTOC_RT_TRAP_EVENTID_INDEX, op->loc, i, cg_i64(g, n), cg_i64(g, 0));
     LLVMValueRef p = LLVMBuildGEP2(g->b, g->i64, a, &i, 1, "");
     if (rule->arg) {
         LLVMValueRef v = cg_get(g, ptoc_op_operand(op, 2));

@@ -265,7 +265,8 @@ static char *join_reports(xgroup *g, core_run *runs)
     s[0] = '\0';
     for (int c = 0; c < NCORES; c++)
         if (runs[c].message && strcmp(runs[c].message, deadlock_mark) != 0)
-            at += (size_t)snprintf(s + at, len - at, "%s%s: %s", at ? "\n" : "", core_names[c], runs[c].message);
+            at += (size_t)snprintf(s + at, len - at, "%s%s: %s", at ? "\n" : "", core_names[c],
+                                   runs[c].message);
     if (g->deadlock)
         at += (size_t)snprintf(s + at, len - at, "%s%s", at ? "\n" : "", g->deadlock_message);
     if (at == 0) {
@@ -307,8 +308,8 @@ void ptoc_rt_cores_run(void (*body)(void *), void *args, int32_t a5)
     pthread_t threads[NCORES];
     bool started[NCORES];
     for (int c = 0; c < NCORES; c++) {
-        runs[c] = (core_run){g, c, body, args, ptoc_rt_block_idx(), ptoc_rt_block_num(), ptoc_rt_block_poison(),
-                             NULL};
+        runs[c] = (core_run){g, c, body, args, ptoc_rt_block_idx(), ptoc_rt_block_num(),
+                             ptoc_rt_block_poison(), NULL};
         started[c] = pthread_create(&threads[c], NULL, core_thread, &runs[c]) == 0;
         if (!started[c]) {
             pthread_mutex_lock(&g->mu);
@@ -369,7 +370,7 @@ void ptoc_rt_xsync_set(int32_t id, const char *where)
 {
     xgroup *g = lock_group("pto.sync.set", where);
     if (id < 0 || id >= FLAG_IDS)
-        fail_locked(g, where, "the cross-core event id %" PRId64 " is outside 0..%" PRId64, (int64_t)id, (int64_t)FLAG_IDS - 1);
+        fail_locked(g, where, "the cross-core event id %" PRId32 " is outside 0..%d", id, FLAG_IDS - 1);
     if (self.core == CUBE) {
         g->flags[VEC0][id]++;
         g->flags[VEC1][id]++;
@@ -384,7 +385,7 @@ void ptoc_rt_xsync_wait(int32_t id, const char *where)
     xgroup *g = lock_group("pto.sync.wait", where);
     int32_t limit = self.core == CUBE && g->a5 ? 2 * FLAG_IDS : FLAG_IDS;
     if (id < 0 || id >= limit)
-        fail_locked(g, where, "the cross-core event id %" PRId64 " is outside 0..%" PRId64, (int64_t)id, (int64_t)limit - 1);
+        fail_locked(g, where, "the cross-core event id %" PRId32 " is outside 0..%" PRId32, id, limit - 1);
     flag_wait w = {g, self.core, id};
     wait_until(g, flag_ready, &w, "pto.sync.wait", where,
                self.core == CUBE ? "a sync.set of the vector cores" : "a sync.set of the cube");
@@ -396,13 +397,13 @@ void ptoc_rt_xsync_wait(int32_t id, const char *where)
 
 /* ---------------------------------------------------------------- pipes */
 
-void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32_t slot_num, int32_t c2v_local,
-                         int32_t v2c_local, const char *where)
+void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32_t slot_num,
+                         int32_t c2v_local, int32_t v2c_local, const char *where)
 {
     xgroup *g = lock_group("pto.initialize_pipe", where);
     if (dir_mask < 1 || dir_mask > 3 || slot_size <= 0 || slot_num <= 0)
-        fail_locked(g, where, "a pipe needs dir_mask 1..3 (got %" PRId64 ") and positive slots (size %" PRId64 ")",
-                    (int64_t)dir_mask, (int64_t)slot_size);
+        fail_locked(g, where, "a pipe needs dir_mask 1..3 (got %" PRId32 ") and positive slots (size %" PRId32
+                    ")", dir_mask, slot_size);
     xpipe *p = NULL;
     for (int i = 0; i < MAX_PIPES && !p; i++)
         if (g->pipes[i].used && g->pipes[i].key == key)
@@ -417,7 +418,8 @@ void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32
     if (!p)
         fail_locked(g, where, "more than %d pipes in one kernel", MAX_PIPES);
     if (!p->used) {
-        *p = (xpipe){.used = true, .key = key, .dir_mask = dir_mask, .slot_size = slot_size, .slot_num = slot_num};
+        *p = (xpipe){.used = true, .key = key, .dir_mask = dir_mask, .slot_size = slot_size,
+                     .slot_num = slot_num};
         for (int d = 0; d < 2; d++) {
             p->dir[d].data = calloc((size_t)slot_num, (size_t)slot_size);
             p->dir[d].geom = malloc((size_t)slot_num * sizeof *p->dir[d].geom);
@@ -460,7 +462,8 @@ static bool consumes(const xgroup *g, int d, int mode, int core)
 }
 
 /* Checks that the calling core takes part in direction d with `split`. */
-static pipe_dir *join_dir(xgroup *g, xpipe *p, int d, int32_t split, bool producer, const char *op, const char *where)
+static pipe_dir *join_dir(xgroup *g, xpipe *p, int d, int32_t split, bool producer, const char *op,
+                          const char *where)
 {
     if (!(p->dir_mask >> d & 1))
         fail_locked(g, where, "'%s': the pipe carries no %s tiles (dir_mask %" PRId32 ")", op,
@@ -502,8 +505,8 @@ static bool tile_ready(void *p)
     return true;
 }
 
-void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows, int64_t cols, int64_t *stride,
-                         const char *op, const char *where)
+void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows, int64_t cols,
+                         int64_t *stride, const char *op, const char *where)
 {
     xgroup *g = lock_group(op, where);
     xpipe *p = pipe;
@@ -521,14 +524,15 @@ void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows,
         offset = half * cols;
     }
     if (full_rows * full_cols * esize > p->slot_size)
-        fail_locked(g, where, "'%s': a %" PRId64 "-byte tile does not fit the pipe's slots of %" PRId64 " bytes", op,
-                    full_rows * full_cols * esize, (int64_t)p->slot_size);
+        fail_locked(g, where, "'%s': a %" PRId64 "-byte tile does not fit the pipe's slots of %" PRId32
+                    " bytes", op, full_rows * full_cols * esize, p->slot_size);
     uint64_t slot = w.tile % (uint64_t)p->slot_num;
     slot_geom *geom = &pd->geom[slot];
     if (geom->tile != w.tile)
         *geom = (slot_geom){w.tile, full_rows, full_cols, esize};
     else if (geom->rows != full_rows || geom->cols != full_cols || geom->esize != esize)
-        fail_locked(g, where, "'%s': the vector cores push tiles of different shapes (%" PRId64 " and %" PRId64
+        fail_locked(g, where, "'%s': the vector cores push tiles of different shapes (%" PRId64 " and %"
+                    PRId64
                     " elements) into one slot", op, full_rows * full_cols, geom->rows * geom->cols);
     unsigned char *at = pd->data + slot * (uint64_t)p->slot_size + (uint64_t)(offset * esize);
     if (d == V2C && split == 0 && self.core == VEC1) {   /* A2/A3: both push the same tile; keep vector 0's */
@@ -551,20 +555,21 @@ void ptoc_rt_xpipe_pushed(void *pipe, const char *where)
     unlock_group(g, true);
 }
 
-void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols, int64_t *out,
-                        const char *op, const char *where)
+void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols,
+                        int64_t *out, const char *op, const char *where)
 {
     xgroup *g = lock_group(op, where);
     xpipe *p = pipe;
     int d = self.core == CUBE ? V2C : C2V;
     pipe_dir *pd = join_dir(g, p, d, split, false, op, where);
     slot_wait w = {g, pd, pd->mode, d, pd->popped[self.core], (uint64_t)p->slot_num};
-    wait_until(g, tile_ready, &w, op, where, d == C2V ? "a tile from the cube" : "a tile from the vector cores");
+    wait_until(g, tile_ready, &w, op, where,
+               d == C2V ? "a tile from the cube" : "a tile from the vector cores");
     uint64_t slot = w.tile % (uint64_t)p->slot_num;
     const slot_geom *geom = &pd->geom[slot];
     if (geom->esize != esize)
-        fail_locked(g, where, "'%s' pops %" PRId64 "-byte elements from a slot of %" PRId64 "-byte elements", op,
-                    esize, geom->esize);
+        fail_locked(g, where, "'%s' pops %" PRId64 "-byte elements from a slot of %" PRId64 "-byte elements",
+                    op, esize, geom->esize);
     int64_t rows = geom->rows, cols = geom->cols, offset = 0;
     int half = self.core == VEC1;
     if (d == C2V && split == 1) {
@@ -599,8 +604,8 @@ void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where)
     xpipe *p = pipe;
     pipe_dir *pd = &p->dir[self.core == CUBE ? V2C : C2V];
     if (pd->popped[self.core] <= pd->freed[self.core])
-        fail_locked(g, where, "'%s' frees a slot this core has not popped (%" PRId64 " popped, %" PRId64 " freed)",
-                    op, (int64_t)pd->popped[self.core], (int64_t)pd->freed[self.core]);
+        fail_locked(g, where, "'%s' frees a slot this core has not popped (%" PRIu64 " popped, %" PRIu64
+                    " freed)", op, pd->popped[self.core], pd->freed[self.core]);
     pd->freed[self.core]++;
     unlock_group(g, true);
 }

@@ -74,21 +74,21 @@ void ptoc_rt_xsync_wait(int32_t id, const char *where);
 /* A pipe of the block, found by `key` (the frontend pipe: -1; others their
  * flag_base) or made by the first core that initialises it; the caller's own
  * consumer buffers (byte offsets in its mat or vec space) per direction. */
-void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32_t slot_num, int32_t c2v_local,
-                         int32_t v2c_local, const char *where);
+void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32_t slot_num,
+                         int32_t c2v_local, int32_t v2c_local, const char *where);
 /* The frontend pipe this core initialised. */
 void *ptoc_rt_xpipe_frontend(const char *op, const char *where);
 /* A push of a rows x cols tile of esize-byte elements: waits for its slot and
  * returns where element (r, c) goes: at + (r * *stride + c) * esize. Then the
  * caller copies and calls ptoc_rt_xpipe_pushed. */
-void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows, int64_t cols, int64_t *stride,
-                         const char *op, const char *where);
+void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows, int64_t cols,
+                         int64_t *stride, const char *op, const char *where);
 void ptoc_rt_xpipe_pushed(void *pipe, const char *where);
 /* A pop into a tile of at most max_rows x max_cols: waits for the tile and
  * returns where its element (r, c) is, as push does; out[] = {rows, cols,
  * stride, the slot's byte offset in the caller's consumer buffer}. */
-void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols, int64_t *out,
-                        const char *op, const char *where);
+void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols,
+                        int64_t *out, const char *op, const char *where);
 void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where);
 /* tput_async / tget_async: a copy of `bytes` from src to dst, done when
  * ptoc_rt_async_wait is called with the event it returns (which gives 1). */
