@@ -131,6 +131,8 @@ extern const cg_rule cg_pto_fill_rules[];       /* lower_pto_fill.c: texpands tf
 extern const size_t cg_pto_fill_rule_count;
 extern const cg_rule cg_pto_quant_rules[];      /* lower_pto_quant.c: tquant tdequant */
 extern const size_t cg_pto_quant_rule_count;
+extern const cg_rule cg_pto_xcore_rules[];      /* lower_pto_xcore.c: pipes, cross-core sync, async, event ids */
+extern const size_t cg_pto_xcore_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */
@@ -229,6 +231,7 @@ struct cg {
     LLVMModuleRef intrinsics;                   /* = the ptoc_llvm_module's, while lowering */
     LLVMValueRef vf_state[2];                   /* in a counted vecscope: its model's i64 counters */
     LLVMValueRef vf_cycles;                     /* a vecscope's modelled cycles, for its pipe event */
+    bool xcore;                                 /* the module runs as a block's cores (lower_pto_xcore.c) */
 };
 
 /* Lowering nested regions, for the rules of ops with regions
@@ -290,6 +293,19 @@ LLVMTypeRef cg_abi_type(cg *g, const ptoc_type *t, ptoc_loc loc);
 LLVMValueRef cg_to_abi(cg *g, LLVMValueRef v, const ptoc_type *t);
 LLVMValueRef cg_from_abi(cg *g, LLVMValueRef v, const ptoc_type *t);
 LLVMTypeRef cg_func_type(cg *g, const ptoc_type *fn, ptoc_loc loc);
+
+/* lower_pto_xcore.c: a module whose blocks run as their cores, on threads.
+ * cg_xcore_module: whether `module` has a cross-core op; cg_xcore_entry makes
+ * the exported `pub` run the cores and returns the function to lower its body
+ * into (NULL after an error); cg_xcore_kind_guard returns early from a
+ * function of pto.kernel_kind on the other cores; cg_xcore_section lowers a
+ * section's body for its cores only; cg_xcore_subblock gives
+ * get_subblock_idx (which 0) or get_subblock_num (1). */
+bool cg_xcore_module(ptoc_op *module);
+LLVMValueRef cg_xcore_entry(cg *g, ptoc_op *fnop, LLVMValueRef pub);
+void cg_xcore_kind_guard(cg *g, ptoc_op *fnop);
+bool cg_xcore_section(cg *g, ptoc_op *op, bool cube);
+bool cg_xcore_subblock(cg *g, ptoc_op *op, int which);
 
 /* ---------------------------------------------------------------- values and types */
 

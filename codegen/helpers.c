@@ -77,6 +77,11 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
                             (unsigned)ptoc_pto_vreg_type(t)->lanes);
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         ty = LLVMVectorType(g->i1, CG_MASK_BITS);
+    else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_PIPE) || ptoc_pto_type_is(t, PTOC_PTO_TYPE_EVENTID_ARRAY) ||
+             ptoc_pto_type_is(t, PTOC_PTO_TYPE_ASYNC_SESSION))
+        ty = g->ptr;                           /* handles: lower_pto_xcore.c */
+    else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_ASYNC_EVENT))
+        ty = g->i64;
     else if (ptoc_pto_tensor_view(t) || ptoc_pto_partition_view(t))
         ty = g->view_ty;
     else if (ptoc_pto_tile_like(t))
@@ -164,7 +169,7 @@ typedef struct rt_sig {
     const char *name;
     rt_ty ret;
     unsigned nparams;
-    rt_ty params[5];
+    rt_ty params[8];
     bool noreturn;
 } rt_sig;
 
@@ -174,6 +179,22 @@ static const rt_sig rt_sigs[] = {
     {"ptoc_rt_block_num", RT_I64, 0, {RT_VOID}, false},
     {"ptoc_rt_trap", RT_VOID, 5, {RT_I32, RT_PTR, RT_I64, RT_I64, RT_I64}, true},
     {"ptoc_rt_gm_check", RT_VOID, 5, {RT_PTR, RT_PTR, RT_PTR, RT_PTR, RT_PTR}, false},
+    /* the cores of a block (lower_pto_xcore.c) */
+    {"ptoc_rt_cores_run", RT_VOID, 3, {RT_PTR, RT_PTR, RT_I32}, false},
+    {"ptoc_rt_core_runs", RT_I32, 1, {RT_I32}, false},
+    {"ptoc_rt_subblock_idx", RT_I64, 0, {RT_VOID}, false},
+    {"ptoc_rt_subblock_num", RT_I64, 0, {RT_VOID}, false},
+    {"ptoc_rt_xsync_set", RT_VOID, 2, {RT_I32, RT_PTR}, false},
+    {"ptoc_rt_xsync_wait", RT_VOID, 2, {RT_I32, RT_PTR}, false},
+    {"ptoc_rt_xpipe_init", RT_PTR, 7, {RT_I32, RT_I32, RT_I32, RT_I32, RT_I32, RT_I32, RT_PTR}, false},
+    {"ptoc_rt_xpipe_frontend", RT_PTR, 2, {RT_PTR, RT_PTR}, false},
+    {"ptoc_rt_xpipe_push", RT_PTR, 8, {RT_PTR, RT_I32, RT_I64, RT_I64, RT_I64, RT_PTR, RT_PTR, RT_PTR},
+     false},
+    {"ptoc_rt_xpipe_pushed", RT_VOID, 2, {RT_PTR, RT_PTR}, false},
+    {"ptoc_rt_xpipe_pop", RT_PTR, 8, {RT_PTR, RT_I32, RT_I64, RT_I64, RT_I64, RT_PTR, RT_PTR, RT_PTR}, false},
+    {"ptoc_rt_xpipe_free", RT_VOID, 3, {RT_PTR, RT_PTR, RT_PTR}, false},
+    {"ptoc_rt_async_copy", RT_I64, 4, {RT_PTR, RT_PTR, RT_I64, RT_PTR}, false},
+    {"ptoc_rt_async_wait", RT_I32, 2, {RT_I64, RT_PTR}, false},
 };
 
 static LLVMTypeRef rt_type(cg *g, rt_ty t)
@@ -200,7 +221,7 @@ LLVMValueRef cg_call_runtime(cg *g, const char *name, LLVMValueRef *args, unsign
             sig = &rt_sigs[i];
     if (!sig || sig->nparams != nargs)
         ptoc_unreachable("unknown runtime entry point or wrong argument count");
-    LLVMTypeRef params[5];
+    LLVMTypeRef params[8];
     for (unsigned i = 0; i < sig->nparams; i++)
         params[i] = rt_type(g, sig->params[i]);
     LLVMTypeRef fnty = LLVMFunctionType(rt_type(g, sig->ret), params, sig->nparams, false);

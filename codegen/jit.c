@@ -60,6 +60,20 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_pipe_set", (void (*)(void))ptoc_rt_pipe_set},
     {"ptoc_rt_pipe_wait", (void (*)(void))ptoc_rt_pipe_wait},
     {"ptoc_rt_pipe_barrier", (void (*)(void))ptoc_rt_pipe_barrier},
+    {"ptoc_rt_cores_run", (void (*)(void))ptoc_rt_cores_run},
+    {"ptoc_rt_core_runs", (void (*)(void))ptoc_rt_core_runs},
+    {"ptoc_rt_subblock_idx", (void (*)(void))ptoc_rt_subblock_idx},
+    {"ptoc_rt_subblock_num", (void (*)(void))ptoc_rt_subblock_num},
+    {"ptoc_rt_xsync_set", (void (*)(void))ptoc_rt_xsync_set},
+    {"ptoc_rt_xsync_wait", (void (*)(void))ptoc_rt_xsync_wait},
+    {"ptoc_rt_xpipe_init", (void (*)(void))ptoc_rt_xpipe_init},
+    {"ptoc_rt_xpipe_frontend", (void (*)(void))ptoc_rt_xpipe_frontend},
+    {"ptoc_rt_xpipe_push", (void (*)(void))ptoc_rt_xpipe_push},
+    {"ptoc_rt_xpipe_pushed", (void (*)(void))ptoc_rt_xpipe_pushed},
+    {"ptoc_rt_xpipe_pop", (void (*)(void))ptoc_rt_xpipe_pop},
+    {"ptoc_rt_xpipe_free", (void (*)(void))ptoc_rt_xpipe_free},
+    {"ptoc_rt_async_copy", (void (*)(void))ptoc_rt_async_copy},
+    {"ptoc_rt_async_wait", (void (*)(void))ptoc_rt_async_wait},
 };
 enum { RUNTIME_SYMBOL_COUNT = sizeof runtime_symbols / sizeof runtime_symbols[0] };
 

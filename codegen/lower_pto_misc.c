@@ -3,7 +3,9 @@
  * queries, valid shapes set at run time, prefetch.
  *
  * One host thread runs one block (docs/decisions.md, cpu target), and that block
- * plays every core kind it has:
+ * plays every core kind it has, unless the module has cross-core ops (pipes,
+ * sync.set/wait: lower_pto_xcore.c runs its block as three cores on threads,
+ * and the sections and sub-block queries below are the core's there):
  *  - pto.section.cube / pto.section.vector run their body in place, so a kernel
  *    with both runs the cube part then the vector part, in program order, on
  *    the one simulated core;
@@ -51,18 +53,23 @@ static bool lower_import_reserved_buffer(cg *g, ptoc_op *op, const cg_rule *rule
     return reserve_base(g, ptoc_pto_imported_reserve(op), op);
 }
 
-/* pto.section.cube / pto.section.vector: the body, in place. */
+/* pto.section.cube (arg 1) / pto.section.vector (arg 0): the body, in place;
+ * on its cores only when the module runs as a block's cores. */
 static bool lower_section(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    (void)rule;
     if (op->nregions != 1 || !op->regions[0].first)
         return true;
+    if (g->xcore)
+        return cg_xcore_section(g, op, rule->arg == 1);
     return cg_lower_block(g, op->regions[0].first);
 }
 
-/* get_subblock_idx / get_subblock_num: the constant `rule->arg` (0 or 1). */
+/* get_subblock_idx / get_subblock_num: the constant `rule->arg` (0 or 1), or
+ * the core's when the module runs as a block's cores. */
 static bool lower_subblock_query(cg *g, ptoc_op *op, const cg_rule *rule)
 {
+    if (g->xcore)
+        return cg_xcore_subblock(g, op, rule->arg);
     LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
     if (!ty)
         return false;
@@ -100,7 +107,7 @@ static bool lower_tprefetch(cg *g, ptoc_op *op, const cg_rule *rule)
 const cg_rule cg_pto_misc_rules[] = {
     {PTO(RESERVE_BUFFER), lower_reserve_buffer, 0},
     {PTO(IMPORT_RESERVED_BUFFER), lower_import_reserved_buffer, 0},
-    {PTO(SECTION_CUBE), lower_section, 0},
+    {PTO(SECTION_CUBE), lower_section, 1},
     {PTO(SECTION_VECTOR), lower_section, 0},
     {PTO(GET_SUBBLOCK_IDX), lower_subblock_query, 0},
     {PTO(GET_SUBBLOCK_NUM), lower_subblock_query, 1},

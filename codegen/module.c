@@ -370,12 +370,16 @@ static bool lower_function(cg *g, ptoc_op *fnop)
     memset(&f, 0, sizeof f);
     f.op = fnop;
     f.fn = LLVMGetNamedFunction(g->mod, func_name(fnop));
+    if (g->xcore && !func_is_private(fnop) && !(f.fn = cg_xcore_entry(g, fnop, f.fn)))
+        return false;
     g->fn = &f;
     f.entry = cg_block(g, "entry");
     LLVMBasicBlockRef first = cg_block(g, "body");
     LLVMPositionBuilderAtEnd(g->b, first);
     for (uint32_t i = 0; i < body->nargs && i < ft->u.func.ninputs; i++)
         cg_set(g, body->args[i], cg_from_abi(g, LLVMGetParam(f.fn, i), body->args[i]->type));
+    if (g->xcore)
+        cg_xcore_kind_guard(g, fnop);
     ptoc_op *term = ptoc_block_terminator(body);
     bool ok = cg_lower_block(g, body);
     if (ok && !term) {
@@ -590,6 +594,9 @@ ptoc_llvm_module *ptoc_llvm_lower(ptoc_op *module, const ptoc_codegen_options *o
     ptoc_walk_pre(module, mark_mutable, &cm.values.slots);
     g->values = &cm.values;
     rule_map_init(&cm.rules, be);
+    for (size_t i = 0; i < be->ntables; i++)
+        g->xcore = g->xcore || be->tables[i].rules == cg_pto_xcore_rules;
+    g->xcore = g->xcore && cg_xcore_module(module);
     g->shared = cg_shared_count(module);
     bool ok = lower_functions(g, module) && verify_llvm(g, module);
     cg_shared_free(g->shared);

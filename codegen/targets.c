@@ -23,6 +23,7 @@
  * intrinsics too: lower_a2a3.c runs them on the host). */
 static const cg_rule_table cpu_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_elementwise_rules, &cg_pto_elementwise_rule_count},
     {cg_pto_select_rules, &cg_pto_select_rule_count},

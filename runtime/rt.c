@@ -112,6 +112,11 @@ int64_t ptoc_rt_block_num(void)
     return core.block_num;
 }
 
+bool ptoc_rt_block_poison(void)
+{
+    return core.poison;
+}
+
 /* ---------------------------------------------------------------- traps */
 
 /* Ends the kernel run with "where: message": back to the launcher when one is
@@ -180,6 +185,9 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
                          PRId64 " bytes", a, b);
         ptoc_rt_fail(where, "the index %" PRId64 " is outside the %" PRId64 " elements of the %s it indexes",
                      a, b, c == 2 ? "view" : "tile");
+        break;
+    case PTOC_RT_TRAP_EVENTID_INDEX:
+        ptoc_rt_fail(where, "index %" PRId64 " is outside the event id array's %" PRId64 " entries", a, b);
         break;
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);

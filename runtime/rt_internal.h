@@ -16,6 +16,9 @@ void ptoc_rt_block_begin(int64_t idx, int64_t num, bool poison, jmp_buf *jump);
  * defaults (block 0 of 1, traps abort) and returns the trap message (malloc'd)
  * or NULL when the block did not trap. */
 char *ptoc_rt_block_end(void);
+/* Whether the calling thread's memory was filled with 0xA5 (the block's
+ * cores get the same). */
+bool ptoc_rt_block_poison(void);
 /* Ends the kernel run with "where: message" (printf-style): the launcher
  * reports it when one waits on this thread, else it goes to stderr and the
  * process aborts. `where` may be "" for no location. */

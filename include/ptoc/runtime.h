@@ -54,8 +54,51 @@ typedef enum ptoc_rt_trap_kind {
      * elements of a tile, 1: bytes of a tile, where a must start a whole
      * 32-byte block, 2: elements of a GM view). */
     PTOC_RT_TRAP_INDEX,
+    /* eventid_array_get/set at index a of an array of b entries. */
+    PTOC_RT_TRAP_EVENTID_INDEX,
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
+
+/* ---------------------------------------------------------------- cores of a block
+ *
+ * runtime/xcore.c. A kernel with cross-core ops (pipes, sync.set/wait) runs
+ * its body through ptoc_rt_cores_run: on three threads, the block's cube
+ * (core 0) and vector cores 0 and 1 (cores 1, 2), each with fresh simulated
+ * memory, and returns when all have; a trap in a core or a deadlock (every
+ * core still running waits) ends the run with their messages. Called from a
+ * core, it runs `body` in place. `a5`: A5's rules, else A2/A3's (xcore.c). */
+void ptoc_rt_cores_run(void (*body)(void *), void *args, int32_t a5);
+/* 1 when the calling core is in `mask` (bit 0 cube, 1 vector 0, 2 vector 1),
+ * or when the thread is not a block's core. */
+int32_t ptoc_rt_core_runs(int32_t mask);
+int64_t ptoc_rt_subblock_idx(void);
+int64_t ptoc_rt_subblock_num(void);
+/* sync.set / sync.wait of cross-core event `id`. */
+void ptoc_rt_xsync_set(int32_t id, const char *where);
+void ptoc_rt_xsync_wait(int32_t id, const char *where);
+/* A pipe of the block, found by `key` (the frontend pipe: -1; others their
+ * flag_base) or made by the first core that initialises it; the caller's own
+ * consumer buffers (byte offsets in its mat or vec space) per direction. */
+void *ptoc_rt_xpipe_init(int32_t key, int32_t dir_mask, int32_t slot_size, int32_t slot_num,
+                         int32_t c2v_local, int32_t v2c_local, const char *where);
+/* The frontend pipe this core initialised. */
+void *ptoc_rt_xpipe_frontend(const char *op, const char *where);
+/* A push of a rows x cols tile of esize-byte elements: waits for its slot and
+ * returns where element (r, c) goes: at + (r * *stride + c) * esize. Then the
+ * caller copies and calls ptoc_rt_xpipe_pushed. */
+void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows, int64_t cols,
+                         int64_t *stride, const char *op, const char *where);
+void ptoc_rt_xpipe_pushed(void *pipe, const char *where);
+/* A pop into a tile of at most max_rows x max_cols: waits for the tile and
+ * returns where its element (r, c) is, as push does; out[] = {rows, cols,
+ * stride, the slot's byte offset in the caller's consumer buffer}. */
+void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols,
+                        int64_t *out, const char *op, const char *where);
+void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where);
+/* tput_async / tget_async: a copy of `bytes` from src to dst, done when
+ * ptoc_rt_async_wait is called with the event it returns (which gives 1). */
+int64_t ptoc_rt_async_copy(void *dst, const void *src, int64_t bytes, const char *where);
+int32_t ptoc_rt_async_wait(int64_t event, const char *where);
 
 /* ---------------------------------------------------------------- GM bounds checks
  *
