@@ -117,6 +117,8 @@ extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
 extern const size_t cg_pto_convert_rule_count;
 extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
 extern const size_t cg_pto_misc_rule_count;
+extern const cg_rule cg_pto_scalar_ptr_rules[]; /* lower_pto_scalar_ptr.c: GM scalars, tile views, print, trap */
+extern const size_t cg_pto_scalar_ptr_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */

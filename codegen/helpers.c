@@ -159,7 +159,7 @@ LLVMValueRef cg_op_name(cg *g, const char *name)
 /* ---------------------------------------------------------------- calls */
 
 /* The runtime entry points of ptoc/runtime.h, with their C signatures. */
-typedef enum rt_ty { RT_VOID, RT_I32, RT_I64, RT_PTR } rt_ty;
+typedef enum rt_ty { RT_VOID, RT_I32, RT_I64, RT_PTR, RT_F64 } rt_ty;
 typedef struct rt_sig {
     const char *name;
     rt_ty ret;
@@ -174,6 +174,11 @@ static const rt_sig rt_sigs[] = {
     {"ptoc_rt_block_num", RT_I64, 0, {RT_VOID}, false},
     {"ptoc_rt_trap", RT_VOID, 5, {RT_I32, RT_PTR, RT_I64, RT_I64, RT_I64}, true},
     {"ptoc_rt_gm_check", RT_VOID, 5, {RT_PTR, RT_PTR, RT_PTR, RT_PTR, RT_PTR}, false},
+    {"ptoc_rt_print", RT_VOID, 4, {RT_PTR, RT_I32, RT_I64, RT_F64}, false},
+    {"ptoc_rt_tprint_begin", RT_VOID, 2, {RT_I64, RT_I64}, false},
+    {"ptoc_rt_tprint_value", RT_VOID, 3, {RT_I32, RT_I64, RT_F64}, false},
+    {"ptoc_rt_tprint_row_end", RT_VOID, 0, {RT_VOID}, false},
+    {"ptoc_rt_tprint_end", RT_VOID, 0, {RT_VOID}, false},
 };
 
 static LLVMTypeRef rt_type(cg *g, rt_ty t)
@@ -182,6 +187,7 @@ static LLVMTypeRef rt_type(cg *g, rt_ty t)
     case RT_I32: return g->i32;
     case RT_I64: return g->i64;
     case RT_PTR: return g->ptr;
+    case RT_F64: return g->f64;
     default: return g->void_ty;
     }
 }

@@ -60,6 +60,11 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_pipe_set", (void (*)(void))ptoc_rt_pipe_set},
     {"ptoc_rt_pipe_wait", (void (*)(void))ptoc_rt_pipe_wait},
     {"ptoc_rt_pipe_barrier", (void (*)(void))ptoc_rt_pipe_barrier},
+    {"ptoc_rt_print", (void (*)(void))ptoc_rt_print},
+    {"ptoc_rt_tprint_begin", (void (*)(void))ptoc_rt_tprint_begin},
+    {"ptoc_rt_tprint_value", (void (*)(void))ptoc_rt_tprint_value},
+    {"ptoc_rt_tprint_row_end", (void (*)(void))ptoc_rt_tprint_row_end},
+    {"ptoc_rt_tprint_end", (void (*)(void))ptoc_rt_tprint_end},
 };
 enum { RUNTIME_SYMBOL_COUNT = sizeof runtime_symbols / sizeof runtime_symbols[0] };
 
