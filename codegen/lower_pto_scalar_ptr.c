@@ -194,14 +194,9 @@ static bool lower_reinterpret_cast(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef p = cg_get(g, ptoc_op_operand(op, 0)), off = NULL;
     if (!p)
         return false;
-    if (!st || st->kind != PTOC_ATTR_DENSE_ARRAY || st->u.dense.n != 1) {
-        ptoc_op_emit_error(op, "memref.reinterpret_cast needs one offset");
-        return false;
-    }
-    if (st->u.dense.values[0] != PTOC_DYNAMIC)
-        off = cg_i64(g, st->u.dense.values[0]);
-    else if (op->noperands > 1)
-        off = cg_get(g, ptoc_op_operand(op, 1));
+    bool one = st && st->kind == PTOC_ATTR_DENSE_ARRAY && st->u.dense.n == 1; /* as the verifier requires */
+    int64_t k = one ? st->u.dense.values[0] : 0;
+    off = k != PTOC_DYNAMIC ? cg_i64(g, k) : op->noperands > 1 ? cg_get(g, ptoc_op_operand(op, 1)) : NULL;
     if (!off)
         return false;
     cg_set(g, &op->results[0], element_at(g, res->u.shaped.elem, p, off));
@@ -401,10 +396,12 @@ static bool lower_subset(cg *g, ptoc_op *op, const cg_rule *rule)
     cg_tile src;
     ptoc_pto_tile_desc res;
     if (op->noperands != 3 || !cg_tile_desc_of(op->results[0].type, &res) ||
-        !cg_tile_of(g, ptoc_op_operand(op, 0), &src)) {
-        ptoc_op_emit_error(op, "takes a tile and two offsets on the cpu target");
+        !cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &src.desc)) {
+        ptoc_op_emit_error(op, "takes and gives tiles");
         return false;
     }
+    if (!cg_tile_of(g, ptoc_op_operand(op, 0), &src))
+        return false;
     bool row_major = src.desc.blayout == PTOC_PTO_BL_ROW_MAJOR;
     bool whole = row_major ? res.cols == src.desc.cols || res.rows == 1 : res.rows == src.desc.rows || res.cols == 1;
     if (!whole) {
