@@ -1023,6 +1023,13 @@ static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *cla
         x->fill = FILL_VALUE;
     if (x->fill == FILL_NONE)
         return true;
+    /* The tile type's pad= on a tile whose valid shape is its whole shape
+     * pads nothing, whichever way the view's lines run. */
+    const ptoc_pto_tile_desc *d = &x->t.desc;
+    if (clause->mode == PADMODE_NULL && d->valid_rows == d->rows && d->valid_cols == d->cols) {
+        x->fill = FILL_NONE;
+        return true;
+    }
     if (!check_pad_layout(op, x, clause))
         return false;
     if (x->map == &layout_maps[PTOC_PTO_LAYOUT_NZ]) {
