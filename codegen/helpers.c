@@ -77,6 +77,13 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
                             (unsigned)ptoc_pto_vreg_type(t)->lanes);
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         ty = LLVMVectorType(g->i1, CG_MASK_BITS);
+    else if (t->kind == PTOC_TYPE_VECTOR && t->u.shaped.rank == 1 && t->u.shaped.shape[0] > 0 &&
+             (ptoc_type_is_int(t->u.shaped.elem) || is_float_kind(t->u.shaped.elem, PTOC_F32) ||
+              is_float_kind(t->u.shaped.elem, PTOC_F64)))
+        ty = LLVMVectorType(ptoc_type_is_int(t->u.shaped.elem)
+                                ? LLVMIntTypeInContext(g->llctx, t->u.shaped.elem->u.integer.width)
+                                : float_type(g, t->u.shaped.elem->u.fp.kind),
+                            (unsigned)t->u.shaped.shape[0]);
     else if (ptoc_pto_tensor_view(t) || ptoc_pto_partition_view(t))
         ty = g->view_ty;
     else if (ptoc_pto_tile_like(t))
