@@ -83,8 +83,8 @@ static bool lower_addptr(cg *g, ptoc_op *op, const cg_rule *rule)
 }
 
 /* With gm_checks: the one element at `at`, inside the buffer `origin` points into. */
-static void check_scalar_access(cg *g, ptoc_op *op, const ptoc_type *elem, LLVMValueRef origin, LLVMValueRef at,
-                                bool write)
+static void check_scalar_access(cg *g, ptoc_op *op, const ptoc_type *elem, LLVMValueRef origin,
+                                LLVMValueRef at, bool write)
 {
     if (!g->opts->gm_checks)
         return;
@@ -129,13 +129,16 @@ static bool memref_dim(cg *g, ptoc_op *op, const ptoc_type *t, LLVMValueRef inde
 {
     uint32_t rank = t->u.shaped.rank;
     if (!LLVMIsAConstantInt(index)) {
-        ptoc_op_emit_error(op, "get_tensor_view_dim of a memref needs a constant dimension on the cpu target");
+        ptoc_op_emit_error(op,
+                           "get_tensor_view_dim of a memref needs a constant dimension on the cpu target");
         return false;
     }
     int64_t i = LLVMConstIntGetSExtValue(index);
     if (i < 0 || i >= (int64_t)rank || t->u.shaped.shape[i] == PTOC_DYNAMIC) {
-        ptoc_op_emit_error(op, "dimension %lld of a rank-%u memref has no static extent on the cpu target "
-                           "(a memref is a bare pointer: its dynamic sizes are not passed)", (long long)i, rank);
+        ptoc_op_emit_error(op,
+                           "dimension %lld of a rank-%u memref has no static extent on the cpu target "
+                           "(a memref is a bare pointer: its dynamic sizes are not passed)",
+                           (long long)i, rank);
         return false;
     }
     cg_set(g, &op->results[0], cg_i64(g, t->u.shaped.shape[i]));
@@ -174,7 +177,8 @@ static bool lower_get_tensor_view_dim(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef slot = cg_alloca(g, arr, "dims");
     LLVMBuildStore(g->b, shape, slot);
     LLVMValueRef idx[2] = {cg_i64(g, 0), LLVMBuildAdd(g->b, index, cg_i64(g, lead), "")};
-    cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, g->i64, LLVMBuildInBoundsGEP2(g->b, arr, slot, idx, 2, ""), "dim"));
+    cg_set(g, &op->results[0],
+           LLVMBuildLoad2(g->b, g->i64, LLVMBuildInBoundsGEP2(g->b, arr, slot, idx, 2, ""), "dim"));
     return true;
 }
 
@@ -186,7 +190,8 @@ static bool lower_reinterpret_cast(cg *g, ptoc_op *op, const cg_rule *rule)
     const ptoc_type *src = ptoc_op_operand(op, 0)->type, *res = op->results[0].type;
     ptoc_pto_address_space as;
     if (!ptoc_pto_memref_space(src, &as) || as != PTOC_PTO_AS_GM) {
-        ptoc_op_emit_error(op, "memref.reinterpret_cast of an on-chip memref is not supported by the cpu target "
+        ptoc_op_emit_error(op,
+                           "memref.reinterpret_cast of an on-chip memref is not supported by the cpu target "
                            "(a tile's layout comes from its type)");
         return false;
     }
@@ -212,7 +217,8 @@ static bool check_memref_config(ptoc_op *op)
     const ptoc_pto_tile_config *c = a ? ptoc_pto_tile_config_attr(a) : NULL;
     if (!c || (c->blayout == PTOC_PTO_BL_ROW_MAJOR && c->slayout == PTOC_PTO_SL_NONE_BOX))
         return true;
-    ptoc_op_emit_error(op, "a config with a layout other than row_major none_box is not supported by the cpu "
+    ptoc_op_emit_error(op,
+                       "a config with a layout other than row_major none_box is not supported by the cpu "
                        "target, which lays out an on-chip memref row_major none_box (use a !pto.tile_buf of "
                        "that layout)");
     return false;
@@ -229,9 +235,12 @@ static bool check_memref_valid(cg *g, ptoc_op *op, uint32_t first, const ptoc_pt
         if (!v)
             return false;
         if (!LLVMIsAConstantInt(v) || LLVMConstIntGetSExtValue(v) != dims[i]) {
-            ptoc_op_emit_error(op, "a valid shape other than the memref's whole %lldx%lld is not supported by the "
-                               "cpu target (an on-chip memref tile is valid whole; use a !pto.tile_buf with "
-                               "valid=?x?)", (long long)d->rows, (long long)d->cols);
+            ptoc_op_emit_error(
+                op,
+                "a valid shape other than the memref's whole %lldx%lld is not supported by the "
+                "cpu target (an on-chip memref tile is valid whole; use a !pto.tile_buf with "
+                "valid=?x?)",
+                (long long)d->rows, (long long)d->cols);
             return false;
         }
     }
@@ -243,7 +252,8 @@ static bool memref_result(ptoc_op *op, ptoc_pto_tile_desc *d)
 {
     if (cg_tile_desc_of(op->results[0].type, d))
         return true;
-    ptoc_op_emit_error(op, "the result must be an on-chip memref of rank 1 to 5 with a static shape on the cpu "
+    ptoc_op_emit_error(op,
+                       "the result must be an on-chip memref of rank 1 to 5 with a static shape on the cpu "
                        "target (a GM buffer comes from the caller)");
     return false;
 }
@@ -262,9 +272,9 @@ static bool lower_pointer_cast(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     }
     LLVMValueRef addr = cg_get(g, ptoc_op_operand(op, 0));
-    LLVMValueRef agg = addr ? cg_tile_make(g, op->results[0].type, addr, cg_i64(g, d.rows), cg_i64(g, d.cols),
-                                           op->loc)
-                            : NULL;
+    LLVMValueRef agg =
+        addr ? cg_tile_make(g, op->results[0].type, addr, cg_i64(g, d.rows), cg_i64(g, d.cols), op->loc)
+             : NULL;
     if (!agg)
         return false;
     cg_set(g, &op->results[0], agg);
@@ -290,9 +300,9 @@ static bool lower_bind_tile(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     }
     LLVMValueRef offset = tile_offset(g, ptoc_op_operand(op, 0));
-    LLVMValueRef agg = offset ? cg_tile_make(g, op->results[0].type, offset, cg_i64(g, d.rows),
-                                             cg_i64(g, d.cols), op->loc)
-                              : NULL;
+    LLVMValueRef agg =
+        offset ? cg_tile_make(g, op->results[0].type, offset, cg_i64(g, d.rows), cg_i64(g, d.cols), op->loc)
+               : NULL;
     if (!agg)
         return false;
     cg_set(g, &op->results[0], agg);
@@ -305,7 +315,8 @@ static bool lower_declare_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     ptoc_pto_tile_desc d;
     if (!cg_tile_desc_of(op->results[0].type, &d)) {
-        ptoc_op_emit_error(op, "the result must be a tile or an on-chip memref with a static shape on the cpu "
+        ptoc_op_emit_error(op,
+                           "the result must be a tile or an on-chip memref with a static shape on the cpu "
                            "target");
         return false;
     }
@@ -313,8 +324,8 @@ static bool lower_declare_tile(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef offset = cg_place(g, d.loc, bytes, op->loc);
     int64_t vr = d.valid_rows != PTOC_DYNAMIC ? d.valid_rows : d.rows;
     int64_t vc = d.valid_cols != PTOC_DYNAMIC ? d.valid_cols : d.cols;
-    LLVMValueRef agg = offset ? cg_tile_make(g, op->results[0].type, offset, cg_i64(g, vr), cg_i64(g, vc), op->loc)
-                              : NULL;
+    LLVMValueRef agg =
+        offset ? cg_tile_make(g, op->results[0].type, offset, cg_i64(g, vr), cg_i64(g, vc), op->loc) : NULL;
     if (!agg)
         return false;
     cg_set(g, &op->results[0], agg);
@@ -329,7 +340,8 @@ static bool view_operands(cg *g, ptoc_op *op, cg_tile *src, ptoc_pto_tile_desc *
                            op->name->str);
         return false;
     }
-    if (!cg_tile_desc_of(op->results[0].type, res) || !cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &src->desc)) {
+    if (!cg_tile_desc_of(op->results[0].type, res) ||
+        !cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &src->desc)) {
         ptoc_op_emit_error(op, "takes and gives tiles");
         return false;
     }
@@ -349,7 +361,8 @@ static bool lower_bitcast(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!view_operands(g, op, &src, &res))
         return false;
     if (res.rows != src.desc.rows || res.cols != src.desc.cols || cg_elem_size(res.elem) > src.esize) {
-        ptoc_op_emit_error(op, "bitcast keeps the shape and needs no more bytes than the source (use treshape "
+        ptoc_op_emit_error(op,
+                           "bitcast keeps the shape and needs no more bytes than the source (use treshape "
                            "to change the shape)");
         return false;
     }
@@ -377,12 +390,14 @@ static bool lower_treshape(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     }
     bool same = res.rows == src.desc.rows && res.cols == src.desc.cols;
-    LLVMValueRef vr = res.valid_rows != PTOC_DYNAMIC ? cg_i64(g, res.valid_rows) : same ? src.vrows
-                                                                                       : cg_i64(g, res.rows);
-    LLVMValueRef vc = res.valid_cols != PTOC_DYNAMIC ? cg_i64(g, res.valid_cols) : same ? src.vcols
-                                                                                       : cg_i64(g, res.cols);
-    LLVMValueRef agg = cg_tile_make(g, op->results[0].type, LLVMBuildExtractValue(g->b, src.agg, 0, ""), vr, vc,
-                                    op->loc);
+    LLVMValueRef vr = res.valid_rows != PTOC_DYNAMIC ? cg_i64(g, res.valid_rows)
+                      : same                         ? src.vrows
+                                                     : cg_i64(g, res.rows);
+    LLVMValueRef vc = res.valid_cols != PTOC_DYNAMIC ? cg_i64(g, res.valid_cols)
+                      : same                         ? src.vcols
+                                                     : cg_i64(g, res.cols);
+    LLVMValueRef agg =
+        cg_tile_make(g, op->results[0].type, LLVMBuildExtractValue(g->b, src.agg, 0, ""), vr, vc, op->loc);
     if (!agg)
         return false;
     cg_set(g, &op->results[0], agg);
@@ -403,11 +418,14 @@ static bool lower_subset(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!cg_tile_of(g, ptoc_op_operand(op, 0), &src))
         return false;
     bool row_major = src.desc.blayout == PTOC_PTO_BL_ROW_MAJOR;
-    bool whole = row_major ? res.cols == src.desc.cols || res.rows == 1 : res.rows == src.desc.rows || res.cols == 1;
+    bool whole =
+        row_major ? res.cols == src.desc.cols || res.rows == 1 : res.rows == src.desc.rows || res.cols == 1;
     if (!whole) {
-        ptoc_op_emit_error(op, "a %lldx%lld subset of a %lldx%lld %s tile is not supported by the cpu target: it "
-                           "keeps the source's %s, so its %s must be whole", (long long)res.rows, (long long)res.cols,
-                           (long long)src.desc.rows, (long long)src.desc.cols, row_major ? "row_major" : "col_major",
+        ptoc_op_emit_error(op,
+                           "a %lldx%lld subset of a %lldx%lld %s tile is not supported by the cpu target: it "
+                           "keeps the source's %s, so its %s must be whole",
+                           (long long)res.rows, (long long)res.cols, (long long)src.desc.rows,
+                           (long long)src.desc.cols, row_major ? "row_major" : "col_major",
                            row_major ? "row pitch" : "column pitch", row_major ? "rows" : "columns");
         return false;
     }
@@ -418,7 +436,8 @@ static bool lower_subset(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef base = cg_space_base(g, src.desc.loc);
     LLVMValueRef offset = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, first, g->i64, ""),
                                        LLVMBuildPtrToInt(g->b, base, g->i64, ""), "offset");
-    /* the valid shape the type infers; a dynamic one from the source's, read periodically as the verifier does */
+    /* the valid shape the type infers; a dynamic one from the source's, read periodically as the
+     * verifier does */
     LLVMValueRef dims[2];
     LLVMValueRef offs[2] = {i, j}, pv[2] = {src.vrows, src.vcols};
     int64_t size[2] = {res.rows, res.cols}, stat[2] = {res.valid_rows, res.valid_cols};
@@ -432,7 +451,8 @@ static bool lower_subset(cg *g, ptoc_op *op, const cg_rule *rule)
         LLVMValueRef mod = LLVMBuildSRem(g->b, offs[k], safe, "");
         mod = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, mod, cg_i64(g, 0), ""),
                               LLVMBuildAdd(g->b, mod, safe, ""), mod, "");
-        LLVMValueRef left = LLVMBuildSelect(g->b, nonzero, LLVMBuildSub(g->b, pv[k], mod, ""), cg_i64(g, 0), "");
+        LLVMValueRef left =
+            LLVMBuildSelect(g->b, nonzero, LLVMBuildSub(g->b, pv[k], mod, ""), cg_i64(g, 0), "");
         LLVMValueRef sz = cg_i64(g, size[k]);
         dims[k] = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, sz, left, ""), sz, left, "");
     }
@@ -456,7 +476,9 @@ static int32_t print_args(cg *g, const ptoc_type *t, LLVMValueRef v, LLVMValueRe
     }
     bool is_unsigned = cg_is_unsigned(t) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1;
     unsigned width = LLVMGetIntTypeWidth(LLVMTypeOf(v));
-    *i = width == 64 ? v : is_unsigned ? LLVMBuildZExt(g->b, v, g->i64, "") : LLVMBuildSExt(g->b, v, g->i64, "");
+    *i = width == 64   ? v
+         : is_unsigned ? LLVMBuildZExt(g->b, v, g->i64, "")
+                       : LLVMBuildSExt(g->b, v, g->i64, "");
     *f = LLVMConstReal(g->f64, 0);
     return is_unsigned ? PTOC_RT_PRINT_UNSIGNED : PTOC_RT_PRINT_SIGNED;
 }
@@ -465,7 +487,8 @@ static int32_t print_args(cg *g, const ptoc_type *t, LLVMValueRef v, LLVMValueRe
  * runtime's length (ll for integers, none for doubles), which *conv gets.
  * False, with *why set, when it does not have exactly one conversion that
  * suits a float (is_float) or an integer. */
-static bool rewrite_format(const char *fmt, bool is_float, char *out, size_t size, char *conv, const char **why)
+static bool rewrite_format(const char *fmt, bool is_float, char *out, size_t size, char *conv,
+                           const char **why)
 {
     size_t n = 0, conversions = 0;
     for (const char *p = fmt; *p; p++) {
@@ -485,7 +508,7 @@ static bool rewrite_format(const char *fmt, bool is_float, char *out, size_t siz
         for (; *p && strchr("0123456789.", *p); p++)
             out[n++] = *p;
         while (*p && strchr("hlLqjzt", *p))
-            p++;                                /* the length is the runtime's */
+            p++; /* the length is the runtime's */
         if (!*p || !strchr(is_float ? "fFeEgGaA" : "diouxX", *p)) {
             *why = is_float ? "needs a floating-point conversion (f, e, g or a) for a float scalar"
                             : "needs an integer conversion (d, i, u, o, x or X) for an integer scalar";
@@ -576,7 +599,7 @@ static bool lower_tprint(cg *g, ptoc_op *op, const cg_rule *rule)
     const ptoc_value *src = ptoc_op_operand(op, 0);
     if (!cg_tile_desc_of(src->type, &t.desc)) {
         ptoc_op_emit_error(op, "tprint of a view is not supported by the cpu target (pto-isa's cpu model "
-                           "prints tiles: tload the window first)");
+                               "prints tiles: tload the window first)");
         return false;
     }
     if (!cg_tile_of(g, src, &t) || !cg_check_computable(op, "the tile", t.elem))
@@ -623,4 +646,5 @@ const cg_rule cg_pto_scalar_ptr_rules[] = {
     {PTO(TPRINT), lower_tprint, 0},
     {PTO(TRAP), lower_trap, 0},
 };
-const size_t cg_pto_scalar_ptr_rule_count = sizeof cg_pto_scalar_ptr_rules / sizeof cg_pto_scalar_ptr_rules[0];
+const size_t cg_pto_scalar_ptr_rule_count =
+    sizeof cg_pto_scalar_ptr_rules / sizeof cg_pto_scalar_ptr_rules[0];

@@ -35,7 +35,7 @@ void ptoc_rt_print(const char *fmt, int32_t kind, int64_t i, double f)
 typedef struct tprint_text {
     char *text;
     size_t len, cap;
-    bool row_started;          /* an element of the current row is written */
+    bool row_started; /* an element of the current row is written */
 } tprint_text;
 
 static _Thread_local tprint_text tile;
