@@ -133,6 +133,8 @@ extern const cg_rule cg_pto_quant_rules[];      /* lower_pto_quant.c: tquant tde
 extern const size_t cg_pto_quant_rule_count;
 extern const cg_rule cg_pto_xcore_rules[];      /* lower_pto_xcore.c: pipes, cross-core sync, async, event ids */
 extern const size_t cg_pto_xcore_rule_count;
+extern const cg_rule cg_pto_scalar_ptr_rules[]; /* lower_pto_scalar_ptr.c: GM scalars, tile views, print, trap */
+extern const size_t cg_pto_scalar_ptr_rule_count;
 extern const cg_rule cg_pto_vop_rules[];        /* lower_pto_vops.c: the vector micro-ops' semantics */
 extern const size_t cg_pto_vop_rule_count;
 extern const cg_rule cg_pto_scope_rules[];      /* lower_pto_vops.c: pto.vecscope and its bridges */

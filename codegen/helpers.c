@@ -82,6 +82,13 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
         ty = g->ptr;                           /* handles: lower_pto_xcore.c */
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_ASYNC_EVENT))
         ty = g->i64;
+    else if (t->kind == PTOC_TYPE_VECTOR && t->u.shaped.rank == 1 && t->u.shaped.shape[0] > 0 &&
+             (ptoc_type_is_int(t->u.shaped.elem) || is_float_kind(t->u.shaped.elem, PTOC_F32) ||
+              is_float_kind(t->u.shaped.elem, PTOC_F64)))
+        ty = LLVMVectorType(ptoc_type_is_int(t->u.shaped.elem)
+                                ? LLVMIntTypeInContext(g->llctx, t->u.shaped.elem->u.integer.width)
+                                : float_type(g, t->u.shaped.elem->u.fp.kind),
+                            (unsigned)t->u.shaped.shape[0]);
     else if (ptoc_pto_tensor_view(t) || ptoc_pto_partition_view(t))
         ty = g->view_ty;
     else if (ptoc_pto_tile_like(t))
@@ -164,7 +171,7 @@ LLVMValueRef cg_op_name(cg *g, const char *name)
 /* ---------------------------------------------------------------- calls */
 
 /* The runtime entry points of ptoc/runtime.h, with their C signatures. */
-typedef enum rt_ty { RT_VOID, RT_I32, RT_I64, RT_PTR } rt_ty;
+typedef enum rt_ty { RT_VOID, RT_I32, RT_I64, RT_PTR, RT_F64 } rt_ty;
 typedef struct rt_sig {
     const char *name;
     rt_ty ret;
@@ -195,6 +202,11 @@ static const rt_sig rt_sigs[] = {
     {"ptoc_rt_xpipe_free", RT_VOID, 3, {RT_PTR, RT_PTR, RT_PTR}, false},
     {"ptoc_rt_async_copy", RT_I64, 4, {RT_PTR, RT_PTR, RT_I64, RT_PTR}, false},
     {"ptoc_rt_async_wait", RT_I32, 2, {RT_I64, RT_PTR}, false},
+    {"ptoc_rt_print", RT_VOID, 4, {RT_PTR, RT_I32, RT_I64, RT_F64}, false},
+    {"ptoc_rt_tprint_begin", RT_VOID, 2, {RT_I64, RT_I64}, false},
+    {"ptoc_rt_tprint_value", RT_VOID, 3, {RT_I32, RT_I64, RT_F64}, false},
+    {"ptoc_rt_tprint_row_end", RT_VOID, 0, {RT_VOID}, false},
+    {"ptoc_rt_tprint_end", RT_VOID, 0, {RT_VOID}, false},
 };
 
 static LLVMTypeRef rt_type(cg *g, rt_ty t)
@@ -203,6 +215,7 @@ static LLVMTypeRef rt_type(cg *g, rt_ty t)
     case RT_I32: return g->i32;
     case RT_I64: return g->i64;
     case RT_PTR: return g->ptr;
+    case RT_F64: return g->f64;
     default: return g->void_ty;
     }
 }

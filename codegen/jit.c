@@ -74,6 +74,11 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_xpipe_free", (void (*)(void))ptoc_rt_xpipe_free},
     {"ptoc_rt_async_copy", (void (*)(void))ptoc_rt_async_copy},
     {"ptoc_rt_async_wait", (void (*)(void))ptoc_rt_async_wait},
+    {"ptoc_rt_print", (void (*)(void))ptoc_rt_print},
+    {"ptoc_rt_tprint_begin", (void (*)(void))ptoc_rt_tprint_begin},
+    {"ptoc_rt_tprint_value", (void (*)(void))ptoc_rt_tprint_value},
+    {"ptoc_rt_tprint_row_end", (void (*)(void))ptoc_rt_tprint_row_end},
+    {"ptoc_rt_tprint_end", (void (*)(void))ptoc_rt_tprint_end},
 };
 enum { RUNTIME_SYMBOL_COUNT = sizeof runtime_symbols / sizeof runtime_symbols[0] };
 

@@ -56,6 +56,8 @@
  * after them. get_block_idx/num call the runtime.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "codegen/codegen_internal.h"
 #include "ptoc/runtime.h"
@@ -163,15 +165,38 @@ static LLVMValueRef build_view(cg *g, const view *v)
     return LLVMBuildInsertValue(g->b, agg, v->origin, VIEW_ORIGIN, "view");
 }
 
-/* A GM memref as a view: row-major strides from its static shape. */
+/* The static strides of a `strided<[s0, s1, ...], offset: X>` layout (its
+ * offset is in the memref's pointer: memref.reinterpret_cast applies it); false
+ * for another layout or a dynamic stride. */
+static bool strided_layout(const ptoc_attr *layout, uint32_t rank, int64_t *strides)
+{
+    if (layout->kind != PTOC_ATTR_OPAQUE || strncmp(layout->u.opaque.body->str, "strided<[", 9) != 0)
+        return false;
+    const char *p = layout->u.opaque.body->str + 9;
+    for (uint32_t k = 0; k < rank; k++) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p)
+            return false;
+        strides[k] = v;
+        for (p = end; *p == ' ' || (*p == ',' && k + 1 < rank); p++)
+            ;
+    }
+    return *p == ']';
+}
+
+/* A GM memref as a view: row-major strides from its static shape, or the
+ * static strides of its strided<> layout. */
 static bool memref_view(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
 {
     const ptoc_type *t = val->type;
     ptoc_pto_address_space space;
     uint32_t rank = t->u.shaped.rank;
-    if (!ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_GM || rank > RANK || t->u.shaped.layout) {
-        ptoc_emit_error(g->ctx, loc, "only a GM memref of rank <= 5 with the identity layout can be used as a "
-                        "view by the cpu target");
+    int64_t strides[RANK];
+    if (!ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_GM || rank > RANK ||
+        (t->u.shaped.layout && !strided_layout(t->u.shaped.layout, rank, strides))) {
+        ptoc_emit_error(g->ctx, loc, "only a GM memref of rank <= 5 with the identity layout or static strides "
+                        "can be used as a view by the cpu target");
         return false;
     }
     int64_t stride = 1;
@@ -187,7 +212,7 @@ static bool memref_view(cg *g, const ptoc_value *val, ptoc_loc loc, view *out)
             return false;
         }
         out->shape[RANK - rank + k] = cg_i64(g, d);
-        out->stride[RANK - rank + k] = cg_i64(g, stride);
+        out->stride[RANK - rank + k] = cg_i64(g, t->u.shaped.layout ? strides[k] : stride);
         stride *= d;
     }
     out->base = out->origin = cg_get(g, val);
@@ -1062,6 +1087,13 @@ static bool setup_padding(cg *g, ptoc_op *op, transfer *x, const pad_clause *cla
         x->fill = FILL_VALUE;
     if (x->fill == FILL_NONE)
         return true;
+    /* The tile type's pad= on a tile whose valid shape is its whole shape
+     * pads nothing, whichever way the view's lines run. */
+    const ptoc_pto_tile_desc *d = &x->t.desc;
+    if (clause->mode == PADMODE_NULL && d->valid_rows == d->rows && d->valid_cols == d->cols) {
+        x->fill = FILL_NONE;
+        return true;
+    }
     if (!check_pad_layout(op, x, clause))
         return false;
     if (x->map == &layout_maps[PTOC_PTO_LAYOUT_NZ]) {

@@ -21,8 +21,8 @@
  *    physical shape at run time as alloc_tile's valid operands are;
  *  - pto.tprefetch without a destination does nothing: it only warms a cache,
  *    which the cpu target does not model. With a destination tile pto-isa's cpu
- *    model copies the window into it as a tload would; that form is a
- *    diagnostic here.
+ *    model copies the window into it, so it lowers as the tload of that view
+ *    into that tile (the same rule: layouts, checks, the tile type's pad=).
  */
 #include "codegen/codegen_internal.h"
 
@@ -91,17 +91,17 @@ static bool lower_set_validshape(cg *g, ptoc_op *op, const cg_rule *rule)
     return updated && cg_assign(g, tile, updated, op->loc);
 }
 
-/* `pto.tprefetch ins(%view)`: nothing. */
+/* `pto.tprefetch ins(%view)`: nothing; `... outs(%tile)`: tload's rule. */
 static bool lower_tprefetch(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    (void)g;
     (void)rule;
-    if (op->noperands > 1) {
-        ptoc_op_emit_error(op, "tprefetch into a destination tile is not supported by the cpu target yet "
-                           "(prefetch without outs, or tload)");
-        return false;
-    }
-    return true;
+    if (op->noperands < 2)
+        return true;
+    for (size_t i = 0; i < cg_pto_mem_rule_count; i++)
+        if (cg_pto_mem_rules[i].opcode == PTOC_PTO_OP_TLOAD)
+            return cg_pto_mem_rules[i].lower(g, op, &cg_pto_mem_rules[i]);
+    ptoc_unreachable("the cpu target has a tload rule");
+    return false;
 }
 
 const cg_rule cg_pto_misc_rules[] = {

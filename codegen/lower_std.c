@@ -20,6 +20,7 @@
 #include "codegen/codegen_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- shared helpers */
 
@@ -252,6 +253,46 @@ static bool lower_select(cg *g, ptoc_op *op, const cg_rule *rule)
     return scalar_operands(op) && c && a && b && set_result(g, op, 0, LLVMBuildSelect(g->b, c, a, b, ""));
 }
 
+/* `dense<[a, b, ...]> : vector<NxT>`, or the splat `dense<a> : vector<NxT>`,
+ * as a constant of the vector type `ty` (integer or float lanes); NULL when
+ * the text is not of that form. */
+static LLVMValueRef vector_constant(const ptoc_attr *v, LLVMTypeRef ty)
+{
+    const char *p = v->u.opaque.body->str;
+    unsigned n = LLVMGetVectorSize(ty);
+    LLVMTypeRef lane = LLVMGetElementType(ty);
+    bool is_int = LLVMGetTypeKind(lane) == LLVMIntegerTypeKind;
+    LLVMValueRef lanes[64];
+    if (strncmp(p, "dense<", 6) != 0 || n > sizeof lanes / sizeof lanes[0])
+        return NULL;
+    p += 6;
+    bool splat = *p != '[';
+    p += !splat;
+    for (unsigned i = 0; i < n; i++) {
+        char *end;
+        if (i > 0 && splat) {
+            lanes[i] = lanes[0];
+            continue;
+        }
+        while (*p == ' ' || (i > 0 && *p == ','))
+            p++;
+        if (is_int) {
+            bool t = strncmp(p, "true", 4) == 0, f = strncmp(p, "false", 5) == 0;
+            long long k = t ? 1 : f ? 0 : strtoll(p, &end, 0);
+            end = t ? (char *)p + 4 : f ? (char *)p + 5 : end;
+            lanes[i] = LLVMConstInt(lane, (unsigned long long)k, true);
+        } else {
+            lanes[i] = LLVMConstReal(lane, strtod(p, &end));
+        }
+        if (end == p)
+            return NULL;
+        p = end;
+    }
+    while (*p == ' ')
+        p++;
+    return (splat ? *p == '>' : *p == ']') ? LLVMConstVector(lanes, n) : NULL;
+}
+
 static bool lower_constant(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     const ptoc_type *t = op->results[0].type;
@@ -265,6 +306,9 @@ static bool lower_constant(cg *g, ptoc_op *op, const cg_rule *rule)
         return set_result(g, op, 0, LLVMConstInt(ty, v->u.boolean ? 1 : 0, false));
     if (v && v->kind == PTOC_ATTR_FLOAT && ptoc_type_is_float(t))
         return set_result(g, op, 0, LLVMConstReal(ty, v->u.fp.value));
+    LLVMValueRef vec = v && v->kind == PTOC_ATTR_OPAQUE && t->kind == PTOC_TYPE_VECTOR ? vector_constant(v, ty) : NULL;
+    if (vec)
+        return set_result(g, op, 0, vec);
     ptoc_op_emit_error(op, "with this value is not supported by the cpu target yet");
     return false;
 }

@@ -42,8 +42,10 @@ static bool defines_level1_tile(const ptoc_op *op)
 static ptoc_walk_result find_auto_work(ptoc_op *op, void *user)
 {
     (void)user;
-    return defines_level1_tile(op) || ptoc_pto_is_addressless_buffer(op) ? PTOC_WALK_INTERRUPT
-                                                                          : PTOC_WALK_ADVANCE;
+    /* an auto reserve_buffer's base is the planner's to choose, as in PTOAS */
+    bool auto_reserve = ptoc_pto_is(op, PTOC_PTO_OP_RESERVE_BUFFER) && !ptoc_op_attr(op, "base");
+    return defines_level1_tile(op) || ptoc_pto_is_addressless_buffer(op) || auto_reserve ? PTOC_WALK_INTERRUPT
+                                                                                          : PTOC_WALK_ADVANCE;
 }
 
 bool ptoc_pass_needs_auto_mode(ptoc_op *func)

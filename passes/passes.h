@@ -25,8 +25,9 @@ extern const ptoc_pass_def ptoc_split_u64_pass;
 
 /* pass_util.c: whether an option value is "true" or "1" (NULL: false); a
  * func.func's sym_name ("?" without one), for printed reports; whether a
- * function has auto-mode work left: a Level-1 tile value or an on-chip buffer
- * without an address (otherwise its buffers are all the author's). */
+ * function has auto-mode work left: a Level-1 tile value, an on-chip buffer
+ * without an address or a reserve_buffer without a base (otherwise its
+ * buffers are all the author's). */
 bool ptoc_pass_flag(const char *value);
 const char *ptoc_pass_func_name(const ptoc_op *func);
 bool ptoc_pass_needs_auto_mode(ptoc_op *func);

@@ -189,6 +189,12 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
     case PTOC_RT_TRAP_EVENTID_INDEX:
         ptoc_rt_fail(where, "index %" PRId64 " is outside the event id array's %" PRId64 " entries", a, b);
         break;
+    case PTOC_RT_TRAP_KERNEL:
+        ptoc_rt_fail(where, "the kernel trapped (pto.trap)");
+        break;
+    case PTOC_RT_TRAP_DIM:
+        ptoc_rt_fail(where, "dimension %" PRId64 " is outside the view's %" PRId64 " dimensions", a, b);
+        break;
     default:
         ptoc_rt_fail(where, "run-time check %" PRId32 " failed (%" PRId64 ", %" PRId64 ", %" PRId64 ")", kind, a, b, c);
         break;

@@ -44,6 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The op an entry point names in its messages, for the entry points that serve
+ * one op only (the others get their op's name from the generated code). A
+ * label, never compared: ops are told apart by the code that calls here. */
+#define OP_LABEL(name) "pto." name
+
 enum { CUBE = 0, VEC0 = 1, VEC1 = 2, NCORES = 3 };
 enum { C2V = 0, V2C = 1 };
 enum { FLAG_IDS = 16, MAX_PIPES = 16, FRONTEND_KEY = -1 };
@@ -368,7 +373,7 @@ static bool flag_ready(void *p)
 
 void ptoc_rt_xsync_set(int32_t id, const char *where)
 {
-    xgroup *g = lock_group("pto.sync.set", where);
+    xgroup *g = lock_group(OP_LABEL("sync.set"), where);
     if (id < 0 || id >= FLAG_IDS)
         fail_locked(g, where, "the cross-core event id %" PRId32 " is outside 0..%d", id, FLAG_IDS - 1);
     if (self.core == CUBE) {
@@ -382,12 +387,12 @@ void ptoc_rt_xsync_set(int32_t id, const char *where)
 
 void ptoc_rt_xsync_wait(int32_t id, const char *where)
 {
-    xgroup *g = lock_group("pto.sync.wait", where);
+    xgroup *g = lock_group(OP_LABEL("sync.wait"), where);
     int32_t limit = self.core == CUBE && g->a5 ? 2 * FLAG_IDS : FLAG_IDS;
     if (id < 0 || id >= limit)
         fail_locked(g, where, "the cross-core event id %" PRId32 " is outside 0..%" PRId32, id, limit - 1);
     flag_wait w = {g, self.core, id};
-    wait_until(g, flag_ready, &w, "pto.sync.wait", where,
+    wait_until(g, flag_ready, &w, OP_LABEL("sync.wait"), where,
                self.core == CUBE ? "a sync.set of the vector cores" : "a sync.set of the cube");
     g->flags[self.core][id]--;
     if (self.core == CUBE && !g->a5)
@@ -549,7 +554,7 @@ void *ptoc_rt_xpipe_push(void *pipe, int32_t split, int64_t esize, int64_t rows,
 
 void ptoc_rt_xpipe_pushed(void *pipe, const char *where)
 {
-    xgroup *g = lock_group("pto.tpush", where);
+    xgroup *g = lock_group(OP_LABEL("tpush"), where);
     xpipe *p = pipe;
     p->dir[self.core == CUBE ? C2V : V2C].pushed[self.core]++;
     unlock_group(g, true);

@@ -56,6 +56,10 @@ typedef enum ptoc_rt_trap_kind {
     PTOC_RT_TRAP_INDEX,
     /* eventid_array_get/set at index a of an array of b entries. */
     PTOC_RT_TRAP_EVENTID_INDEX,
+    /* pto.trap: the kernel stops itself (no values). */
+    PTOC_RT_TRAP_KERNEL,
+    /* get_tensor_view_dim: dimension a of a view of rank b. */
+    PTOC_RT_TRAP_DIM,
 } ptoc_rt_trap_kind;
 void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t c);
 
@@ -99,6 +103,22 @@ void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where);
  * ptoc_rt_async_wait is called with the event it returns (which gives 1). */
 int64_t ptoc_rt_async_copy(void *dst, const void *src, int64_t bytes, const char *where);
 int32_t ptoc_rt_async_wait(int64_t event, const char *where);
+
+/* ---------------------------------------------------------------- printing
+ *
+ * runtime/print.c: pto.print and pto.tprint write to stdout. ptoc_rt_print
+ * formats one value with `fmt`, a printf format with exactly one conversion,
+ * which reads a long long (kind PTOC_RT_PRINT_SIGNED), an unsigned long long
+ * (UNSIGNED) or a double (FLOAT): `i` or `f`. A tile is printed as pto-isa's
+ * cpu TPRINT prints it: ptoc_rt_tprint_begin with its valid shape, then for
+ * each row a ptoc_rt_tprint_value per element and ptoc_rt_tprint_row_end,
+ * then ptoc_rt_tprint_end, which writes the text in one piece. */
+enum { PTOC_RT_PRINT_SIGNED = 0, PTOC_RT_PRINT_UNSIGNED = 1, PTOC_RT_PRINT_FLOAT = 2 };
+void ptoc_rt_print(const char *fmt, int32_t kind, int64_t i, double f);
+void ptoc_rt_tprint_begin(int64_t rows, int64_t cols);
+void ptoc_rt_tprint_value(int32_t kind, int64_t i, double f);
+void ptoc_rt_tprint_row_end(void);
+void ptoc_rt_tprint_end(void);
 
 /* ---------------------------------------------------------------- GM bounds checks
  *

@@ -14,6 +14,9 @@ compile and why:
   --pto-arch), so a kernel PTOAS checks for a5 is compiled under cpu's rules;
 - failures are grouped by their first error (the op and the message, with numbers
   written N), most frequent first; then each failing file with its first error;
+- then the known failures of the target (TARGET-known-failures.txt next to this
+  script, when it exists: files PTOAS accepts but the ISA does not, with why),
+  and any entry of that list that compiles now (stale: take it out);
 - the last line is `compiled for TARGET: N/M (P%)`.
 
 The script only reads the checkout and runs ptoc; it fetches nothing. Exit status:
@@ -65,12 +68,45 @@ def reason(error):
     return head + re.sub(r"\d+", "N", error[len(head):])
 
 
+def read_known_failures(path):
+    """FILE -> reason, from a list of `FILE reason` lines ('#' comments)."""
+    known = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    rel, _, why = line.partition(" ")
+                    known[rel] = why.strip()
+    return known
+
+
+def print_known_failures(args, failing, compiled):
+    """The target's known failures among the failing files, and the entries
+    that compile now (stale); entries naming files not in the checkout are
+    ignored."""
+    path = args.known_failures or os.path.join(HERE, "%s-known-failures.txt" % args.target)
+    known = read_known_failures(path)
+    listed = [rel for rel in known if rel in failing]
+    stale = [rel for rel in known if rel in compiled]
+    if not listed and not stale:
+        return
+    print("\nknown failures (%s: PTOAS accepts them, the ISA does not; %d files):"
+          % (os.path.relpath(path, ROOT), len(listed)))
+    for rel in listed:
+        print("  %s\n      %s" % (rel, known[rel]))
+    for rel in stale:
+        print("  stale entry, not failing: %s" % rel)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ptoas", required=True, help="a PTOAS checkout (the directory containing test/)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="the ptoc build directory")
     ap.add_argument("--target", default="cpu", help="the ptoc -target to compile for")
     ap.add_argument("--ptoas-rejects", default=os.path.join(HERE, "ptoas-rejects.txt"))
+    ap.add_argument("--known-failures", help="the target's list of known failures "
+                    "(default: TARGET-known-failures.txt next to this script)")
     ap.add_argument("--min-percent", type=float, help="exit 1 when fewer files than this compile")
     args = ap.parse_args()
     test_dir = os.path.abspath(os.path.join(args.ptoas, "test"))
@@ -85,7 +121,7 @@ def main():
     files = sorted(os.path.relpath(os.path.join(d, f), test_dir)
                    for d, _, names in os.walk(test_dir) for f in names if f.endswith(".pto"))
     os.chdir(test_dir)                               # diagnostics name the file as listed
-    compiled, failing, skipped = 0, [], 0
+    compiled, failing, skipped, compiled_files = 0, [], 0, set()
     for rel in files:
         runs = rc.ptoas_runs(rel)
         if any(r.negative or (rel, r.number) in rejects for r in runs):
@@ -103,6 +139,7 @@ def main():
                 break
         if error is None:
             compiled += 1
+            compiled_files.add(rel)
         else:
             failing.append((rel, error))
 
@@ -116,6 +153,7 @@ def main():
     for rel, error in failing:
         print("  %s\n      %s" % (rel, error))
     percent = 100.0 * compiled / total if total else 100.0
+    print_known_failures(args, dict(failing), compiled_files)
     print("\ncompiled for %s: %d/%d (%.1f%%)" % (args.target, compiled, total, percent))
     return 1 if args.min_percent is not None and percent < args.min_percent else 0
 
