@@ -500,6 +500,43 @@ bool pto_verify_tile_dtypes(const ptoc_op *op)
     return check_row_operands_are_tiles(op) && pto_check_dtype_rules(op, arch);
 }
 
+/* ---------------------------------------------------------------- tquant */
+
+static ptoc_type *data_elem(const ptoc_type *t);
+
+/* tquant's operands follow its quant_type (pto-isa TQuant): INT8_SYM is
+ * ins(src, fp) into an i8 dst, INT8_ASYM ins(src, fp, offset) into a ui8 one.
+ * Memref operands too: their element types are the same. Without a
+ * quant_type only the dtype rules apply. */
+static bool check_quant_form(const ptoc_op *op)
+{
+    uint32_t nins, nouts, v;
+    const ptoc_attr *a = ptoc_op_attr(op, "quant_type");
+    if (!a || !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_QUANT_TYPE, &v) || !ptoc_pto_dps_split(op, &nins, &nouts) ||
+        nouts != 1)
+        return true;
+    bool asym = v == 1;
+    if (nins != (asym ? 3u : 2u)) {
+        ptoc_op_emit_error(op, asym ? "INT8_ASYM needs an offset operand: ins(src, fp, offset)"
+                                    : "INT8_SYM takes no offset operand: ins(src, fp)");
+        return false;
+    }
+    const ptoc_type *dst = data_elem(ptoc_op_operand(op, nins)->type);
+    bool is_u8 = dst && ptoc_type_is_int(dst) && ptoc_type_bitwidth(dst) == 8 &&
+                 dst->u.integer.sign == PTOC_UNSIGNED;
+    bool is_i8 = dst && ptoc_type_is_int(dst) && ptoc_type_bitwidth(dst) == 8 && !is_u8;
+    if (asym ? !is_u8 : !is_i8) {
+        ptoc_op_emit_error(op, asym ? "INT8_ASYM quantises into a ui8 dst" : "INT8_SYM quantises into an i8 dst");
+        return false;
+    }
+    return true;
+}
+
+bool pto_verify_tquant(const ptoc_op *op)
+{
+    return pto_verify_tile_dtypes(op) && check_quant_form(op);
+}
+
 /* ---------------------------------------------------------------- thistogram */
 
 /* Which byte a thistogram counts: `byte = 0..3`, or PTOAS's isMSB (u16: true =
