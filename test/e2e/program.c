@@ -476,8 +476,28 @@ static void print_op_attrs(FILE *out, const e2e_step *s)
     print_quant_attrs(out, s);
 }
 
+/* Whether every tile an op reads holds a value by then (loaded, or an op's
+ * result): a Level-1 program has no uninitialised tile to pass as scratch. */
+static bool reads_defined_tiles(const e2e_program *p, const char **why)
+{
+    bool defined[E2E_MAX_TILES] = {false};
+    for (int i = 0; i < p->nsteps; i++) {
+        const e2e_step *s = &p->steps[i];
+        for (int k = 0; s->kind == E2E_OP && k < s->nin; k++)
+            if (!s->in[k].scalar && !defined[s->in[k].index]) {
+                *why = "reads a scratch tile (tmp) that holds no value, which Level 1 cannot name";
+                return false;
+            }
+        if (s->kind != E2E_STORE)
+            defined[s->tile] = true;
+    }
+    return true;
+}
+
 bool program_level1_ok(const e2e_program *p, const char **why)
 {
+    if (!reads_defined_tiles(p, why))
+        return false;
     for (int i = 0; i < p->nsteps; i++) {
         const e2e_step *s = &p->steps[i];
         if (s->kind == E2E_LOAD && p->tiles[s->tile].alias_of >= 0) {
