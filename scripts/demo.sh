@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # demo.sh: README command (1). Sets up, builds, verifies and prints an example
-# kernel with ptoc-opt, then runs the three example kernels of examples/ on the
-# cpu target and checks each output against an independent expectation
+# kernel with ptoc-opt, then runs the example kernels of examples/ on the cpu
+# target and checks each output against an independent expectation
 # (examples/data/*.py: sorting for radix select, a double-precision softmax,
-# an exact clamp). Prints one line per example; exits non-zero on a mismatch.
+# an exact clamp, exact arithmetic for the matmul epilogue, double-precision
+# rmsnorm and attention for the decode step and the flash-attention block).
+# Prints one line per example; exits non-zero on a mismatch.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -40,6 +42,10 @@ run_example() {
 run_example radix_select in.npy out.npy 10
 run_example softmax x.npy z.npy y.npy
 run_example masked_clamp x.npy y.npy -0.5 0.75
+run_example matmul_epilogue a.npy b.npy bias.npy y.npy
+run_example rmsnorm x.npy gamma.npy y.npy
+run_example decode_attention q.npy k.npy v.npy o.npy
+run_example flash_attention q.npy k.npy v.npy o.npy
 
 if [[ $failed -ne 0 ]]; then
   echo "== demo: an example did not match its expected output"
