@@ -262,41 +262,86 @@ static LLVMValueRef mx_step(cg *g, const mm_ops *o, LLVMValueRef i, LLVMValueRef
     return LLVMBuildFPTrunc(B, sum, g->f32, "");
 }
 
-/* dst[i,j] over i < m, j < n of the sum over k < kn, as the header says. */
-static void emit_matmul(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn, LLVMValueRef n)
+/* One step of a sum: s + a * b, fused for floats (rounded once), wrapping
+ * for integers; mx's own step (mx_step) is not one of these. */
+static LLVMValueRef mm_step(cg *g, LLVMTypeRef ty, bool fp, LLVMValueRef a, LLVMValueRef b, LLVMValueRef s)
+{
+    if (!fp)
+        return LLVMBuildAdd(g->b, s, LLVMBuildMul(g->b, a, b, ""), "");
+    LLVMValueRef args[3] = {a, b, s};
+    return cg_call_intrinsic(g, "llvm.fma", ty, args, 3);
+}
+
+/* dst[i,j] = sum (+ acc_in[i,j] or bias[0,j], added once after the sum). */
+static void store_result(cg *g, const mm_ops *o, LLVMValueRef i, LLVMValueRef j, LLVMValueRef v)
 {
     LLVMBuilderRef B = g->b;
     const ptoc_type *acc_t = o->dst.elem;
     bool fp = ptoc_type_is_float(acc_t);
+    if (o->form != MM_PLAIN) {
+        bool acc = o->form == MM_ACC;
+        LLVMValueRef e = load_as(g, &o->extra, acc ? i : cg_i64(g, 0), j, acc_t);
+        v = acc ? (fp ? LLVMBuildFAdd(B, e, v, "") : LLVMBuildAdd(B, e, v, ""))
+                : (fp ? LLVMBuildFAdd(B, v, e, "") : LLVMBuildAdd(B, v, e, ""));
+    }
+    cg_store_elem(g, acc_t, cg_tile_elem_ptr(g, &o->dst, i, j), v);
+}
+
+/* The mx forms, i-j-k: one sum at a time, each step mx_step. */
+static void emit_matmul_mx(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn, LLVMValueRef n)
+{
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *acc_t = o->dst.elem;
     LLVMTypeRef ty = cg_compute_type(g, acc_t);
     LLVMValueRef sum = cg_alloca(g, ty, "mm.sum");
     LLVMValueRef zero = cg_i64(g, 0);
     cg_loop i, j, k;
     cg_loop_begin(g, &i, zero, m, "mm.i");
     cg_loop_begin(g, &j, zero, n, "mm.j");
-    LLVMBuildStore(B, fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false), sum);
+    LLVMBuildStore(B, LLVMConstReal(ty, 0.0), sum);
     cg_loop_begin(g, &k, zero, kn, "mm.k");
     LLVMValueRef a = load_as(g, &o->lhs, i.iv, k.iv, acc_t);
     LLVMValueRef b = load_as(g, &o->rhs, k.iv, j.iv, acc_t);
-    LLVMValueRef s = LLVMBuildLoad2(B, ty, sum, "");
-    if (o->mx) {
-        s = mx_step(g, o, i.iv, j.iv, k.iv, a, b, s);
-    } else if (fp) {
-        LLVMValueRef args[3] = {a, b, s};
-        s = cg_call_intrinsic(g, "llvm.fma", ty, args, 3);
-    } else {
-        s = LLVMBuildAdd(B, s, LLVMBuildMul(B, a, b, ""), "");
-    }
-    LLVMBuildStore(B, s, sum);
+    LLVMBuildStore(B, mx_step(g, o, i.iv, j.iv, k.iv, a, b, LLVMBuildLoad2(B, ty, sum, "")), sum);
     cg_loop_end(g, &k);
-    LLVMValueRef v = LLVMBuildLoad2(B, ty, sum, "");
-    if (o->form != MM_PLAIN) {
-        bool acc = o->form == MM_ACC;
-        LLVMValueRef e = load_as(g, &o->extra, acc ? i.iv : zero, j.iv, acc_t);
-        v = acc ? (fp ? LLVMBuildFAdd(B, e, v, "") : LLVMBuildAdd(B, e, v, ""))
-                : (fp ? LLVMBuildFAdd(B, v, e, "") : LLVMBuildAdd(B, v, e, ""));
+    store_result(g, o, i.iv, j.iv, LLVMBuildLoad2(B, ty, sum, ""));
+    cg_loop_end(g, &j);
+    cg_loop_end(g, &i);
+}
+
+/* dst[i,j] over i < m, j < n of the sum over k < kn, as the header says.
+ * The loops run i-k-j with row i's n sums in a stack array: every sum still
+ * adds its products in ascending k from zero (the same bits as one sum at a
+ * time), but the n sums are independent chains, so the j loop runs at the
+ * multiply-add units' throughput instead of one fused multiply-add's latency
+ * per step, and vectorises. */
+static void emit_matmul(cg *g, const mm_ops *o, LLVMValueRef m, LLVMValueRef kn, LLVMValueRef n)
+{
+    if (o->mx) {
+        emit_matmul_mx(g, o, m, kn, n);
+        return;
     }
-    cg_store_elem(g, acc_t, cg_tile_elem_ptr(g, &o->dst, i.iv, j.iv), v);
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *acc_t = o->dst.elem;
+    bool fp = ptoc_type_is_float(acc_t);
+    LLVMTypeRef ty = cg_compute_type(g, acc_t);
+    LLVMValueRef row = cg_alloca(g, LLVMArrayType2(ty, (uint64_t)o->dst.desc.cols), "mm.row");
+    LLVMValueRef zero = cg_i64(g, 0);
+    cg_loop i, j, k;
+    cg_loop_begin(g, &i, zero, m, "mm.i");
+    cg_loop_begin(g, &j, zero, n, "mm.zero");
+    LLVMBuildStore(B, fp ? LLVMConstReal(ty, 0.0) : LLVMConstInt(ty, 0, false), LLVMBuildGEP2(B, ty, row, &j.iv, 1, ""));
+    cg_loop_end(g, &j);
+    cg_loop_begin(g, &k, zero, kn, "mm.k");
+    LLVMValueRef a = load_as(g, &o->lhs, i.iv, k.iv, acc_t);
+    cg_loop_begin(g, &j, zero, n, "mm.j");
+    LLVMValueRef slot = LLVMBuildGEP2(B, ty, row, &j.iv, 1, "");
+    LLVMValueRef b = load_as(g, &o->rhs, k.iv, j.iv, acc_t);
+    LLVMBuildStore(B, mm_step(g, ty, fp, a, b, LLVMBuildLoad2(B, ty, slot, "")), slot);
+    cg_loop_end(g, &j);
+    cg_loop_end(g, &k);
+    cg_loop_begin(g, &j, zero, n, "mm.out");
+    store_result(g, o, i.iv, j.iv, LLVMBuildLoad2(B, ty, LLVMBuildGEP2(B, ty, row, &j.iv, 1, ""), ""));
     cg_loop_end(g, &j);
     cg_loop_end(g, &i);
 }
