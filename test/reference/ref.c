@@ -576,3 +576,17 @@ void ref_thistogram(const ref_tile *dst, const ref_tile *src, const ref_tile *id
         }
     }
 }
+
+uint64_t ref_mask_of(ref_dtype t)
+{
+    uint32_t bits = 8 * ref_dtype_size(t);
+    return bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+}
+
+int64_t ref_signed_of(ref_dtype t, uint64_t v)
+{
+    uint32_t bits = 8 * ref_dtype_size(t);
+    if (bits < 64 && (v >> (bits - 1)) & 1)
+        v |= ~ref_mask_of(t);
+    return (int64_t)v;
+}

@@ -9,7 +9,8 @@
  *     x / 0 = all ones, INT_MIN / -1 = INT_MIN;
  *   - f16 and bf16 compute in float and round to nearest even on store;
  *   - max(a,b) = a > b ? a : b, min(a,b) = a < b ? a : b;
- *   - exp is libm expf.
+ *   - exp and log are ref_exp_f32 and ref_log_f32, fixed float sequences the
+ *     cpu target repeats operation for operation (not libm).
  * Elements and scalars travel as `uint64_t` bit patterns in the dtype's own
  * encoding (zero-extended), so one signature serves every dtype.
  */
@@ -72,6 +73,10 @@ float ref_bits_float(uint32_t u);
 /* A float dtype's bit pattern as the float it computes in (f32), and a float
  * back to the dtype's bits, rounded to nearest even. */
 float ref_float_of(ref_dtype t, uint64_t bits);
+/* The bits of dtype t (all ones in its width), and an integer element's bits
+ * sign-extended from its width. */
+uint64_t ref_mask_of(ref_dtype t);
+int64_t ref_signed_of(ref_dtype t, uint64_t v);
 uint64_t ref_bits_of(ref_dtype t, float f);
 
 /* Element access by bit pattern (zero-extended to 64 bits). */

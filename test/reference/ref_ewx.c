@@ -11,19 +11,6 @@
 
 /* ---------------------------------------------------------------- integers */
 
-static uint64_t mask_of(ref_dtype t)
-{
-    uint32_t bits = 8 * ref_dtype_size(t);
-    return bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
-}
-
-static int64_t signed_of(ref_dtype t, uint64_t v)
-{
-    uint32_t bits = 8 * ref_dtype_size(t);
-    if (bits < 64 && (v >> (bits - 1)) & 1)
-        v |= ~mask_of(t);
-    return (int64_t)v;
-}
 
 /* a % b, the sign of a: x % 0 = x, INT_MIN % -1 = 0. */
 static uint64_t int_rem(ref_dtype t, uint64_t a, uint64_t b)
@@ -32,10 +19,10 @@ static uint64_t int_rem(ref_dtype t, uint64_t a, uint64_t b)
         return a;
     if (!ref_dtype_is_signed(t))
         return a % b;
-    int64_t sa = signed_of(t, a), sb = signed_of(t, b);
+    int64_t sa = ref_signed_of(t, a), sb = ref_signed_of(t, b);
     if (sb == -1)
         return 0;
-    return (uint64_t)(sa % sb) & mask_of(t);
+    return (uint64_t)(sa % sb) & ref_mask_of(t);
 }
 
 /* trem on integers: a % b, plus b when nonzero and a, b on different sides of 0. */
@@ -44,9 +31,9 @@ static uint64_t int_floor_rem(ref_dtype t, uint64_t a, uint64_t b)
     uint64_t r = int_rem(t, a, b);
     if (!ref_dtype_is_signed(t))
         return r;
-    bool a_neg = signed_of(t, a) < 0, b_neg = signed_of(t, b) < 0;
+    bool a_neg = ref_signed_of(t, a) < 0, b_neg = ref_signed_of(t, b) < 0;
     if (r != 0 && a_neg != b_neg)
-        r = (r + b) & mask_of(t);
+        r = (r + b) & ref_mask_of(t);
     return r;
 }
 
@@ -56,17 +43,17 @@ static uint64_t int_shift(ref_dtype t, bool left, uint64_t a, uint64_t b)
     uint32_t bits = 8 * ref_dtype_size(t);
     bool is_signed = ref_dtype_is_signed(t);
     if (b >= bits)
-        return !left && is_signed && signed_of(t, a) < 0 ? mask_of(t) : 0;
+        return !left && is_signed && ref_signed_of(t, a) < 0 ? ref_mask_of(t) : 0;
     if (left)
-        return (a << b) & mask_of(t);
+        return (a << b) & ref_mask_of(t);
     if (is_signed)
-        return (uint64_t)(signed_of(t, a) >> b) & mask_of(t);
+        return (uint64_t)(ref_signed_of(t, a) >> b) & ref_mask_of(t);
     return a >> b;
 }
 
 static bool int_positive(ref_dtype t, uint64_t a)
 {
-    return ref_dtype_is_signed(t) ? signed_of(t, a) > 0 : a != 0;
+    return ref_dtype_is_signed(t) ? ref_signed_of(t, a) > 0 : a != 0;
 }
 
 /* ---------------------------------------------------------------- elements */
@@ -103,7 +90,7 @@ uint64_t ref_ewx_apply(ref_ewx_op op, ref_dtype t, uint64_t a, uint64_t b)
     case REF_X_FMOD: return int_rem(t, a, b);
     case REF_X_SHL: return int_shift(t, true, a, b);
     case REF_X_SHR: return int_shift(t, false, a, b);
-    case REF_X_PRELU: return int_positive(t, a) ? a : (a * b) & mask_of(t);
+    case REF_X_PRELU: return int_positive(t, a) ? a : (a * b) & ref_mask_of(t);
     default: return 0;
     }
 }

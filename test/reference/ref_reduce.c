@@ -14,19 +14,6 @@
 
 /* ---------------------------------------------------------------- elements */
 
-static uint64_t mask_of(ref_dtype t)
-{
-    uint32_t bits = 8 * ref_dtype_size(t);
-    return bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
-}
-
-static int64_t signed_of(ref_dtype t, uint64_t v)
-{
-    uint32_t bits = 8 * ref_dtype_size(t);
-    if (bits < 64 && (v >> (bits - 1)) & 1)
-        v |= ~mask_of(t);
-    return (int64_t)v;
-}
 
 /* ---------------------------------------------------------------- exp and log */
 
@@ -115,10 +102,10 @@ static uint64_t unary_int(ref_unop op, ref_dtype t, uint64_t a)
 {
     bool is_signed = ref_dtype_is_signed(t);
     switch (op) {
-    case REF_ABS: return is_signed && signed_of(t, a) < 0 ? (0 - a) & mask_of(t) : a;
-    case REF_NEG: return (0 - a) & mask_of(t);
-    case REF_NOT: return ~a & mask_of(t);
-    case REF_RELU: return is_signed && signed_of(t, a) < 0 ? 0 : a;
+    case REF_ABS: return is_signed && ref_signed_of(t, a) < 0 ? (0 - a) & ref_mask_of(t) : a;
+    case REF_NEG: return (0 - a) & ref_mask_of(t);
+    case REF_NOT: return ~a & ref_mask_of(t);
+    case REF_RELU: return is_signed && ref_signed_of(t, a) < 0 ? 0 : a;
     case REF_RECIP: return ref_apply(REF_DIV, t, 1, a);
     default: return a;
     }
@@ -144,12 +131,12 @@ static uint64_t identity(ref_binop op, ref_dtype t)
         float v = op == REF_ADD ? 0.0f : op == REF_MUL ? 1.0f : op == REF_MAX ? -INFINITY : INFINITY;
         return ref_bits_of(t, v);
     }
-    uint64_t top = (mask_of(t) >> 1) + 1;
+    uint64_t top = (ref_mask_of(t) >> 1) + 1;
     bool u = !ref_dtype_is_signed(t);
     switch (op) {
     case REF_MUL: return 1;
     case REF_MAX: return u ? 0 : top;
-    case REF_MIN: return u ? mask_of(t) : top - 1;
+    case REF_MIN: return u ? ref_mask_of(t) : top - 1;
     default: return 0;
     }
 }
