@@ -98,5 +98,7 @@ void a2_elementwise_program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_value *con
 /* The unary ops (lower_a2a3_unary.c), texpands (lower_a2a3_fill.c). */
 bool a2_unary_lowers(ptoc_pto_op_id opcode);
 void a2_unary_lower(vop_builder *L, ptoc_op *op);
+bool a2_fill_lowers(ptoc_pto_op_id opcode);
+void a2_fill_lower(vop_builder *L, ptoc_op *op);
 
 #endif
