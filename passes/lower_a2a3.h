@@ -100,5 +100,8 @@ bool a2_unary_lowers(ptoc_pto_op_id opcode);
 void a2_unary_lower(vop_builder *L, ptoc_op *op);
 bool a2_fill_lowers(ptoc_pto_op_id opcode);
 void a2_fill_lower(vop_builder *L, ptoc_op *op);
+/* The column reductions (lower_a2a3_reduce.c). */
+bool a2_reduce_lowers(ptoc_pto_op_id opcode);
+void a2_reduce_lower(vop_builder *L, ptoc_op *op);
 
 #endif
