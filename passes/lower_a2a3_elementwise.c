@@ -278,8 +278,8 @@ void a2_elementwise_lower(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
-void a2_elementwise_program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_value *const *ins, uint32_t nins, ptoc_value *dst,
-                            ptoc_value *scalar)
+void a2_elementwise_program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_value *const *ins, uint32_t nins,
+                            ptoc_value *dst, ptoc_value *scalar)
 {
     a_op e = {.ntiles = 0};
     ptoc_value *tiles[3] = {dst};

@@ -20,7 +20,8 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) || !vb_scalar_fits(s->type, d->elem))
+    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
+        !vb_scalar_fits(s->type, d->elem))
         return;
     vb_open_vecscope(L, op, &dst, 1, 1);
     a2_prog P;

@@ -58,7 +58,9 @@ static void copy_blocks(vop_builder *L, ptoc_value *dst, ptoc_value *src, ptoc_t
 static void copy_tail(vop_builder *L, ptoc_value *dst, ptoc_value *src, ptoc_type *elem, ptoc_value *head,
                       ptoc_value *tail)
 {
-    ptoc_type *bits = ptoc_type_is_float(elem) ? ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS) : elem;
+    ptoc_type *bits = elem;
+    if (ptoc_type_is_float(elem))
+        bits = ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VOR, bits);
     a2_ptr(&P, dst, bits, 0);

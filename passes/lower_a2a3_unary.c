@@ -59,7 +59,8 @@ void a2_unary_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem) || !takes(row, d->elem))
+    if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem) ||
+        !takes(row, d->elem))
         return;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
