@@ -47,6 +47,8 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VCMPVS_LE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VCMPVS_GT, DEFAULT},
     {PTOC_PTO_VOP_A2A3_VCMPVS_GE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VSEL, 13, 2, 14},
     {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},        {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
+    /* vrsqrt: the stub's 910B3 fit (cce_costmodel_vector_compute.hpp) */
+    {PTOC_PTO_VOP_A2A3_VRSQRT, 10, 1, 14},
 };
 
 enum { COUNT_FLOOR = 16 };
