@@ -9,7 +9,7 @@
  *   tmov, textract mat -> right load_cbuf_to_cb                           MTE1
  *   tmov mat -> bias           copy_cbuf_to_bt                            MTE1
  *   tmov mat -> scaling        copy_cbuf_to_fbuf                          FIX
- *   tmatmul, tgemv (.acc .bias) mad (the mx forms: mad_mx)                M
+ *   tmatmul, tgemv (.acc .bias) mad                                       M
  *   tmov, textract, tinsert acc -> mat   copy_matrix_cc_to_cbuf            FIX
  *   tmov acc -> vec            copy_matrix_cc_to_ub (A5 only)             FIX
  *   tstore, tstore_fp acc -> GM copy_matrix_cc_to_gm                      FIX
@@ -27,6 +27,10 @@
  * Each op's pipe event is costed by the target's cube figures
  * (cg_cube_costs): a move its bytes over its path's bandwidth, mad
  * head + slope x its 16 x (32 bytes of K) x 16 fractal steps.
+ *
+ * The mx forms (mad_mx) are not lowered yet: pto-plan-memory places a_scale
+ * and b_scale (A5's ScaleLeft and ScaleRight, two buffers) at the same
+ * offset of loc=scaling, which the models' memory holds as one space.
  *
  * A move the hardware has no path for on the target (A2/A3: L0C to UB) is
  * refused; tload and tstore of other spaces lower as the DMA ops they are
@@ -286,7 +290,7 @@ static bool lower_mad(cg *g, ptoc_op *op, const cg_rule *rule)
         return refuse(g, op);
     uint32_t lhs = is_acc_form(opcode) ? 1 : 0;
     char name[160];
-    intrinsic_name(g, op, is_mx(opcode) ? "mad_mx" : "mad", ptoc_op_operand(op, op->noperands - 1),
+    intrinsic_name(g, op, "mad", ptoc_op_operand(op, op->noperands - 1),
                    ptoc_op_operand(op, lhs), name, sizeof name);
     return cg_intrinsic_call(g, op, cpu_rule(opcode), name);
 }
@@ -368,7 +372,5 @@ const cg_rule cg_cube_model_rules[] = {
     {PTO(TEXTRACT_FP), lower_move, 0},  {PTO(TINSERT), lower_move, 0},      {PTO(TINSERT_FP), lower_move, 0},
     {PTO(TMATMUL), lower_mad, 0},       {PTO(TMATMUL_ACC), lower_mad, 0},   {PTO(TMATMUL_BIAS), lower_mad, 0},
     {PTO(TGEMV), lower_mad, 0},         {PTO(TGEMV_ACC), lower_mad, 0},     {PTO(TGEMV_BIAS), lower_mad, 0},
-    {PTO(TMATMUL_MX), lower_mad, 0},    {PTO(TMATMUL_MX_ACC), lower_mad, 0}, {PTO(TMATMUL_MX_BIAS), lower_mad, 0},
-    {PTO(TGEMV_MX), lower_mad, 0},      {PTO(TGEMV_MX_ACC), lower_mad, 0},  {PTO(TGEMV_MX_BIAS), lower_mad, 0},
 };
 const size_t cg_cube_model_rule_count = sizeof cg_cube_model_rules / sizeof cg_cube_model_rules[0];
