@@ -87,3 +87,17 @@ static LLVMValueRef end(cg *g, ptoc_op *scope)
 }
 
 const cg_vf_model cg_a5_vf_model = {.begin = begin, .count = count, .end = end};
+
+/* The cube unit's costs (lower_cube_model.c). pto-isa publishes no A5 figures
+ * for the cube (its A5 cost model prices vector functions only), so these
+ * are its A2/A3 cost model's (a2a3_costs.c: costmodel/arch_config.hpp and
+ * the mad stub), and the two paths A2/A3 lacks take the nearest one's figure:
+ * L0C to UB the fixpipe's L0C to L1 (128 GiB/s), UB to L1 the MTE3 engine's
+ * UB to GM (188.46 GiB/s). */
+const cg_cube_costs cg_a5_cube_costs = {
+    .gib_per_s = {[CG_CUBE_GM_TO_L1] = 135.0, [CG_CUBE_L1_TO_L0A] = 441.0, [CG_CUBE_L1_TO_L0B] = 220.5,
+                  [CG_CUBE_L1_TO_BT] = 32.0, [CG_CUBE_L1_TO_FB] = 32.0, [CG_CUBE_L0C_TO_L1] = 128.0,
+                  [CG_CUBE_L0C_TO_UB] = 128.0, [CG_CUBE_L0C_TO_GM] = 70.0, [CG_CUBE_UB_TO_L1] = 188.46},
+    .clock_hz = 1.85e9,
+    .mad_head = 6, .mad_slope = 1, .mad_slope_f32 = 2,
+};

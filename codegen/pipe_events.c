@@ -220,6 +220,8 @@ static bool emit_op(cg *g, ptoc_op *op, int pipe)
     access *acc = calloc(ptoc_pto_op_max_accesses(op), sizeof *acc);
     if (!model || !acc)
         ptoc_fatal("out of memory");
+    if (!g->vf_cycles && g->target->backend->cube_costs)     /* a cube instruction's own cost */
+        g->vf_cycles = cg_cube_cycles(g, op);
     uint32_t nmodel = ptoc_pto_op_accesses(op, model), n = 0;
     for (uint32_t i = 0; i < nmodel; i++)
         n += model[i].value &&
