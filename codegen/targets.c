@@ -90,6 +90,8 @@ static const ptoc_target_backend cpu_backend = {
  * is executable. */
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
@@ -118,6 +120,8 @@ static const ptoc_target_backend a5_backend = {
  * target's types, machine and runtime: the A2/A3 model is executable. */
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
