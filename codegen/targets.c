@@ -91,6 +91,8 @@ static const ptoc_target_backend cpu_backend = {
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_cube_model_rules, &cg_cube_model_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
@@ -121,6 +123,8 @@ static const ptoc_target_backend a5_backend = {
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_cube_model_rules, &cg_cube_model_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
