@@ -20,6 +20,7 @@
 #include "codegen/codegen_internal.h"
 #include "ptoc/ptoc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,6 +408,58 @@ static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
                                      : shuffle_of(g, lanes, interleaved, lanes | half << 16);
         cg_set(g, &op->results[half], LLVMBuildShuffleVector(g->b, a, b, idx, ""));
     }
+    return true;
+}
+
+/* ---------------------------------------------------------------- cross-lane reductions */
+
+/* The identity of a vcadd (arg VB_ADD), vcmax or vcmin lane, of the compute type's element. */
+static LLVMValueRef reduce_identity(cg *g, cg_vbin k, const ptoc_type *elem, LLVMTypeRef t)
+{
+    if (ptoc_type_is_float(elem))
+        return LLVMConstReal(t, k == VB_ADD ? 0.0 : k == VB_MAX ? -HUGE_VAL : HUGE_VAL);
+    unsigned bits = LLVMGetIntTypeWidth(t);
+    unsigned long long top = 1ull << (bits - 1), ones = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    bool u = cg_is_unsigned(elem);
+    if (k == VB_ADD)
+        return LLVMConstInt(t, 0, false);
+    return LLVMConstInt(t, k == VB_MAX ? (u ? 0 : top) : (u ? ones : top - 1), false);
+}
+
+/* The halves of v: lanes [from, from + n). */
+static LLVMValueRef lanes_from(cg *g, LLVMValueRef v, unsigned n, unsigned from)
+{
+    return gathered(g, v, index_vector(g, n, 1, 1, from));
+}
+
+/* vcadd, vcmax, vcmin: inactive lanes the identity, then the tree lane k OP
+ * lane k + half (half = N/2 .. 1), each step rounded to the element type (a
+ * bf16 step through float); the result in lane 0, 0 in the others. A NaN sum
+ * is the quiet NaN 0x7fc00000 (x86 would make its negative default NaN), as
+ * the cpu target's reductions give it. */
+static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (!computable(op))
+        return false;
+    cg_vbin k = (cg_vbin)rule->arg;
+    const ptoc_type *vt = op_vreg(op), *elem = vreg_elem(op);
+    unsigned lanes = lanes_of_type(vt);
+    LLVMValueRef x = widen(g, op, operand(g, op, 0));
+    LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(x));
+    LLVMValueRef active = lane_mask(g, operand(g, op, 1), lanes, lane_bytes(vt));
+    x = LLVMBuildSelect(g->b, active, x, cg_splat(g, reduce_identity(g, k, elem, et), lanes), "");
+    for (unsigned half = lanes / 2; half >= 1; half /= 2) {
+        x = cg_vop_binary(g, k, elem, lanes_from(g, x, half, 0), lanes_from(g, x, half, half));
+        if (is_bf16(elem))
+            x = cg_bf16_to_f32(g, cg_f32_to_bf16(g, x));
+    }
+    LLVMValueRef r = LLVMBuildExtractElement(g->b, x, cg_i32(g, 0), "");
+    if (ptoc_type_is_float(elem) && k == VB_ADD) {
+        LLVMValueRef nan = LLVMConstReal(et, NAN);
+        r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, ""), nan, r, "");
+    }
+    LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMConstNull(LLVMVectorType(et, lanes)), r, cg_i32(g, 0), "");
+    cg_set(g, &op->results[0], narrow(g, op, v));
     return true;
 }
 
@@ -1063,5 +1116,8 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VINTLV, lower_vintlv, 0),
     VOP(VCVT, lower_vcvt, 0),
     VOP(CHISTV2, lower_chistv2, 0),
+    VOP(VCADD, lower_reduce, VB_ADD),
+    VOP(VCMAX, lower_reduce, VB_MAX),
+    VOP(VCMIN, lower_reduce, VB_MIN),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];
