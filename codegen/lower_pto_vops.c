@@ -649,7 +649,11 @@ static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, L
     return LLVMBuildBitCast(g->b, v, ty, "");
 }
 
+/* Lane i of a BLK load: element i mod (the elements of a 32-byte block, arg). */
+static unsigned block_lane(unsigned i, unsigned per_block) { return i % per_block; }
+
 /* vlds by dist (vlds.md's C semantics): NORM the N elements at ptr + off;
+ * BLK the 32 bytes at ptr + off in every 32-byte block (TRowExpandBinOp.hpp);
  * BRC element 0 in every lane; US lane i element i/2 (N/2 elements read,
  * each twice); DS, SPLT2CHN and DINTLV_B32 lane i element 2i (every other
  * one of 2N); UNPK as unpacked_load says. */
@@ -669,6 +673,10 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
         v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
     else if (!strncmp(dist, "UNPK_", 5))
         v = unpacked_load(g, op, addr, ty);
+    else if (!strcmp(dist, "BLK")) {
+        unsigned per_block = 256 / ptoc_type_bitwidth(vreg_of(vt)->elem);     /* 32 bytes */
+        v = gathered(g, load_lanes(g, lane, per_block, addr), shuffle_of(g, n, block_lane, per_block));
+    }
     else   /* DS_Bn, SPLT2CHN_Bn, DINTLV_B32 */
         v = gathered(g, load_lanes(g, lane, 2 * n - 1, addr), index_vector(g, n, 2, 1, 0));
     cg_set(g, &op->results[0], v);
