@@ -138,10 +138,13 @@ bool a5_reduce_lowers(ptoc_pto_op_id opcode);      /* lower_a5_reduce.c */
 void a5_reduce_lower(lower *L, ptoc_op *op);
 bool a5_rowexpand_lowers(ptoc_pto_op_id opcode);    /* lower_a5_rowexpand.c */
 void a5_rowexpand_lower(lower *L, ptoc_op *op);
+bool a5_fill_lowers(ptoc_pto_op_id opcode);         /* lower_a5_fill.c */
+void a5_fill_lower(lower *L, ptoc_op *op);
 
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
 {
-    return ew_row_of_opcode(opcode) != NULL || a5_reduce_lowers(opcode) || a5_rowexpand_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
+    return ew_row_of_opcode(opcode) != NULL || a5_reduce_lowers(opcode) || a5_rowexpand_lowers(opcode) ||
+           a5_fill_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
            opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS || opcode == PTOC_PTO_OP_THISTOGRAM;
 }
 
@@ -762,6 +765,8 @@ static void lower_one(lower *L, ptoc_op *op)
         a5_reduce_lower(L, op);
     } else if (a5_rowexpand_lowers(ptoc_pto_opcode(op))) {
         a5_rowexpand_lower(L, op);
+    } else if (a5_fill_lowers(ptoc_pto_opcode(op))) {
+        a5_fill_lower(L, op);
     } else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);
