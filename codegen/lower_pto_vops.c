@@ -458,7 +458,8 @@ static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
         LLVMValueRef nan = LLVMConstReal(et, NAN);
         r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, ""), nan, r, "");
     }
-    LLVMValueRef v = LLVMBuildInsertElement(g->b, LLVMConstNull(LLVMVectorType(et, lanes)), r, cg_i32(g, 0), "");
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(et, lanes));
+    LLVMValueRef v = LLVMBuildInsertElement(g->b, zeros, r, cg_i32(g, 0), "");
     cg_set(g, &op->results[0], narrow(g, op, v));
     return true;
 }

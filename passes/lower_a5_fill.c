@@ -49,7 +49,8 @@ static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
     return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
 }
 
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m)
+static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+                  ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
     const char *dist = ln->bits == 8 ? "NORM_B8" : ln->bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -70,8 +71,9 @@ static void expands_program(vop_builder *L, ptoc_value *scalar, ptoc_value *dst)
     ptoc_value *stride = vb_index(L, by_rows ? d->cols : d->rows);
     ptoc_value *s = vb_scalar_as(L, scalar, d->elem);
     bool wide = ptoc_type_bitwidth(d->elem) == 64;
-    ptoc_value *splat = wide ? vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &s, 1, &ln.vreg, NULL, NULL, NULL, NULL))
-                             : NULL;
+    ptoc_value *splat = NULL;
+    if (wide)
+        splat = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &s, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     vb_loop outer, inner;
     ptoc_value *i = vb_loop_begin(L, &outer, zero, lines, one);
     ptoc_value *base = vb_arith(L, "arith.muli", i, stride);
@@ -93,7 +95,8 @@ void a5_fill_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *scalar = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || ptoc_pto_tile_buf(scalar->type) || d->loc != PTOC_PTO_AS_VEC || d->slayout != PTOC_PTO_SL_NONE_BOX ||
+    if (!d || ptoc_pto_tile_buf(scalar->type) || d->loc != PTOC_PTO_AS_VEC ||
+        d->slayout != PTOC_PTO_SL_NONE_BOX ||
         (d->blayout != PTOC_PTO_BL_ROW_MAJOR && d->blayout != PTOC_PTO_BL_COL_MAJOR) ||
         !vb_scalar_fits(scalar->type, d->elem) ||
         (ptoc_type_is_float(d->elem) && ptoc_type_bitwidth(d->elem) == 64))

@@ -100,7 +100,8 @@ static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_v
     return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", "NORM");
 }
 
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m)
+static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+                  ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
     const char *dist = ln->bits == 8 ? "NORM_B8" : ln->bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -150,7 +151,8 @@ static ptoc_value *carry_end(vop_builder *L, carried *l, ptoc_value *next)
 
 static ptoc_pto_vop_id join_vop(red_kind k)
 {
-    static const ptoc_pto_vop_id ids[] = {PTOC_PTO_VOP_VADD, PTOC_PTO_VOP_VMAX, PTOC_PTO_VOP_VMIN, PTOC_PTO_VOP_VMUL};
+    static const ptoc_pto_vop_id ids[] = {PTOC_PTO_VOP_VADD, PTOC_PTO_VOP_VMAX, PTOC_PTO_VOP_VMIN,
+                                          PTOC_PTO_VOP_VMUL};
     return ids[k];
 }
 
@@ -158,7 +160,10 @@ static ptoc_pto_vop_id join_vop(red_kind k)
 static ptoc_value *identity(vop_builder *L, red_kind k, ptoc_type *elem)
 {
     if (ptoc_type_is_float(elem))
-        return vb_float(L, elem, k == RED_SUM ? 0.0 : k == RED_PROD ? 1.0 : k == RED_MAX ? -INFINITY : INFINITY);
+        return vb_float(L, elem, k == RED_SUM    ? 0.0
+                                 : k == RED_PROD ? 1.0
+                                 : k == RED_MAX  ? -INFINITY
+                                                 : INFINITY);
     unsigned bits = ptoc_type_bitwidth(elem);
     bool u = elem->u.integer.sign == PTOC_UNSIGNED;
     int64_t top = (int64_t)((uint64_t)1 << (bits - 1));      /* the sign bit's value, wrapped */
@@ -173,8 +178,8 @@ static ptoc_value *quiet_nan(vop_builder *L, const lanes *ln, red_kind k, ptoc_v
     if (!ptoc_type_is_float(ln->elem) || k == RED_MAX || k == RED_MIN)
         return v;
     ptoc_value *cops[3] = {v, v, m};
-    ptoc_value *is_nan = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln->mask, "cmp_mode", "ne", NULL,
-                                           NULL));
+    ptoc_op *cmp = vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL);
+    ptoc_value *is_nan = vb_result0(cmp);
     ptoc_value *sops[3] = {nan, v, is_nan};
     return vop1(L, PTOC_PTO_VOP_VSEL, 3, sops, ln->vreg, NULL, NULL);
 }
@@ -255,7 +260,8 @@ static void col_program(vop_builder *L, const red_op *r)
     ptoc_value *a = load(L, &ln, sp, o1), *b = load(L, &ln, sp, vb_arith(L, "arith.addi", o1, sstride));
     acc = carry_end(L, &pair_loop, binary(L, &ln, vop, acc, binary(L, &ln, vop, a, b, m), m));
     (void)carry_begin(L, &odd_loop, zero, odd, one, acc, &acc);         /* the row left over: 0 or 1 times */
-    ptoc_value *last = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", rest, sstride), c));
+    ptoc_value *last_row = vb_arith(L, "arith.muli", rest, sstride);
+    ptoc_value *last = load(L, &ln, sp, vb_arith(L, "arith.addi", last_row, c));
     acc = carry_end(L, &odd_loop, binary(L, &ln, vop, acc, last, m));
     store(L, &ln, quiet_nan(L, &ln, k, acc, m, nan), dp, c, m);
     vb_loop_end(L, &cols);

@@ -80,7 +80,8 @@ static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_v
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln->vreg, "dist", dist, NULL, NULL));
 }
 
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m)
+static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+                  ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
     const char *dist = ln->bits == 8 ? "NORM_B8" : ln->bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -112,8 +113,9 @@ static bool can_be_full(const ptoc_value *v, const ptoc_type *elem)
 static bool can_be_vector(const ptoc_value *v, const ptoc_type *elem)
 {
     const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(v->type);
-    return plain(t, elem) && (t->blayout == PTOC_PTO_BL_COL_MAJOR ||
-                              (t->blayout == PTOC_PTO_BL_ROW_MAJOR && t->cols * (int64_t)ptoc_pto_elem_bytes(elem) == 32));
+    bool one_block = t && t->cols * (int64_t)ptoc_pto_elem_bytes(elem) == 32;
+    return plain(t, elem) &&
+           (t->blayout == PTOC_PTO_BL_COL_MAJOR || (t->blayout == PTOC_PTO_BL_ROW_MAJOR && one_block));
 }
 
 static bool operands(vop_builder *L, const ptoc_op *op, rx_op *out)
@@ -148,7 +150,8 @@ static bool operands(vop_builder *L, const ptoc_op *op, rx_op *out)
 /* The element offset of tile t's element (row, 0). */
 static ptoc_value *row_start(vop_builder *L, const ptoc_value *t, ptoc_value *row, ptoc_value *stride)
 {
-    return ptoc_pto_tile_buf(t->type)->blayout == PTOC_PTO_BL_COL_MAJOR ? row : vb_arith(L, "arith.muli", row, stride);
+    bool col_major = ptoc_pto_tile_buf(t->type)->blayout == PTOC_PTO_BL_COL_MAJOR;
+    return col_major ? row : vb_arith(L, "arith.muli", row, stride);
 }
 
 /* trowexpand: src[i,0] in every valid column of dst's row i. */
@@ -166,10 +169,12 @@ static void expand_program(vop_builder *L, const rx_op *r)
     ptoc_value *i = vb_loop_begin(L, &rows, zero, vrows, one);
     ptoc_value *x = load(L, &ln, sp, row_start(L, r->src0, i, sstride), "NORM");
     ptoc_value *dops[2] = {x, all};
-    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VDUP, 2, dops, 1, &ln.vreg, "position", "LOWEST", NULL, NULL));
+    ptoc_op *dup = vb_vop(L, PTOC_PTO_VOP_VDUP, 2, dops, 1, &ln.vreg, "position", "LOWEST", NULL, NULL);
+    ptoc_value *v = vb_result0(dup);
     ptoc_value *base = vb_arith(L, "arith.muli", i, dstride);
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
-    store(L, &ln, v, dp, vb_arith(L, "arith.addi", base, c), first(L, &ln, vb_arith(L, "arith.subi", vcols, c)));
+    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    store(L, &ln, v, dp, vb_arith(L, "arith.addi", base, c), tail);
     vb_loop_end(L, &cols);
     vb_loop_end(L, &rows);
 }
@@ -181,7 +186,8 @@ static ptoc_value *compute(vop_builder *L, const lanes *ln, ptoc_pto_vop_id vop,
     ptoc_value *ops[3] = {swapped ? v : x, swapped ? x : v, m};
     bool half = ln->elem->kind == PTOC_TYPE_FLOAT && ln->elem->u.fp.kind == PTOC_F16;
     if (vop == PTOC_PTO_VOP_VEXPDIF && half) {
-        ptoc_value *e[2] = {vb_result0(vb_vop(L, PTOC_PTO_VOP_VSUB, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL)), m};
+        ptoc_op *sub = vb_vop(L, PTOC_PTO_VOP_VSUB, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL);
+        ptoc_value *e[2] = {vb_result0(sub), m};
         return vb_result0(vb_vop(L, PTOC_PTO_VOP_VEXP, 2, e, 1, &ln->vreg, NULL, NULL, NULL, NULL));
     }
     return vb_result0(vb_vop(L, vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
@@ -201,7 +207,8 @@ static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
     ptoc_op *valid = vb_tile_valid(L, r->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
-    ptoc_value *fstride = vb_index(L, f->cols), *vstride = vb_index(L, t->cols), *dstride = vb_index(L, d->cols);
+    ptoc_value *fstride = vb_index(L, f->cols), *vstride = vb_index(L, t->cols);
+    ptoc_value *dstride = vb_index(L, d->cols);
     vb_loop rows, cols;
     ptoc_value *i = vb_loop_begin(L, &rows, zero, vrows, one);
     ptoc_value *v = load(L, &ln, vp, row_start(L, vec, i, vstride), vdist);
@@ -221,8 +228,8 @@ static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
 static bool src0_full(const rx_op *r, bool *known)
 {
     const ptoc_pto_tile_desc *a = ptoc_pto_tile_buf(r->src0->type), *d = ptoc_pto_tile_buf(r->dst->type);
-    *known = a->valid_rows != PTOC_DYNAMIC && a->valid_cols != PTOC_DYNAMIC && d->valid_rows != PTOC_DYNAMIC &&
-             d->valid_cols != PTOC_DYNAMIC;
+    *known = a->valid_rows != PTOC_DYNAMIC && a->valid_cols != PTOC_DYNAMIC &&
+             d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
     return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols;
 }
 
