@@ -25,6 +25,8 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VDIV, 17, 4},  {PTOC_PTO_VOP_VSEL, 6, 1},   {PTOC_PTO_VOP_VCMP, 6, 1},
     {PTOC_PTO_VOP_VCMPS, 6, 1},  {PTOC_PTO_VOP_VLDS, 9, 1},   {PTOC_PTO_VOP_VLDSX2, 9, 2},
     {PTOC_PTO_VOP_VSTS, 9, 1},   {PTOC_PTO_VOP_VSTSX2, 9, 2},
+    /* VfSim isa.csv, fp32: VCADD latency 22, VCMAX/VCMIN 16, each EXU0_ONLY (one port: issue 2) */
+    {PTOC_PTO_VOP_VCADD, 22, 2}, {PTOC_PTO_VOP_VCMAX, 16, 2}, {PTOC_PTO_VOP_VCMIN, 16, 2},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
 };
 

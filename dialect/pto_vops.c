@@ -599,7 +599,7 @@ static bool check_packed_store(const vop_view *w)
 }
 
 #define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
-                   "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16"
+                   "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16 BLK"
 
 static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
 

@@ -9,5 +9,14 @@
 /* tcvt (lower_a5_convert.c). */
 bool a5_convert_lowers(ptoc_pto_op_id opcode);
 void a5_convert_lower(vop_builder *L, ptoc_op *op);
+/* The row and column reductions (lower_a5_reduce.c). */
+bool a5_reduce_lowers(ptoc_pto_op_id opcode);
+void a5_reduce_lower(vop_builder *L, ptoc_op *op);
+/* The trowexpand family (lower_a5_rowexpand.c). */
+bool a5_rowexpand_lowers(ptoc_pto_op_id opcode);
+void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
+/* texpands (lower_a5_fill.c). */
+bool a5_fill_lowers(ptoc_pto_op_id opcode);
+void a5_fill_lower(vop_builder *L, ptoc_op *op);
 
 #endif
