@@ -84,8 +84,9 @@ static const ptoc_target_backend cpu_backend = {
 /* The a5 target runs pto-lower-a5 first, so its vector work arrives as
  * micro-ops in vecscopes; each micro-op becomes a call of its intrinsic
  * (intrinsics.c), defined by the micro-op's rule. The DMA ops (tload,
- * tstore) move their lines as bursts of A5's copies (dma.c); the views and
- * the sync lower as on cpu, and the kernel runs on
+ * tstore) move their lines as bursts of A5's copies (dma.c); the views, the
+ * tile aliases (treshape, bitcast, subset ...), GM scalars, print and the sync
+ * lower as on cpu, and the kernel runs on
  * the host with the cpu target's types, machine and runtime: the A5 model
  * is executable. */
 static const cg_rule_table a5_rule_tables[] = {
@@ -95,6 +96,7 @@ static const cg_rule_table a5_rule_tables[] = {
     {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
+    {cg_pto_scalar_ptr_rules, &cg_pto_scalar_ptr_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
 };
@@ -127,6 +129,7 @@ static const cg_rule_table a2a3_rule_tables[] = {
     {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
+    {cg_pto_scalar_ptr_rules, &cg_pto_scalar_ptr_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},
 };

@@ -194,6 +194,13 @@ static ptoc_value *nan_register(vop_builder *L, const lanes *ln, red_kind k)
 
 typedef struct red_op { const red_row *row; ptoc_value *src, *dst; } red_op;
 
+/* An Nx1 col_major none_box tile: a row reduction's dst in PTOAS's kernels. */
+static bool one_column(const ptoc_pto_tile_desc *t)
+{
+    return t->loc == PTOC_PTO_AS_VEC && t->blayout == PTOC_PTO_BL_COL_MAJOR && t->slayout == PTOC_PTO_SL_NONE_BOX &&
+           t->cols == 1;
+}
+
 /* trowsum, trowmax, trowmin, trowprod. */
 static void row_program(vop_builder *L, const red_op *r)
 {
@@ -204,7 +211,8 @@ static void row_program(vop_builder *L, const red_op *r)
     ptoc_op *valid = vb_tile_valid(L, r->src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
-    ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, d->cols);
+    /* a one-column col_major dst (PTOAS's kernels' Nx1 DN tile) holds its rows contiguously */
+    ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, one_column(d) ? 1 : d->cols);
     ptoc_value *lane0 = first(L, &ln, one), *all = k == RED_PROD ? first(L, &ln, step) : NULL;
     ptoc_value *init = broadcast(L, &ln, identity(L, k, s->elem));
     ptoc_value *nan = nan_register(L, &ln, k);
@@ -283,7 +291,8 @@ static bool operands(const ptoc_op *op, red_op *out)
         return false;
     *out = (red_op){row_of(ptoc_pto_opcode(op)), ptoc_op_operand(op, 0), ptoc_op_operand(op, (uint32_t)nins)};
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *d = ptoc_pto_tile_buf(out->dst->type);
-    if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, s->elem))
+    if (!s || !d || !plain_vec(s, s->elem) ||
+        !(plain_vec(d, s->elem) || (out->row->row && one_column(d) && d->elem == s->elem)))
         return false;
     const ptoc_type *e = s->elem;
     unsigned bits = ptoc_type_bitwidth(e);

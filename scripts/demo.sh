@@ -42,10 +42,10 @@ run_example() {
 run_example radix_select in.npy out.npy 10
 run_example softmax x.npy z.npy y.npy
 run_example masked_clamp x.npy y.npy -0.5 0.75
-run_example matmul_epilogue a.npy b.npy bias.npy y.npy
+run_example matmul_epilogue a.npy b.npy bias.npy ws.npy y.npy
 run_example rmsnorm x.npy gamma.npy y.npy
-run_example decode_attention q.npy k.npy v.npy o.npy
-run_example flash_attention q.npy k.npy v.npy o.npy
+run_example decode_attention q.npy k.npy v.npy s_ws.npy p_ws.npy o.npy
+run_example flash_attention q.npy k.npy v.npy s_ws.npy p_ws.npy pv_ws.npy o.npy
 
 if [[ $failed -ne 0 ]]; then
   echo "== demo: an example did not match its expected output"

@@ -2,9 +2,11 @@
 """decode_attention.py: inputs and check for examples/decode_attention.pto.
 
   decode_attention.py gen DIR     writes DIR/q.npy (16x64), DIR/k.npy (128x64),
-                                  DIR/v.npy (128x64), all bf16 as <u2 bits, and
-                                  DIR/o.npy (16x64 f32, zeros)
-  decode_attention.py check DIR   checks DIR/out/arg3.npy (o)
+                                  DIR/v.npy (128x64), all bf16 as <u2 bits, the
+                                  kernel's workspaces DIR/s_ws.npy (16x128 f32) and
+                                  DIR/p_ws.npy (16x128 bf16), and DIR/o.npy (16x64
+                                  f32), zeros
+  decode_attention.py check DIR   checks DIR/out/arg5.npy (o)
 
 Expected values are computed here in double precision, independently of the
 kernel: s = q k^T / 8, p = exp(s - max s), o = p v / sum p, per query head.
@@ -71,13 +73,15 @@ def gen(out_dir, seq=SEQ, seed=31337):
     npy.save(os.path.join(out_dir, "q.npy"), "<u2", (HEADS, DIM), q)
     npy.save(os.path.join(out_dir, "k.npy"), "<u2", (seq, DIM), k)
     npy.save(os.path.join(out_dir, "v.npy"), "<u2", (seq, DIM), v)
+    npy.save(os.path.join(out_dir, "s_ws.npy"), "<f4", (HEADS, seq), [0.0] * (HEADS * seq))
+    npy.save(os.path.join(out_dir, "p_ws.npy"), "<u2", (HEADS, seq), [0] * (HEADS * seq))
     npy.save(os.path.join(out_dir, "o.npy"), "<f4", (HEADS, DIM), [0.0] * (HEADS * DIM))
 
 
-def check(out_dir, seq=SEQ, name="decode_attention"):
+def check(out_dir, seq=SEQ, name="decode_attention", out="arg5.npy"):
     q, k, v = ([bf16_value(b) for b in npy.load(os.path.join(out_dir, file))[2]]
                for file in ("q.npy", "k.npy", "v.npy"))
-    _, _, o = npy.load(os.path.join(out_dir, "out", "arg3.npy"))
+    _, _, o = npy.load(os.path.join(out_dir, "out", out))
     want, bound = attention(q, k, v, seq)
     errors = [f"o[{i // DIM},{i % DIM}] = {o[i]!r}, expected {want[i]!r} +- {bound[i]:.2e}"
               for i in range(HEADS * DIM) if not abs(o[i] - want[i]) <= bound[i]]

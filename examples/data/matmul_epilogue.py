@@ -2,8 +2,9 @@
 """matmul_epilogue.py: inputs and check for examples/matmul_epilogue.pto.
 
   matmul_epilogue.py gen DIR     writes DIR/a.npy (32x64 f16), DIR/b.npy (64x32 f16),
-                                 DIR/bias.npy (1x32 f32), DIR/y.npy (32x32 f16, zeros)
-  matmul_epilogue.py check DIR   checks DIR/out/arg3.npy (y)
+                                 DIR/bias.npy (1x32 f32), DIR/ws.npy (32x32 f32, the
+                                 kernel's workspace), DIR/y.npy (32x32 f16, zeros)
+  matmul_epilogue.py check DIR   checks DIR/out/arg4.npy (y)
 
 Expected values are computed here, independently of the kernel, in exact
 arithmetic: A and B hold multiples of 1/8 in [-2, 2] and the bias multiples of
@@ -51,6 +52,7 @@ def gen(out_dir):
     npy.save(os.path.join(out_dir, "a.npy"), "<f2", (M, K), a)
     npy.save(os.path.join(out_dir, "b.npy"), "<f2", (K, N), b)
     npy.save(os.path.join(out_dir, "bias.npy"), "<f4", (1, N), bias)
+    npy.save(os.path.join(out_dir, "ws.npy"), "<f4", (M, N), [0.0] * (M * N))
     npy.save(os.path.join(out_dir, "y.npy"), "<f2", (M, N), [0.0] * (M * N))
 
 
@@ -58,7 +60,7 @@ def check(out_dir):
     _, _, a = npy.load(os.path.join(out_dir, "a.npy"))
     _, _, b = npy.load(os.path.join(out_dir, "b.npy"))
     _, _, bias = npy.load(os.path.join(out_dir, "bias.npy"))
-    _, _, y = npy.load(os.path.join(out_dir, "out", "arg3.npy"))
+    _, _, y = npy.load(os.path.join(out_dir, "out", "arg4.npy"))
     want = expected(a, b, bias)
     errors = [f"y[{k // N},{k % N}] = {y[k]!r}, expected {want[k]!r}"
               for k in range(M * N) if struct.pack("<e", y[k]) != struct.pack("<e", want[k])]
