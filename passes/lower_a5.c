@@ -32,6 +32,7 @@
  *           the op it replaces did, and touches the same tiles).
  * Produces: pto.vecscope ops in place of the lowered ones.
  */
+#include "passes/lower_a5_ew.h"
 #include "passes/passes.h"
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
@@ -137,7 +138,8 @@ static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
 {
     return ew_row_of_opcode(opcode) != NULL || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
-           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS || opcode == PTOC_PTO_OP_THISTOGRAM;
+           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS || opcode == PTOC_PTO_OP_THISTOGRAM ||
+           a5_unary_lowers(opcode) || a5_ewx_lowers(opcode);
 }
 
 /* The op's operands, as the program reads them. */
@@ -753,7 +755,11 @@ static void lower_one(lower *L, ptoc_op *op)
     sel_op s;
     cmp_op c;
     hist_op h;
-    if (is_hist(op)) {
+    if (a5_unary_lowers(ptoc_pto_opcode(op)))
+        a5_unary_lower(L, op);
+    else if (a5_ewx_lowers(ptoc_pto_opcode(op)))
+        a5_ewx_lower(L, op);
+    else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);
     } else if (is_cmp(op)) {
