@@ -30,11 +30,23 @@ ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint3
 /* The scalar v of the element type (an integer tile's is signless), for vbr and the vOPs forms. */
 ptoc_value *a5_elem_const(vop_builder *L, const a5_lanes *ln, double v);
 
-/* dst's register from the loaded registers `in` (one per tile in) under `mask`. */
-typedef ptoc_value *(*a5_reg_fn)(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, ptoc_value *mask,
+/* Where the loop is: dst's row (NULL in the flat loop), the register's first
+ * column (the element offset in the flat loop), the tail predicate. */
+typedef struct a5_pos { ptoc_value *row, *col, *mask; } a5_pos;
+/* dst's register from the loaded registers `in` (one per tile in). */
+typedef ptoc_value *(*a5_reg_fn)(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, const a5_pos *at,
                                  const void *ctx);
+typedef struct a5_map_spec {
+    ptoc_value *const *ins;
+    uint32_t nin;
+    ptoc_value *dst;
+    ptoc_type *elem;            /* the registers' element type: NULL for dst's (bitwise ops: an integer) */
+    bool by_rows;               /* the row loop even when the rows are contiguous */
+    a5_reg_fn f;
+    const void *ctx;
+} a5_map_spec;
 /* The loop over dst's valid region; the builder in the vecscope body. */
-void a5_map(vop_builder *L, ptoc_value *const *ins, uint32_t nin, ptoc_value *dst, a5_reg_fn f, const void *ctx);
+void a5_map(vop_builder *L, const a5_map_spec *m);
 /* Whether a5_map takes the tile: a vec tile, row_major none_box, of element type elem. */
 bool a5_plain_tile(const ptoc_value *tile, const ptoc_type *elem);
 /* A pto.vecscope in place of `op` over all its tile operands. */

@@ -89,21 +89,21 @@ static bool flat_tiles(ptoc_value *const *tiles, uint32_t n)
     return all_full || all_one_row;
 }
 
-void a5_map(vop_builder *L, ptoc_value *const *ins, uint32_t nin, ptoc_value *dst, a5_reg_fn f, const void *ctx)
+void a5_map(vop_builder *L, const a5_map_spec *m)
 {
     enum { MAX_TILES = 4 };
     ptoc_value *tiles[MAX_TILES + 1], *ptrs[MAX_TILES + 1], *offs[MAX_TILES + 1], *regs[MAX_TILES];
-    uint32_t nt = nin + 1;
+    uint32_t nin = m->nin, nt = nin + 1;
     for (uint32_t i = 0; i < nin; i++)
-        tiles[i] = ins[i];
-    tiles[nin] = dst;
-    a5_lanes ln = a5_lanes_of(L, ptoc_pto_tile_buf(dst->type)->elem);
+        tiles[i] = m->ins[i];
+    tiles[nin] = m->dst;
+    a5_lanes ln = a5_lanes_of(L, m->elem ? m->elem : ptoc_pto_tile_buf(m->dst->type)->elem);
     for (uint32_t i = 0; i < nt; i++)
         ptrs[i] = vb_tile_ptr(L, tiles[i], ln.elem);
-    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_op *valid = vb_tile_valid(L, m->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
-    bool flat = flat_tiles(tiles, nt);
+    bool flat = !m->by_rows && flat_tiles(tiles, nt);
     vb_loop rows, cols;
     ptoc_value *n = vcols, *r = NULL;
     if (flat)
@@ -113,7 +113,7 @@ void a5_map(vop_builder *L, ptoc_value *const *ins, uint32_t nin, ptoc_value *ds
     ptoc_value *c = vb_loop_begin(L, &cols, zero, n, step);
     ptoc_type *types[2] = {ln.mask, L->index};
     ptoc_value *rem = vb_arith(L, "arith.subi", n, c);
-    ptoc_value *mask = vb_result0(vb_vop(L, plt_of(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
+    a5_pos at = {r, c, vb_result0(vb_vop(L, plt_of(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL))};
     for (uint32_t i = 0; i < nt; i++) {
         int64_t stride = ptoc_pto_tile_buf(tiles[i]->type)->cols;
         offs[i] = flat ? c : vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
@@ -122,7 +122,7 @@ void a5_map(vop_builder *L, ptoc_value *const *ins, uint32_t nin, ptoc_value *ds
         ptoc_value *ops[2] = {ptrs[i], offs[i]};
         regs[i] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln.vreg, "dist", "NORM", NULL, NULL));
     }
-    ptoc_value *ops[4] = {f(L, &ln, regs, mask, ctx), ptrs[nin], offs[nin], mask};
+    ptoc_value *ops[4] = {m->f(L, &ln, regs, &at, m->ctx), ptrs[nin], offs[nin], at.mask};
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln.bits), NULL, NULL);
     vb_loop_end(L, &cols);
     if (!flat)
@@ -154,10 +154,11 @@ bool a5_unary_lowers(ptoc_pto_op_id opcode) { return un_row_of(opcode) != NULL; 
 
 typedef struct un_ctx { const un_row *row; ptoc_value *one, *minus_one; } un_ctx;
 
-static ptoc_value *un_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, ptoc_value *mask,
+static ptoc_value *un_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, const a5_pos *at,
                           const void *ctx)
 {
     const un_ctx *u = ctx;
+    ptoc_value *mask = at->mask;
     ptoc_value *a = in[0];
     if (u->minus_one) {
         ptoc_value *ops[3] = {a, u->minus_one, mask};
@@ -198,6 +199,6 @@ void a5_unary_lower(vop_builder *L, ptoc_op *op)
     }
     if (neg_int)
         u.minus_one = a5_elem_const(L, &ln, -1.0);
-    a5_map(L, &src, 1, dst, un_reg, &u);
+    a5_map(L, &(a5_map_spec){.ins = &src, .nin = 1, .dst = dst, .f = un_reg, .ctx = &u});
     ptoc_op_erase(op);
 }
