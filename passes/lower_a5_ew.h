@@ -26,7 +26,8 @@ typedef struct a5_lanes {
 
 a5_lanes a5_lanes_of(vop_builder *L, ptoc_type *elem);
 /* A micro-op of the register type: `n` operands, one register result. */
-ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops);
+ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
+                   ptoc_value *const *ops);
 /* The scalar v of the element type (an integer tile's is signless), for vbr and the vOPs forms. */
 ptoc_value *a5_elem_const(vop_builder *L, const a5_lanes *ln, double v);
 

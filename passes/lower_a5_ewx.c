@@ -110,16 +110,16 @@ static ptoc_value *cmps(vop_builder *L, const a5_lanes *ln, ptoc_value *a, ptoc_
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMPS, 3, ops, 1, &ln->mask, "cmp_mode", mode, NULL, NULL));
 }
 
-static ptoc_value *pred_op(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
-                           ptoc_value *within)
+static ptoc_value *pred_op(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a,
+                           ptoc_value *b, ptoc_value *within)
 {
     ptoc_value *ops[3] = {a, b, within};
     return vb_result0(vb_vop(L, id, 3, ops, 1, &ln->mask, NULL, NULL, NULL, NULL));
 }
 
 /* a - (a / b) * b, then for trem + b where r != 0 and (a >= 0) != (b >= 0). */
-static ptoc_value *int_remainder(vop_builder *L, const a5_lanes *ln, const x_op *x, ptoc_value *a, ptoc_value *b,
-                             ptoc_value *mask)
+static ptoc_value *int_remainder(vop_builder *L, const a5_lanes *ln, const x_op *x, ptoc_value *a,
+                                 ptoc_value *b, ptoc_value *mask)
 {
     ptoc_value *q = vop2(L, ln, PTOC_PTO_VOP_VDIV, a, b, mask);
     ptoc_value *r = vop2(L, ln, PTOC_PTO_VOP_VSUB, a, vop2(L, ln, PTOC_PTO_VOP_VMUL, q, b, mask), mask);
@@ -162,13 +162,15 @@ static ptoc_value *x_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *
         if (!ptoc_type_is_float(ln->elem))
             return sum;
         ptoc_value *ops[3] = {r, r, m};     /* a NaN first step is the result, as on the cpu target */
-        ptoc_value *nan = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, ops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL));
+        ptoc_value *nan =
+            vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, ops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL));
         return sel(L, ln, r, sum, nan);
     }
     case K_PART: {
         ptoc_value *p0 = part_pred(L, ln, x, 0, at), *p1 = part_pred(L, ln, x, 1, at);
         ptoc_value *one = sel(L, ln, a, sel(L, ln, b, x->zero_reg, p1), p0);
-        return sel(L, ln, vop2(L, ln, x->row->vop, a, b, m), one, pred_op(L, ln, PTOC_PTO_VOP_PAND, p0, p1, m));
+        ptoc_value *both = pred_op(L, ln, PTOC_PTO_VOP_PAND, p0, p1, m);
+        return sel(L, ln, vop2(L, ln, x->row->vop, a, b, m), one, both);
     }
     case K_FMOD: case K_REM:
         return int_remainder(L, ln, x, a, b, m);
@@ -247,7 +249,8 @@ void a5_ewx_lower(vop_builder *L, ptoc_op *op)
     if (x.scalar)
         x.scalar = x_scalar(L, x.scalar, elem, reg_elem);
     if (x.scalar && (row->kind == K_BITWISE || row->kind == K_FMOD || row->kind == K_REM))
-        x.scalar_reg = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &x.scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
+        x.scalar_reg =
+            vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &x.scalar, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     if (row->kind == K_PRELU || row->kind == K_REM || row->kind == K_PART)
         x.zero = a5_elem_const(L, &ln, 0.0);
     if (row->kind == K_PART) {

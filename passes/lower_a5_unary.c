@@ -34,7 +34,8 @@ a5_lanes a5_lanes_of(vop_builder *L, ptoc_type *elem)
     return r;
 }
 
-ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops)
+ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
+                   ptoc_value *const *ops)
 {
     return vb_result0(vb_vop(L, id, n, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
@@ -98,8 +99,12 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         tiles[i] = m->ins[i];
     tiles[nin] = m->dst;
     a5_lanes ln = a5_lanes_of(L, m->elem ? m->elem : ptoc_pto_tile_buf(m->dst->type)->elem);
-    for (uint32_t i = 0; i < nt; i++)
-        ptrs[i] = vb_tile_ptr(L, tiles[i], ln.elem);
+    for (uint32_t i = 0; i < nt; i++) {
+        uint32_t j = 0;
+        while (tiles[j] != tiles[i])    /* an in-place op reads and writes one tile: one pointer */
+            j++;
+        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], ln.elem);
+    }
     ptoc_op *valid = vb_tile_valid(L, m->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
@@ -116,7 +121,14 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     a5_pos at = {r, c, vb_result0(vb_vop(L, plt_of(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL))};
     for (uint32_t i = 0; i < nt; i++) {
         int64_t stride = ptoc_pto_tile_buf(tiles[i]->type)->cols;
-        offs[i] = flat ? c : vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
+        uint32_t j = 0;
+        while (ptoc_pto_tile_buf(tiles[j]->type)->cols != stride)     /* one offset per row stride */
+            j++;
+        if (flat || j < i) {
+            offs[i] = flat ? c : offs[j];
+            continue;
+        }
+        offs[i] = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
     }
     for (uint32_t i = 0; i < nin; i++) {
         ptoc_value *ops[2] = {ptrs[i], offs[i]};
