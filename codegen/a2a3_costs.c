@@ -47,6 +47,8 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VCMPVS_LE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VCMPVS_GT, DEFAULT},
     {PTOC_PTO_VOP_A2A3_VCMPVS_GE, DEFAULT},     {PTOC_PTO_VOP_A2A3_VSEL, 13, 2, 14},
     {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},        {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
+    /* vrsqrt: the stub's 910B3 fit (cce_costmodel_vector_compute.hpp) */
+    {PTOC_PTO_VOP_A2A3_VRSQRT, 10, 1, 14},
 };
 
 enum { COUNT_FLOOR = 16 };
@@ -122,3 +124,18 @@ static LLVMValueRef end(cg *g, ptoc_op *scope)
 }
 
 const cg_vf_model cg_a2a3_vf_model = {.begin = begin, .count = count, .end = end};
+
+/* The cube unit's costs (lower_cube_model.c), pto-isa's A2/A3 cost model: the
+ * bandwidths of costmodel/arch_config.hpp (kA2A3ArchConfig, GiB/s at 1.85 GHz:
+ * GM to L1 135, L1 to L0A 441, L1 to L0B 220.5, L1 to the bias table and to
+ * the fixpipe buffer 32, L0C to L1 128, L0C to GM 70) and mad's stub
+ * (a2a3/cce_costmodel/cce_costmodel_cube.hpp: head 6, then 1 cycle per
+ * 16 x (32 bytes of K) x 16 step, 2 for f32 operands). A2/A3 has no path
+ * from L0C to UB nor from UB to L1. */
+const cg_cube_costs cg_a2a3_cube_costs = {
+    .gib_per_s = {[CG_CUBE_GM_TO_L1] = 135.0, [CG_CUBE_L1_TO_L0A] = 441.0, [CG_CUBE_L1_TO_L0B] = 220.5,
+                  [CG_CUBE_L1_TO_BT] = 32.0, [CG_CUBE_L1_TO_FB] = 32.0, [CG_CUBE_L0C_TO_L1] = 128.0,
+                  [CG_CUBE_L0C_TO_GM] = 70.0},
+    .clock_hz = 1.85e9,
+    .mad_head = 6, .mad_slope = 1, .mad_slope_f32 = 2,
+};

@@ -25,6 +25,8 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VDIV, 17, 4},  {PTOC_PTO_VOP_VSEL, 6, 1},   {PTOC_PTO_VOP_VCMP, 6, 1},
     {PTOC_PTO_VOP_VCMPS, 6, 1},  {PTOC_PTO_VOP_VLDS, 9, 1},   {PTOC_PTO_VOP_VLDSX2, 9, 2},
     {PTOC_PTO_VOP_VSTS, 9, 1},   {PTOC_PTO_VOP_VSTSX2, 9, 2},
+    /* VfSim isa.csv, fp32: VCADD latency 22, VCMAX/VCMIN 16, each EXU0_ONLY (one port: issue 2) */
+    {PTOC_PTO_VOP_VCADD, 22, 2}, {PTOC_PTO_VOP_VCMAX, 16, 2}, {PTOC_PTO_VOP_VCMIN, 16, 2},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
 };
 
@@ -87,3 +89,17 @@ static LLVMValueRef end(cg *g, ptoc_op *scope)
 }
 
 const cg_vf_model cg_a5_vf_model = {.begin = begin, .count = count, .end = end};
+
+/* The cube unit's costs (lower_cube_model.c). pto-isa publishes no A5 figures
+ * for the cube (its A5 cost model prices vector functions only), so these
+ * are its A2/A3 cost model's (a2a3_costs.c: costmodel/arch_config.hpp and
+ * the mad stub), and the two paths A2/A3 lacks take the nearest one's figure:
+ * L0C to UB the fixpipe's L0C to L1 (128 GiB/s), UB to L1 the MTE3 engine's
+ * UB to GM (188.46 GiB/s). */
+const cg_cube_costs cg_a5_cube_costs = {
+    .gib_per_s = {[CG_CUBE_GM_TO_L1] = 135.0, [CG_CUBE_L1_TO_L0A] = 441.0, [CG_CUBE_L1_TO_L0B] = 220.5,
+                  [CG_CUBE_L1_TO_BT] = 32.0, [CG_CUBE_L1_TO_FB] = 32.0, [CG_CUBE_L0C_TO_L1] = 128.0,
+                  [CG_CUBE_L0C_TO_UB] = 128.0, [CG_CUBE_L0C_TO_GM] = 70.0, [CG_CUBE_UB_TO_L1] = 188.46},
+    .clock_hz = 1.85e9,
+    .mad_head = 6, .mad_slope = 1, .mad_slope_f32 = 2,
+};

@@ -127,6 +127,8 @@ extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
 extern const size_t cg_pto_convert_rule_count;
 extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
 extern const size_t cg_pto_misc_rule_count;
+extern const cg_rule cg_pto_core_rules[];       /* lower_pto_misc.c: its rows the model targets share */
+extern const size_t cg_pto_core_rule_count;
 extern const cg_rule cg_pto_fill_rules[];       /* lower_pto_fill.c: texpands tfillpad* tci ttri trandom */
 extern const size_t cg_pto_fill_rule_count;
 extern const cg_rule cg_pto_quant_rules[];      /* lower_pto_quant.c: tquant tdequant */
@@ -188,7 +190,34 @@ struct ptoc_target_backend {
     /* Non-NULL: with pipe_events, a vecscope counts the cycles of the
      * micro-ops it runs by this model and reports them (a5: a5_costs.c). */
     const struct cg_vf_model *vf_model;
+    /* Non-NULL: the cube unit's moves and mad are the target's intrinsics
+     * (lower_cube_model.c), each op costed by these figures for its pipe
+     * event (a5_costs.c, a2a3_costs.c). */
+    const struct cg_cube_costs *cube_costs;
 };
+
+/* The cube unit's data paths on a target model (lower_cube_model.c): GM to
+ * L1 (mat), L1 to L0A (left), L0B (right), the bias table and the fixpipe
+ * buffer (scaling), L0C (acc) out to L1, UB or GM, UB to L1. */
+typedef enum cg_cube_path {
+    CG_CUBE_GM_TO_L1, CG_CUBE_L1_TO_L0A, CG_CUBE_L1_TO_L0B, CG_CUBE_L1_TO_BT, CG_CUBE_L1_TO_FB,
+    CG_CUBE_L0C_TO_L1, CG_CUBE_L0C_TO_UB, CG_CUBE_L0C_TO_GM, CG_CUBE_UB_TO_L1, CG_CUBE_PATHS
+} cg_cube_path;
+/* A target model's cube costs: each path's bandwidth in GiB/s at clock_hz
+ * (0: the hardware has no such path), and mad's head plus cycles per
+ * 16 x (32 bytes of K) x 16 fractal step, f32 operands taking slope_f32. */
+typedef struct cg_cube_costs {
+    double gib_per_s[CG_CUBE_PATHS];
+    double clock_hz;
+    uint32_t mad_head, mad_slope, mad_slope_f32;
+} cg_cube_costs;
+extern const cg_cube_costs cg_a5_cube_costs;     /* a5_costs.c */
+extern const cg_cube_costs cg_a2a3_cube_costs;   /* a2a3_costs.c */
+/* lower_cube_model.c: the modelled cycles of cube op `op` (lowered just
+ * now) for its pipe event; NULL for an op that is no cube instruction. */
+LLVMValueRef cg_cube_cycles(cg *g, ptoc_op *op);
+extern const cg_rule cg_cube_model_rules[];      /* lower_cube_model.c: the cube unit on a5 and a2a3 */
+extern const size_t cg_cube_model_rule_count;
 
 /* A target's model of a vector function's time, counted as the kernel runs:
  * `begin` where the vecscope starts (it makes its counters, g->vf_state),
@@ -253,6 +282,9 @@ bool cg_shared_lower(cg *g, ptoc_op *op, const cg_rule *rule);
  * them (its definition made by `rule` on first use); anything else by its
  * rule, in place. */
 bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule);
+/* intrinsics.c: a tile op as a call of the intrinsic `name`, defined by
+ * `rule` as on the cpu target (lower_cube_model.c). */
+bool cg_intrinsic_call(cg *g, ptoc_op *op, const cg_rule *rule, const char *name);
 /* dma.c: tload and tstore on a target with DMA copies. A transfer asks for
  * n_burst bursts of len_burst bytes, burst i from src + i * src_stride to
  * dst + i * dst_stride (i64 byte counts), a load's bursts each followed by

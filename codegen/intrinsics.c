@@ -195,7 +195,7 @@ static void restore_operands(ptoc_op *op, ptoc_value *const *orig)
 
 /* Defines `name` in the intrinsics module by the op's rule, with the
  * operands' values mapped to the parameters; restores the caller's state. */
-static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty)
+static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LLVMTypeRef fnty, bool host)
 {
     LLVMValueRef fn = LLVMAddFunction(g->intrinsics, name, fnty);
     LLVMSetLinkage(fn, LLVMLinkOnceODRLinkage);
@@ -218,7 +218,11 @@ static bool define(cg *g, ptoc_op *op, const cg_rule *rule, const char *name, LL
         f.a2a3_state = LLVMGetParam(fn, 0);
     for (uint32_t i = 0; i < op->noperands; i++)
         cg_set(g, ptoc_op_operand(op, i), LLVMGetParam(fn, first + i));
+    LLVMModuleRef lib = g->intrinsics;
+    if (host)                           /* the cpu target's code: no DMA copies, no nested intrinsics */
+        g->intrinsics = NULL;
     bool ok = rule->lower(g, op, rule);
+    g->intrinsics = lib;
     if (ok && op->nresults == 0)
         LLVMBuildRetVoid(g->b);
     else if (ok && op->nresults == 1)
@@ -277,7 +281,7 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef def = LLVMGetNamedFunction(g->intrinsics, name);
     if (def && LLVMGlobalGetValueType(def) != fnty)
         ptoc_unreachable("two signatures under one intrinsic name");
-    if (!def && !define(g, op, rule, name, fnty))
+    if (!def && !define(g, op, rule, name, fnty, false))
         return false;
     LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
     if (!fn) {
@@ -287,6 +291,46 @@ bool cg_intrinsic_lower(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, nparams, "");
     if (g->vf_state[0])                 /* in a counted vecscope: the model counts the call */
         g->target->backend->vf_model->count(g, op);
+    for (uint32_t i = 0; i < op->nresults; i++)
+        cg_set(g, &op->results[i], op->nresults == 1 ? r : LLVMBuildExtractValue(g->b, r, i, ""));
+    return true;
+}
+
+/* A tile op of a target model's cube unit as a call of intrinsic `name`
+ * (lower_cube_model.c names it after the hardware's instruction), defined on
+ * first use by `rule` as the cpu target lowers the op: while the body is
+ * built the target's own intrinsics and DMA copies are out of reach, so the
+ * instruction computes the cpu target's bits. `name` must say everything the
+ * body depends on beyond the operands' LLVM types (the caller hashes the
+ * op's types and attributes into it). */
+bool cg_intrinsic_call(cg *g, ptoc_op *op, const cg_rule *rule, const char *name)
+{
+    if (op->noperands + op->nresults > MAX_VALUES)
+        ptoc_unreachable("a tile op with more values than intrinsics take");
+    LLVMValueRef args[MAX_VALUES];
+    LLVMTypeRef types[MAX_VALUES];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (!(types[n++] = cg_type(g, op->results[i].type, op->loc)))
+            return false;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (!(args[i] = cg_get(g, ptoc_op_operand(op, i))))
+            return false;
+        types[n++] = LLVMTypeOf(args[i]);
+    }
+    LLVMTypeRef fnty =
+        LLVMFunctionType(return_type(g, types, op->nresults), types + op->nresults, op->noperands, false);
+    LLVMValueRef def = LLVMGetNamedFunction(g->intrinsics, name);
+    if (def && LLVMGlobalGetValueType(def) != fnty)
+        ptoc_unreachable("two signatures under one intrinsic name");
+    if (!def && !define(g, op, rule, name, fnty, true))
+        return false;
+    LLVMValueRef fn = LLVMGetNamedFunction(g->mod, name);
+    if (!fn) {
+        fn = LLVMAddFunction(g->mod, name, fnty);
+        cg_add_fn_attr(g, fn, "nounwind", 0);
+    }
+    LLVMValueRef r = LLVMBuildCall2(g->b, fnty, fn, args, op->noperands, "");
     for (uint32_t i = 0; i < op->nresults; i++)
         cg_set(g, &op->results[i], op->nresults == 1 ? r : LLVMBuildExtractValue(g->b, r, i, ""));
     return true;

@@ -72,6 +72,8 @@ static const rt_symbol runtime_symbols[] = {
     {"ptoc_rt_xpipe_pushed", (void (*)(void))ptoc_rt_xpipe_pushed},
     {"ptoc_rt_xpipe_pop", (void (*)(void))ptoc_rt_xpipe_pop},
     {"ptoc_rt_xpipe_free", (void (*)(void))ptoc_rt_xpipe_free},
+    {"ptoc_rt_xpipe_pop_events", (void (*)(void))ptoc_rt_xpipe_pop_events},
+    {"ptoc_rt_xpipe_free_events", (void (*)(void))ptoc_rt_xpipe_free_events},
     {"ptoc_rt_async_copy", (void (*)(void))ptoc_rt_async_copy},
     {"ptoc_rt_async_wait", (void (*)(void))ptoc_rt_async_wait},
     {"ptoc_rt_print", (void (*)(void))ptoc_rt_print},

@@ -25,7 +25,8 @@
  *   - The arithmetic is the micro-ops' (cg_vop_binary, cg_vop_unary,
  *     cg_vop_compare): on f16 lanes as LLVM computes half (in float, rounded
  *     to f16 after each op), x/0 = -1 on integers, max/min by ordered
- *     compares. vrec is 1 / x.
+ *     compares. vrec is 1 / x; vrsqrt 1 / sqrt(x), both in f32 and rounded
+ *     once to the lane (as the cpu target's trsqrt).
  *   - vcmpv_* / vcmpvs_*: one bit per lane, LSB first; repeat r's L bits at
  *     dst + r * L / 8 bytes whatever dst's strides (pto-isa a2a3 TCmp.hpp
  *     places the next 240 repeats' bits 240 * L / 8 bytes on); the sources
@@ -335,8 +336,19 @@ static bool walk(cg *g, const ptoc_op *op, const ptoc_type *elem, block_fn f, in
 
 /* ---------------------------------------------------------------- the blocks */
 
-/* vrec's rule->arg, past the cg_vun kinds. */
-enum { A2_REC = 100 };
+/* vrec's and vrsqrt's rule->arg, past the cg_vun kinds. */
+enum { A2_REC = 100, A2_RSQRT };
+
+/* vrsqrt: 1 / sqrt(a) in f32 (f16 lanes widened first), rounded once to the lane. */
+static LLVMValueRef rsqrt_block(cg *g, const a2_walk *w, LLVMValueRef a)
+{
+    LLVMTypeRef f32s = LLVMVectorType(g->f32, w->B);
+    bool narrow = w->lane != g->f32;
+    LLVMValueRef x = narrow ? LLVMBuildFPExt(g->b, a, f32s, "") : a;
+    LLVMValueRef r = LLVMBuildFDiv(g->b, cg_splat(g, LLVMConstReal(g->f32, 1.0), w->B),
+                                   cg_call_intrinsic(g, "llvm.sqrt", f32s, &x, 1), "");
+    return narrow ? LLVMBuildFPTrunc(g->b, r, LLVMTypeOf(a), "") : r;
+}
 
 static LLVMValueRef binary_block(cg *g, const ptoc_op *op, const a2_walk *w)
 {
@@ -348,6 +360,8 @@ static LLVMValueRef unary_block(cg *g, const ptoc_op *op, const a2_walk *w)
     LLVMValueRef a = block_of(g, op, w, 2, 1);
     if (w->arg == A2_REC)
         return LLVMBuildFDiv(g->b, splat_block(g, w, LLVMConstReal(w->lane, 1.0)), a, "");
+    if (w->arg == A2_RSQRT)
+        return rsqrt_block(g, w, a);
     return cg_vop_unary(g, (cg_vun)w->arg, w->elem, a);
 }
 
@@ -623,6 +637,7 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VSEL, lower_sel, 0),
     VOP(A2A3_VBRCB, lower_brcb, 0),
     VOP(A2A3_VECTOR_DUP, lower_dup, 0),
+    VOP(A2A3_VRSQRT, lower_unary, A2_RSQRT),
     VOP(A2A3_SET_VECTOR_MASK, lower_set_mask, 0),
     VOP(A2A3_SET_MASK_NORM, lower_mode, 0),
     VOP(A2A3_SET_MASK_COUNT, lower_mode, 1),

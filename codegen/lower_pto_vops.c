@@ -20,6 +20,7 @@
 #include "codegen/codegen_internal.h"
 #include "ptoc/ptoc.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -424,6 +425,59 @@ static bool lower_vintlv(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- cross-lane reductions */
+
+/* The identity of a vcadd (arg VB_ADD), vcmax or vcmin lane, of the compute type's element. */
+static LLVMValueRef reduce_identity(cg *g, cg_vbin k, const ptoc_type *elem, LLVMTypeRef t)
+{
+    if (ptoc_type_is_float(elem))
+        return LLVMConstReal(t, k == VB_ADD ? 0.0 : k == VB_MAX ? -HUGE_VAL : HUGE_VAL);
+    unsigned bits = LLVMGetIntTypeWidth(t);
+    unsigned long long top = 1ull << (bits - 1), ones = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    bool u = cg_is_unsigned(elem);
+    if (k == VB_ADD)
+        return LLVMConstInt(t, 0, false);
+    return LLVMConstInt(t, k == VB_MAX ? (u ? 0 : top) : (u ? ones : top - 1), false);
+}
+
+/* The halves of v: lanes [from, from + n). */
+static LLVMValueRef lanes_from(cg *g, LLVMValueRef v, unsigned n, unsigned from)
+{
+    return gathered(g, v, index_vector(g, n, 1, 1, from));
+}
+
+/* vcadd, vcmax, vcmin: inactive lanes the identity, then the tree lane k OP
+ * lane k + half (half = N/2 .. 1), each step rounded to the element type (a
+ * bf16 step through float); the result in lane 0, 0 in the others. A NaN sum
+ * is the quiet NaN 0x7fc00000 (x86 would make its negative default NaN), as
+ * the cpu target's reductions give it. */
+static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (!computable(op))
+        return false;
+    cg_vbin k = (cg_vbin)rule->arg;
+    const ptoc_type *vt = op_vreg(op), *elem = vreg_elem(op);
+    unsigned lanes = lanes_of_type(vt);
+    LLVMValueRef x = widen(g, op, operand(g, op, 0));
+    LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(x));
+    LLVMValueRef active = lane_mask(g, operand(g, op, 1), lanes, lane_bytes(vt));
+    x = LLVMBuildSelect(g->b, active, x, cg_splat(g, reduce_identity(g, k, elem, et), lanes), "");
+    for (unsigned half = lanes / 2; half >= 1; half /= 2) {
+        x = cg_vop_binary(g, k, elem, lanes_from(g, x, half, 0), lanes_from(g, x, half, half));
+        if (is_bf16(elem))
+            x = cg_bf16_to_f32(g, cg_f32_to_bf16(g, x));
+    }
+    LLVMValueRef r = LLVMBuildExtractElement(g->b, x, cg_i32(g, 0), "");
+    if (ptoc_type_is_float(elem) && k == VB_ADD) {
+        LLVMValueRef nan = LLVMConstReal(et, NAN);
+        r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, ""), nan, r, "");
+    }
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(et, lanes));
+    LLVMValueRef v = LLVMBuildInsertElement(g->b, zeros, r, cg_i32(g, 0), "");
+    cg_set(g, &op->results[0], narrow(g, op, v));
+    return true;
+}
+
 /* ---------------------------------------------------------------- conversions */
 
 static cg_round_mode round_mode(const ptoc_op *op)
@@ -610,7 +664,11 @@ static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, L
     return LLVMBuildBitCast(g->b, v, ty, "");
 }
 
+/* Lane i of a BLK load: element i mod (the elements of a 32-byte block, arg). */
+static unsigned block_lane(unsigned i, unsigned per_block) { return i % per_block; }
+
 /* vlds by dist (vlds.md's C semantics): NORM the N elements at ptr + off;
+ * BLK the 32 bytes at ptr + off in every 32-byte block (TRowExpandBinOp.hpp);
  * BRC element 0 in every lane; US lane i element i/2 (N/2 elements read,
  * each twice); DS, SPLT2CHN and DINTLV_B32 lane i element 2i (every other
  * one of 2N); UNPK as unpacked_load says. */
@@ -630,6 +688,10 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
         v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
     else if (!strncmp(dist, "UNPK_", 5))
         v = unpacked_load(g, op, addr, ty);
+    else if (!strcmp(dist, "BLK")) {
+        unsigned per_block = 256 / ptoc_type_bitwidth(vreg_of(vt)->elem);     /* 32 bytes */
+        v = gathered(g, load_lanes(g, lane, per_block, addr), shuffle_of(g, n, block_lane, per_block));
+    }
     else   /* DS_Bn, SPLT2CHN_Bn, DINTLV_B32 */
         v = gathered(g, load_lanes(g, lane, 2 * n - 1, addr), index_vector(g, n, 2, 1, 0));
     cg_set(g, &op->results[0], v);
@@ -662,13 +724,21 @@ static void masked_store(cg *g, LLVMValueRef v, LLVMValueRef addr, LLVMValueRef 
     LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
 }
 
-/* A store of the active lanes. */
+/* A store of the active lanes; PK_B16 and PK_B32 store the even lanes (the
+ * low halves of the lanes twice as wide, which the predicate counts) packed:
+ * N/2 elements. */
 static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
-    masked_store(g, operand(g, op, 0), element_address(g, op, 1),
-                 lane_mask(g, operand(g, op, 3), lanes_of_type(vt), lane_bytes(vt)));
+    unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt);
+    LLVMValueRef v = operand(g, op, 0);
+    if (!strncmp(string_attr(op, "dist", "NORM"), "PK_", 3)) {
+        lanes /= 2;
+        bytes *= 2;
+        v = gathered(g, v, index_vector(g, lanes, 2, 1, 0));
+    }
+    masked_store(g, v, element_address(g, op, 1), lane_mask(g, operand(g, op, 3), lanes, bytes));
     return true;
 }
 
@@ -1077,5 +1147,8 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VINTLV, lower_vintlv, 0),
     VOP(VCVT, lower_vcvt, 0),
     VOP(CHISTV2, lower_chistv2, 0),
+    VOP(VCADD, lower_reduce, VB_ADD),
+    VOP(VCMAX, lower_reduce, VB_MAX),
+    VOP(VCMIN, lower_reduce, VB_MIN),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

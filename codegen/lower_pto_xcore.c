@@ -326,6 +326,53 @@ static void copy_part(cg *g, const cg_tile *t, LLVMValueRef slot, LLVMValueRef s
     cg_loop_end(g, &r);
 }
 
+/* ---------------------------------------------------------------- the pipe simulator */
+
+/* Tile `v`'s bytes as {space, begin, end} values (false: not a tile_buf). */
+static bool tile_range(cg *g, const ptoc_value *v, LLVMValueRef out[3])
+{
+    ptoc_pto_tile_desc d;
+    uint64_t bytes;
+    LLVMValueRef agg = cg_get(g, v);
+    if (!agg || !cg_tile_desc_of(v->type, &d) || !ptoc_pto_buffer_bytes(v->type, &bytes))
+        return false;
+    out[0] = cg_i32(g, (int32_t)d.loc);
+    out[1] = LLVMBuildExtractValue(g->b, agg, 0, "");
+    out[2] = LLVMBuildAdd(g->b, out[1], cg_i64(g, (int64_t)bytes), "");
+    return true;
+}
+
+/* With pipe_events, a push is an op on the producer's pipe reading its tile:
+ * FIX for an L0C tile (the cube's fixpipe), MTE3 for a UB tile (pto-isa TPUSH
+ * moves C2V by TMOV/TSTORE from L0C, V2C by TSTORE/TMOV from UB). */
+static void push_event(cg *g, ptoc_op *op)
+{
+    LLVMValueRef r[3];
+    if (!g->opts->pipe_events || !tile_range(g, ptoc_op_operand(op, 0), r))
+        return;
+    ptoc_pto_tile_desc d;
+    cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &d);
+    LLVMTypeRef fields[4] = {g->i32, g->i32, g->i64, g->i64};
+    LLVMTypeRef acc_ty = LLVMStructTypeInContext(g->llctx, fields, 4, false);
+    LLVMValueRef acc = cg_alloca(g, acc_ty, "push.acc");
+    LLVMValueRef vals[4] = {r[0], cg_i32(g, PTOC_RT_READ), r[1], r[2]};
+    for (unsigned f = 0; f < 4; f++)
+        LLVMBuildStore(g->b, vals[f], LLVMBuildStructGEP2(g->b, acc_ty, acc, f, ""));
+    int32_t pipe = d.loc == PTOC_PTO_AS_ACC ? PTOC_PTO_PIPE_FIX : PTOC_PTO_PIPE_MTE3;
+    LLVMValueRef args[] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc), cg_i32(g, 1), acc};
+    cg_call_runtime(g, "ptoc_rt_pipe_op", args, 5);
+}
+
+/* With pipe_events, what a pop of tile `v` means to the simulator (xcore.c). */
+static void pop_event(cg *g, ptoc_op *op, LLVMValueRef pipe, const ptoc_value *v)
+{
+    LLVMValueRef r[3];
+    if (!g->opts->pipe_events || !tile_range(g, v, r))
+        return;
+    LLVMValueRef args[] = {pipe, r[0], r[1], r[2], cg_op_name(g, op->name->str), cg_where(g, op->loc)};
+    cg_call_runtime(g, "ptoc_rt_xpipe_pop_events", args, 6);
+}
+
 /* tpush_to_aiv/aic (%t) (arg -1: the frontend pipe) / tpush(%t, %p) (arg 1) */
 static bool lower_push(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -341,6 +388,7 @@ static bool lower_push(cg *g, ptoc_op *op, const cg_rule *rule)
     copy_part(g, &t, slot, LLVMBuildLoad2(g->b, g->i64, stride, ""), t.vrows, t.vcols, true);
     LLVMValueRef done[] = {pipe, where};
     cg_call_runtime(g, "ptoc_rt_xpipe_pushed", done, 2);
+    push_event(g, op);
     return true;
 }
 
@@ -388,6 +436,7 @@ static bool lower_frontend_pop(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!cg_tile_of(g, &op->results[0], &t))
         return false;
     copy_part(g, &t, slot, geom[2], geom[0], geom[1], false);
+    pop_event(g, op, pipe, &op->results[0]);
     return true;
 }
 
@@ -401,6 +450,7 @@ static bool lower_pop(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     LLVMValueRef slot = pop_part(g, op, pipe, &t.desc, geom);
     copy_part(g, &t, slot, geom[2], geom[0], geom[1], false);
+    pop_event(g, op, pipe, ptoc_op_operand(op, 0));
     return true;
 }
 
@@ -412,6 +462,10 @@ static bool lower_free(cg *g, ptoc_op *op, const cg_rule *rule)
         return false;
     LLVMValueRef args[] = {pipe, cg_op_name(g, op->name->str), cg_where(g, op->loc)};
     cg_call_runtime(g, "ptoc_rt_xpipe_free", args, 3);
+    if (g->opts->pipe_events) {
+        LLVMValueRef ev[] = {pipe, args[2]};
+        cg_call_runtime(g, "ptoc_rt_xpipe_free_events", ev, 2);
+    }
     return true;
 }
 

@@ -90,6 +90,9 @@ static const ptoc_target_backend cpu_backend = {
  * is executable. */
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
+    {cg_cube_model_rules, &cg_cube_model_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
@@ -106,6 +109,7 @@ static const ptoc_target_backend a5_backend = {
     .intrinsic_prefix = "pto.a5",
     .dma = &cg_a5_dma,
     .vf_model = &cg_a5_vf_model,
+    .cube_costs = &cg_a5_cube_costs,
 };
 
 /* ---------------------------------------------------------------- the a2a3 backend */
@@ -118,6 +122,9 @@ static const ptoc_target_backend a5_backend = {
  * target's types, machine and runtime: the A2/A3 model is executable. */
 static const cg_rule_table a2a3_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
+    {cg_cube_model_rules, &cg_cube_model_rule_count},
+    {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},
     {cg_pto_scalar_rules, &cg_pto_scalar_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
@@ -134,6 +141,7 @@ static const ptoc_target_backend a2a3_backend = {
     .intrinsic_prefix = "pto.a2a3",
     .vf_model = &cg_a2a3_vf_model,
     .dma = &cg_a2a3_dma,
+    .cube_costs = &cg_a2a3_cube_costs,
 };
 
 /* ---------------------------------------------------------------- the list */

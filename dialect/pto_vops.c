@@ -573,8 +573,33 @@ static bool check_memory(const vop_view *w, const char *choices)
     return masks_at(w, ptoc_pto_vreg_lane_bits(ptoc_pto_vreg_type(vt)));
 }
 
+static bool packed_store(const vop_view *w)
+{
+    ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
+    return dist && dist->kind == PTOC_ATTR_STRING && !strncmp(dist->u.string->str, "PK_B", 4);
+}
+
+/* vsts PK_B16 / PK_B32 (a5/TCvt.hpp's narrowing stores): the low half of
+ * each n-bit lane, packed, so a vector of n/2-bit elements (a narrowing
+ * vcvt's EVEN result) under a predicate of granularity n. */
+static bool check_packed_store(const vop_view *w)
+{
+    const char *d = ptoc_op_attr(w->op, "dist")->u.string->str;
+    const ptoc_type *e = elem_of(w->types[0]), *pe = NULL;
+    for (uint32_t i = 0; i < w->ntypes && !pe; i++)
+        if (w->kinds[i] == 'p')
+            pe = ptoc_pto_ub_ptr_elem(w->types[i]);
+    unsigned n = dist_width(d), bits = ptoc_type_bitwidth(e);
+    if ((n != 16 && n != 32) || bits * 2 != n || pe != e) {
+        ptoc_op_emit_error(w->op, "dist %s packs the low halves of %u-bit lanes: a vector and pointer of %u-bit "
+                                  "elements", d, n ? n : 16, n ? n / 2 : 8);
+        return false;
+    }
+    return masks_at(w, n);
+}
+
 #define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
-                   "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16"
+                   "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16 BLK"
 
 static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
 
@@ -724,7 +749,7 @@ static bool check_rule(const vop_view *w)
     case VR_LOAD:
         return check_load(w);
     case VR_LOAD2: return check_memory(w, "DINTLV_B8 DINTLV_B16 DINTLV_B32");
-    case VR_STORE: return check_memory(w, "NORM_B8 NORM_B16 NORM_B32");
+    case VR_STORE: return packed_store(w) ? check_packed_store(w) : check_memory(w, "NORM_B8 NORM_B16 NORM_B32");
     case VR_STORE2: return check_memory(w, "INTLV_B8 INTLV_B16 INTLV_B32");
     case VR_PLT8: return check_pred_make(w, 8, true);
     case VR_PLT16: return check_pred_make(w, 16, true);

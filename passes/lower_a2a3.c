@@ -45,6 +45,9 @@ static const a2_family families[] = {
     {a2_elementwise_lowers, a2_elementwise_lower},
     {a2_colexpand_lowers, a2_colexpand_lower},
     {a2_select_lowers, a2_select_lower},
+    {a2_unary_lowers, a2_unary_lower},
+    {a2_fill_lowers, a2_fill_lower},
+    {a2_reduce_lowers, a2_reduce_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -90,5 +90,18 @@ bool a2_colexpand_lowers(ptoc_pto_op_id opcode);
 void a2_colexpand_lower(vop_builder *L, ptoc_op *op);
 bool a2_select_lowers(ptoc_pto_op_id opcode);
 void a2_select_lower(vop_builder *L, ptoc_op *op);
+/* The elementwise family's program (its path chosen as for tadd): `vop` over
+ * dst and nins (at most 2) source tiles, with `scalar` (or NULL), in the open
+ * vecscope. */
+void a2_elementwise_program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_value *const *ins, uint32_t nins,
+                            ptoc_value *dst, ptoc_value *scalar);
+/* The unary ops (lower_a2a3_unary.c), texpands (lower_a2a3_fill.c). */
+bool a2_unary_lowers(ptoc_pto_op_id opcode);
+void a2_unary_lower(vop_builder *L, ptoc_op *op);
+bool a2_fill_lowers(ptoc_pto_op_id opcode);
+void a2_fill_lower(vop_builder *L, ptoc_op *op);
+/* The column reductions (lower_a2a3_reduce.c). */
+bool a2_reduce_lowers(ptoc_pto_op_id opcode);
+void a2_reduce_lower(vop_builder *L, ptoc_op *op);
 
 #endif

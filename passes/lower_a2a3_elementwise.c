@@ -277,3 +277,16 @@ void a2_elementwise_lower(vop_builder *L, ptoc_op *op)
         plain_program(L, &e, &sh);
     ptoc_op_erase(op);
 }
+
+void a2_elementwise_program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_value *const *ins, uint32_t nins,
+                            ptoc_value *dst, ptoc_value *scalar)
+{
+    a_op e = {.ntiles = 0};
+    ptoc_value *tiles[3] = {dst};
+    for (uint32_t i = 0; i < nins && i < 2; i++)
+        e.tiles[e.ntiles++] = tiles[i + 1] = ins[i];
+    e.tiles[e.ntiles++] = dst;
+    unsigned esize = ptoc_type_bitwidth(elem_of(&e)) / 8;
+    a_shape sh = choose_path(L, &e, 256 / esize, 32 / esize);
+    run(L, &sh, vop, elem_of(&e), tiles, e.ntiles, scalar);
+}

@@ -15,6 +15,9 @@
  *   tcmp, tcmps                       vcmp, psts of the bits (TCmp.hpp; below)
  *   tsel, tsels                       plds of the bits, vsel (TSel.hpp, TSels.hpp; below)
  *   thistogram                        chistv2 banks into u32 bins (THistogram.hpp; below)
+ *   tcvt                              vcvt chains (TCvt.hpp; lower_a5_convert.c)
+ *   the unary ops, the remaining      one micro-op or a few per register (TUnaryOp.hpp ...;
+ *   elementwise ops                   lower_a5_unary.c, lower_a5_ewx.c)
  *
  * The elementwise loops are the library's: when every tile's rows are contiguous (its
  * static valid columns are its columns, or it has one row) one loop runs over
@@ -32,7 +35,7 @@
  *           the op it replaces did, and touches the same tiles).
  * Produces: pto.vecscope ops in place of the lowered ones.
  */
-#include "passes/lower_a5_ew.h"
+#include "passes/lower_a5.h"
 #include "passes/passes.h"
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
@@ -137,9 +140,10 @@ static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc
 
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
 {
-    return ew_row_of_opcode(opcode) != NULL || opcode == PTOC_PTO_OP_TSEL || opcode == PTOC_PTO_OP_TSELS ||
-           opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS || opcode == PTOC_PTO_OP_THISTOGRAM ||
-           a5_unary_lowers(opcode) || a5_ewx_lowers(opcode);
+    return ew_row_of_opcode(opcode) != NULL || a5_reduce_lowers(opcode) || a5_rowexpand_lowers(opcode) ||
+           a5_fill_lowers(opcode) || a5_convert_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL ||
+           opcode == PTOC_PTO_OP_TSELS || opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS ||
+           opcode == PTOC_PTO_OP_THISTOGRAM || a5_unary_lowers(opcode) || a5_ewx_lowers(opcode);
 }
 
 /* The op's operands, as the program reads them. */
@@ -755,11 +759,19 @@ static void lower_one(lower *L, ptoc_op *op)
     sel_op s;
     cmp_op c;
     hist_op h;
-    if (a5_unary_lowers(ptoc_pto_opcode(op)))
+    if (a5_convert_lowers(ptoc_pto_opcode(op))) {
+        a5_convert_lower(L, op);
+    } else if (a5_reduce_lowers(ptoc_pto_opcode(op))) {
+        a5_reduce_lower(L, op);
+    } else if (a5_rowexpand_lowers(ptoc_pto_opcode(op))) {
+        a5_rowexpand_lower(L, op);
+    } else if (a5_fill_lowers(ptoc_pto_opcode(op))) {
+        a5_fill_lower(L, op);
+    } else if (a5_unary_lowers(ptoc_pto_opcode(op))) {
         a5_unary_lower(L, op);
-    else if (a5_ewx_lowers(ptoc_pto_opcode(op)))
+    } else if (a5_ewx_lowers(ptoc_pto_opcode(op))) {
         a5_ewx_lower(L, op);
-    else if (is_hist(op)) {
+    } else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);
     } else if (is_cmp(op)) {

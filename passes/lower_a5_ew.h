@@ -1,8 +1,6 @@
-/* lower_a5_ew.h: the pto-lower-a5 families kept outside lower_a5.c, and the
- * elementwise register loop they share (lower_a5_unary.c).
- *
- *   the unary ops          lower_a5_unary.c
- *   the other elementwise  lower_a5_ewx.c
+/* lower_a5_ew.h: the elementwise register loop that pto-lower-a5's unary
+ * (lower_a5_unary.c, which defines it) and remaining elementwise ops
+ * (lower_a5_ewx.c) share; their entry points are in lower_a5.h.
  *
  * a5_map builds, in a vecscope, the library's elementwise loop (pto-isa
  * include/pto/npu/a5 TUnaryOp.hpp, TBinOp.hpp): one register of each tile in
@@ -14,6 +12,7 @@
 #ifndef PTOC_PASSES_LOWER_A5_EW_H
 #define PTOC_PASSES_LOWER_A5_EW_H
 
+#include "passes/lower_a5.h"
 #include "passes/vop_builder.h"
 
 /* What one register of a tile's elements is (64-bit types: a lo/hi pair of
@@ -52,10 +51,5 @@ void a5_map(vop_builder *L, const a5_map_spec *m);
 bool a5_plain_tile(const ptoc_value *tile, const ptoc_type *elem);
 /* A pto.vecscope in place of `op` over all its tile operands. */
 void a5_open_vecscope(vop_builder *L, ptoc_op *op);
-
-bool a5_unary_lowers(ptoc_pto_op_id opcode);
-void a5_unary_lower(vop_builder *L, ptoc_op *op);
-bool a5_ewx_lowers(ptoc_pto_op_id opcode);
-void a5_ewx_lower(vop_builder *L, ptoc_op *op);
 
 #endif

@@ -58,6 +58,7 @@
  */
 #include "ptoc/runtime.h"
 #include "ptoc/varr.h"
+#include "runtime/rt_internal.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -82,6 +83,7 @@ typedef enum ev_kind { EV_OP, EV_SET, EV_WAIT, EV_BARRIER } ev_kind;
  * set, dst for a wait). */
 typedef struct ev {
     uint8_t kind;
+    uint8_t cross;                  /* a set/wait of a cross-core flag (xcore.c) */
     int8_t pipe, src, dst;
     int32_t id;
     const char *op, *where;
@@ -193,6 +195,20 @@ void ptoc_rt_pipe_set(int32_t src, int32_t dst, int32_t id, const char *where)
 void ptoc_rt_pipe_wait(int32_t src, int32_t dst, int32_t id, const char *where)
 {
     ev e = {.kind = EV_WAIT, .pipe = small(dst), .src = small(src), .dst = small(dst), .id = id, .where = where};
+    record(&e, 0, NULL);
+}
+
+void ptoc_rt_pipe_xset(int32_t src, int32_t dst, int32_t id, const char *where)
+{
+    ev e = {.kind = EV_SET, .cross = 1, .pipe = small(src), .src = small(src), .dst = small(dst), .id = id,
+            .where = where};
+    record(&e, 0, NULL);
+}
+
+void ptoc_rt_pipe_xwait(int32_t src, int32_t dst, int32_t id, const char *where)
+{
+    ev e = {.kind = EV_WAIT, .cross = 1, .pipe = small(dst), .src = small(src), .dst = small(dst), .id = id,
+            .where = where};
     record(&e, 0, NULL);
 }
 
@@ -435,9 +451,12 @@ static int queue_of(const ev *e)
     return e->pipe >= 0 && e->pipe != PIPE_ALL ? e->pipe : PIPE_S;
 }
 
+/* Cross-core flags have keys of their own: they pair among themselves. */
+enum { NKEYS = 2 * NPIPE * NPIPE * NIDS };
+
 static int flag_key(const ev *e)
 {
-    return (e->src * NPIPE + e->dst) * NIDS + e->id;
+    return ((e->cross * NPIPE + e->src) * NPIPE + e->dst) * NIDS + e->id;
 }
 
 /* Real pipes and an id the arch has (the log holds at most NIDS per pair). */
@@ -462,10 +481,10 @@ static void report_flag(replay *r, const ev *e, int kind, const char *fmt, const
 static void report_unwaited(replay *r, uint32_t *count, const uint32_t *nwaits)
 {
     const rt_log *l = r->log;
-    memset(count, 0, NPIPE * NPIPE * NIDS * sizeof *count);
+    memset(count, 0, NKEYS * sizeof *count);
     for (size_t i = 0; i < l->nev; i++) {
         const ev *e = &l->evs[i];
-        if (e->kind == EV_SET && flag_valid(r, e) && count[flag_key(e)]++ >= nwaits[flag_key(e)])
+        if (e->kind == EV_SET && !e->cross && flag_valid(r, e) && count[flag_key(e)]++ >= nwaits[flag_key(e)])
             report_flag(r, e, REPORT_UNWAITED, "%s[%s, %s, EVENT_ID%" PRId32 "] is never waited for: every "
                         "set_flag needs its wait_flag before the kernel returns%s", NULL);
     }
@@ -477,7 +496,6 @@ static void report_unwaited(replay *r, uint32_t *count, const uint32_t *nwaits)
 static bool pair_flags(replay *r)
 {
     const rt_log *l = r->log;
-    enum { NKEYS = NPIPE * NPIPE * NIDS };
     uint32_t *nsets = calloc(NKEYS, sizeof *nsets), *nwaits = calloc(NKEYS, sizeof *nwaits);
     uint32_t *first = calloc(NKEYS + 1, sizeof *first), *sets = calloc(l->nev + 1, sizeof *sets);
     bool ok = nsets && nwaits && first && sets;
@@ -509,7 +527,7 @@ static bool pair_flags(replay *r)
         }
         int k = flag_key(e);
         if (e->kind == EV_SET) {
-            if (nsets[k] > nwaits[k])
+            if (nsets[k] > nwaits[k] && !e->cross)
                 report_flag(r, e, REPORT_DOUBLE_SET, "%s[%s, %s, EVENT_ID%" PRId32 "] sets an event id that is "
                             "still set by the set_flag at %s, which no wait_flag has consumed yet",
                             &l->evs[sets[first[k] + nwaits[k]]]);

@@ -24,4 +24,11 @@ bool ptoc_rt_block_poison(void);
  * process aborts. `where` may be "" for no location. */
 _Noreturn void ptoc_rt_fail(const char *where, const char *fmt, ...);
 
+/* The pipe simulator's cross-core flags (pipesim.c): a set/wait pair between
+ * a core's own pipes standing for a flag another core sets. They pair among
+ * themselves only, and a set nothing waits for, or set again before its wait,
+ * is no error (the hardware's cross-core flags count). */
+void ptoc_rt_pipe_xset(int32_t src, int32_t dst, int32_t id, const char *where);
+void ptoc_rt_pipe_xwait(int32_t src, int32_t dst, int32_t id, const char *where);
+
 #endif

@@ -615,6 +615,62 @@ void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where)
     unlock_group(g, true);
 }
 
+/* ---------------------------------------------------------------- the pipe simulator's view */
+
+/* Pipes as pto.h numbers them. */
+enum { P_V = 1, P_MTE1 = 3, P_MTE2 = 4, P_MTE3 = 5, P_MTE4 = 7, P_FIX = 10, POP_FLAG = 0, FREE_FLAG = 1 };
+
+/* The producer's pipe in direction d: the cube moves its tile on FIX (L0C ->
+ * UB on A5, L0C -> GM on A2/A3), a vector core on MTE3 (pto-isa TPUSH). */
+static int producer_pipe(int d)
+{
+    return d == C2V ? P_FIX : P_MTE3;
+}
+
+/* The consumer's pipe that waits for a tile: on A5 V for a vector core's UB
+ * and MTE1 for the cube's L1 (the producer wrote the slot); on A2/A3 MTE2,
+ * which then loads the tile from the GM slot (pto-isa TPipe::Consumer::wait). */
+static int consumer_pipe(const xgroup *g, int d)
+{
+    return !g->a5 ? P_MTE2 : d == C2V ? P_V : P_MTE1;
+}
+
+/* A pop of tile n: on A5 the producer's transfer writes the popped bytes (on
+ * its own pipe, priced where it was pushed: 1 cycle here), after the tfree that
+ * released the slot slot_num tiles before, then sets the flag the pop waits
+ * on; on A2/A3 the consumer's MTE2 loads the bytes after the flag. A read of
+ * those bytes that is not ordered after the pop races with the write. */
+void ptoc_rt_xpipe_pop_events(void *pipe, int32_t space, int64_t begin, int64_t end, const char *op,
+                              const char *where)
+{
+    xpipe *p = pipe;
+    xgroup *g = self.group;
+    int d = self.core == CUBE ? V2C : C2V, from = producer_pipe(d), to = consumer_pipe(g, d);
+    uint64_t n = p->dir[d].popped[self.core] - 1;
+    ptoc_rt_access acc = {space, PTOC_RT_WRITE, (uint64_t)begin, (uint64_t)end};
+    if (g->a5) {
+        if (n >= (uint64_t)p->slot_num)
+            ptoc_rt_pipe_xwait(to, from, FREE_FLAG, where);
+        ptoc_rt_pipe_op_cycles(from, op, where, 1, &acc, 1);
+    }
+    /* A2/A3: the flag comes from the producer's GM store, none of this core's
+     * pipes: MTE4, which no op of a block uses, so that it orders nothing here */
+    from = g->a5 ? from : P_MTE4;
+    ptoc_rt_pipe_xset(from, to, POP_FLAG, where);
+    ptoc_rt_pipe_xwait(from, to, POP_FLAG, where);
+    if (!g->a5)
+        ptoc_rt_pipe_op(to, op, where, 1, &acc);
+}
+
+/* A free: the consumer's pipe tells the producer the slot may be written. */
+void ptoc_rt_xpipe_free_events(void *pipe, const char *where)
+{
+    (void)pipe;
+    int d = self.core == CUBE ? V2C : C2V;
+    if (self.group->a5)
+        ptoc_rt_pipe_xset(consumer_pipe(self.group, d), producer_pipe(d), FREE_FLAG, where);
+}
+
 /* ---------------------------------------------------------------- async copies */
 
 int64_t ptoc_rt_async_copy(void *dst, const void *src, int64_t bytes, const char *where)

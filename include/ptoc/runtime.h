@@ -99,6 +99,11 @@ void ptoc_rt_xpipe_pushed(void *pipe, const char *where);
 void *ptoc_rt_xpipe_pop(void *pipe, int32_t split, int64_t esize, int64_t max_rows, int64_t max_cols,
                         int64_t *out, const char *op, const char *where);
 void ptoc_rt_xpipe_free(void *pipe, const char *op, const char *where);
+/* With pipe_events: what a pop (of a tile at [begin, end) of `space`) and a
+ * free mean to the pipe simulator, on the calling core (xcore.c). */
+void ptoc_rt_xpipe_pop_events(void *pipe, int32_t space, int64_t begin, int64_t end, const char *op,
+                              const char *where);
+void ptoc_rt_xpipe_free_events(void *pipe, const char *where);
 /* tput_async / tget_async: a copy of `bytes` from src to dst, done when
  * ptoc_rt_async_wait is called with the event it returns (which gives 1). */
 int64_t ptoc_rt_async_copy(void *dst, const void *src, int64_t bytes, const char *where);

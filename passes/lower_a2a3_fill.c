@@ -1,0 +1,39 @@
+/* lower_a2a3_fill.c: pto-lower-a2a3's texpands (pto-isa a2a3 TExpandS.hpp).
+ *
+ *   texpands s -> dst          vector_dup dst, s in counter mode: the scalar
+ *                              converted once to dst's element type
+ *                              (vb_scalar_as), into every valid element
+ *
+ * The library's two programs: one count over the whole valid region when it
+ * is contiguous (one row, or dst's valid columns are its columns: statically,
+ * or a dynamic valid shape of one row), else one instruction per valid row
+ * with the valid columns as the count. dst of f16, f32, i16 or i32 (either
+ * sign); i8 (the library's byte pairs as u16) and bf16 stay.
+ */
+#include "passes/lower_a2a3.h"
+
+bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS; }
+
+void a2_fill_lower(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 1)
+        return;
+    ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
+        !vb_scalar_fits(s->type, d->elem))
+        return;
+    vb_open_vecscope(L, op, &dst, 1, 1);
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
+    a2_ptr(&P, dst, d->elem, d->cols);
+    P.scalar = vb_scalar_as(L, s, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    bool contiguous = d->rows == 1 || (d->valid_cols != PTOC_DYNAMIC && d->valid_cols == d->cols);
+    if (contiguous)
+        a2_whole_count(&P, vb_arith(L, "arith.muli", vrows, vcols));
+    else
+        a2_rows_count(&P, vrows, vcols);
+    ptoc_op_erase(op);
+}

@@ -1,0 +1,28 @@
+/* lower_a5.h: the families of tile ops pto-lower-a5 (lower_a5.c) hands to
+ * files of their own, each as a test of the opcode and a lowering that
+ * leaves the op in place when it cannot lower it. */
+#ifndef PTOC_PASSES_LOWER_A5_H
+#define PTOC_PASSES_LOWER_A5_H
+
+#include "passes/vop_builder.h"
+
+/* tcvt (lower_a5_convert.c). */
+bool a5_convert_lowers(ptoc_pto_op_id opcode);
+void a5_convert_lower(vop_builder *L, ptoc_op *op);
+/* The row and column reductions (lower_a5_reduce.c). */
+bool a5_reduce_lowers(ptoc_pto_op_id opcode);
+void a5_reduce_lower(vop_builder *L, ptoc_op *op);
+/* The trowexpand family (lower_a5_rowexpand.c). */
+bool a5_rowexpand_lowers(ptoc_pto_op_id opcode);
+void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
+/* texpands (lower_a5_fill.c). */
+bool a5_fill_lowers(ptoc_pto_op_id opcode);
+void a5_fill_lower(vop_builder *L, ptoc_op *op);
+/* The unary ops (lower_a5_unary.c). */
+bool a5_unary_lowers(ptoc_pto_op_id opcode);
+void a5_unary_lower(vop_builder *L, ptoc_op *op);
+/* The remaining elementwise ops (lower_a5_ewx.c). */
+bool a5_ewx_lowers(ptoc_pto_op_id opcode);
+void a5_ewx_lower(vop_builder *L, ptoc_op *op);
+
+#endif

@@ -1,0 +1,294 @@
+/* lower_a5_convert.c: tcvt on A5, as a5/TCvt.hpp's 2D paths convert.
+ *
+ * A loop over dst's valid rows holds a loop over the row's chunks of E
+ * elements, E the lane count of the chain's widest type; each chunk is
+ *
+ *   vlds        NORM, or UNPK_Bn when the first vcvt widens (the chunk's n-bit
+ *               elements in the even lanes)
+ *   vcvt ...    one conversion, or the library's chain (below), each under an
+ *               all-true predicate of its source's lanes
+ *   vsts        NORM_Bn, or PK_B2n when the last vcvt narrows (its EVEN
+ *               lanes packed), under the tail predicate of the chunk's
+ *               min(E, rest) elements: the bytes past dst's valid columns stay
+ *
+ * Each vcvt keeps, halves or doubles the lane count (a widening one reads
+ * the EVEN lanes, a narrowing one writes them). The chains:
+ *
+ *   float -> 32-bit int            one vcvt, saturating: the hardware gives a
+ *                                  32-bit integer its range either way
+ *   f32 -> i16 without sat         f32 -> i32 sat, then i32 -> i16 wrapping
+ *                                  (cast32to16_NonSatTorch)
+ *   f16 -> i16 without sat         f16 -> i32 sat (widening), i32 -> i16
+ *                                  wrapping (cast16to16_NonSatTorch)
+ *   f16 -> i8/u8 without sat       f16 -> i16 wrapping, AND 255, i16 -> f16,
+ *                                  f16 -> 8 bits wrapping (cast16to8_NonSatTorch)
+ *   every other pair               one vcvt by the op's rmode and saturation
+ *
+ * Not lowered (the op stays, and the a5 backend says so): 8-bit to 32-bit
+ * pairs and back (the library's PART_P0..P3 and vselr), 64-bit pairs, f32 ->
+ * f32 (vtrc), int -> narrower float (A5 has none), and the rmodes whose
+ * library rounding differs from the cpu target's: ODD where it rounds
+ * (the library rounds to odd from f32 to f16 only, and otherwise truncates
+ * a float to an integer or rounds to nearest even), and an explicit NONE to
+ * an integer (the library truncates; ptoc's NONE is RINT).
+ */
+#include "passes/lower_a5.h"
+#include "ptoc/ptoc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef vop_builder lower;
+
+/* rmode values (pto_attrs.c): NONE RINT ROUND FLOOR CEIL TRUNC ODD CAST_RINT. */
+enum { RM_NONE = 0, RM_ODD = 6, RM_ABSENT = 100 };
+
+/* One vcvt of a chain: to `to`, with its rnd (NULL: none) and sat. */
+typedef struct cvt_step {
+    ptoc_type *to;
+    const char *rnd;
+    bool sat;
+    bool and255;        /* an AND with 255 before this step (the f16 -> 8-bit chain) */
+} cvt_step;
+
+enum { MAX_STEPS = 3 };
+
+typedef struct cvt_plan {
+    ptoc_value *src, *dst;
+    ptoc_type *from;
+    cvt_step steps[MAX_STEPS];
+    int nsteps;
+} cvt_plan;
+
+bool a5_convert_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TCVT; }
+
+/* ---------------------------------------------------------------- the plan */
+
+static bool is_fkind(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_float(t) && t->u.fp.kind == k; }
+static bool is_unsigned(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_UNSIGNED; }
+static unsigned bits_of(const ptoc_type *t) { return ptoc_type_bitwidth(t); }
+
+/* The pairs whose library default is no saturation (as the cpu target's tcvt). */
+static bool narrowing_pair(const ptoc_type *se, const ptoc_type *de)
+{
+    bool int_dst = ptoc_type_is_int(de) && !is_unsigned(de);
+    if (is_fkind(se, PTOC_F16))
+        return (ptoc_type_is_int(de) && bits_of(de) == 8) || (int_dst && bits_of(de) == 16);
+    if (is_fkind(se, PTOC_F32))
+        return int_dst && bits_of(de) == 16;
+    bool int_src = ptoc_type_is_int(se) && !is_unsigned(se);
+    return int_src && int_dst && ((bits_of(se) == 64 && bits_of(de) == 32) || (bits_of(se) == 32 && bits_of(de) == 16));
+}
+
+static uint32_t rmode_of(const ptoc_op *op)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "rmode");
+    uint32_t v;
+    return a && ptoc_pto_enum_value(a, PTOC_PTO_ENUM_ROUND_MODE, &v) ? v : RM_ABSENT;
+}
+
+static bool sat_of(const ptoc_op *op, const ptoc_type *se, const ptoc_type *de)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "sat_mode");
+    uint32_t v;
+    if (a && ptoc_pto_enum_value(a, PTOC_PTO_ENUM_SATURATION_MODE, &v))
+        return v == 0;
+    return !narrowing_pair(se, de);
+}
+
+/* Whether every value of int type `i` is a value of float type `f`. */
+static bool exact_in(const ptoc_type *i, const ptoc_type *f)
+{
+    unsigned digits = is_fkind(f, PTOC_F32) ? 24 : is_fkind(f, PTOC_F16) ? 11 : 8;
+    return bits_of(i) - (is_unsigned(i) ? 0 : 1) <= digits;
+}
+
+/* Whether the conversion from se to de rounds (so that rnd matters). */
+static bool rounds(const ptoc_type *se, const ptoc_type *de)
+{
+    bool sf = ptoc_type_is_float(se), df = ptoc_type_is_float(de);
+    if (sf && df)
+        return !(is_fkind(de, PTOC_F32) || (is_fkind(se, PTOC_F16) && is_fkind(de, PTOC_F64)));
+    if (!sf && df)
+        return !exact_in(se, de);
+    return sf;
+}
+
+/* vcvt's rnd letter for an rmode (RINT when absent). */
+static const char *rnd_letter(uint32_t rmode)
+{
+    static const char *const letters[] = {"R", "R", "A", "F", "C", "Z", "O", "R"};
+    return rmode < sizeof letters / sizeof letters[0] ? letters[rmode] : "R";
+}
+
+static void push(cvt_plan *p, ptoc_type *to, const char *rnd, bool sat)
+{
+    p->steps[p->nsteps++] = (cvt_step){to, rnd, sat, false};
+}
+
+/* Whether two lane widths are equal or one is twice the other. */
+static bool twofold(unsigned a, unsigned b) { return a == b || a == 2 * b || b == 2 * a; }
+
+static bool plan_steps(lower *L, cvt_plan *p, uint32_t rmode, bool sat)
+{
+    ptoc_type *se = p->from, *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    bool sf = ptoc_type_is_float(se), df = ptoc_type_is_float(de);
+    unsigned sb = bits_of(se), db = bits_of(de);
+    if (se == de || sb == 64 || db == 64 || !twofold(sb, db) || (!sf && df && db < sb))
+        return false;
+    bool r = rounds(se, de);
+    if (r && (rmode == RM_ODD ? !(is_fkind(se, PTOC_F32) && is_fkind(de, PTOC_F16))
+                              : rmode == RM_NONE && sf && !df))
+        return false;
+    const char *rnd = r ? rnd_letter(rmode) : NULL;
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *i16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNED);
+    if (!sf || df || db >= 32 || sat) {
+        push(p, de, rnd, sat || (sf && !df));
+    } else if (sb == 32 || db == 16) {  /* f32 -> i16, f16 -> i16: through i32 */
+        push(p, i32, rnd, true);
+        push(p, de, NULL, false);
+    } else {                            /* f16 -> i8, u8: the low byte, through f16 */
+        push(p, i16, rnd, false);
+        push(p, se, "R", false);
+        p->steps[1].and255 = true;
+        push(p, de, "R", false);
+    }
+    return true;
+}
+
+static bool plain_vec(const ptoc_type *t)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX;
+}
+
+static bool plan_of(lower *L, const ptoc_op *op, cvt_plan *p)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return false;
+    *p = (cvt_plan){.src = ptoc_op_operand(op, 0), .dst = ptoc_op_operand(op, (uint32_t)nins)};
+    if (!plain_vec(p->src->type) || !plain_vec(p->dst->type))
+        return false;
+    p->from = ptoc_pto_tile_buf(p->src->type)->elem;
+    const ptoc_type *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    return plan_steps(L, p, rmode_of(op), sat_of(op, p->from, de));
+}
+
+/* ---------------------------------------------------------------- the program */
+
+/* A register of `elem`: 256 bytes. */
+static ptoc_type *vreg_of(lower *L, ptoc_type *elem)
+{
+    return ptoc_pto_vreg_type_get(L->ctx, elem, 2048 / bits_of(elem));
+}
+
+static ptoc_type *mask_of(lower *L, unsigned bits) { return ptoc_pto_mask_type_get(L->ctx, bits); }
+
+static ptoc_pto_vop_id pset_of(unsigned bits)
+{
+    return bits == 8 ? PTOC_PTO_VOP_PSET_B8 : bits == 16 ? PTOC_PTO_VOP_PSET_B16 : PTOC_PTO_VOP_PSET_B32;
+}
+
+static ptoc_pto_vop_id plt_of(unsigned bits)
+{
+    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+}
+
+static ptoc_value *all_lanes(lower *L, unsigned bits)
+{
+    ptoc_type *m = mask_of(L, bits);
+    return vb_result0(vb_vop(L, pset_of(bits), 0, NULL, 1, &m, "pattern", "PAT_ALL", NULL, NULL));
+}
+
+/* The chain's widest lane: a chunk is one register of it. */
+static unsigned widest(const cvt_plan *p)
+{
+    unsigned w = bits_of(p->from);
+    for (int i = 0; i < p->nsteps; i++)
+        w = bits_of(p->steps[i].to) > w ? bits_of(p->steps[i].to) : w;
+    return w;
+}
+
+/* One vcvt step of `v` (of type `from`), under `all` (from's lanes). */
+static ptoc_value *convert(lower *L, const cvt_step *s, ptoc_type *from, ptoc_value *v, ptoc_value *all)
+{
+    ptoc_type *to = vreg_of(L, s->to);
+    unsigned fb = bits_of(from), tb = bits_of(s->to);
+    ptoc_value *ops[2] = {v, all};
+    ptoc_op *c = vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &to, "sat", s->sat ? "SAT" : "NOSAT",
+                        s->rnd ? "rnd" : NULL, s->rnd);
+    if (fb != tb)
+        ptoc_op_set_attr(c, L->b.arena, ptoc_ident_cstr(L->ctx, "part"), ptoc_attr_string(L->ctx, "EVEN", 4));
+    return vb_result0(c);
+}
+
+/* v & 255 on its i16 lanes. */
+static ptoc_value *low_byte(lower *L, ptoc_value *v, ptoc_value *all16)
+{
+    ptoc_type *vt = v->type;
+    ptoc_value *k = vb_int(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS), 255);
+    ptoc_value *b = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &k, 1, &vt, NULL, NULL, NULL, NULL));
+    ptoc_value *ops[3] = {v, b, all16};
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_VAND, 3, ops, 1, &vt, NULL, NULL, NULL, NULL));
+}
+
+static void convert_program(lower *L, const cvt_plan *p)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(p->src->type), *d = ptoc_pto_tile_buf(p->dst->type);
+    unsigned wide = widest(p), sb = bits_of(p->from), db = bits_of(d->elem);
+    int64_t chunk = 2048 / wide;
+    ptoc_value *sp = vb_tile_ptr(L, p->src, p->from), *dp = vb_tile_ptr(L, p->dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, p->dst);
+    ptoc_value *alls[MAX_STEPS];
+    ptoc_type *from = p->from;
+    for (int i = 0; i < p->nsteps; i++) {
+        alls[i] = all_lanes(L, bits_of(from));
+        from = p->steps[i].to;
+    }
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, chunk);
+    ptoc_value *scols = vb_index(L, s->cols), *dcols = vb_index(L, d->cols);
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, scols), *drow = vb_arith(L, "arith.muli", r, dcols);
+    ptoc_value *vc = ptoc_op_result(valid, 1);
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vc, step);
+    /* the store's predicate: one lane per element at dst's width, or at the wider
+     * width a packed store reads */
+    bool packed = db < wide && 2048 / db != chunk;
+    unsigned store_bits = packed ? 2 * db : db;
+    ptoc_type *tail_types[2] = {mask_of(L, store_bits), L->index};
+    ptoc_value *rest = vb_arith(L, "arith.subi", vc, c);
+    ptoc_value *tail = vb_result0(vb_vop(L, plt_of(store_bits), 1, &rest, 2, tail_types, NULL, NULL, NULL, NULL));
+    bool unpacked = sb < wide && 2048 / sb != chunk;
+    char dist[24];
+    snprintf(dist, sizeof dist, "UNPK_B%u", sb);
+    ptoc_type *sv = vreg_of(L, p->from);
+    ptoc_value *lops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, lops, 1, &sv, "dist", unpacked ? dist : "NORM", NULL,
+                                      NULL));
+    from = p->from;
+    for (int i = 0; i < p->nsteps; i++) {
+        if (p->steps[i].and255)
+            v = low_byte(L, v, alls[0]);
+        v = convert(L, &p->steps[i], from, v, alls[i]);
+        from = p->steps[i].to;
+    }
+    snprintf(dist, sizeof dist, "%s_B%u", packed ? "PK" : "NORM", store_bits);
+    ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), tail};
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+void a5_convert_lower(lower *L, ptoc_op *op)
+{
+    cvt_plan p;
+    if (!plan_of(L, op, &p))
+        return;
+    ptoc_value *tiles[2] = {p.src, p.dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    convert_program(L, &p);
+    ptoc_op_erase(op);
+}

@@ -1,0 +1,307 @@
+/* lower_a5_reduce.c: pto-lower-a5's row and column reductions.
+ *
+ * Each op becomes a pto.vecscope holding the micro-op program of pto-isa's
+ * include/pto/npu/a5 kernel for it, which computes in the order the cpu
+ * target's reductions follow (codegen/lower_pto_reduce.c):
+ *
+ *   trowsum trowmax trowmin   (TRowReduce.hpp) per row: acc = vbr(identity); per
+ *                             register of the row (plt of the columns left): vlds,
+ *                             vcadd/vcmax/vcmin under that predicate, then
+ *                             acc = vadd/vmax/vmin(acc, it) on lane 0; vsts lane 0
+ *   trowprod                  (TRowProd.hpp) per row: d = vbr(1); per register
+ *                             vmul(d, it) MERGING under the tail predicate; then
+ *                             log2(lanes) steps of vintlv(d, ones) and vmul of the
+ *                             two halves; vsts lane 0
+ *   tcolsum tcolmax tcolmin   (TColReduceOps.hpp, the default PostUpdate kernel)
+ *   tcolprod                  per register of the columns: acc = row 0, then
+ *                             acc = OP(acc, OP(row 2k+1, row 2k+2)), then OP(acc,
+ *                             the last row) when one is left; vsts
+ *
+ * Two departures from the library, neither changing a value: its i16 vcadd
+ * gives i32 lanes that vcvt truncates back, ptoc's sums i16 lanes with the
+ * same low bits; its 8-bit vcmax/vcmin widen to 16 bits (vcvt EVEN and ODD,
+ * two vcmax, a vmax), ptoc's vcmax takes the 8-bit lanes. A float sum or
+ * product ends with a vcmp/vsel that makes a NaN the quiet NaN 0x7fc00000:
+ * the host's vadd makes x86's negative default NaN of inf - inf, where the
+ * cpu target and its reference give 0x7fc00000 (docs/decisions.md).
+ *
+ * The arg reductions are not lowered here. tmp, when present, is unused, as
+ * on the hardware. A 64-bit column reduction keeps its accumulator in an
+ * scf.for's iteration argument, which pto-split-u64 does not split: it runs
+ * as 64-bit micro-ops.
+ */
+#include "passes/lower_a5.h"
+#include "passes/passes.h"
+#include "passes/vop_builder.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/pto.h"
+
+#include <math.h>
+#include <string.h>
+
+bool a5_reduce_lowers(ptoc_pto_op_id opcode);
+void a5_reduce_lower(vop_builder *L, ptoc_op *op);
+
+typedef enum red_kind { RED_SUM, RED_MAX, RED_MIN, RED_PROD } red_kind;
+
+typedef struct red_row { ptoc_pto_op_id op; red_kind kind; bool row; } red_row;
+
+static const red_row red_rows[] = {
+    {PTOC_PTO_OP_TROWSUM, RED_SUM, true},  {PTOC_PTO_OP_TROWMAX, RED_MAX, true},
+    {PTOC_PTO_OP_TROWMIN, RED_MIN, true},  {PTOC_PTO_OP_TROWPROD, RED_PROD, true},
+    {PTOC_PTO_OP_TCOLSUM, RED_SUM, false}, {PTOC_PTO_OP_TCOLMAX, RED_MAX, false},
+    {PTOC_PTO_OP_TCOLMIN, RED_MIN, false}, {PTOC_PTO_OP_TCOLPROD, RED_PROD, false},
+};
+
+static const red_row *row_of(ptoc_pto_op_id opcode)
+{
+    for (size_t i = 0; i < sizeof red_rows / sizeof red_rows[0]; i++)
+        if (red_rows[i].op == opcode)
+            return &red_rows[i];
+    return NULL;
+}
+
+bool a5_reduce_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
+
+/* ---------------------------------------------------------------- registers */
+
+typedef struct lanes {
+    ptoc_type *elem, *vreg, *mask;
+    unsigned bits;              /* the predicate's granularity (32 for 64-bit lanes) */
+    int64_t count;              /* elements per register */
+} lanes;
+
+static lanes lanes_of(vop_builder *L, ptoc_type *elem)
+{
+    unsigned ebits = ptoc_type_bitwidth(elem);
+    lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
+    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
+    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
+    return r;
+}
+
+static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
+                        const char *k, const char *v)
+{
+    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
+}
+
+/* The predicate of the first min(n, count) lanes. */
+static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
+{
+    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
+                                                                               : PTOC_PTO_VOP_PLT_B32;
+    ptoc_type *types[2] = {ln->mask, L->index};
+    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
+}
+
+static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off)
+{
+    ptoc_value *ops[2] = {ptr, off};
+    return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", "NORM");
+}
+
+static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+                  ptoc_value *m)
+{
+    ptoc_value *ops[4] = {v, ptr, off, m};
+    const char *dist = ln->bits == 8 ? "NORM_B8" : ln->bits == 16 ? "NORM_B16" : "NORM_B32";
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", dist, NULL, NULL);
+}
+
+static ptoc_value *binary(vop_builder *L, const lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
+                          ptoc_value *m)
+{
+    ptoc_value *ops[3] = {a, b, m};
+    return vop1(L, id, 3, ops, ln->vreg, NULL, NULL);
+}
+
+static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
+{
+    return vop1(L, PTOC_PTO_VOP_VBR, 1, &s, ln->vreg, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- loops carrying a register */
+
+typedef struct carried { ptoc_op *op; ptoc_builder after; } carried;
+
+/* scf.for %iv = lb to ub step s iter_args(%acc = init): the builder in the body. */
+static ptoc_value *carry_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+                               ptoc_value *init, ptoc_value **acc)
+{
+    ptoc_value *ops[4] = {lb, ub, step, init};
+    l->op = ptoc_builder_create(&L->b, "scf.for", 4, ops, 1, &init->type, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    *acc = ptoc_block_add_arg(body, L->b.arena, init->type, L->b.loc);
+    ptoc_region_append(&l->op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+/* Yields `next`; the loop's result, the builder after it. */
+static ptoc_value *carry_end(vop_builder *L, carried *l, ptoc_value *next)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 1, &next, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+    return vb_result0(l->op);
+}
+
+/* ---------------------------------------------------------------- the programs */
+
+static ptoc_pto_vop_id join_vop(red_kind k)
+{
+    static const ptoc_pto_vop_id ids[] = {PTOC_PTO_VOP_VADD, PTOC_PTO_VOP_VMAX, PTOC_PTO_VOP_VMIN,
+                                          PTOC_PTO_VOP_VMUL};
+    return ids[k];
+}
+
+/* The identity of the reduction as a scalar of the element type. */
+static ptoc_value *identity(vop_builder *L, red_kind k, ptoc_type *elem)
+{
+    if (ptoc_type_is_float(elem))
+        return vb_float(L, elem, k == RED_SUM    ? 0.0
+                                 : k == RED_PROD ? 1.0
+                                 : k == RED_MAX  ? -INFINITY
+                                                 : INFINITY);
+    unsigned bits = ptoc_type_bitwidth(elem);
+    bool u = elem->u.integer.sign == PTOC_UNSIGNED;
+    int64_t top = (int64_t)((uint64_t)1 << (bits - 1));      /* the sign bit's value, wrapped */
+    int64_t v = k == RED_SUM ? 0 : k == RED_PROD ? 1 : k == RED_MAX ? (u ? 0 : top) : (u ? -1 : ~top);
+    return vb_int(L, ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), v);
+}
+
+/* A float sum's or product's NaN lanes made the quiet NaN (see the header). */
+static ptoc_value *quiet_nan(vop_builder *L, const lanes *ln, red_kind k, ptoc_value *v, ptoc_value *m,
+                             ptoc_value *nan)
+{
+    if (!ptoc_type_is_float(ln->elem) || k == RED_MAX || k == RED_MIN)
+        return v;
+    ptoc_value *cops[3] = {v, v, m};
+    ptoc_op *cmp = vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL);
+    ptoc_value *is_nan = vb_result0(cmp);
+    ptoc_value *sops[3] = {nan, v, is_nan};
+    return vop1(L, PTOC_PTO_VOP_VSEL, 3, sops, ln->vreg, NULL, NULL);
+}
+
+static ptoc_value *nan_register(vop_builder *L, const lanes *ln, red_kind k)
+{
+    if (!ptoc_type_is_float(ln->elem) || k == RED_MAX || k == RED_MIN)
+        return NULL;
+    return broadcast(L, ln, vb_float(L, ln->elem, NAN));
+}
+
+typedef struct red_op { const red_row *row; ptoc_value *src, *dst; } red_op;
+
+/* trowsum, trowmax, trowmin, trowprod. */
+static void row_program(vop_builder *L, const red_op *r)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type), *d = ptoc_pto_tile_buf(r->dst->type);
+    red_kind k = r->row->kind;
+    lanes ln = lanes_of(L, s->elem);
+    ptoc_value *sp = vb_tile_ptr(L, r->src, s->elem), *dp = vb_tile_ptr(L, r->dst, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, r->src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, d->cols);
+    ptoc_value *lane0 = first(L, &ln, one), *all = k == RED_PROD ? first(L, &ln, step) : NULL;
+    ptoc_value *init = broadcast(L, &ln, identity(L, k, s->elem));
+    ptoc_value *nan = nan_register(L, &ln, k);
+    vb_loop rows;
+    carried chunks;
+    ptoc_value *row = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *base = vb_arith(L, "arith.muli", row, sstride), *acc;
+    ptoc_value *c = carry_begin(L, &chunks, zero, vcols, step, init, &acc);
+    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", base, c));
+    if (k == RED_PROD) {
+        ptoc_value *ops[3] = {acc, x, tail};
+        acc = vop1(L, PTOC_PTO_VOP_VMUL, 3, ops, ln.vreg, "mode", "MERGING");
+    } else {
+        static const ptoc_pto_vop_id cross[] = {PTOC_PTO_VOP_VCADD, PTOC_PTO_VOP_VCMAX, PTOC_PTO_VOP_VCMIN};
+        ptoc_value *ops[2] = {x, tail};
+        ptoc_value *t = vop1(L, cross[k], 2, ops, ln.vreg, NULL, NULL);
+        acc = binary(L, &ln, join_vop(k), acc, t, lane0);
+    }
+    acc = carry_end(L, &chunks, acc);
+    for (int64_t n = ln.count; k == RED_PROD && n > 1; n /= 2) {
+        ptoc_value *ops[2] = {acc, init};
+        ptoc_type *two[2] = {ln.vreg, ln.vreg};
+        ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, ops, 2, two, NULL, NULL, NULL, NULL);
+        acc = binary(L, &ln, PTOC_PTO_VOP_VMUL, ptoc_op_result(pair, 0), ptoc_op_result(pair, 1), all);
+    }
+    acc = quiet_nan(L, &ln, k, acc, lane0, nan);
+    store(L, &ln, acc, dp, vb_arith(L, "arith.muli", row, dstride), lane0);
+    vb_loop_end(L, &rows);
+}
+
+/* tcolsum, tcolmax, tcolmin, tcolprod. */
+static void col_program(vop_builder *L, const red_op *r)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type);
+    red_kind k = r->row->kind;
+    ptoc_pto_vop_id vop = join_vop(k);
+    lanes ln = lanes_of(L, s->elem);
+    ptoc_value *sp = vb_tile_ptr(L, r->src, s->elem), *dp = vb_tile_ptr(L, r->dst, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, r->src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2);
+    ptoc_value *step = vb_index(L, ln.count), *sstride = vb_index(L, s->cols);
+    ptoc_value *nan = nan_register(L, &ln, k);
+    ptoc_value *rest = vb_arith(L, "arith.subi", vrows, one);
+    ptoc_value *pairs = vb_arith(L, "arith.divui", rest, two), *odd = vb_arith(L, "arith.remui", rest, two);
+    vb_loop cols;
+    carried pair_loop, odd_loop;
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = first(L, &ln, vb_arith(L, "arith.subi", vcols, c)), *acc;
+    ptoc_value *j = carry_begin(L, &pair_loop, zero, pairs, one, load(L, &ln, sp, c), &acc);
+    ptoc_value *r1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", j, two), one);
+    ptoc_value *o1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r1, sstride), c);
+    ptoc_value *a = load(L, &ln, sp, o1), *b = load(L, &ln, sp, vb_arith(L, "arith.addi", o1, sstride));
+    acc = carry_end(L, &pair_loop, binary(L, &ln, vop, acc, binary(L, &ln, vop, a, b, m), m));
+    (void)carry_begin(L, &odd_loop, zero, odd, one, acc, &acc);         /* the row left over: 0 or 1 times */
+    ptoc_value *last_row = vb_arith(L, "arith.muli", rest, sstride);
+    ptoc_value *last = load(L, &ln, sp, vb_arith(L, "arith.addi", last_row, c));
+    acc = carry_end(L, &odd_loop, binary(L, &ln, vop, acc, last, m));
+    store(L, &ln, quiet_nan(L, &ln, k, acc, m, nan), dp, c, m);
+    vb_loop_end(L, &cols);
+}
+
+/* ---------------------------------------------------------------- operands */
+
+static bool plain_vec(const ptoc_pto_tile_desc *t, const ptoc_type *elem)
+{
+    return t && t->loc == PTOC_PTO_AS_VEC && t->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           t->slayout == PTOC_PTO_SL_NONE_BOX && t->elem == elem;
+}
+
+static bool operands(const ptoc_op *op, red_op *out)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return false;
+    *out = (red_op){row_of(ptoc_pto_opcode(op)), ptoc_op_operand(op, 0), ptoc_op_operand(op, (uint32_t)nins)};
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *d = ptoc_pto_tile_buf(out->dst->type);
+    if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, s->elem))
+        return false;
+    const ptoc_type *e = s->elem;
+    unsigned bits = ptoc_type_bitwidth(e);
+    bool f64 = e->kind == PTOC_TYPE_FLOAT && bits == 64;
+    /* vcadd and the row programs' vintlv tree: no 64-bit lanes */
+    return !f64 && (!out->row->row || bits != 64);
+}
+
+void a5_reduce_lower(vop_builder *L, ptoc_op *op)
+{
+    red_op r;
+    if (!operands(op, &r))
+        return;
+    ptoc_value *tiles[2] = {r.src, r.dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    if (r.row->row)
+        row_program(L, &r);
+    else
+        col_program(L, &r);
+    ptoc_op_erase(op);
+}
