@@ -268,12 +268,26 @@ LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a
     return NULL;
 }
 
+/* vexp and vln compute texp's and tlog's fixed f32 sequences (lower_pto_unary.c),
+ * f16 lanes in f32 rounded once, so that the A5 texp and tlog give the cpu
+ * target's bits on every host (not libm's). */
+static LLVMValueRef fixed_exp_ln(cg *g, cg_vun k, LLVMValueRef a)
+{
+    LLVMTypeRef t = LLVMTypeOf(a), f32 = LLVMVectorType(g->f32, LLVMGetVectorSize(t));
+    LLVMValueRef x = t == f32 ? a : LLVMBuildFPExt(g->b, a, f32, "");
+    LLVMValueRef y = k == VU_EXP ? cg_fixed_exp(g, x) : cg_fixed_log(g, x);
+    return t == f32 ? y : LLVMBuildFPTrunc(g->b, y, t, "");
+}
+
 static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     if (!computable(op))
         return false;
     LLVMValueRef a = operand(g, op, 0);
-    LLVMValueRef r = narrow(g, op, cg_vop_unary(g, (cg_vun)rule->arg, vreg_elem(op), widen(g, op, a)));
+    cg_vun k = (cg_vun)rule->arg;
+    LLVMValueRef r = k == VU_EXP || k == VU_LN
+                         ? narrow(g, op, fixed_exp_ln(g, k, widen(g, op, a)))
+                         : narrow(g, op, cg_vop_unary(g, k, vreg_elem(op), widen(g, op, a)));
     cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 1), a));
     return true;
 }

@@ -16,6 +16,8 @@
  *   tsel, tsels                       plds of the bits, vsel (TSel.hpp, TSels.hpp; below)
  *   thistogram                        chistv2 banks into u32 bins (THistogram.hpp; below)
  *   tcvt                              vcvt chains (TCvt.hpp; lower_a5_convert.c)
+ *   the unary ops, the remaining      one micro-op or a few per register (TUnaryOp.hpp ...;
+ *   elementwise ops                   lower_a5_unary.c, lower_a5_ewx.c)
  *
  * The elementwise loops are the library's: when every tile's rows are contiguous (its
  * static valid columns are its columns, or it has one row) one loop runs over
@@ -141,7 +143,7 @@ bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
     return ew_row_of_opcode(opcode) != NULL || a5_reduce_lowers(opcode) || a5_rowexpand_lowers(opcode) ||
            a5_fill_lowers(opcode) || a5_convert_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL ||
            opcode == PTOC_PTO_OP_TSELS || opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS ||
-           opcode == PTOC_PTO_OP_THISTOGRAM;
+           opcode == PTOC_PTO_OP_THISTOGRAM || a5_unary_lowers(opcode) || a5_ewx_lowers(opcode);
 }
 
 /* The op's operands, as the program reads them. */
@@ -765,6 +767,10 @@ static void lower_one(lower *L, ptoc_op *op)
         a5_rowexpand_lower(L, op);
     } else if (a5_fill_lowers(ptoc_pto_opcode(op))) {
         a5_fill_lower(L, op);
+    } else if (a5_unary_lowers(ptoc_pto_opcode(op))) {
+        a5_unary_lower(L, op);
+    } else if (a5_ewx_lowers(ptoc_pto_opcode(op))) {
+        a5_ewx_lower(L, op);
     } else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);

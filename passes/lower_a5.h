@@ -18,5 +18,11 @@ void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
 /* texpands (lower_a5_fill.c). */
 bool a5_fill_lowers(ptoc_pto_op_id opcode);
 void a5_fill_lower(vop_builder *L, ptoc_op *op);
+/* The unary ops (lower_a5_unary.c). */
+bool a5_unary_lowers(ptoc_pto_op_id opcode);
+void a5_unary_lower(vop_builder *L, ptoc_op *op);
+/* The remaining elementwise ops (lower_a5_ewx.c). */
+bool a5_ewx_lowers(ptoc_pto_op_id opcode);
+void a5_ewx_lower(vop_builder *L, ptoc_op *op);
 
 #endif
