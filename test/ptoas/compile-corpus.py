@@ -23,7 +23,11 @@ The script only reads the checkout and runs ptoc; it fetches nothing. Exit statu
 0, or 1 when --min-percent is given and the figure is below it; 2 on a bad command
 line.
 
-  test/ptoas/compile-corpus.py --ptoas /path/to/PTOAS [--build build] [--target cpu]
+--target own compiles each file for its own arch, as PTOAS checks it: a5 when one of
+its runs passes --pto-arch=a5 or its module says pto.target_arch = "a5", else a3
+(PTOAS's default); the known failures are then those of each file's target.
+
+  test/ptoas/compile-corpus.py --ptoas /path/to/PTOAS [--build build] [--target cpu|a5|a3|own]
                                [--min-percent X]
 """
 import argparse
@@ -49,6 +53,15 @@ def load_run_corpus():
 def compile_flags(run):
     """The flags a ptoas run gives ptoc: its --pto-level (the target gives the arch)."""
     return tuple(f for f in run.flags if f.startswith("--pto-level"))
+
+
+def own_target(rel, runs):
+    """a5 for a kernel PTOAS checks for a5 (a run's --pto-arch, or the module's
+    pto.target_arch), else a3, PTOAS's default arch."""
+    if any(f == "--pto-arch=a5" for r in runs for f in r.flags):
+        return "a5"
+    with open(rel, errors="replace") as f:
+        return "a5" if re.search(r'pto\.target_arch\s*=\s*"a5"', f.read()) else "a3"
 
 
 def first_error(path, stderr):
@@ -81,12 +94,16 @@ def read_known_failures(path):
     return known
 
 
-def print_known_failures(args, failing, compiled):
+def print_known_failures(args, failing, compiled, targets):
     """The target's known failures among the failing files, and the entries
     that compile now (stale); entries naming files not in the checkout are
-    ignored."""
+    ignored. With --target own, each file's own target's list."""
     path = args.known_failures or os.path.join(HERE, "%s-known-failures.txt" % args.target)
     known = read_known_failures(path)
+    if args.target == "own" and not args.known_failures:
+        lists = {t: read_known_failures(os.path.join(HERE, "%s-known-failures.txt" % t)) for t in ("a5", "a3")}
+        known = {rel: why for t, k in lists.items() for rel, why in k.items() if targets.get(rel) == t}
+        path = os.path.join(HERE, "TARGET-known-failures.txt")
     listed = [rel for rel in known if rel in failing]
     stale = [rel for rel in known if rel in compiled]
     if not listed and not stale:
@@ -103,7 +120,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ptoas", required=True, help="a PTOAS checkout (the directory containing test/)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="the ptoc build directory")
-    ap.add_argument("--target", default="cpu", help="the ptoc -target to compile for")
+    ap.add_argument("--target", default="cpu", help="the ptoc -target to compile for; own: each file's arch")
     ap.add_argument("--ptoas-rejects", default=os.path.join(HERE, "ptoas-rejects.txt"))
     ap.add_argument("--known-failures", help="the target's list of known failures "
                     "(default: TARGET-known-failures.txt next to this script)")
@@ -121,15 +138,17 @@ def main():
     files = sorted(os.path.relpath(os.path.join(d, f), test_dir)
                    for d, _, names in os.walk(test_dir) for f in names if f.endswith(".pto"))
     os.chdir(test_dir)                               # diagnostics name the file as listed
-    compiled, failing, skipped, compiled_files = 0, [], 0, set()
+    compiled, failing, skipped, compiled_files, targets = 0, [], 0, set(), {}
     for rel in files:
         runs = rc.ptoas_runs(rel)
         if any(r.negative or (rel, r.number) in rejects for r in runs):
             skipped += 1
             continue
         error = None
+        target = own_target(rel, runs) if args.target == "own" else args.target
+        targets[rel] = target
         for flags in dict.fromkeys(compile_flags(r) for r in runs):
-            proc = subprocess.run([ptoc, rel, "-target=" + args.target, "-emit=obj", "-o", os.devnull]
+            proc = subprocess.run([ptoc, rel, "-target=" + target, "-emit=obj", "-o", os.devnull]
                                   + list(flags), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   text=True, errors="replace")
             if proc.returncode != 0:
@@ -153,7 +172,12 @@ def main():
     for rel, error in failing:
         print("  %s\n      %s" % (rel, error))
     percent = 100.0 * compiled / total if total else 100.0
-    print_known_failures(args, dict(failing), compiled_files)
+    print_known_failures(args, dict(failing), compiled_files, targets)
+    if args.target == "own":
+        for t in sorted(set(targets.values())):
+            mine = [rel for rel in targets if targets[rel] == t]
+            print("  for %s: %d/%d" % (t, sum(1 for rel in mine if rel in compiled_files),
+                                       sum(1 for rel in mine if rel in compiled_files or rel in dict(failing))))
     print("\ncompiled for %s: %d/%d (%.1f%%)" % (args.target, compiled, total, percent))
     return 1 if args.min_percent is not None and percent < args.min_percent else 0
 
