@@ -19,4 +19,11 @@ void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
 bool a5_fill_lowers(ptoc_pto_op_id opcode);
 void a5_fill_lower(vop_builder *L, ptoc_op *op);
 
+/* ttrans, tconcat, tpack (lower_a5_layout.c). */
+bool a5_layout_lowers(ptoc_pto_op_id opcode);
+void a5_layout_lower(vop_builder *L, ptoc_op *op);
+/* tgather's index form, tgatherb (lower_a5_gather.c). */
+bool a5_gather_lowers(ptoc_pto_op_id opcode);
+void a5_gather_lower(vop_builder *L, ptoc_op *op);
+
 #endif
