@@ -94,7 +94,8 @@ static LLVMValueRef first_lanes(cg *g, LLVMValueRef n, unsigned bytes)
     LLVMValueRef cap = LLVMConstInt(nt, lanes, false);
     LLVMValueRef clamped = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, n, cap, ""), n, cap, "");
     LLVMValueRef n16 = LLVMBuildTrunc(g->b, clamped, g->i16, "");
-    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), LLVMVectorType(g->i32, lanes), "");
+    LLVMTypeRef i32s = LLVMVectorType(g->i32, lanes);
+    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), i32s, "");
     iota = LLVMBuildTrunc(g->b, iota, LLVMVectorType(g->i16, lanes), "");
     LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntULT, iota, cg_splat(g, n16, lanes), "first");
     return predicate_of(g, c, bytes);
@@ -1038,7 +1039,8 @@ static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
     const ptoc_type *vt = op->results[0].type;
     unsigned lanes = lanes_of_type(vt);
     LLVMTypeRef ty = cg_type(g, vt, op->loc);
-    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), LLVMVectorType(g->i32, lanes), "");
+    LLVMTypeRef i32s = LLVMVectorType(g->i32, lanes);
+    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), i32s, "");
     iota = LLVMBuildIntCast2(g->b, iota, ty, false, "");
     LLVMValueRef base = splat_as(g, operand(g, op, 0), vt);
     bool dec = !strcmp(string_attr(op, "order", "INC_ORDER"), "DEC_ORDER");
@@ -1063,12 +1065,14 @@ static LLVMValueRef checked_addresses(cg *g, ptoc_op *op, uint32_t ptr_operand, 
     LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
     LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ptr, g->i64, ""), base, "ub.at");
     LLVMValueRef rel = LLVMBuildAdd(g->b, cg_splat(g, at, n), bytes, "");
-    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, rel, cg_splat(g, cg_i64(g, (int64_t)(cap - esize)), n), "");
+    LLVMValueRef last = cg_splat(g, cg_i64(g, (int64_t)(cap - esize)), n);
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, rel, last, "");
     out = LLVMBuildAnd(g->b, out, active, "index.out");
     LLVMValueRef any = cg_call_intrinsic(g, "llvm.vector.reduce.or", LLVMTypeOf(out), &out, 1);
     LLVMValueRef bad = LLVMBuildSelect(g->b, out, idx, LLVMConstNull(v64), "");
     LLVMValueRef worst = cg_call_intrinsic(g, "llvm.vector.reduce.umax", v64, &bad, 1);
-    LLVMValueRef room = LLVMBuildUDiv(g->b, LLVMBuildSub(g->b, cg_i64(g, (int64_t)cap), at, ""), cg_i64(g, esize), "");
+    LLVMValueRef left = LLVMBuildSub(g->b, cg_i64(g, (int64_t)cap), at, "");
+    LLVMValueRef room = LLVMBuildUDiv(g->b, left, cg_i64(g, esize), "");
     cg_trap_if(g, any, PTOC_RT_TRAP_INDEX, op->loc, worst, room, cg_i64(g, 3));
     return LLVMBuildGEP2(g->b, g->i8, ptr, &bytes, 1, "lane.addr");
 }

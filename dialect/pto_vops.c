@@ -753,7 +753,8 @@ static bool check_gather(const vop_view *w)
     unsigned ibits = ptoc_type_bitwidth(idx), dbits = ptoc_type_bitwidth(e);
     bool unsigned_idx = ptoc_type_is_int(idx) && idx->u.integer.sign != PTOC_SIGNED;
     if (!unsigned_idx || (ibits != 16 && ibits != 32) || (ibits != dbits && !(dbits == 8 && ibits == 16))) {
-        ptoc_op_emit_error(w->op, "takes unsigned 16- or 32-bit indices of the data's width (16-bit for 8-bit data)");
+        ptoc_op_emit_error(w->op,
+                           "takes unsigned 16- or 32-bit indices of the data's width (16-bit for 8-bit data)");
         return false;
     }
     if (pe != e) {

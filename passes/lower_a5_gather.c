@@ -43,8 +43,8 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
     ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, iu, count), *mask = ptoc_pto_mask_type_get(L->ctx, ib);
     ptoc_type *dvreg = ptoc_pto_vreg_type_get(L->ctx, d->elem, 2048 / bits);
-    ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *ip = vb_tile_ptr(L, idx, iu), *dp = vb_tile_ptr(L, dst, d->elem);
-    (void)s;
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *ip = vb_tile_ptr(L, idx, iu);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, count);
@@ -77,7 +77,8 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
         return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 3);
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type), *t = ptoc_pto_tile_buf(ptoc_op_operand(op, 2)->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(ptoc_op_operand(op, 2)->type);
     if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || !t || s->elem != d->elem ||
         !ptoc_type_is_int(i->elem))
         return;

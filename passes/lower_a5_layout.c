@@ -50,7 +50,10 @@ static lanes lanes_at(vop_builder *L, ptoc_type *elem, unsigned bits)
     return r;
 }
 
-static ptoc_type *uint_of(vop_builder *L, unsigned bits) { return ptoc_type_int(L->ctx, bits, PTOC_UNSIGNED); }
+static ptoc_type *uint_of(vop_builder *L, unsigned bits)
+{
+    return ptoc_type_int(L->ctx, bits, PTOC_UNSIGNED);
+}
 
 static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
                         const char *k, const char *v)
@@ -72,7 +75,8 @@ static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_v
     return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", dist);
 }
 
-static void store(vop_builder *L, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m, const char *dist)
+static void store(vop_builder *L, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m,
+                  const char *dist)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", dist, NULL, NULL);
@@ -89,7 +93,10 @@ static bool plain_vec(const ptoc_pto_tile_desc *t, const ptoc_type *elem)
            t->slayout == PTOC_PTO_SL_NONE_BOX && t->elem == elem;
 }
 
-static unsigned elem_bits(const ptoc_value *tile) { return ptoc_type_bitwidth(ptoc_pto_tile_buf(tile->type)->elem); }
+static unsigned elem_bits(const ptoc_value *tile)
+{
+    return ptoc_type_bitwidth(ptoc_pto_tile_buf(tile->type)->elem);
+}
 
 /* The index lanes for elements of `bits`: u32 for 32-bit data, u16 otherwise. */
 static unsigned index_bits(unsigned bits) { return bits == 32 ? 32 : 16; }
@@ -110,8 +117,8 @@ static ptoc_value *as_lane(vop_builder *L, ptoc_value *v, unsigned bits)
 }
 
 /* vci(start), then vmins(clamp), vmuls(mul), vadds(add) when given, under m. */
-static ptoc_value *indices(vop_builder *L, const lanes *ix, ptoc_value *start, ptoc_value *clamp, ptoc_value *mul,
-                           ptoc_value *add, ptoc_value *m)
+static ptoc_value *indices(vop_builder *L, const lanes *ix, ptoc_value *start, ptoc_value *clamp,
+                           ptoc_value *mul, ptoc_value *add, ptoc_value *m)
 {
     unsigned bits = ix->bits;
     ptoc_value *s = as_lane(L, start, bits);
@@ -179,14 +186,17 @@ static void concat_program(vop_builder *L, ptoc_value *a, ptoc_value *b, ptoc_va
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     const ptoc_pto_tile_desc *sa = ptoc_pto_tile_buf(a->type), *sb = ptoc_pto_tile_buf(b->type);
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = index_bits(bits);
-    lanes full = lanes_at(L, d->elem, bits), data = lanes_at(L, d->elem, ib), ix = lanes_at(L, uint_of(L, ib), ib);
+    lanes full = lanes_at(L, d->elem, bits), data = lanes_at(L, d->elem, ib);
+    lanes ix = lanes_at(L, uint_of(L, ib), ib);
     bool b8 = bits == 8;
-    ptoc_value *ap = vb_tile_ptr(L, a, d->elem), *bp = vb_tile_ptr(L, b, d->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_value *ap = vb_tile_ptr(L, a, d->elem), *bp = vb_tile_ptr(L, b, d->elem);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *dv = vb_tile_valid(L, dst), *av = vb_tile_valid(L, a), *bv = vb_tile_valid(L, b);
     ptoc_value *vrows = ptoc_op_result(dv, 0), *ac = ptoc_op_result(av, 1), *bc = ptoc_op_result(bv, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, full.count);
     ptoc_value *bstep = vb_index(L, data.count);
-    ptoc_value *astride = vb_index(L, sa->cols), *bstride = vb_index(L, sb->cols), *dstride = vb_index(L, d->cols);
+    ptoc_value *astride = vb_index(L, sa->cols), *bstride = vb_index(L, sb->cols);
+    ptoc_value *dstride = vb_index(L, d->cols);
     vb_loop rows, first_cols, second_cols;
     ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
     ptoc_value *arow = vb_arith(L, "arith.muli", r, astride), *drow = vb_arith(L, "arith.muli", r, dstride);
@@ -237,7 +247,8 @@ static void pack_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
         /* the 16-bit values sit in the even lanes: vdintlv packs them into the low half */
         ptoc_value *h = narrow(L, v, 32, 16), *ops[2] = {h, h};
         ptoc_type *two[2] = {mid.vreg, mid.vreg};
-        v = narrow(L, vb_result0(vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, ops, 2, two, NULL, NULL, NULL, NULL)), 16, 8);
+        ptoc_op *packed = vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, ops, 2, two, NULL, NULL, NULL, NULL);
+        v = narrow(L, vb_result0(packed), 16, 8);
     } else
         v = narrow(L, v, wide, thin);
     lanes pk = lanes_at(L, out.elem, 2 * thin);          /* the predicate of a PK store: twice the width */
