@@ -27,6 +27,10 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VSTS, 9, 1},   {PTOC_PTO_VOP_VSTSX2, 9, 2},
     /* VfSim isa.csv, fp32: VCADD latency 22, VCMAX/VCMIN 16, each EXU0_ONLY (one port: issue 2) */
     {PTOC_PTO_VOP_VCADD, 22, 2}, {PTOC_PTO_VOP_VCMAX, 16, 2}, {PTOC_PTO_VOP_VCMIN, 16, 2},
+    /* pto-isa publishes no figure for vgather2 / vscatter (vgather2.md: "not publicly published"):
+     * a NORM load's or store's latency, and a port for 8 cycles (a register's 256 bytes as eight
+     * 32-byte block accesses); vci takes the default row */
+    {PTOC_PTO_VOP_VGATHER2, 9, 8}, {PTOC_PTO_VOP_VSCATTER, 9, 8},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
 };
 

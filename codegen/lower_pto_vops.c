@@ -19,6 +19,7 @@
  */
 #include "codegen/codegen_internal.h"
 #include "ptoc/ptoc.h"
+#include "ptoc/runtime.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -93,7 +94,8 @@ static LLVMValueRef first_lanes(cg *g, LLVMValueRef n, unsigned bytes)
     LLVMValueRef cap = LLVMConstInt(nt, lanes, false);
     LLVMValueRef clamped = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, n, cap, ""), n, cap, "");
     LLVMValueRef n16 = LLVMBuildTrunc(g->b, clamped, g->i16, "");
-    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), LLVMVectorType(g->i32, lanes), "");
+    LLVMTypeRef i32s = LLVMVectorType(g->i32, lanes);
+    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), i32s, "");
     iota = LLVMBuildTrunc(g->b, iota, LLVMVectorType(g->i16, lanes), "");
     LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntULT, iota, cg_splat(g, n16, lanes), "first");
     return predicate_of(g, c, bytes);
@@ -1042,6 +1044,103 @@ static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- indices, gathers, scatters */
+
+/* vci: lane i = s + i (INC_ORDER) or s - i (DEC_ORDER), wrapping. */
+static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = op->results[0].type;
+    unsigned lanes = lanes_of_type(vt);
+    LLVMTypeRef ty = cg_type(g, vt, op->loc);
+    LLVMTypeRef i32s = LLVMVectorType(g->i32, lanes);
+    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), i32s, "");
+    iota = LLVMBuildIntCast2(g->b, iota, ty, false, "");
+    LLVMValueRef base = splat_as(g, operand(g, op, 0), vt);
+    bool dec = !strcmp(string_attr(op, "order", "INC_ORDER"), "DEC_ORDER");
+    cg_set(g, &op->results[0], dec ? LLVMBuildSub(g->b, base, iota, "") : LLVMBuildAdd(g->b, base, iota, ""));
+    return true;
+}
+
+/* The addresses of vgather2's and vscatter's active lanes, ptr + idx[i]
+ * elements, each checked to lie inside UB: an index that leaves it ends the
+ * run (PTOC_RT_TRAP_INDEX: the largest such index, and how many elements
+ * from ptr to UB's end) instead of touching memory outside UB. */
+static LLVMValueRef checked_addresses(cg *g, ptoc_op *op, uint32_t ptr_operand, LLVMValueRef active)
+{
+    const ptoc_type *pe = ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, ptr_operand)->type);
+    const ptoc_type *it = ptoc_op_operand(op, ptr_operand + 1)->type;
+    unsigned n = lanes_of_type(it), esize = ptoc_type_bitwidth(pe) / 8;
+    LLVMTypeRef v64 = LLVMVectorType(g->i64, n);
+    LLVMValueRef ptr = operand(g, op, ptr_operand);
+    LLVMValueRef idx = LLVMBuildZExt(g->b, operand(g, op, ptr_operand + 1), v64, "idx");
+    LLVMValueRef bytes = LLVMBuildMul(g->b, idx, cg_splat(g, cg_i64(g, esize), n), "");
+    uint64_t cap = cg_capacity(g, PTOC_PTO_AS_VEC);
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ptr, g->i64, ""), base, "ub.at");
+    LLVMValueRef rel = LLVMBuildAdd(g->b, cg_splat(g, at, n), bytes, "");
+    LLVMValueRef last = cg_splat(g, cg_i64(g, (int64_t)(cap - esize)), n);
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, rel, last, "");
+    out = LLVMBuildAnd(g->b, out, active, "index.out");
+    LLVMValueRef any = cg_call_intrinsic(g, "llvm.vector.reduce.or", LLVMTypeOf(out), &out, 1);
+    LLVMValueRef bad = LLVMBuildSelect(g->b, out, idx, LLVMConstNull(v64), "");
+    LLVMValueRef worst = cg_call_intrinsic(g, "llvm.vector.reduce.umax", v64, &bad, 1);
+    LLVMValueRef left = LLVMBuildSub(g->b, cg_i64(g, (int64_t)cap), at, "");
+    LLVMValueRef room = LLVMBuildUDiv(g->b, left, cg_i64(g, esize), "");
+    cg_trap_if(g, any, PTOC_RT_TRAP_INDEX, op->loc, worst, room, cg_i64(g, 3));
+    return LLVMBuildGEP2(g->b, g->i8, ptr, &bytes, 1, "lane.addr");
+}
+
+/* llvm.masked.gather / scatter over the vector of pointers `addrs`. */
+static LLVMValueRef masked_access(cg *g, bool scatter, LLVMValueRef v_or_passthru, LLVMValueRef addrs,
+                                  LLVMValueRef active)
+{
+    const char *name = scatter ? "llvm.masked.scatter" : "llvm.masked.gather";
+    LLVMTypeRef tys[2] = {LLVMTypeOf(v_or_passthru), LLVMTypeOf(addrs)};
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMTypeRef fnty = LLVMIntrinsicGetType(g->llctx, id, tys, 2);
+    if (scatter) {
+        LLVMValueRef args[4] = {v_or_passthru, addrs, cg_i32(g, 1), active};
+        return LLVMBuildCall2(g->b, fnty, fn, args, 4, "");
+    }
+    LLVMValueRef args[4] = {addrs, cg_i32(g, 1), active, v_or_passthru};
+    return LLVMBuildCall2(g->b, fnty, fn, args, 4, "gathered");
+}
+
+/* The data lanes a gather or scatter moves: every lane, or for 8-bit data
+ * with 16-bit indices the even lanes (each index's lane 2i). */
+static bool even_lanes_only(const ptoc_type *data, const ptoc_type *idx)
+{
+    return lanes_of_type(data) == 2 * lanes_of_type(idx);
+}
+
+/* vgather2 ptr, idx, mask; vscatter v, ptr, idx, mask (rule arg 1). */
+static bool lower_gather(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    bool scatter = rule->arg;
+    uint32_t p = scatter ? 1 : 0;
+    const ptoc_type *it = ptoc_op_operand(op, p + 1)->type;
+    const ptoc_type *data = scatter ? ptoc_op_operand(op, 0)->type : op->results[0].type;
+    unsigned n = lanes_of_type(it), ibytes = lane_bytes(it);
+    LLVMValueRef active = lane_mask(g, operand(g, op, p + 2), n, ibytes);
+    LLVMValueRef addrs = checked_addresses(g, op, p, active);
+    LLVMTypeRef ty = cg_type(g, data, op->loc), lane = LLVMGetElementType(ty);
+    bool even = even_lanes_only(data, it);
+    if (scatter) {
+        LLVMValueRef v = operand(g, op, 0);
+        if (even)
+            v = gathered(g, v, index_vector(g, n, 2, 1, 0));
+        masked_access(g, true, v, addrs, active);
+        return true;
+    }
+    LLVMValueRef r = masked_access(g, false, LLVMConstNull(LLVMVectorType(lane, n)), addrs, active);
+    if (even)                              /* each byte zero-extended into its 16-bit lane */
+        r = LLVMBuildBitCast(g->b, LLVMBuildZExt(g->b, r, LLVMVectorType(g->i16, n), ""), ty, "");
+    cg_set(g, &op->results[0], r);
+    return true;
+}
+
 /* ---------------------------------------------------------------- bridges */
 
 /* tile_ptr (arg 0): the tile's address; tile_valid (1): its valid rows, columns. */
@@ -1150,5 +1249,8 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VCADD, lower_reduce, VB_ADD),
     VOP(VCMAX, lower_reduce, VB_MAX),
     VOP(VCMIN, lower_reduce, VB_MIN),
+    VOP(VCI, lower_vci, 0),
+    VOP(VGATHER2, lower_gather, 0),
+    VOP(VSCATTER, lower_gather, 1),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

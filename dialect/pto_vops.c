@@ -44,6 +44,8 @@ typedef enum vop_rule {
     VR_PAIR,        /* one vector type for all four */
     VR_CVT,         /* two element types, the lanes kept, halved or doubled; the mask at the source's granularity */
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
+    VR_INDEX,       /* s is the result's element type, an integer */
+    VR_GATHER,      /* unsigned 16- or 32-bit indices, one per data lane (per even lane of 8-bit data) */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
@@ -739,6 +741,29 @@ static bool check_hist(const vop_view *w)
     return masks_at(w, 8) && check_choice(w->op, "bank", "N0 N1");
 }
 
+/* vgather2 and vscatter (a5/TGather.hpp, TScatter.hpp, TTrans.hpp): the
+ * pointer's element type is the data's; the indices are unsigned lanes of
+ * the data's width (the library reinterprets signed index tiles), or 16-bit
+ * ones for 8-bit data, one per even lane; the predicate is the indices'. */
+static bool check_gather(const vop_view *w)
+{
+    bool scatter = w->nres == 0;
+    const ptoc_type *data = w->types[scatter ? 0 : 3], *pe = ptoc_pto_ub_ptr_elem(w->types[scatter ? 1 : 0]);
+    const ptoc_type *idx = elem_of(w->types[scatter ? 2 : 1]), *e = elem_of(data);
+    unsigned ibits = ptoc_type_bitwidth(idx), dbits = ptoc_type_bitwidth(e);
+    bool unsigned_idx = ptoc_type_is_int(idx) && idx->u.integer.sign != PTOC_SIGNED;
+    if (!unsigned_idx || (ibits != 16 && ibits != 32) || (ibits != dbits && !(dbits == 8 && ibits == 16))) {
+        ptoc_op_emit_error(w->op,
+                           "takes unsigned 16- or 32-bit indices of the data's width (16-bit for 8-bit data)");
+        return false;
+    }
+    if (pe != e) {
+        ptoc_op_emit_error(w->op, "the pointer's element type must be the vector's");
+        return false;
+    }
+    return masks_at(w, ibits);
+}
+
 static bool check_rule(const vop_view *w)
 {
     vop_rule rule = w->row->rule;
@@ -772,6 +797,13 @@ static bool check_rule(const vop_view *w)
     case VR_DUP: return check_dup(w, false);
     case VR_CVT: return check_cvt(w);
     case VR_HIST: return check_hist(w);
+    case VR_INDEX:
+        if (!ptoc_type_is_int(elem_of(w->types[1]))) {
+            ptoc_op_emit_error(w->op, "makes integer indices");
+            return false;
+        }
+        return check_dup(w, true) && check_choice(w->op, "order", "INC_ORDER DEC_ORDER");
+    case VR_GATHER: return check_gather(w);
     case VR_TILE_PTR: {
         /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64),
          * an integer tile's as its bytes (mask tiles) or 16-bit words (A2/A3 TCmp.hpp's

@@ -141,7 +141,8 @@ static const ew_row *ew_row_of(const ptoc_op *op) { return ew_row_of_opcode(ptoc
 bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
 {
     return ew_row_of_opcode(opcode) != NULL || a5_reduce_lowers(opcode) || a5_rowexpand_lowers(opcode) ||
-           a5_fill_lowers(opcode) || a5_convert_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL ||
+           a5_fill_lowers(opcode) || a5_convert_lowers(opcode) || a5_layout_lowers(opcode) ||
+           a5_gather_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL ||
            opcode == PTOC_PTO_OP_TSELS || opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS ||
            opcode == PTOC_PTO_OP_THISTOGRAM || a5_unary_lowers(opcode) || a5_ewx_lowers(opcode);
 }
@@ -771,6 +772,10 @@ static void lower_one(lower *L, ptoc_op *op)
         a5_unary_lower(L, op);
     } else if (a5_ewx_lowers(ptoc_pto_opcode(op))) {
         a5_ewx_lower(L, op);
+    } else if (a5_layout_lowers(ptoc_pto_opcode(op))) {
+        a5_layout_lower(L, op);
+    } else if (a5_gather_lowers(ptoc_pto_opcode(op))) {
+        a5_gather_lower(L, op);
     } else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);

@@ -25,4 +25,11 @@ void a5_unary_lower(vop_builder *L, ptoc_op *op);
 bool a5_ewx_lowers(ptoc_pto_op_id opcode);
 void a5_ewx_lower(vop_builder *L, ptoc_op *op);
 
+/* ttrans, tconcat, tpack (lower_a5_layout.c). */
+bool a5_layout_lowers(ptoc_pto_op_id opcode);
+void a5_layout_lower(vop_builder *L, ptoc_op *op);
+/* tgather's index form (lower_a5_gather.c). */
+bool a5_gather_lowers(ptoc_pto_op_id opcode);
+void a5_gather_lower(vop_builder *L, ptoc_op *op);
+
 #endif

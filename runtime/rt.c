@@ -184,7 +184,7 @@ void ptoc_rt_trap(int32_t kind, const char *where, int64_t a, int64_t b, int64_t
             ptoc_rt_fail(where, "the byte offset %" PRId64 " is not a 32-byte block inside the tile's %"
                          PRId64 " bytes", a, b);
         ptoc_rt_fail(where, "the index %" PRId64 " is outside the %" PRId64 " elements of the %s it indexes",
-                     a, b, c == 2 ? "view" : "tile");
+                     a, b, c == 2 ? "view" : c == 3 ? "UB" : "tile");
         break;
     case PTOC_RT_TRAP_EVENTID_INDEX:
         ptoc_rt_fail(where, "index %" PRId64 " is outside the event id array's %" PRId64 " entries", a, b);

@@ -52,7 +52,8 @@ typedef enum ptoc_rt_trap_kind {
     /* Added by the gathers and scatters: index a, read from an index tile,
      * selects outside the b things it indexes; c says what they are (0:
      * elements of a tile, 1: bytes of a tile, where a must start a whole
-     * 32-byte block, 2: elements of a GM view). */
+     * 32-byte block, 2: elements of a GM view, 3: elements from an A5
+     * gather's or scatter's pointer to the end of UB). */
     PTOC_RT_TRAP_INDEX,
     /* eventid_array_get/set at index a of an array of b entries. */
     PTOC_RT_TRAP_EVENTID_INDEX,

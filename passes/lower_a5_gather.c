@@ -1,0 +1,91 @@
+/* lower_a5_gather.c: pto-lower-a5's gathers through an index tile.
+ *
+ *   tgather, index form  (TGather.hpp TGather_b32 / _b16 / _b8) per valid row
+ *                        of dst and register of its columns: vlds of the
+ *                        indices (as unsigned lanes), vgather2 from src's
+ *                        storage at them, vsts NORM (8-bit data: 128 indices
+ *                        a register, PK_B16 store of the gathered bytes)
+ *
+ * An index past src's storage reads whatever UB holds there, as on the
+ * hardware; one that leaves UB traps (vgather2's semantics). The cpu target
+ * traps at src's storage instead (docs/decisions.md).
+ *
+ * Not lowered (the op stays): the mask and compare forms (vsqz and the
+ * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
+ * data, tgatherb (vgatherb), tscatter (the library zeroes all of dst before
+ * it scatters, where the cpu target keeps dst's other elements), and tiles
+ * other than row_major none_box vec tiles.
+ */
+#include "passes/lower_a5.h"
+#include "passes/passes.h"
+#include "passes/vop_builder.h"
+#include "ptoc/ptoc.h"
+#include "ptoc/pto.h"
+
+static bool plain_vec(const ptoc_pto_tile_desc *t)
+{
+    return t && t->loc == PTOC_PTO_AS_VEC && t->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           t->slayout == PTOC_PTO_SL_NONE_BOX;
+}
+
+static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
+                        const char *k, const char *v)
+{
+    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
+}
+
+static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
+    int64_t count = 2048 / ib;
+    ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, iu, count), *mask = ptoc_pto_mask_type_get(L->ctx, ib);
+    ptoc_type *dvreg = ptoc_pto_vreg_type_get(L->ctx, d->elem, 2048 / bits);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *ip = vb_tile_ptr(L, idx, iu);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, count);
+    ptoc_value *istride = vb_index(L, i->cols), *dstride = vb_index(L, d->cols);
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *irow = vb_arith(L, "arith.muli", r, istride), *drow = vb_arith(L, "arith.muli", r, dstride);
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *rest = vb_arith(L, "arith.subi", vcols, c);
+    ptoc_type *plt_types[2] = {mask, L->index};
+    ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
+    ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
+    ptoc_value *index = vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *gops[3] = {sp, index, m};
+    ptoc_value *v = vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
+    ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), m};
+    const char *dist = bits == 8 ? "PK_B16" : bits == 16 ? "NORM_B16" : "NORM_B32";
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+bool a5_gather_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TGATHER; }
+
+void a5_gather_lower(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins != 3)
+        return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */
+    ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 3);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(ptoc_op_operand(op, 2)->type);
+    if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || !t || s->elem != d->elem ||
+        !ptoc_type_is_int(i->elem))
+        return;
+    unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
+    if (ib != (bits == 32 ? 32u : 16u) || bits > 32)
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[4]){src, idx, ptoc_op_operand(op, 2), dst}, 4, 1);
+    index_program(L, src, idx, dst);
+    ptoc_op_erase(op);
+}
