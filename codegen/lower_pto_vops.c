@@ -228,7 +228,7 @@ LLVMValueRef cg_vop_binary(cg *g, cg_vbin k, const ptoc_type *elem, LLVMValueRef
     case VB_SHR: return shift(g, elem, false, a, b);
     case VB_EXPDIF: {
         LLVMValueRef d = LLVMBuildFSub(g->b, a, b, "");
-        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+        return cg_exp_log_lanes(g, false, d);
     }
     }
     return NULL;
@@ -260,8 +260,8 @@ LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a
         return cg_call_intrinsic(g, "llvm.abs", t, (LLVMValueRef[]){a, LLVMConstInt(g->i1, 0, false)}, 2);
     case VU_NEG: return fp ? LLVMBuildFNeg(g->b, a, "") : LLVMBuildNeg(g->b, a, "");
     case VU_NOT: return LLVMBuildNot(g->b, a, "");
-    case VU_EXP: return cg_call_intrinsic(g, "llvm.exp", t, &a, 1);
-    case VU_LN: return cg_call_intrinsic(g, "llvm.log", t, &a, 1);
+    case VU_EXP: return cg_exp_log_lanes(g, false, a);
+    case VU_LN: return cg_exp_log_lanes(g, true, a);
     case VU_SQRT: return cg_call_intrinsic(g, "llvm.sqrt", t, &a, 1);
     case VU_RELU: return min_max(g, elem, true, a, LLVMConstNull(t));
     }
