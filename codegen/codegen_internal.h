@@ -445,9 +445,12 @@ typedef enum cg_vun { VU_ABS, VU_NEG, VU_NOT, VU_EXP, VU_LN, VU_SQRT, VU_RELU } 
 typedef enum cg_vcmp { CG_CMP_EQ, CG_CMP_NE, CG_CMP_LT, CG_CMP_LE, CG_CMP_GT, CG_CMP_GE } cg_vcmp;
 LLVMValueRef cg_vop_binary(cg *g, cg_vbin k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a);
-/* lower_pto_unary.c: texp's and tlog's fixed float sequences, on an f32 or a vector of f32. */
-LLVMValueRef cg_fixed_exp(cg *g, LLVMValueRef x);
-LLVMValueRef cg_fixed_log(cg *g, LLVMValueRef x);
+/* The one exp and the one log of every target (lower_pto_unary.c): fixed
+ * sequences of float operations on f32 values, scalars or vectors. */
+LLVMValueRef cg_exp_f32(cg *g, LLVMValueRef x);
+LLVMValueRef cg_log_f32(cg *g, LLVMValueRef x);
+/* exp (log: ln) of f32 or f16 lanes, an f16 lane computed in f32 and rounded once. */
+LLVMValueRef cg_exp_log_lanes(cg *g, bool log, LLVMValueRef a);
 /* <n x i1>: ordered float compares (ne: unordered or unequal), integers
  * signed or unsigned by `elem`. */
 LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);

@@ -26,7 +26,9 @@
  *     cg_vop_compare): on f16 lanes as LLVM computes half (in float, rounded
  *     to f16 after each op), x/0 = -1 on integers, max/min by ordered
  *     compares. vrec is 1 / x; vrsqrt 1 / sqrt(x), both in f32 and rounded
- *     once to the lane (as the cpu target's trsqrt).
+ *     once to the lane (as the cpu target's trsqrt). vexp and vln are the one
+ *     exp and log of every target (cg_exp_f32, cg_log_f32: fixed float
+ *     sequences, not the host's libm), f16 lanes in f32 rounded once.
  *   - vcmpv_* / vcmpvs_*: one bit per lane, LSB first; repeat r's L bits at
  *     dst + r * L / 8 bytes whatever dst's strides (pto-isa a2a3 TCmp.hpp
  *     places the next 240 repeats' bits 240 * L / 8 bytes on); the sources

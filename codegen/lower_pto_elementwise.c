@@ -27,7 +27,7 @@
  * cg_tile_elem_ptr, which LLVM still vectorises where it can. The
  * arithmetic (docs/targets.md): integers wrap, x/0 = -1, INT_MIN/-1 = INT_MIN,
  * max(a,b) = a > b ? a : b and min(a,b) = a < b ? a : b, f16/bf16 compute in
- * float and round on store, expdif is expf(a - b) (llvm.exp.f32, i.e. libm),
+ * float and round on store, expdif is exp(a - b) (the one exp, cg_exp_f32),
  * on f16 with a - b rounded to f16 first (as the hardware subtracts in f16).
  */
 #include "codegen/codegen_internal.h"
@@ -55,7 +55,7 @@ static LLVMValueRef float_op(cg *g, ew_op op, LLVMValueRef a, LLVMValueRef b)
     case EW_MIN: return LLVMBuildSelect(B, LLVMBuildFCmp(B, LLVMRealOLT, a, b, ""), a, b, "");
     case EW_EXPDIF: {
         LLVMValueRef d = LLVMBuildFSub(B, a, b, "");
-        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+        return cg_exp_f32(g, d);
     }
     case EW_COPY: return a;
     }
@@ -94,7 +94,7 @@ LLVMValueRef cg_ew_apply(cg *g, ew_op op, const ptoc_type *elem, LLVMValueRef a,
                                ? LLVMVectorType(g->f16, LLVMGetVectorSize(LLVMTypeOf(d)))
                                : g->f16;
         d = LLVMBuildFPExt(g->b, LLVMBuildFPTrunc(g->b, d, half, ""), LLVMTypeOf(d), "");
-        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+        return cg_exp_f32(g, d);
     }
     if (ptoc_type_is_float(elem))
         return float_op(g, op, a, b);
@@ -151,7 +151,7 @@ static unsigned vector_lanes(ew_op op, const cg_tile *dst, const ew_src *src, un
 {
     unsigned lanes = 32 / dst->esize;
     if (op == EW_EXPDIF || (op == EW_DIV && !ptoc_type_is_float(dst->elem)))
-        return 0;   /* expf calls and integer division have no vector form on x86: no gain */
+        return 0;   /* exp's long sequence and integer division: one element at a time */
     if (lanes < 2 || !unboxed_row_major(dst) || dst->desc.cols % lanes != 0)
         return 0;
     for (unsigned k = 0; k < nsrc; k++)

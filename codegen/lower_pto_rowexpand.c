@@ -19,7 +19,7 @@
  *
  * The arithmetic is the elementwise ops' (cg_ew_apply): integers wrap, x/0 =
  * -1, max/min are selects, f16/bf16 compute in float and round on store,
- * expdif is expf(a - b), on f16 with a - b rounded to f16 first. Row-major
+ * expdif is exp(a - b) (cg_exp_f32), on f16 with a - b rounded to f16 first. Row-major
  * unboxed tiles whose rows hold whole 32-byte vectors go a vector at a time
  * (the row vector splat, or its block loaded as one vector: a block is one
  * vector), the rest of a row one element at a time; integer division and
@@ -85,7 +85,7 @@ static unsigned vector_lanes(const rx_nest *n)
 {
     unsigned lanes = n->block;
     if (n->kind == EW_EXPDIF || (n->kind == EW_DIV && !ptoc_type_is_float(n->dst->elem)))
-        return 0; /* expf calls and integer division have no vector form on x86 */
+        return 0; /* exp's long sequence and integer division: one element at a time */
     if (lanes < 2 || !unboxed_row_major(n->dst) || !unboxed_row_major(n->full))
         return 0;
     if (n->dst->desc.cols % lanes != 0 || n->full->desc.cols % lanes != 0)

@@ -24,8 +24,9 @@
  * near overflow and in the subnormal range round once. log: x = 2^e * m with m
  * in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh(s), s = (m-1)/(m+1), as a series in
  * s^2 to s^9; subnormals are scaled by 2^23 first. docs/decisions.md gives
- * the error bounds against the exact functions. The A5 model's vexp and vln
- * micro-ops run the same sequences on vectors (cg_fixed_exp, cg_fixed_log).
+ * the error bounds against the exact functions. They are the one exp and log
+ * of every target: cg_exp_f32 and cg_log_f32 (scalars or vectors) also define
+ * expdif's e^ and the models' vexp/vln (codegen_internal.h).
  */
 #include "codegen/codegen_internal.h"
 
@@ -35,38 +36,27 @@ typedef enum un_op { UN_ABS, UN_NEG, UN_NOT, UN_RELU, UN_SQRT, UN_RSQRT, UN_RECI
 
 /* ---------------------------------------------------------------- exp and log */
 
-/* exp and log run on an f32 or on a vector of f32 lanes (the vexp and vln
- * micro-ops, lower_pto_vops.c): `x` is the value whose shape the constants
- * and the integer views take. */
-static unsigned lanes_like(LLVMValueRef x)
+/* The sequences run on an f32 value or a vector of them (the target models'
+ * blocks and registers); `x` gives the shape every constant takes. */
+static LLVMValueRef shaped(cg *g, LLVMValueRef x, LLVMValueRef c)
 {
     LLVMTypeRef t = LLVMTypeOf(x);
-    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 0;
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? cg_splat(g, c, LLVMGetVectorSize(t)) : c;
 }
 
-static LLVMValueRef shaped(LLVMValueRef x, LLVMValueRef c)
+static LLVMTypeRef shaped_type(LLVMValueRef x, LLVMTypeRef scalar)
 {
-    unsigned n = lanes_like(x);
-    if (!n)
-        return c;
-    LLVMValueRef copies[256];
-    for (unsigned i = 0; i < n; i++)
-        copies[i] = c;
-    return LLVMConstVector(copies, n);
+    LLVMTypeRef t = LLVMTypeOf(x);
+    return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMVectorType(scalar, LLVMGetVectorSize(t)) : scalar;
 }
 
-static LLVMTypeRef type_like(LLVMValueRef x, LLVMTypeRef scalar)
-{
-    unsigned n = lanes_like(x);
-    return n ? LLVMVectorType(scalar, n) : scalar;
-}
+static LLVMValueRef fconst(cg *g, LLVMValueRef x, float v) { return shaped(g, x, LLVMConstReal(g->f32, v)); }
 
-static LLVMValueRef fconst(cg *g, LLVMValueRef x, float v) { return shaped(x, LLVMConstReal(g->f32, v)); }
-static LLVMValueRef iconst(cg *g, LLVMValueRef x, int32_t v) { return shaped(x, cg_i32(g, v)); }
+static LLVMValueRef iconst(cg *g, LLVMValueRef x, int32_t v) { return shaped(g, x, cg_i32(g, v)); }
 
 static LLVMValueRef fbits(cg *g, LLVMValueRef i32)
 {
-    return LLVMBuildBitCast(g->b, i32, type_like(i32, g->f32), "");
+    return LLVMBuildBitCast(g->b, i32, shaped_type(i32, g->f32), "");
 }
 
 /* 2^k as a float for an i32 k in [-126, 127]. */
@@ -94,7 +84,7 @@ static LLVMValueRef horner(cg *g, LLVMValueRef x, const float *c, int n)
 #define LN2_C1 0.693359375f
 #define LN2_C2 (-2.12194440e-4f)
 
-LLVMValueRef cg_fixed_exp(cg *g, LLVMValueRef x0)
+LLVMValueRef cg_exp_f32(cg *g, LLVMValueRef x0)
 {
     static const float taylor[] = {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f, 1.0f};
     LLVMBuilderRef B = g->b;
@@ -106,36 +96,33 @@ LLVMValueRef cg_fixed_exp(cg *g, LLVMValueRef x0)
     LLVMValueRef r = LLVMBuildFSub(B, x, LLVMBuildFMul(B, nf, fconst(g, x0, LN2_C1), ""), "");
     r = LLVMBuildFSub(B, r, LLVMBuildFMul(B, nf, fconst(g, x0, LN2_C2), ""), "exp.r");
     LLVMValueRef p = horner(g, r, taylor, 8);
-    LLVMValueRef n = LLVMBuildFPToSI(B, nf, type_like(x0, g->i32), "");
+    LLVMValueRef n = LLVMBuildFPToSI(B, nf, shaped_type(x0, g->i32), "");
     LLVMValueRef n1 = LLVMBuildSDiv(B, n, iconst(g, x0, 2), "");
     LLVMValueRef n2 = LLVMBuildSub(B, n, n1, "");
     LLVMValueRef y = LLVMBuildFMul(B, LLVMBuildFMul(B, p, pow2(g, n1), ""), pow2(g, n2), "exp");
     return fsel(g, LLVMRealUNO, x0, x0, x0, y);
 }
 
-LLVMValueRef cg_fixed_log(cg *g, LLVMValueRef x0)
+LLVMValueRef cg_log_f32(cg *g, LLVMValueRef x0)
 {
     static const float series[] = {2.0f / 9, 2.0f / 7, 2.0f / 5, 2.0f / 3};
     LLVMBuilderRef B = g->b;
-    LLVMTypeRef i32 = type_like(x0, g->i32);
     LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, x0, fconst(g, x0, 0x1p-126f), "");
     LLVMValueRef x = LLVMBuildSelect(B, tiny, LLVMBuildFMul(B, x0, fconst(g, x0, 0x1p23f), ""), x0, "");
     LLVMValueRef e = LLVMBuildSelect(B, tiny, iconst(g, x0, -23), iconst(g, x0, 0), "");
-    LLVMValueRef u = LLVMBuildBitCast(B, x, i32, "");
-    LLVMValueRef biased = LLVMBuildLShr(B, u, iconst(g, x0, 23), "");
-    e = LLVMBuildAdd(B, e, LLVMBuildSub(B, biased, iconst(g, x0, 127), ""), "");
+    LLVMValueRef u = LLVMBuildBitCast(B, x, shaped_type(x0, g->i32), "");
+    e = LLVMBuildAdd(B, e, LLVMBuildSub(B, LLVMBuildLShr(B, u, iconst(g, x0, 23), ""), iconst(g, x0, 127), ""), "");
     LLVMValueRef m = fbits(g, LLVMBuildOr(B, LLVMBuildAnd(B, u, iconst(g, x0, 0x007fffff), ""),
                                           iconst(g, x0, 0x3f800000), ""));
     LLVMValueRef big = LLVMBuildFCmp(B, LLVMRealOGT, m, fconst(g, x0, 1.41421356f), "");
     m = LLVMBuildSelect(B, big, LLVMBuildFMul(B, m, fconst(g, x0, 0.5f), ""), m, "");
-    e = LLVMBuildAdd(B, e, LLVMBuildZExt(B, big, i32, ""), "");
+    e = LLVMBuildAdd(B, e, LLVMBuildZExt(B, big, shaped_type(x0, g->i32), ""), "");
     LLVMValueRef f = LLVMBuildFSub(B, m, fconst(g, x0, 1.0f), "");
     LLVMValueRef s = LLVMBuildFDiv(B, f, LLVMBuildFAdd(B, fconst(g, x0, 2.0f), f, ""), "log.s");
     LLVMValueRef z = LLVMBuildFMul(B, s, s, "");
     LLVMValueRef R = LLVMBuildFMul(B, z, horner(g, z, series, 4), "");
-    LLVMValueRef lm =
-        LLVMBuildFAdd(B, LLVMBuildFMul(B, fconst(g, x0, 2.0f), s, ""), LLVMBuildFMul(B, s, R, ""), "");
-    LLVMValueRef ef = LLVMBuildSIToFP(B, e, type_like(x0, g->f32), "");
+    LLVMValueRef lm = LLVMBuildFAdd(B, LLVMBuildFMul(B, fconst(g, x0, 2.0f), s, ""), LLVMBuildFMul(B, s, R, ""), "");
+    LLVMValueRef ef = LLVMBuildSIToFP(B, e, shaped_type(x0, g->f32), "");
     LLVMValueRef y = LLVMBuildFAdd(B, lm, LLVMBuildFMul(B, ef, fconst(g, x0, LN2_C2), ""), "");
     y = LLVMBuildFAdd(B, y, LLVMBuildFMul(B, ef, fconst(g, x0, LN2_C1), ""), "log");
     LLVMValueRef inf = fconst(g, x0, INFINITY);
@@ -143,6 +130,15 @@ LLVMValueRef cg_fixed_log(cg *g, LLVMValueRef x0)
     y = fsel(g, LLVMRealOLT, x0, fconst(g, x0, 0.0f), fbits(g, iconst(g, x0, 0x7fc00000)), y);
     y = fsel(g, LLVMRealOEQ, x0, fconst(g, x0, 0.0f), LLVMBuildFNeg(B, inf, ""), y);
     return fsel(g, LLVMRealUNO, x0, x0, x0, y);
+}
+
+LLVMValueRef cg_exp_log_lanes(cg *g, bool log, LLVMValueRef a)
+{
+    LLVMTypeRef t = LLVMTypeOf(a);
+    bool narrow = shaped_type(a, g->f32) != t;      /* f16 lanes: in f32, rounded once */
+    LLVMValueRef x = narrow ? LLVMBuildFPExt(g->b, a, shaped_type(a, g->f32), "") : a;
+    LLVMValueRef y = log ? cg_log_f32(g, x) : cg_exp_f32(g, x);
+    return narrow ? LLVMBuildFPTrunc(g->b, y, t, "") : y;
 }
 
 /* ---------------------------------------------------------------- one element */
@@ -163,8 +159,8 @@ static LLVMValueRef apply(cg *g, un_op op, const ptoc_type *elem, LLVMValueRef a
         if (fp)
             return LLVMBuildFDiv(B, LLVMConstReal(t, 1.0), a, "");
         return cg_int_div(g, LLVMConstInt(t, 1, false), a, cg_is_unsigned(elem));
-    case UN_EXP: return cg_fixed_exp(g, a);
-    case UN_LOG: return cg_fixed_log(g, a);
+    case UN_EXP: return cg_exp_f32(g, a);
+    case UN_LOG: return cg_log_f32(g, a);
     }
     return a;
 }

@@ -230,7 +230,7 @@ LLVMValueRef cg_vop_binary(cg *g, cg_vbin k, const ptoc_type *elem, LLVMValueRef
     case VB_SHR: return shift(g, elem, false, a, b);
     case VB_EXPDIF: {
         LLVMValueRef d = LLVMBuildFSub(g->b, a, b, "");
-        return cg_call_intrinsic(g, "llvm.exp", LLVMTypeOf(d), &d, 1);
+        return cg_exp_log_lanes(g, false, d);
     }
     }
     return NULL;
@@ -262,23 +262,12 @@ LLVMValueRef cg_vop_unary(cg *g, cg_vun k, const ptoc_type *elem, LLVMValueRef a
         return cg_call_intrinsic(g, "llvm.abs", t, (LLVMValueRef[]){a, LLVMConstInt(g->i1, 0, false)}, 2);
     case VU_NEG: return fp ? LLVMBuildFNeg(g->b, a, "") : LLVMBuildNeg(g->b, a, "");
     case VU_NOT: return LLVMBuildNot(g->b, a, "");
-    case VU_EXP: return cg_call_intrinsic(g, "llvm.exp", t, &a, 1);
-    case VU_LN: return cg_call_intrinsic(g, "llvm.log", t, &a, 1);
+    case VU_EXP: return cg_exp_log_lanes(g, false, a);
+    case VU_LN: return cg_exp_log_lanes(g, true, a);
     case VU_SQRT: return cg_call_intrinsic(g, "llvm.sqrt", t, &a, 1);
     case VU_RELU: return min_max(g, elem, true, a, LLVMConstNull(t));
     }
     return NULL;
-}
-
-/* vexp and vln compute texp's and tlog's fixed f32 sequences (lower_pto_unary.c),
- * f16 lanes in f32 rounded once, so that the A5 texp and tlog give the cpu
- * target's bits on every host (not libm's). */
-static LLVMValueRef fixed_exp_ln(cg *g, cg_vun k, LLVMValueRef a)
-{
-    LLVMTypeRef t = LLVMTypeOf(a), f32 = LLVMVectorType(g->f32, LLVMGetVectorSize(t));
-    LLVMValueRef x = t == f32 ? a : LLVMBuildFPExt(g->b, a, f32, "");
-    LLVMValueRef y = k == VU_EXP ? cg_fixed_exp(g, x) : cg_fixed_log(g, x);
-    return t == f32 ? y : LLVMBuildFPTrunc(g->b, y, t, "");
 }
 
 static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -286,10 +275,8 @@ static bool lower_unary(cg *g, ptoc_op *op, const cg_rule *rule)
     if (!computable(op))
         return false;
     LLVMValueRef a = operand(g, op, 0);
-    cg_vun k = (cg_vun)rule->arg;
-    LLVMValueRef r = k == VU_EXP || k == VU_LN
-                         ? narrow(g, op, fixed_exp_ln(g, k, widen(g, op, a)))
-                         : narrow(g, op, cg_vop_unary(g, k, vreg_elem(op), widen(g, op, a)));
+    cg_vun k = (cg_vun)rule->arg;   /* vexp, vln: the cpu target's fixed sequences (cg_exp_log_lanes) */
+    LLVMValueRef r = narrow(g, op, cg_vop_unary(g, k, vreg_elem(op), widen(g, op, a)));
     cg_set(g, &op->results[0], predicated(g, op, r, operand(g, op, 1), a));
     return true;
 }

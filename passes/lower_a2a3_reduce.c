@@ -1,8 +1,8 @@
 /* lower_a2a3_reduce.c: pto-lower-a2a3's column reductions (pto-isa a2a3
  * TColReduceOps.hpp ColReduceInstr, TColMax/TColMin/TColProd/TColSum.hpp).
  *
- *   tcolmax tcolmin tcolsum    dst = row 0 of src, then dst = OP(dst, row i)
- *   tcolprod (integers)        for i = 1 .. valid rows - 1: vmax, vmin, vadd,
+ *   tcolmax tcolmin            dst = row 0 of src, then dst = OP(dst, row i)
+ *   tcolsum tcolprod (ints)    for i = 1 .. valid rows - 1: vmax, vmin, vadd,
  *                              vmul dst, dst, src row i
  *
  * Row 0 reaches dst as in the library (copy_ubuf_to_ubuf of its whole
@@ -14,22 +14,25 @@
  * the library splits a row into whole repeats (counter mode) and the rest
  * (norm mode, the continuous mask): the same lanes, the same operations.
  *
- * The float ones stay: the library folds the rows one after another
- * (ColReduceInstr; TColSum's sequential form) or as a binary tree through
- * tmp (TColSum's IsBinary form), while the cpu target follows A5's order
- * (acc = row 0, then acc OP (row 2k+1 OP row 2k+2)). Sums and products
- * round differently; max and min differ once a NaN is among the rows (a
- * max by ordered compare, a > b ? a : b, drops a NaN met as its first
- * operand and keeps one met as its second). Integer ones wrap and compare exactly, so any order
- * gives the same bits.
+ * The order is the library's (ColReduceInstr; TColSum's sequential form),
+ * where the cpu target follows A5's (acc = row 0, then acc OP (row 2k+1 OP
+ * row 2k+2)): an A2/A3 quirk, which the C reference models in its A2/A3 mode
+ * (ref_tcol_reduce_a2a3). Integers wrap and compare exactly, so any order
+ * gives the same bits; float max and min differ only once a NaN is among the
+ * rows (a > b ? a : b drops a NaN met as its first operand and keeps one met
+ * as its second). Float sums and products stay: besides rounding in another
+ * order, the host's vadd/vmul make x86's negative default NaN of inf - inf
+ * (0 * inf), where the cpu target's reductions give the quiet NaN 0x7fc00000,
+ * and an A2/A3 program that fixes that needs UB scratch for the compare bits
+ * the op does not have (the A5 lowering's vcmp/vsel keeps them in registers).
  */
 #include "passes/lower_a2a3.h"
 
 typedef struct r_row { ptoc_pto_op_id op; ptoc_pto_vop_id vop; bool floats; } r_row;
 
 static const r_row r_rows[] = {
-    {PTOC_PTO_OP_TCOLMAX, PTOC_PTO_VOP_A2A3_VMAX, false},
-    {PTOC_PTO_OP_TCOLMIN, PTOC_PTO_VOP_A2A3_VMIN, false},
+    {PTOC_PTO_OP_TCOLMAX, PTOC_PTO_VOP_A2A3_VMAX, true},
+    {PTOC_PTO_OP_TCOLMIN, PTOC_PTO_VOP_A2A3_VMIN, true},
     {PTOC_PTO_OP_TCOLSUM, PTOC_PTO_VOP_A2A3_VADD, false},
     {PTOC_PTO_OP_TCOLPROD, PTOC_PTO_VOP_A2A3_VMUL, false},
 };

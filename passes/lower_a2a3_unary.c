@@ -5,13 +5,14 @@
  *   trecip (floats)            vrec dst, src (the library has no TRECIP; vrec is
  *                              its one-instruction 1 / x)
  *   tneg                       vmuls dst, src, -1 (TNEG_IMPL is TMULS by -1)
+ *   texp tlog                  vexp vln dst, src (TExp, TLog: one instruction)
  *
  * trelu takes f16, f32 and i32 (TRELU_IMPL's types); tnot runs on the
  * element as it is, where the library views 32-bit lanes as pairs of 16-bit
- * ones (the same bits either way). texp and tlog stay: the cpu target's exp
- * and log are fixed float sequences (lower_pto_unary.c) that a2a3.vexp and
- * a2a3.vln (the host's libm) do not reproduce bit for bit. Integer trecip
- * stays too: the library has no program for it.
+ * ones (the same bits either way). vexp and vln compute the one exp and log
+ * of every target (the cpu target's fixed float sequences, cg_exp_f32 and
+ * cg_log_f32), f16 in f32 rounded once. Integer trecip stays: the library
+ * has no program for it.
  *
  * The program is the elementwise family's (a2_elementwise_program): for an
  * operation applied lane by lane the library's unary paths (Unary1L*,
@@ -30,6 +31,8 @@ static const u_row u_rows[] = {
     {PTOC_PTO_OP_TRELU, PTOC_PTO_VOP_A2A3_VRELU, true, true},
     {PTOC_PTO_OP_TNOT, PTOC_PTO_VOP_A2A3_VNOT, false, true},
     {PTOC_PTO_OP_TNEG, PTOC_PTO_VOP_A2A3_VMULS, true, true},
+    {PTOC_PTO_OP_TEXP, PTOC_PTO_VOP_A2A3_VEXP, true, false},
+    {PTOC_PTO_OP_TLOG, PTOC_PTO_VOP_A2A3_VLN, true, false},
 };
 
 static const u_row *row_of(ptoc_pto_op_id opcode)

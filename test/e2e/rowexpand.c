@@ -8,8 +8,8 @@
  *
  * Each op runs on every dtype its cpu verifier row accepts (pto_dtypes.def)
  * and on the five shape classes of the harness, against
- * test/reference/ref_rowexpand.c, bit for bit but for expdif (libm expf on
- * both sides, 1 ulp tolerated as in the tcolexpand family). The block form's
+ * test/reference/ref_rowexpand.c, bit for bit (expdif's exp is the fixed
+ * sequence on both sides; 1 ulp still tolerated as in the tcolexpand family). The block form's
  * data differs along each block, so reading the wrong column shows.
  * rowexpand_reference_op is program.c's reference for these ops.
  */

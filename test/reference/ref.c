@@ -206,7 +206,7 @@ static uint64_t apply_float(ref_binop op, ref_dtype t, uint64_t a_bits, uint64_t
     case REF_MAX: r = a > b ? a : b; break;
     case REF_MIN: r = a < b ? a : b; break;
     /* f16: the difference is rounded to f16 first, as the hardware's vsub then vexp */
-    case REF_EXPDIF: r = expf(t == REF_F16 ? ref_float_of(t, ref_bits_of(t, a - b)) : a - b); break;
+    case REF_EXPDIF: r = ref_exp_f32(t == REF_F16 ? ref_float_of(t, ref_bits_of(t, a - b)) : a - b); break;
     }
     return ref_bits_of(t, r);
 }

@@ -237,6 +237,11 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* The same in the A2/A3 library's order (pto-isa a2a3 TColReduceOps.hpp
+ * ColReduceInstr, TColSum's sequential form): acc = row 0, then acc = OP(acc,
+ * row i) for each following row. Floats can round (and, with a NaN among the
+ * rows, max/min choose) differently from ref_tcol_reduce. */
+void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
  * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
  * Only a strictly greater (less) element moves the index, so a NaN is taken
