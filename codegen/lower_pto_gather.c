@@ -24,8 +24,11 @@
  *       the 32 bytes at byte offsets[i,b] of src's storage; the offset must
  *       start a whole block inside src (A5's vgatherb).
  *   tscatter ins(src, indexes) outs(dst):
- *       element indexes[i,j] of dst's storage = src[i,j], over src's valid
- *       region in row order (the last write to an element wins).
+ *       dst's whole storage zeroed first, as both NPU libraries do
+ *       (include/pto/npu/a5 and a2a3 TScatter.hpp: InitUBBuffer / vector_dup
+ *       of DstTile::Numel zeros); then element indexes[i,j] of dst's storage
+ *       = src[i,j], over src's valid region in row order (the last write to
+ *       an element wins).
  *   mgather ins(mem, idx) outs(dst):
  *       dst[i,j] = element idx[i,j] of the GM view mem (its row-major order),
  *       over dst's valid region (pto-isa's cpu default, Coalesce::Elem).
@@ -283,6 +286,7 @@ static bool lower_tscatter(cg *g, ptoc_op *op, const cg_rule *rule)
         !same_size(op, &src, &dst, "src", "dst") || !int_index_tile(op, &idx, "indexes") ||
         !covers(g, op, &idx, "indexes", src.vrows, src.vcols))
         return false;
+    LLVMBuildMemSet(g->b, dst.base, LLVMConstNull(g->i8), cg_i64(g, dst.desc.rows * dst.desc.cols * dst.esize), 1);
     cg_loop r, c;
     cg_loop_begin(g, &r, cg_i64(g, 0), src.vrows, "scatter.row");
     cg_loop_begin(g, &c, cg_i64(g, 0), src.vcols, "scatter.col");

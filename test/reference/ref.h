@@ -317,8 +317,9 @@ void ref_tgather_compare(const ref_tile *dst, const ref_tile *cdst, const ref_ti
 /* tgatherb: dst[i,j] = the element at byte off[i, j / (32/esize)] + (j % (32/esize)) * esize of
  * src's storage, over dst's valid region (offsets unsigned 32-bit). */
 void ref_tgatherb(const ref_tile *dst, const ref_tile *src, const ref_tile *off);
-/* tscatter: dst's storage element idx[i,j] = src[i,j] over src's valid
- * region, in row order (the last write wins). */
+/* tscatter: dst's whole storage zeroed (as the NPU libraries do), then its
+ * element idx[i,j] = src[i,j] over src's valid region, in row order (the
+ * last write wins). */
 void ref_tscatter(const ref_tile *dst, const ref_tile *src, const ref_tile *idx);
 
 /* ---------------------------------------------------------------- layout (ref_layout.c) */

@@ -68,6 +68,8 @@ void ref_tgatherb(const ref_tile *dst, const ref_tile *src, const ref_tile *off)
 
 void ref_tscatter(const ref_tile *dst, const ref_tile *src, const ref_tile *idx)
 {
+    /* the whole of dst is zeroed first, as the NPU libraries' TScatter does */
+    memset(dst->data, 0, (size_t)(dst->rows * dst->cols) * ref_dtype_size(dst->dtype));
     for (int64_t r = 0; r < src->vrows; r++)
         for (int64_t c = 0; c < src->vcols; c++) {
             int64_t k = index_at(idx, r, c);
