@@ -27,6 +27,9 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VSTS, 9, 1},   {PTOC_PTO_VOP_VSTSX2, 9, 2},
     /* VfSim isa.csv, fp32: VCADD latency 22, VCMAX/VCMIN 16, each EXU0_ONLY (one port: issue 2) */
     {PTOC_PTO_VOP_VCADD, 22, 2}, {PTOC_PTO_VOP_VCMAX, 16, 2}, {PTOC_PTO_VOP_VCMIN, 16, 2},
+    /* vstus: docs/isa/scalar/ops/micro-instruction/align-type.md gives 9 cycles; vstas has no
+     * published figure and takes vsts's; vci none either (the default); init_align is state only */
+    {PTOC_PTO_VOP_VSTUS, 9, 1},  {PTOC_PTO_VOP_VSTAS, 9, 1},  {PTOC_PTO_VOP_INIT_ALIGN, 0, 0},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
 };
 

@@ -1028,6 +1028,132 @@ static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ---------------------------------------------------------------- index generation, unaligned stores */
+
+/* vci: lane i = s + i (ASC), or s + N - 1 - i (DESC: a5/Tci.hpp's descending
+ * fill starts each register at S - N + 1, so its lane 0 holds the largest). */
+static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = op->results[0].type;
+    unsigned n = lanes_of_type(vt);
+    bool desc = !strcmp(string_attr(op, "order", "ASC"), "DESC");
+    LLVMTypeRef et = cg_elem_type(g, vreg_elem(op));
+    LLVMValueRef *steps = malloc(sizeof *steps * n);
+    if (!steps)
+        ptoc_fatal("out of memory");
+    for (unsigned i = 0; i < n; i++)
+        steps[i] = LLVMConstInt(et, desc ? n - 1 - i : i, false);
+    LLVMValueRef iota = LLVMConstVector(steps, n);
+    free(steps);
+    cg_set(g, &op->results[0], LLVMBuildAdd(g->b, splat_as(g, operand(g, op, 0), vt), iota, "vci"));
+    return true;
+}
+
+enum { ALIGN_BLOCK = 32 };
+
+LLVMTypeRef cg_align_state_type(cg *g)
+{
+    LLVMTypeRef f[3] = {g->ptr, LLVMVectorType(g->i8, ALIGN_BLOCK), LLVMVectorType(g->i1, ALIGN_BLOCK)};
+    return LLVMStructTypeInContext(g->llctx, f, 3, false);
+}
+
+static bool lower_init_align(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_set(g, &op->results[0], LLVMConstNull(cg_align_state_type(g)));
+    return true;
+}
+
+/* The start of addr's 32-byte block (the simulated spaces are allocated
+ * 64-byte aligned, so host blocks are the space's). */
+static LLVMValueRef block_of(cg *g, LLVMValueRef addr)
+{
+    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildPtrToInt(g->b, addr, g->i64, ""), cg_i64(g, ALIGN_BLOCK - 1), "");
+    LLVMValueRef back = LLVMBuildNeg(g->b, low, "");
+    return LLVMBuildGEP2(g->b, g->i8, addr, &back, 1, "block");
+}
+
+/* The bytes of a state where `pending` says, into its block (a masked
+ * store: no byte is touched when none is pending, as in a fresh state). */
+static void flush_pending(cg *g, LLVMValueRef block, LLVMValueRef bytes, LLVMValueRef pending)
+{
+    LLVMTypeRef tys[2] = {LLVMTypeOf(bytes), g->ptr};
+    unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
+    LLVMValueRef args[4] = {bytes, block, cg_i32(g, 1), pending};
+    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2),
+                   args, 4, "");
+}
+
+/* vstus state, n, v, ptr[off]: the stream's bytes now end at e = ptr + the bytes
+ * of min(n, N) elements. Pending bytes of a block before e's are written
+ * first; the new bytes below e's block are written; those from e's block
+ * on are the new state's pending bytes (joined with the old ones of the
+ * same block). */
+static bool lower_vstus(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 2)->type;
+    unsigned lanes = lanes_of_type(vt), esize = (unsigned)ptoc_type_bitwidth(vreg_elem(op)) / 8;
+    unsigned nbytes = lanes * esize;
+    if (nbytes != CG_MASK_BITS)
+        return unsupported(op, "vstus of a 64-bit register pair");
+    LLVMValueRef state = operand(g, op, 0), n = operand(g, op, 1), ptr = element_address(g, op, 3);
+    n = LLVMBuildZExtOrBitCast(g->b, n, g->i64, "");
+    LLVMValueRef cap = cg_i64(g, lanes);
+    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, n, cap, ""), n, cap, "");
+    LLVMValueRef len = LLVMBuildMul(g->b, n, cg_i64(g, esize), "len");
+    LLVMValueRef end = LLVMBuildGEP2(g->b, g->i8, ptr, &len, 1, "end"), e = block_of(g, end);
+    LLVMValueRef old_block = LLVMBuildExtractValue(g->b, state, 0, "");
+    LLVMValueRef old_bytes = LLVMBuildExtractValue(g->b, state, 1, "");
+    LLVMValueRef old_pending = LLVMBuildExtractValue(g->b, state, 2, "");
+    LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, old_block, e, "same");
+    LLVMTypeRef pv = LLVMVectorType(g->i1, ALIGN_BLOCK);
+    flush_pending(g, old_block, old_bytes, LLVMBuildSelect(g->b, same, LLVMConstNull(pv), old_pending, ""));
+    /* the bytes below e's block: the first max(e - ptr, 0) */
+    LLVMTypeRef bytes_ty = LLVMVectorType(g->i8, nbytes);
+    LLVMValueRef v = LLVMBuildBitCast(g->b, operand(g, op, 2), bytes_ty, "");
+    LLVMValueRef below = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, e, g->i64, ""),
+                                      LLVMBuildPtrToInt(g->b, ptr, g->i64, ""), "below");
+    LLVMValueRef head = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, below, cg_i64(g, 0), ""), below,
+                                        cg_i64(g, 0), "");
+    masked_store(g, v, ptr, first_lanes(g, head, 1));
+    /* e's block: byte j is the register's byte (e - ptr) + j where that is in [0, len) */
+    LLVMTypeRef window = LLVMArrayType(g->i8, ALIGN_BLOCK + nbytes + ALIGN_BLOCK);
+    LLVMValueRef buf = cg_alloca(g, window, "vstus.window");
+    LLVMValueRef at = cg_i64(g, ALIGN_BLOCK);
+    LLVMValueRef st = LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, g->i8, buf, &at, 1, ""));
+    LLVMSetAlignment(st, 1);
+    LLVMValueRef from = LLVMBuildAdd(g->b, below, cg_i64(g, ALIGN_BLOCK), "");
+    LLVMValueRef tail = load_lanes(g, g->i8, ALIGN_BLOCK, LLVMBuildGEP2(g->b, g->i8, buf, &from, 1, ""));
+    LLVMValueRef *steps = malloc(sizeof *steps * ALIGN_BLOCK);
+    if (!steps)
+        ptoc_fatal("out of memory");
+    for (unsigned j = 0; j < ALIGN_BLOCK; j++)
+        steps[j] = LLVMConstInt(g->i64, j, false);
+    LLVMValueRef idx = LLVMBuildAdd(g->b, cg_splat(g, below, ALIGN_BLOCK), LLVMConstVector(steps, ALIGN_BLOCK), "");
+    free(steps);
+    LLVMValueRef in = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, idx, LLVMConstNull(LLVMTypeOf(idx)), ""),
+                                   LLVMBuildICmp(g->b, LLVMIntSLT, idx, cg_splat(g, len, ALIGN_BLOCK), ""), "");
+    LLVMValueRef kept = LLVMBuildSelect(g->b, same, old_pending, LLVMConstNull(pv), "");
+    LLVMValueRef r = LLVMConstNull(cg_align_state_type(g));
+    r = LLVMBuildInsertValue(g->b, r, e, 0, "");
+    r = LLVMBuildInsertValue(g->b, r, LLVMBuildSelect(g->b, in, tail, old_bytes, ""), 1, "");
+    r = LLVMBuildInsertValue(g->b, r, LLVMBuildOr(g->b, in, kept, ""), 2, "");
+    cg_set(g, &op->results[0], r);
+    return true;
+}
+
+/* vstas state, ptr[off]: the pending bytes into the block of ptr + off elements. */
+static bool lower_vstas(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef state = operand(g, op, 0);
+    flush_pending(g, block_of(g, element_address(g, op, 1)), LLVMBuildExtractValue(g->b, state, 1, ""),
+                  LLVMBuildExtractValue(g->b, state, 2, ""));
+    return true;
+}
+
 /* ---------------------------------------------------------------- bridges */
 
 /* tile_ptr (arg 0): the tile's address; tile_valid (1): its valid rows, columns. */
@@ -1136,5 +1262,9 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VCADD, lower_reduce, VB_ADD),
     VOP(VCMAX, lower_reduce, VB_MAX),
     VOP(VCMIN, lower_reduce, VB_MIN),
+    VOP(VCI, lower_vci, 0),
+    VOP(INIT_ALIGN, lower_init_align, 0),
+    VOP(VSTUS, lower_vstus, 0),
+    VOP(VSTAS, lower_vstas, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

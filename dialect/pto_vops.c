@@ -46,6 +46,10 @@ typedef enum vop_rule {
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
+    VR_INDEX,       /* integer lanes, s their type, order ASC or DESC */
+    VR_ALIGN,       /* an align state (the signature fixes it) */
+    VR_STORE_U,     /* the pointer's element type is the vector's */
+    VR_FLUSH,       /* an align state and a pointer (the signature fixes them) */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
@@ -400,6 +404,12 @@ static bool check_kinds(const vop_view *w)
             }
             break;
         }
+        case 'a':
+            if (!ptoc_pto_type_is(t, PTOC_PTO_TYPE_ALIGN)) {
+                ptoc_op_emit_error(w->op, "an align operand or result must be a !pto.align");
+                ok = false;
+            }
+            break;
         case 's':
             if (!ptoc_type_is_int_or_index(t) && !ptoc_type_is_float(t)) {
                 ptoc_op_emit_error(w->op, "a scalar operand must be an integer or a float");
@@ -795,6 +805,14 @@ static bool check_rule(const vop_view *w)
             return false;
         }
         return true;
+    case VR_INDEX:
+        if (!ptoc_type_is_int(elem_of(w->types[1]))) {
+            ptoc_op_emit_error(w->op, "generates integer lanes");
+            return false;
+        }
+        return scalars_are(w, elem_of(w->types[1])) && check_choice(w->op, "order", "ASC DESC");
+    case VR_STORE_U: return check_memory(w, "");
+    case VR_ALIGN: case VR_FLUSH: return true;
     case VR_REP_BINARY: case VR_REP_BINARY_INT: case VR_REP_UNARY: case VR_REP_UNARY_FLOAT: case VR_REP_UNARY_INT:
     case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
     case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT: case VR_COPY_UB:
