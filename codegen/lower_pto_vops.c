@@ -1065,11 +1065,13 @@ static bool lower_init_align(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* The start of addr's 32-byte block (the simulated spaces are allocated
- * 64-byte aligned, so host blocks are the space's). */
+/* The start of addr's 32-byte block of UB (blocks counted from the
+ * simulated space's base, which the host need not align to 32 bytes). */
 static LLVMValueRef block_of(cg *g, LLVMValueRef addr)
 {
-    LLVMValueRef low = LLVMBuildAnd(g->b, LLVMBuildPtrToInt(g->b, addr, g->i64, ""), cg_i64(g, ALIGN_BLOCK - 1), "");
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, addr, g->i64, ""), base, "");
+    LLVMValueRef low = LLVMBuildAnd(g->b, at, cg_i64(g, ALIGN_BLOCK - 1), "");
     LLVMValueRef back = LLVMBuildNeg(g->b, low, "");
     return LLVMBuildGEP2(g->b, g->i8, addr, &back, 1, "block");
 }
