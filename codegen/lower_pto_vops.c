@@ -712,17 +712,19 @@ static void masked_store(cg *g, LLVMValueRef v, LLVMValueRef addr, LLVMValueRef 
 
 /* A store of the active lanes; PK_B16 and PK_B32 store the even lanes (the
  * low halves of the lanes twice as wide, which the predicate counts) packed:
- * N/2 elements. */
+ * N/2 elements; PK4_B32 every fourth (the low bytes of 32-bit lanes): N/4. */
 static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
     unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt);
     LLVMValueRef v = operand(g, op, 0);
-    if (!strncmp(string_attr(op, "dist", "NORM"), "PK_", 3)) {
-        lanes /= 2;
-        bytes *= 2;
-        v = gathered(g, v, index_vector(g, lanes, 2, 1, 0));
+    const char *dist = string_attr(op, "dist", "NORM");
+    unsigned pack = !strncmp(dist, "PK_", 3) ? 2 : !strncmp(dist, "PK4_", 4) ? 4 : 1;
+    if (pack > 1) {
+        lanes /= pack;
+        bytes *= pack;
+        v = gathered(g, v, index_vector(g, lanes, pack, 1, 0));
     }
     masked_store(g, v, element_address(g, op, 1), lane_mask(g, operand(g, op, 3), lanes, bytes));
     return true;

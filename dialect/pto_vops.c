@@ -586,12 +586,14 @@ static bool check_memory(const vop_view *w, const char *choices)
 static bool packed_store(const vop_view *w)
 {
     ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
-    return dist && dist->kind == PTOC_ATTR_STRING && !strncmp(dist->u.string->str, "PK_B", 4);
+    return dist && dist->kind == PTOC_ATTR_STRING &&
+           (!strncmp(dist->u.string->str, "PK_B", 4) || !strcmp(dist->u.string->str, "PK4_B32"));
 }
 
 /* vsts PK_B16 / PK_B32 (a5/TCvt.hpp's narrowing stores): the low half of
  * each n-bit lane, packed, so a vector of n/2-bit elements (a narrowing
- * vcvt's EVEN result) under a predicate of granularity n. */
+ * vcvt's EVEN result) under a predicate of granularity n. PK4_B32
+ * (a5/TQuant.hpp's int8 stores): the low byte of each 32-bit lane. */
 static bool check_packed_store(const vop_view *w)
 {
     const char *d = ptoc_op_attr(w->op, "dist")->u.string->str;
@@ -600,6 +602,14 @@ static bool check_packed_store(const vop_view *w)
         if (w->kinds[i] == 'p')
             pe = ptoc_pto_ub_ptr_elem(w->types[i]);
     unsigned n = dist_width(d), bits = ptoc_type_bitwidth(e);
+    if (!strcmp(d, "PK4_B32")) {
+        if (bits != 8 || pe != e) {
+            ptoc_op_emit_error(w->op, "dist PK4_B32 packs the low bytes of 32-bit lanes: a vector and pointer of "
+                                      "8-bit elements");
+            return false;
+        }
+        return masks_at(w, 32);
+    }
     if ((n != 16 && n != 32) || bits * 2 != n || pe != e) {
         ptoc_op_emit_error(w->op, "dist %s packs the low halves of %u-bit lanes: a vector and pointer of %u-bit "
                                   "elements", d, n ? n : 16, n ? n / 2 : 8);

@@ -18,5 +18,8 @@ void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
 /* texpands (lower_a5_fill.c). */
 bool a5_fill_lowers(ptoc_pto_op_id opcode);
 void a5_fill_lower(vop_builder *L, ptoc_op *op);
+/* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
+bool a5_quant_lowers(ptoc_pto_op_id opcode);
+void a5_quant_lower(vop_builder *L, ptoc_op *op);
 
 #endif
