@@ -599,10 +599,12 @@ static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     const ptoc_type *st = ptoc_op_operand(op, 0)->type, *dt = op->results[0].type;
     const ptoc_type *se = vreg_of(st)->elem, *de = vreg_of(dt)->elem;
-    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt), odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
+    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt);
+    const char *part = string_attr(op, "part", "EVEN");
+    unsigned odd = part[0] == 'P' ? (unsigned)(part[1] - '0') : !strcmp(part, "ODD");   /* P0..P3: lane 4i + k */
     LLVMValueRef v = operand(g, op, 0), active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
     if (dl < sl) {
-        LLVMValueRef idx = index_vector(g, dl, 2, 1, odd);
+        LLVMValueRef idx = index_vector(g, dl, sl / dl, 1, odd);
         v = gathered(g, v, idx);
         active = gathered(g, active, idx);
     }
@@ -642,11 +644,11 @@ static LLVMValueRef load_lanes(cg *g, LLVMTypeRef lane, unsigned count, LLVMValu
 
 /* UNPK_Bn: 128 bytes of n-bit elements, each zero-extended to 2n bits, as
  * the register's type (n-bit lanes: element i in lane 2i, 0 in lane 2i + 1). */
-static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty)
+static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty, unsigned factor)
 {
-    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 1024 / n;
+    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 2048 / factor / n;
     LLVMValueRef v = load_lanes(g, LLVMIntTypeInContext(g->llctx, n), count, addr);
-    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * n), count), "");
+    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, factor * n), count), "");
     return LLVMBuildBitCast(g->b, v, ty, "");
 }
 
@@ -673,7 +675,9 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
     else if (!strncmp(dist, "US_", 3))
         v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
     else if (!strncmp(dist, "UNPK_", 5))
-        v = unpacked_load(g, op, addr, ty);
+        v = unpacked_load(g, op, addr, ty, 2);
+    else if (!strncmp(dist, "UNPK4_", 6))
+        v = unpacked_load(g, op, addr, ty, 4);
     else if (!strcmp(dist, "BLK")) {
         unsigned per_block = 256 / ptoc_type_bitwidth(vreg_of(vt)->elem);     /* 32 bytes */
         v = gathered(g, load_lanes(g, lane, per_block, addr), shuffle_of(g, n, block_lane, per_block));

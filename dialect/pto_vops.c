@@ -618,7 +618,7 @@ static bool check_packed_store(const vop_view *w)
     return masks_at(w, n);
 }
 
-#define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
+#define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 UNPK4_B8 " \
                    "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16 BLK"
 
 static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
@@ -724,12 +724,17 @@ static bool check_cvt(const vop_view *w)
         return false;
     const ptoc_type *se = src->elem, *de = dst->elem;
     bool changes = dst->lanes != src->lanes, to_float = ptoc_type_is_int(se) && ptoc_type_is_float(de);
-    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd");
+    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd"), *part = ptoc_op_attr(w->op, "part");
     const char *r = rnd ? rnd->u.string->str : "R", *why = NULL;
+    bool quarter = part && part->u.string->str[0] == 'P';
     if (se == de)
         why = "converts to another element type";
-    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2)
-        why = "keeps, halves or doubles the lane count (8-bit to 32-bit lanes and back, fourfold, are not taken)";
+    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2 &&
+             !(dst->lanes * 4 == src->lanes && quarter))
+        why = "keeps, halves or doubles the lane count, or quarters it reading part P0..P3 (8-bit to 32-bit lanes; "
+              "32-bit to 8-bit is not taken)";
+    else if (quarter && dst->lanes * 4 != src->lanes)
+        why = "reads a part P0..P3 only when it quarters the lane count";
     else if (!changes && ptoc_op_attr(w->op, "part"))
         why = "takes a part only where the lane count changes";
     else if (to_float && dst->lanes > src->lanes)
@@ -843,7 +848,8 @@ bool pto_verify_vop(const ptoc_op *op)
         return false;
     const char *attrs = w.row->info.attrs;
     if ((in_words(attrs, "mode") && !check_choice(op, "mode", "ZEROING MERGING")) ||
-        (in_words(attrs, "part") && !check_choice(op, "part", "EVEN ODD")))
+        (in_words(attrs, "part") &&
+         !check_choice(op, "part", w.row->rule == VR_CVT ? "EVEN ODD P0 P1 P2 P3" : "EVEN ODD")))
         return false;
     for (uint32_t k = 0; k < w.nitems; k++)
         if (w.items[k].kind == '\'' && !ptoc_op_attr(op, w.items[k].key)) {

@@ -9,14 +9,15 @@
  *              vsts PK4_B32 of every fourth byte under the tail predicate.
  *   tdequant   per valid row of dst, scale and offset by vlds BRC_B32; per
  *              register of 64 f32: an i16 src by vlds UNPK_B16 and vcvt of its
- *              EVEN lanes to f32, then vsub the offset, vmul the scale, vsts.
+ *              EVEN lanes to f32, an i8 one by vlds UNPK4_B8, vcvt of lanes
+ *              4i to i32 (P0) and to f32; then vsub the offset, vmul the
+ *              scale, vsts.
  *
  * A parameter tile's element [r, 0] is read at r times its row stride, and
  * rows past its valid rows read its last valid row (the cpu target's rule;
  * TQuant.hpp reads element r of the tile, which is [r, 0] for the one-column
  * col_major parameter tiles it expects, and TDeQuant.hpp r times the row
- * stride). Only row_major none_box tiles are lowered; an i8 tdequant (the
- * library's UNPK4_B8 load and PART_P0 conversion) is not.
+ * stride). Only row_major none_box tiles are lowered.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -54,15 +55,23 @@ static ptoc_value *op1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_valu
     return vb_result0(vb_vop(L, id, n, ops, 1, &t, k0, v0, k1, v1));
 }
 
-/* A parameter tile's [min(r, valid rows - 1), 0], in every lane (vlds BRC_B32). */
-static ptoc_value *param_row(vop_builder *L, ptoc_value *tile, ptoc_value *row)
+/* A parameter tile: its pointer, last valid row and row stride (made at the program's top). */
+typedef struct param { ptoc_value *ptr, *last, *stride; ptoc_type *vreg; } param;
+
+static param param_of(vop_builder *L, ptoc_value *tile)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(tile->type);
-    ptoc_value *p = vb_tile_ptr(L, tile, d->elem);
-    ptoc_value *last = vb_arith(L, "arith.subi", ptoc_op_result(vb_tile_valid(L, tile), 0), vb_index(L, 1));
-    ptoc_value *r = vb_arith(L, "arith.maxsi", vb_arith(L, "arith.minsi", row, last), vb_index(L, 0));
-    ptoc_value *ops[2] = {p, vb_arith(L, "arith.muli", r, vb_index(L, d->cols))};
-    return op1(L, PTOC_PTO_VOP_VLDS, 2, ops, vreg(L, d->elem), "dist", "BRC_B32", NULL, NULL);
+    param p = {vb_tile_ptr(L, tile, d->elem), NULL, vb_index(L, d->cols), vreg(L, d->elem)};
+    p.last = vb_arith(L, "arith.subi", ptoc_op_result(vb_tile_valid(L, tile), 0), vb_index(L, 1));
+    return p;
+}
+
+/* A parameter tile's [min(r, valid rows - 1), 0], in every lane (vlds BRC_B32). */
+static ptoc_value *param_row(vop_builder *L, const param *p, ptoc_value *row)
+{
+    ptoc_value *r = vb_arith(L, "arith.maxsi", vb_arith(L, "arith.minsi", row, p->last), vb_index(L, 0));
+    ptoc_value *ops[2] = {p->ptr, vb_arith(L, "arith.muli", r, p->stride)};
+    return op1(L, PTOC_PTO_VOP_VLDS, 2, ops, p->vreg, "dist", "BRC_B32", NULL, NULL);
 }
 
 static ptoc_value *tail32(vop_builder *L, ptoc_value *rest)
@@ -93,7 +102,7 @@ static ptoc_value *cvt(vop_builder *L, ptoc_value *v, ptoc_value *m, ptoc_type *
 static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(ins[0]->type), *d = ptoc_pto_tile_buf(dst->type);
-    ptoc_type *f32 = s->elem, *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *f16 = ptoc_type_float(L->ctx, PTOC_F16);
+    ptoc_type *f32 = s->elem, *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), *f16 = ptoc_type_float(L->ctx, PTOC_F16);
     ptoc_type *vf32 = vreg(L, f32), *vi32 = vreg(L, i32), *vf16 = vreg(L, f16), *v8 = vreg(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, ins[0], f32), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, ins[0]);
@@ -102,9 +111,10 @@ static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins,
     vb_index(L, s->cols);
     vb_index(L, d->cols);
     ptoc_value *all32 = all_of(L, 32), *all16 = all_of(L, 16);
+    param fp = param_of(L, ins[1]), zp = nins > 2 ? param_of(L, ins[2]) : fp;
     vb_loop row_loop, reg_loop;
     ptoc_value *r = vb_loop_begin(L, &row_loop, zero, rows, one);
-    ptoc_value *scale = param_row(L, ins[1], r), *offset = nins > 2 ? param_row(L, ins[2], r) : NULL;
+    ptoc_value *scale = param_row(L, &fp, r), *offset = nins > 2 ? param_row(L, &zp, r) : NULL;
     ptoc_value *c = vb_loop_begin(L, &reg_loop, zero, cols, step);
     ptoc_value *m = tail32(L, vb_arith(L, "arith.subi", cols, c));
     ptoc_value *at[2] = {sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), c)};
@@ -129,24 +139,33 @@ static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins,
 static void dequant_program(vop_builder *L, ptoc_value *const *ins, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(ins[0]->type), *d = ptoc_pto_tile_buf(dst->type);
-    ptoc_type *vf32 = vreg(L, d->elem), *v16 = vreg(L, s->elem);
+    bool bytes = ptoc_type_bitwidth(s->elem) == 8;
+    ptoc_type *vf32 = vreg(L, d->elem), *vs = vreg(L, s->elem);
+    ptoc_type *vi32 = vreg(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS));
     ptoc_value *sp = vb_tile_ptr(L, ins[0], s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *rows = ptoc_op_result(valid, 0), *cols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, 64);
     vb_index(L, s->cols);
     vb_index(L, d->cols);
-    ptoc_value *all16 = all_of(L, 16);
+    ptoc_value *all_src = all_of(L, bytes ? 8 : 16), *all32 = bytes ? all_of(L, 32) : NULL;
+    param scales = param_of(L, ins[1]), offsets = param_of(L, ins[2]);
     vb_loop row_loop, reg_loop;
     ptoc_value *r = vb_loop_begin(L, &row_loop, zero, rows, one);
-    ptoc_value *scale = param_row(L, ins[1], r), *offset = param_row(L, ins[2], r);
+    ptoc_value *scale = param_row(L, &scales, r), *offset = param_row(L, &offsets, r);
     ptoc_value *c = vb_loop_begin(L, &reg_loop, zero, cols, step);
     ptoc_value *m = tail32(L, vb_arith(L, "arith.subi", cols, c));
     ptoc_value *at[2] = {sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), c)};
-    ptoc_value *x = op1(L, PTOC_PTO_VOP_VLDS, 2, at, v16, "dist", "UNPK_B16", NULL, NULL);
-    ptoc_value *ops[2] = {x, all16};
-    ptoc_op *w = vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &vf32, "part", "EVEN", NULL, NULL);
-    x = vb_result0(w);
+    ptoc_value *x = op1(L, PTOC_PTO_VOP_VLDS, 2, at, vs, "dist", bytes ? "UNPK4_B8" : "UNPK_B16", NULL, NULL);
+    if (bytes) {   /* s8 -> s32 from lane 4i (PART_P0), then exactly to f32 (ROUND_Z) */
+        ptoc_value *ops[2] = {x, all_src};
+        x = op1(L, PTOC_PTO_VOP_VCVT, 2, ops, vi32, "part", "P0", NULL, NULL);
+        ptoc_value *to_f[2] = {x, all32};
+        x = op1(L, PTOC_PTO_VOP_VCVT, 2, to_f, vf32, "rnd", "Z", NULL, NULL);
+    } else {
+        ptoc_value *ops[2] = {x, all_src};
+        x = op1(L, PTOC_PTO_VOP_VCVT, 2, ops, vf32, "part", "EVEN", NULL, NULL);
+    }
     ptoc_value *sub[3] = {x, offset, m};
     x = op1(L, PTOC_PTO_VOP_VSUB, 3, sub, vf32, NULL, NULL, NULL, NULL);
     ptoc_value *mul[3] = {x, scale, m};
@@ -191,7 +210,8 @@ void a5_quant_lower(vop_builder *L, ptoc_op *op)
         vb_open_vecscope(L, op, tiles, (uint32_t)nins + 1, 1);
         quant_program(L, tiles, (uint32_t)nins, tiles[nins]);
     } else {
-        if (nins != 3 || !is_f32(de) || !ptoc_type_is_int(se) || ptoc_type_bitwidth(se) != 16)
+        if (nins != 3 || !is_f32(de) || !ptoc_type_is_int(se) || se->u.integer.sign == PTOC_UNSIGNED ||
+            (ptoc_type_bitwidth(se) != 16 && ptoc_type_bitwidth(se) != 8))
             return;
         vb_open_vecscope(L, op, tiles, 4, 1);
         dequant_program(L, tiles, tiles[3]);
