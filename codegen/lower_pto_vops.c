@@ -601,7 +601,8 @@ static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
     const ptoc_type *se = vreg_of(st)->elem, *de = vreg_of(dt)->elem;
     unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt);
     const char *part = string_attr(op, "part", "EVEN");
-    unsigned odd = part[0] == 'P' ? (unsigned)(part[1] - '0') : !strcmp(part, "ODD");   /* P0..P3: lane 4i + k */
+    /* the lane read in each group: EVEN 0, ODD 1, Pk k (lane 4i + k) */
+    unsigned odd = part[0] == 'P' ? (unsigned)(part[1] - '0') : !strcmp(part, "ODD");
     LLVMValueRef v = operand(g, op, 0), active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
     if (dl < sl) {
         LLVMValueRef idx = index_vector(g, dl, sl / dl, 1, odd);
@@ -644,9 +645,11 @@ static LLVMValueRef load_lanes(cg *g, LLVMTypeRef lane, unsigned count, LLVMValu
 
 /* UNPK_Bn: 128 bytes of n-bit elements, each zero-extended to 2n bits, as
  * the register's type (n-bit lanes: element i in lane 2i, 0 in lane 2i + 1). */
-static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty, unsigned factor)
+static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty,
+                                  unsigned factor)
 {
-    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 2048 / factor / n;
+    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type));
+    unsigned count = 2048 / factor / n;
     LLVMValueRef v = load_lanes(g, LLVMIntTypeInContext(g->llctx, n), count, addr);
     v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, factor * n), count), "");
     return LLVMBuildBitCast(g->b, v, ty, "");
@@ -1089,8 +1092,8 @@ static void flush_pending(cg *g, LLVMValueRef block, LLVMValueRef bytes, LLVMVal
     LLVMTypeRef tys[2] = {LLVMTypeOf(bytes), g->ptr};
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
     LLVMValueRef args[4] = {bytes, block, cg_i32(g, 1), pending};
-    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2),
-                   args, 4, "");
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
 }
 
 /* vstus state, n, v, ptr[off]: the stream's bytes now end at e = ptr + the bytes
@@ -1139,10 +1142,12 @@ static bool lower_vstus(cg *g, ptoc_op *op, const cg_rule *rule)
         ptoc_fatal("out of memory");
     for (unsigned j = 0; j < ALIGN_BLOCK; j++)
         steps[j] = LLVMConstInt(g->i64, j, false);
-    LLVMValueRef idx = LLVMBuildAdd(g->b, cg_splat(g, below, ALIGN_BLOCK), LLVMConstVector(steps, ALIGN_BLOCK), "");
+    LLVMValueRef iota = LLVMConstVector(steps, ALIGN_BLOCK);
+    LLVMValueRef idx = LLVMBuildAdd(g->b, cg_splat(g, below, ALIGN_BLOCK), iota, "");
     free(steps);
-    LLVMValueRef in = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntSGE, idx, LLVMConstNull(LLVMTypeOf(idx)), ""),
-                                   LLVMBuildICmp(g->b, LLVMIntSLT, idx, cg_splat(g, len, ALIGN_BLOCK), ""), "");
+    LLVMValueRef from_ok = LLVMBuildICmp(g->b, LLVMIntSGE, idx, LLVMConstNull(LLVMTypeOf(idx)), "");
+    LLVMValueRef to_ok = LLVMBuildICmp(g->b, LLVMIntSLT, idx, cg_splat(g, len, ALIGN_BLOCK), "");
+    LLVMValueRef in = LLVMBuildAnd(g->b, from_ok, to_ok, "");
     LLVMValueRef kept = LLVMBuildSelect(g->b, same, old_pending, LLVMConstNull(pv), "");
     LLVMValueRef r = LLVMConstNull(cg_align_state_type(g));
     r = LLVMBuildInsertValue(g->b, r, e, 0, "");

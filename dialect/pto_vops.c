@@ -604,8 +604,8 @@ static bool check_packed_store(const vop_view *w)
     unsigned n = dist_width(d), bits = ptoc_type_bitwidth(e);
     if (!strcmp(d, "PK4_B32")) {
         if (bits != 8 || pe != e) {
-            ptoc_op_emit_error(w->op, "dist PK4_B32 packs the low bytes of 32-bit lanes: a vector and pointer of "
-                                      "8-bit elements");
+            ptoc_op_emit_error(w->op, "dist PK4_B32 packs the low bytes of 32-bit lanes: a vector and "
+                                      "pointer of 8-bit elements");
             return false;
         }
         return masks_at(w, 32);
@@ -618,7 +618,8 @@ static bool check_packed_store(const vop_view *w)
     return masks_at(w, n);
 }
 
-#define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 UNPK4_B8 " \
+#define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
+                   "UNPK4_B8 " \
                    "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16 BLK"
 
 static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
@@ -731,8 +732,8 @@ static bool check_cvt(const vop_view *w)
         why = "converts to another element type";
     else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2 &&
              !(dst->lanes * 4 == src->lanes && quarter))
-        why = "keeps, halves or doubles the lane count, or quarters it reading part P0..P3 (8-bit to 32-bit lanes; "
-              "32-bit to 8-bit is not taken)";
+        why = "keeps, halves or doubles the lane count, or quarters it reading part P0..P3 (8-bit to "
+              "32-bit lanes; 32-bit to 8-bit is not taken)";
     else if (quarter && dst->lanes * 4 != src->lanes)
         why = "reads a part P0..P3 only when it quarters the lane count";
     else if (!changes && ptoc_op_attr(w->op, "part"))

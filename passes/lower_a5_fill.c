@@ -143,12 +143,20 @@ static const ptoc_pto_tile_desc *plain_tile(ptoc_value *v)
 static int64_t int_attr(ptoc_op *op, const char *name, int64_t dflt)
 {
     const ptoc_attr *a = ptoc_op_attr(op, name);
-    return !a ? dflt : a->kind == PTOC_ATTR_INTEGER ? a->u.integer.value : a->kind == PTOC_ATTR_BOOL ? a->u.boolean
-                                                                                                     : -1;
+    if (!a)
+        return dflt;
+    return a->kind == PTOC_ATTR_INTEGER ? a->u.integer.value : a->kind == PTOC_ATTR_BOOL ? a->u.boolean : -1;
 }
 
-static ptoc_value *imax(vop_builder *L, ptoc_value *a, ptoc_value *b) { return vb_arith(L, "arith.maxsi", a, b); }
-static ptoc_value *imin(vop_builder *L, ptoc_value *a, ptoc_value *b) { return vb_arith(L, "arith.minsi", a, b); }
+static ptoc_value *imax(vop_builder *L, ptoc_value *a, ptoc_value *b)
+{
+    return vb_arith(L, "arith.maxsi", a, b);
+}
+
+static ptoc_value *imin(vop_builder *L, ptoc_value *a, ptoc_value *b)
+{
+    return vb_arith(L, "arith.minsi", a, b);
+}
 
 static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
 {
@@ -217,8 +225,9 @@ static void ttri_program(vop_builder *L, ptoc_value *diagonal, ptoc_value *dst, 
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *stride = vb_index(L, d->cols);
     vb_index(L, ln.count);
     bool fp = ptoc_type_is_float(d->elem);
-    ptoc_type *et = ptoc_type_is_int(d->elem) ? ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS)
-                                              : d->elem;
+    ptoc_type *et = d->elem;
+    if (ptoc_type_is_int(et))
+        et = ptoc_type_int(L->ctx, ptoc_type_bitwidth(et), PTOC_SIGNLESS);
     ptoc_value *v1 = broadcast(L, &ln, fp ? vb_float(L, et, 1.0) : vb_int(L, et, 1));
     ptoc_value *v0 = broadcast(L, &ln, fp ? vb_float(L, et, 0.0) : vb_int(L, et, 0));
     ptoc_value *diag = vb_cast(L, "arith.index_cast", diagonal, L->index);
@@ -285,7 +294,8 @@ static void fillpad_copy(vop_builder *L, const fillpad *f)
     ptoc_value *c = vb_loop_begin(L, &regs, vb_index(L, 0), f->src_cols, vb_index(L, f->ln.count));
     ptoc_value *m = first(L, &f->ln, vb_arith(L, "arith.subi", f->src_cols, c));
     ptoc_value *ops[2] = {f->sp, vb_arith(L, "arith.addi", so, c)};
-    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &f->ln.vreg, "dist", "NORM", NULL, NULL));
+    ptoc_op *ld = vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &f->ln.vreg, "dist", "NORM", NULL, NULL);
+    ptoc_value *v = vb_result0(ld);
     store(L, &f->ln, v, f->dp, vb_arith(L, "arith.addi", dof, c), m);
     vb_loop_end(L, &regs);
     vb_loop_end(L, &rows);
@@ -327,7 +337,8 @@ static void fillpad_columns(vop_builder *L, const fillpad *f)
     carried regs;
     ptoc_value *i = vb_loop_begin(L, &rows, vb_index(L, 0), f->src_rows, vb_index(L, 1));
     ptoc_value *start = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, row_len), f->src_cols);
-    ptoc_value *init = vb_result0(vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL));
+    ptoc_op *fresh = vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL);
+    ptoc_value *init = vb_result0(fresh);
     ptoc_value *state;
     ptoc_value *c = carry_begin(L, &regs, vb_index(L, 0), pad_cols, vb_index(L, f->ln.count), init, &state);
     ptoc_value *ops[5] = {state, vb_arith(L, "arith.subi", pad_cols, c), f->pad, f->dp,

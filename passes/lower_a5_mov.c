@@ -38,7 +38,8 @@ static void mov_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
     ptoc_value *s_stride = vb_index(L, s->rows), *d_stride = vb_index(L, d->rows);
     vb_loop outer, inner;
     ptoc_value *j = vb_loop_begin(L, &outer, zero, lines, one);
-    ptoc_value *s_base = vb_arith(L, "arith.muli", j, s_stride), *d_base = vb_arith(L, "arith.muli", j, d_stride);
+    ptoc_value *s_base = vb_arith(L, "arith.muli", j, s_stride);
+    ptoc_value *d_base = vb_arith(L, "arith.muli", j, d_stride);
     ptoc_value *c = vb_loop_begin(L, &inner, zero, len, step);
     ptoc_value *rest = vb_arith(L, "arith.subi", len, c);
     ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, mask, NULL, NULL, NULL, NULL));

@@ -74,6 +74,12 @@ static ptoc_value *param_row(vop_builder *L, const param *p, ptoc_value *row)
     return op1(L, PTOC_PTO_VOP_VLDS, 2, ops, p->vreg, "dist", "BRC_B32", NULL, NULL);
 }
 
+/* Element c of row r in a tile of `cols` columns (the constant made at the program's top). */
+static ptoc_value *line_at(vop_builder *L, ptoc_value *r, int64_t cols, ptoc_value *c)
+{
+    return vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, cols)), c);
+}
+
 static ptoc_value *tail32(vop_builder *L, ptoc_value *rest)
 {
     ptoc_type *types[2] = {ptoc_pto_mask_type_get(L->ctx, 32), L->index};
@@ -83,11 +89,14 @@ static ptoc_value *tail32(vop_builder *L, ptoc_value *rest)
 static ptoc_value *all_of(vop_builder *L, unsigned bits)
 {
     ptoc_type *m = ptoc_pto_mask_type_get(L->ctx, bits);
-    ptoc_pto_vop_id id = bits == 8 ? PTOC_PTO_VOP_PSET_B8 : bits == 16 ? PTOC_PTO_VOP_PSET_B16 : PTOC_PTO_VOP_PSET_B32;
+    ptoc_pto_vop_id id = bits == 8    ? PTOC_PTO_VOP_PSET_B8
+                         : bits == 16 ? PTOC_PTO_VOP_PSET_B16
+                                      : PTOC_PTO_VOP_PSET_B32;
     return vb_result0(vb_vop(L, id, 0, NULL, 1, &m, "pattern", "PAT_ALL", NULL, NULL));
 }
 
-/* vcvt of v to `to` under m, rounding to nearest even, saturating when `sat`, into the EVEN lanes when narrowing. */
+/* vcvt of v to `to` under m, rounding to nearest even, saturating when
+ * `sat`, into the EVEN lanes when narrowing. */
 static ptoc_value *cvt(vop_builder *L, ptoc_value *v, ptoc_value *m, ptoc_type *to, bool sat, bool even)
 {
     ptoc_value *ops[2] = {v, m};
@@ -102,7 +111,8 @@ static ptoc_value *cvt(vop_builder *L, ptoc_value *v, ptoc_value *m, ptoc_type *
 static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(ins[0]->type), *d = ptoc_pto_tile_buf(dst->type);
-    ptoc_type *f32 = s->elem, *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), *f16 = ptoc_type_float(L->ctx, PTOC_F16);
+    ptoc_type *f32 = s->elem, *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_type *f16 = ptoc_type_float(L->ctx, PTOC_F16);
     ptoc_type *vf32 = vreg(L, f32), *vi32 = vreg(L, i32), *vf16 = vreg(L, f16), *v8 = vreg(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, ins[0], f32), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, ins[0]);
@@ -117,7 +127,7 @@ static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins,
     ptoc_value *scale = param_row(L, &fp, r), *offset = nins > 2 ? param_row(L, &zp, r) : NULL;
     ptoc_value *c = vb_loop_begin(L, &reg_loop, zero, cols, step);
     ptoc_value *m = tail32(L, vb_arith(L, "arith.subi", cols, c));
-    ptoc_value *at[2] = {sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), c)};
+    ptoc_value *at[2] = {sp, line_at(L, r, s->cols, c)};
     ptoc_value *x = op1(L, PTOC_PTO_VOP_VLDS, 2, at, vf32, "dist", "NORM", NULL, NULL);
     ptoc_value *mul[3] = {x, scale, m};
     x = op1(L, PTOC_PTO_VOP_VMUL, 3, mul, vf32, NULL, NULL, NULL, NULL);
@@ -128,7 +138,7 @@ static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins,
     /* round once at f32 (the i32 round trip), then exactly to f16 and the 8-bit dtype */
     x = cvt(L, cvt(L, x, all32, vi32, true, false), all32, vf32, false, false);
     ptoc_value *b = cvt(L, cvt(L, x, all32, vf16, true, true), all16, v8, true, true);
-    ptoc_value *st[4] = {b, dp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, d->cols)), c), m};
+    ptoc_value *st[4] = {b, dp, line_at(L, r, d->cols, c), m};
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, st, 0, NULL, "dist", "PK4_B32", NULL, NULL);
     vb_loop_end(L, &reg_loop);
     vb_loop_end(L, &row_loop);
@@ -155,7 +165,7 @@ static void dequant_program(vop_builder *L, ptoc_value *const *ins, ptoc_value *
     ptoc_value *scale = param_row(L, &scales, r), *offset = param_row(L, &offsets, r);
     ptoc_value *c = vb_loop_begin(L, &reg_loop, zero, cols, step);
     ptoc_value *m = tail32(L, vb_arith(L, "arith.subi", cols, c));
-    ptoc_value *at[2] = {sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), c)};
+    ptoc_value *at[2] = {sp, line_at(L, r, s->cols, c)};
     ptoc_value *x = op1(L, PTOC_PTO_VOP_VLDS, 2, at, vs, "dist", bytes ? "UNPK4_B8" : "UNPK_B16", NULL, NULL);
     if (bytes) {   /* s8 -> s32 from lane 4i (PART_P0), then exactly to f32 (ROUND_Z) */
         ptoc_value *ops[2] = {x, all_src};
@@ -170,7 +180,7 @@ static void dequant_program(vop_builder *L, ptoc_value *const *ins, ptoc_value *
     x = op1(L, PTOC_PTO_VOP_VSUB, 3, sub, vf32, NULL, NULL, NULL, NULL);
     ptoc_value *mul[3] = {x, scale, m};
     x = op1(L, PTOC_PTO_VOP_VMUL, 3, mul, vf32, NULL, NULL, NULL, NULL);
-    ptoc_value *st[4] = {x, dp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, d->cols)), c), m};
+    ptoc_value *st[4] = {x, dp, line_at(L, r, d->cols, c), m};
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, st, 0, NULL, "dist", "NORM_B32", NULL, NULL);
     vb_loop_end(L, &reg_loop);
     vb_loop_end(L, &row_loop);
@@ -196,7 +206,8 @@ void a5_quant_lower(vop_builder *L, ptoc_op *op)
         tiles[i] = ptoc_op_operand(op, (uint32_t)i);
     if (!all_plain(tiles, (uint32_t)nins + 1))
         return;
-    const ptoc_type *se = ptoc_pto_tile_buf(tiles[0]->type)->elem, *de = ptoc_pto_tile_buf(tiles[nins]->type)->elem;
+    const ptoc_type *se = ptoc_pto_tile_buf(tiles[0]->type)->elem;
+    const ptoc_type *de = ptoc_pto_tile_buf(tiles[nins]->type)->elem;
     for (int i = 1; i < nins; i++)
         if (!is_f32(ptoc_pto_tile_buf(tiles[i]->type)->elem))
             return;
