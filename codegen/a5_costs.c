@@ -31,6 +31,9 @@ static const vop_cost costs[] = {
      * a NORM load's or store's latency, and a port for 8 cycles (a register's 256 bytes as eight
      * 32-byte block accesses); vci takes the default row */
     {PTOC_PTO_VOP_VGATHER2, 9, 8}, {PTOC_PTO_VOP_VSCATTER, 9, 8},
+    /* vstus: docs/isa/scalar/ops/micro-instruction/align-type.md gives 9 cycles; vstas has no
+     * published figure and takes vsts's; vci none either (the default); init_align is state only */
+    {PTOC_PTO_VOP_VSTUS, 9, 1},  {PTOC_PTO_VOP_VSTAS, 9, 1},  {PTOC_PTO_VOP_INIT_ALIGN, 0, 0},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
 };
 

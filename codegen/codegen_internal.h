@@ -454,6 +454,9 @@ LLVMValueRef cg_exp_log_lanes(cg *g, bool log, LLVMValueRef a);
 /* <n x i1>: ordered float compares (ne: unordered or unequal), integers
  * signed or unsigned by `elem`. */
 LLVMValueRef cg_vop_compare(cg *g, cg_vcmp k, const ptoc_type *elem, LLVMValueRef a, LLVMValueRef b);
+/* lower_pto_vops.c: !pto.align as LLVM: { the 32-byte block of its pending
+ * bytes, that block's bytes, which of them are pending (<32 x i1>) }. */
+LLVMTypeRef cg_align_state_type(cg *g);
 /* lower_a2a3.c: the A2/A3 vector state of the function being lowered, an
  * alloca of { i64 mask_hi, i64 mask_lo, i1 counter mode, i128 CMPMASK, i64
  * pad value } made and initialised (norm mode, every lane on, CMPMASK 0, pad

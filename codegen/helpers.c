@@ -77,6 +77,8 @@ LLVMTypeRef cg_cpu_type(cg *g, const ptoc_type *t, ptoc_loc loc)
                             (unsigned)ptoc_pto_vreg_type(t)->lanes);
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
         ty = LLVMVectorType(g->i1, CG_MASK_BITS);
+    else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_ALIGN))
+        ty = cg_align_state_type(g);
     else if (ptoc_pto_type_is(t, PTOC_PTO_TYPE_PIPE) || ptoc_pto_type_is(t, PTOC_PTO_TYPE_EVENTID_ARRAY) ||
              ptoc_pto_type_is(t, PTOC_PTO_TYPE_ASYNC_SESSION))
         ty = g->ptr;                           /* handles: lower_pto_xcore.c */

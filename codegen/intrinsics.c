@@ -93,7 +93,8 @@ static void append_list(char *name, size_t size, const char *key, const ptoc_att
  * lanes' LLVM type: an i32 scalar of ui32 lanes). */
 static bool implied(cg *g, const ptoc_type *t, const ptoc_type *reg)
 {
-    if (t->kind == PTOC_TYPE_INDEX || ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK))
+    if (t->kind == PTOC_TYPE_INDEX || ptoc_pto_type_is(t, PTOC_PTO_TYPE_MASK) ||
+        ptoc_pto_type_is(t, PTOC_PTO_TYPE_ALIGN))
         return true;
     if (ptoc_pto_ub_ptr_elem(t) || ptoc_pto_ptr_elem(t))   /* without a register, a pointer names the type */
         return reg != NULL;

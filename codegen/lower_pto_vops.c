@@ -602,10 +602,13 @@ static bool lower_vcvt(cg *g, ptoc_op *op, const cg_rule *rule)
     (void)rule;
     const ptoc_type *st = ptoc_op_operand(op, 0)->type, *dt = op->results[0].type;
     const ptoc_type *se = vreg_of(st)->elem, *de = vreg_of(dt)->elem;
-    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt), odd = !strcmp(string_attr(op, "part", "EVEN"), "ODD");
+    unsigned sl = lanes_of_type(st), dl = lanes_of_type(dt);
+    const char *part = string_attr(op, "part", "EVEN");
+    /* the lane read in each group: EVEN 0, ODD 1, Pk k (lane 4i + k) */
+    unsigned odd = part[0] == 'P' ? (unsigned)(part[1] - '0') : !strcmp(part, "ODD");
     LLVMValueRef v = operand(g, op, 0), active = lane_mask(g, operand(g, op, 1), sl, lane_bytes(st));
     if (dl < sl) {
-        LLVMValueRef idx = index_vector(g, dl, 2, 1, odd);
+        LLVMValueRef idx = index_vector(g, dl, sl / dl, 1, odd);
         v = gathered(g, v, idx);
         active = gathered(g, active, idx);
     }
@@ -645,11 +648,13 @@ static LLVMValueRef load_lanes(cg *g, LLVMTypeRef lane, unsigned count, LLVMValu
 
 /* UNPK_Bn: 128 bytes of n-bit elements, each zero-extended to 2n bits, as
  * the register's type (n-bit lanes: element i in lane 2i, 0 in lane 2i + 1). */
-static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty)
+static LLVMValueRef unpacked_load(cg *g, const ptoc_op *op, LLVMValueRef addr, LLVMTypeRef ty,
+                                  unsigned factor)
 {
-    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type)), count = 1024 / n;
+    unsigned n = ptoc_type_bitwidth(ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type));
+    unsigned count = 2048 / factor / n;
     LLVMValueRef v = load_lanes(g, LLVMIntTypeInContext(g->llctx, n), count, addr);
-    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * n), count), "");
+    v = LLVMBuildZExt(g->b, v, LLVMVectorType(LLVMIntTypeInContext(g->llctx, factor * n), count), "");
     return LLVMBuildBitCast(g->b, v, ty, "");
 }
 
@@ -676,7 +681,9 @@ static bool lower_vlds(cg *g, ptoc_op *op, const cg_rule *rule)
     else if (!strncmp(dist, "US_", 3))
         v = gathered(g, load_lanes(g, lane, n / 2, addr), index_vector(g, n, 1, 2, 0));
     else if (!strncmp(dist, "UNPK_", 5))
-        v = unpacked_load(g, op, addr, ty);
+        v = unpacked_load(g, op, addr, ty, 2);
+    else if (!strncmp(dist, "UNPK4_", 6))
+        v = unpacked_load(g, op, addr, ty, 4);
     else if (!strcmp(dist, "BLK")) {
         unsigned per_block = 256 / ptoc_type_bitwidth(vreg_of(vt)->elem);     /* 32 bytes */
         v = gathered(g, load_lanes(g, lane, per_block, addr), shuffle_of(g, n, block_lane, per_block));
@@ -715,17 +722,19 @@ static void masked_store(cg *g, LLVMValueRef v, LLVMValueRef addr, LLVMValueRef 
 
 /* A store of the active lanes; PK_B16 and PK_B32 store the even lanes (the
  * low halves of the lanes twice as wide, which the predicate counts) packed:
- * N/2 elements. */
+ * N/2 elements; PK4_B32 every fourth (the low bytes of 32-bit lanes): N/4. */
 static bool lower_vsts(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
     unsigned lanes = lanes_of_type(vt), bytes = lane_bytes(vt);
     LLVMValueRef v = operand(g, op, 0);
-    if (!strncmp(string_attr(op, "dist", "NORM"), "PK_", 3)) {
-        lanes /= 2;
-        bytes *= 2;
-        v = gathered(g, v, index_vector(g, lanes, 2, 1, 0));
+    const char *dist = string_attr(op, "dist", "NORM");
+    unsigned pack = !strncmp(dist, "PK_", 3) ? 2 : !strncmp(dist, "PK4_", 4) ? 4 : 1;
+    if (pack > 1) {
+        lanes /= pack;
+        bytes *= pack;
+        v = gathered(g, v, index_vector(g, lanes, pack, 1, 0));
     }
     masked_store(g, v, element_address(g, op, 1), lane_mask(g, operand(g, op, 3), lanes, bytes));
     return true;
@@ -1031,21 +1040,25 @@ static bool lower_chistv2(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-/* ---------------------------------------------------------------- indices, gathers, scatters */
+/* ---------------------------------------------------------------- indices, gathers, scatters, unaligned stores */
 
-/* vci: lane i = s + i (INC_ORDER) or s - i (DEC_ORDER), wrapping. */
+/* vci: lane i = s + i (ASC), or s + N - 1 - i (DESC: a5/Tci.hpp's descending
+ * fill starts each register at S - N + 1, so its lane 0 holds the largest). */
 static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
 {
     (void)rule;
     const ptoc_type *vt = op->results[0].type;
-    unsigned lanes = lanes_of_type(vt);
-    LLVMTypeRef ty = cg_type(g, vt, op->loc);
-    LLVMTypeRef i32s = LLVMVectorType(g->i32, lanes);
-    LLVMValueRef iota = LLVMBuildZExtOrBitCast(g->b, index_vector(g, lanes, 1, 1, 0), i32s, "");
-    iota = LLVMBuildIntCast2(g->b, iota, ty, false, "");
-    LLVMValueRef base = splat_as(g, operand(g, op, 0), vt);
-    bool dec = !strcmp(string_attr(op, "order", "INC_ORDER"), "DEC_ORDER");
-    cg_set(g, &op->results[0], dec ? LLVMBuildSub(g->b, base, iota, "") : LLVMBuildAdd(g->b, base, iota, ""));
+    unsigned n = lanes_of_type(vt);
+    bool desc = !strcmp(string_attr(op, "order", "ASC"), "DESC");
+    LLVMTypeRef et = cg_elem_type(g, vreg_elem(op));
+    LLVMValueRef *steps = malloc(sizeof *steps * n);
+    if (!steps)
+        ptoc_fatal("out of memory");
+    for (unsigned i = 0; i < n; i++)
+        steps[i] = LLVMConstInt(et, desc ? n - 1 - i : i, false);
+    LLVMValueRef iota = LLVMConstVector(steps, n);
+    free(steps);
+    cg_set(g, &op->results[0], LLVMBuildAdd(g->b, splat_as(g, operand(g, op, 0), vt), iota, "vci"));
     return true;
 }
 
@@ -1125,6 +1138,114 @@ static bool lower_gather(cg *g, ptoc_op *op, const cg_rule *rule)
     if (even)                              /* each byte zero-extended into its 16-bit lane */
         r = LLVMBuildBitCast(g->b, LLVMBuildZExt(g->b, r, LLVMVectorType(g->i16, n), ""), ty, "");
     cg_set(g, &op->results[0], r);
+    return true;
+}
+
+enum { ALIGN_BLOCK = 32 };
+
+LLVMTypeRef cg_align_state_type(cg *g)
+{
+    LLVMTypeRef f[3] = {g->ptr, LLVMVectorType(g->i8, ALIGN_BLOCK), LLVMVectorType(g->i1, ALIGN_BLOCK)};
+    return LLVMStructTypeInContext(g->llctx, f, 3, false);
+}
+
+static bool lower_init_align(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    cg_set(g, &op->results[0], LLVMConstNull(cg_align_state_type(g)));
+    return true;
+}
+
+/* The start of addr's 32-byte block of UB (blocks counted from the
+ * simulated space's base, which the host need not align to 32 bytes). */
+static LLVMValueRef block_of(cg *g, LLVMValueRef addr)
+{
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, addr, g->i64, ""), base, "");
+    LLVMValueRef low = LLVMBuildAnd(g->b, at, cg_i64(g, ALIGN_BLOCK - 1), "");
+    LLVMValueRef back = LLVMBuildNeg(g->b, low, "");
+    return LLVMBuildGEP2(g->b, g->i8, addr, &back, 1, "block");
+}
+
+/* The bytes of a state where `pending` says, into its block (a masked
+ * store: no byte is touched when none is pending, as in a fresh state). */
+static void flush_pending(cg *g, LLVMValueRef block, LLVMValueRef bytes, LLVMValueRef pending)
+{
+    LLVMTypeRef tys[2] = {LLVMTypeOf(bytes), g->ptr};
+    unsigned id = LLVMLookupIntrinsicID("llvm.masked.store", strlen("llvm.masked.store"));
+    LLVMValueRef args[4] = {bytes, block, cg_i32(g, 1), pending};
+    LLVMValueRef fn = LLVMGetIntrinsicDeclaration(g->mod, id, tys, 2);
+    LLVMBuildCall2(g->b, LLVMIntrinsicGetType(g->llctx, id, tys, 2), fn, args, 4, "");
+}
+
+/* vstus state, n, v, ptr[off]: the stream's bytes now end at e = ptr + the bytes
+ * of min(n, N) elements. Pending bytes of a block before e's are written
+ * first; the new bytes below e's block are written; those from e's block
+ * on are the new state's pending bytes (joined with the old ones of the
+ * same block). */
+static bool lower_vstus(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 2)->type;
+    unsigned lanes = lanes_of_type(vt), esize = (unsigned)ptoc_type_bitwidth(vreg_elem(op)) / 8;
+    unsigned nbytes = lanes * esize;
+    if (nbytes != CG_MASK_BITS)
+        return unsupported(op, "vstus of a 64-bit register pair");
+    LLVMValueRef state = operand(g, op, 0), n = operand(g, op, 1), ptr = element_address(g, op, 3);
+    n = LLVMBuildZExtOrBitCast(g->b, n, g->i64, "");
+    LLVMValueRef cap = cg_i64(g, lanes);
+    n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, n, cap, ""), n, cap, "");
+    LLVMValueRef len = LLVMBuildMul(g->b, n, cg_i64(g, esize), "len");
+    LLVMValueRef end = LLVMBuildGEP2(g->b, g->i8, ptr, &len, 1, "end"), e = block_of(g, end);
+    LLVMValueRef old_block = LLVMBuildExtractValue(g->b, state, 0, "");
+    LLVMValueRef old_bytes = LLVMBuildExtractValue(g->b, state, 1, "");
+    LLVMValueRef old_pending = LLVMBuildExtractValue(g->b, state, 2, "");
+    LLVMValueRef same = LLVMBuildICmp(g->b, LLVMIntEQ, old_block, e, "same");
+    LLVMTypeRef pv = LLVMVectorType(g->i1, ALIGN_BLOCK);
+    flush_pending(g, old_block, old_bytes, LLVMBuildSelect(g->b, same, LLVMConstNull(pv), old_pending, ""));
+    /* the bytes below e's block: the first max(e - ptr, 0) */
+    LLVMTypeRef bytes_ty = LLVMVectorType(g->i8, nbytes);
+    LLVMValueRef v = LLVMBuildBitCast(g->b, operand(g, op, 2), bytes_ty, "");
+    LLVMValueRef below = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, e, g->i64, ""),
+                                      LLVMBuildPtrToInt(g->b, ptr, g->i64, ""), "below");
+    LLVMValueRef head = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSGT, below, cg_i64(g, 0), ""), below,
+                                        cg_i64(g, 0), "");
+    masked_store(g, v, ptr, first_lanes(g, head, 1));
+    /* e's block: byte j is the register's byte (e - ptr) + j where that is in [0, len) */
+    LLVMTypeRef window = LLVMArrayType(g->i8, ALIGN_BLOCK + nbytes + ALIGN_BLOCK);
+    LLVMValueRef buf = cg_alloca(g, window, "vstus.window");
+    LLVMValueRef at = cg_i64(g, ALIGN_BLOCK);
+    LLVMValueRef st = LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, g->i8, buf, &at, 1, ""));
+    LLVMSetAlignment(st, 1);
+    LLVMValueRef from = LLVMBuildAdd(g->b, below, cg_i64(g, ALIGN_BLOCK), "");
+    LLVMValueRef tail = load_lanes(g, g->i8, ALIGN_BLOCK, LLVMBuildGEP2(g->b, g->i8, buf, &from, 1, ""));
+    LLVMValueRef *steps = malloc(sizeof *steps * ALIGN_BLOCK);
+    if (!steps)
+        ptoc_fatal("out of memory");
+    for (unsigned j = 0; j < ALIGN_BLOCK; j++)
+        steps[j] = LLVMConstInt(g->i64, j, false);
+    LLVMValueRef iota = LLVMConstVector(steps, ALIGN_BLOCK);
+    LLVMValueRef idx = LLVMBuildAdd(g->b, cg_splat(g, below, ALIGN_BLOCK), iota, "");
+    free(steps);
+    LLVMValueRef from_ok = LLVMBuildICmp(g->b, LLVMIntSGE, idx, LLVMConstNull(LLVMTypeOf(idx)), "");
+    LLVMValueRef to_ok = LLVMBuildICmp(g->b, LLVMIntSLT, idx, cg_splat(g, len, ALIGN_BLOCK), "");
+    LLVMValueRef in = LLVMBuildAnd(g->b, from_ok, to_ok, "");
+    LLVMValueRef kept = LLVMBuildSelect(g->b, same, old_pending, LLVMConstNull(pv), "");
+    LLVMValueRef r = LLVMConstNull(cg_align_state_type(g));
+    r = LLVMBuildInsertValue(g->b, r, e, 0, "");
+    r = LLVMBuildInsertValue(g->b, r, LLVMBuildSelect(g->b, in, tail, old_bytes, ""), 1, "");
+    r = LLVMBuildInsertValue(g->b, r, LLVMBuildOr(g->b, in, kept, ""), 2, "");
+    cg_set(g, &op->results[0], r);
+    return true;
+}
+
+/* vstas state, ptr[off]: the pending bytes into the block of ptr + off elements. */
+static bool lower_vstas(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef state = operand(g, op, 0);
+    flush_pending(g, block_of(g, element_address(g, op, 1)), LLVMBuildExtractValue(g->b, state, 1, ""),
+                  LLVMBuildExtractValue(g->b, state, 2, ""));
     return true;
 }
 
@@ -1239,5 +1360,8 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VCI, lower_vci, 0),
     VOP(VGATHER2, lower_gather, 0),
     VOP(VSCATTER, lower_gather, 1),
+    VOP(INIT_ALIGN, lower_init_align, 0),
+    VOP(VSTUS, lower_vstus, 0),
+    VOP(VSTAS, lower_vstas, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

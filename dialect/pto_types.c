@@ -127,6 +127,12 @@ ptoc_type *ptoc_pto_mask_type_get(ptoc_context *ctx, unsigned bits)
     return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_MASK, &m, sizeof m);
 }
 
+ptoc_type *ptoc_pto_align_type_get(ptoc_context *ctx)
+{
+    uint8_t none = 0;                      /* no parameters: parse_unit_type's blob */
+    return ptoc_type_dialect(ctx, &pto_dialect, PTOC_PTO_TYPE_ALIGN, &none, sizeof none);
+}
+
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
                               const int64_t *shape, ptoc_type *elem)
 {
@@ -670,6 +676,7 @@ static const struct {
     {"pipe", PTOC_PTO_TYPE_PIPE},
     {"async_session", PTOC_PTO_TYPE_ASYNC_SESSION},
     {"async_event", PTOC_PTO_TYPE_ASYNC_EVENT},
+    {"align", PTOC_PTO_TYPE_ALIGN},
 };
 
 ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
@@ -689,7 +696,8 @@ ptoc_type *pto_parse_type(ptoc_parser *p, ptoc_ident *mnemonic, bool enclosed)
     case PTOC_PTO_TYPE_EVENTID_ARRAY: return parse_eventid_array(p, enclosed);
     case PTOC_PTO_TYPE_PIPE:
     case PTOC_PTO_TYPE_ASYNC_SESSION:
-    case PTOC_PTO_TYPE_ASYNC_EVENT: return parse_unit_type(p, (ptoc_pto_type_kind)kind);
+    case PTOC_PTO_TYPE_ASYNC_EVENT:
+    case PTOC_PTO_TYPE_ALIGN: return parse_unit_type(p, (ptoc_pto_type_kind)kind);
     default: break;
     }
     ptoc_parser_error_at(p, ptoc_parser_hook_loc(p), "unknown pto type '%s'", mnemonic->str);
@@ -813,6 +821,7 @@ void pto_print_type(ptoc_printer *p, const ptoc_type *t)
     case PTOC_PTO_TYPE_PIPE: ptoc_print_str(p, "!pto.pipe"); return;
     case PTOC_PTO_TYPE_ASYNC_SESSION: ptoc_print_str(p, "!pto.async_session"); return;
     case PTOC_PTO_TYPE_ASYNC_EVENT: ptoc_print_str(p, "!pto.async_event"); return;
+    case PTOC_PTO_TYPE_ALIGN: ptoc_print_str(p, "!pto.align"); return;
     case PTOC_PTO_TYPE_KIND_COUNT: break;
     }
     ptoc_unreachable("unknown pto type kind");

@@ -44,10 +44,13 @@ typedef enum vop_rule {
     VR_PAIR,        /* one vector type for all four */
     VR_CVT,         /* two element types, the lanes kept, halved or doubled; the mask at the source's granularity */
     VR_HIST,        /* acc u16 x 128, src u8 x 256, a b8 mask, bank N0 or N1 */
-    VR_INDEX,       /* s is the result's element type, an integer */
     VR_GATHER,      /* unsigned 16- or 32-bit indices, one per data lane (per even lane of 8-bit data) */
     VR_TILE_PTR,    /* the pointer's element type is the tile's */
     VR_TILE_VALID,  /* index results */
+    VR_INDEX,       /* integer lanes, s their type, order ASC or DESC */
+    VR_ALIGN,       /* an align state (the signature fixes it) */
+    VR_STORE_U,     /* the pointer's element type is the vector's */
+    VR_FLUSH,       /* an align state and a pointer (the signature fixes them) */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
@@ -402,6 +405,12 @@ static bool check_kinds(const vop_view *w)
             }
             break;
         }
+        case 'a':
+            if (!ptoc_pto_type_is(t, PTOC_PTO_TYPE_ALIGN)) {
+                ptoc_op_emit_error(w->op, "an align operand or result must be a !pto.align");
+                ok = false;
+            }
+            break;
         case 's':
             if (!ptoc_type_is_int_or_index(t) && !ptoc_type_is_float(t)) {
                 ptoc_op_emit_error(w->op, "a scalar operand must be an integer or a float");
@@ -578,12 +587,14 @@ static bool check_memory(const vop_view *w, const char *choices)
 static bool packed_store(const vop_view *w)
 {
     ptoc_attr *dist = ptoc_op_attr(w->op, "dist");
-    return dist && dist->kind == PTOC_ATTR_STRING && !strncmp(dist->u.string->str, "PK_B", 4);
+    return dist && dist->kind == PTOC_ATTR_STRING &&
+           (!strncmp(dist->u.string->str, "PK_B", 4) || !strcmp(dist->u.string->str, "PK4_B32"));
 }
 
 /* vsts PK_B16 / PK_B32 (a5/TCvt.hpp's narrowing stores): the low half of
  * each n-bit lane, packed, so a vector of n/2-bit elements (a narrowing
- * vcvt's EVEN result) under a predicate of granularity n. */
+ * vcvt's EVEN result) under a predicate of granularity n. PK4_B32
+ * (a5/TQuant.hpp's int8 stores): the low byte of each 32-bit lane. */
 static bool check_packed_store(const vop_view *w)
 {
     const char *d = ptoc_op_attr(w->op, "dist")->u.string->str;
@@ -592,6 +603,14 @@ static bool check_packed_store(const vop_view *w)
         if (w->kinds[i] == 'p')
             pe = ptoc_pto_ub_ptr_elem(w->types[i]);
     unsigned n = dist_width(d), bits = ptoc_type_bitwidth(e);
+    if (!strcmp(d, "PK4_B32")) {
+        if (bits != 8 || pe != e) {
+            ptoc_op_emit_error(w->op, "dist PK4_B32 packs the low bytes of 32-bit lanes: a vector and "
+                                      "pointer of 8-bit elements");
+            return false;
+        }
+        return masks_at(w, 32);
+    }
     if ((n != 16 && n != 32) || bits * 2 != n || pe != e) {
         ptoc_op_emit_error(w->op, "dist %s packs the low halves of %u-bit lanes: a vector and pointer of %u-bit "
                                   "elements", d, n ? n : 16, n ? n / 2 : 8);
@@ -601,6 +620,7 @@ static bool check_packed_store(const vop_view *w)
 }
 
 #define LOAD_DISTS "NORM BRC_B8 BRC_B16 BRC_B32 US_B8 US_B16 DS_B8 DS_B16 UNPK_B8 UNPK_B16 UNPK_B32 " \
+                   "UNPK4_B8 " \
                    "DINTLV_B32 SPLT2CHN_B8 SPLT2CHN_B16 BLK"
 
 static bool is_signed_int(const ptoc_type *t) { return ptoc_type_is_int(t) && t->u.integer.sign == PTOC_SIGNED; }
@@ -706,12 +726,17 @@ static bool check_cvt(const vop_view *w)
         return false;
     const ptoc_type *se = src->elem, *de = dst->elem;
     bool changes = dst->lanes != src->lanes, to_float = ptoc_type_is_int(se) && ptoc_type_is_float(de);
-    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd");
+    ptoc_attr *rnd = ptoc_op_attr(w->op, "rnd"), *part = ptoc_op_attr(w->op, "part");
     const char *r = rnd ? rnd->u.string->str : "R", *why = NULL;
+    bool quarter = part && part->u.string->str[0] == 'P';
     if (se == de)
         why = "converts to another element type";
-    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2)
-        why = "keeps, halves or doubles the lane count (8-bit to 32-bit lanes and back, fourfold, are not taken)";
+    else if (changes && dst->lanes * 2 != src->lanes && dst->lanes != src->lanes * 2 &&
+             !(dst->lanes * 4 == src->lanes && quarter))
+        why = "keeps, halves or doubles the lane count, or quarters it reading part P0..P3 (8-bit to "
+              "32-bit lanes; 32-bit to 8-bit is not taken)";
+    else if (quarter && dst->lanes * 4 != src->lanes)
+        why = "reads a part P0..P3 only when it quarters the lane count";
     else if (!changes && ptoc_op_attr(w->op, "part"))
         why = "takes a part only where the lane count changes";
     else if (to_float && dst->lanes > src->lanes)
@@ -797,12 +822,6 @@ static bool check_rule(const vop_view *w)
     case VR_DUP: return check_dup(w, false);
     case VR_CVT: return check_cvt(w);
     case VR_HIST: return check_hist(w);
-    case VR_INDEX:
-        if (!ptoc_type_is_int(elem_of(w->types[1]))) {
-            ptoc_op_emit_error(w->op, "makes integer indices");
-            return false;
-        }
-        return check_dup(w, true) && check_choice(w->op, "order", "INC_ORDER DEC_ORDER");
     case VR_GATHER: return check_gather(w);
     case VR_TILE_PTR: {
         /* a 64-bit tile's elements may also be read as their u32 words (pto-split-u64),
@@ -827,6 +846,14 @@ static bool check_rule(const vop_view *w)
             return false;
         }
         return true;
+    case VR_INDEX:
+        if (!ptoc_type_is_int(elem_of(w->types[1]))) {
+            ptoc_op_emit_error(w->op, "generates integer lanes");
+            return false;
+        }
+        return scalars_are(w, elem_of(w->types[1])) && check_choice(w->op, "order", "ASC DESC");
+    case VR_STORE_U: return check_memory(w, "");
+    case VR_ALIGN: case VR_FLUSH: return true;
     case VR_REP_BINARY: case VR_REP_BINARY_INT: case VR_REP_UNARY: case VR_REP_UNARY_FLOAT: case VR_REP_UNARY_INT:
     case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
     case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT: case VR_COPY_UB:
@@ -847,7 +874,8 @@ bool pto_verify_vop(const ptoc_op *op)
         return false;
     const char *attrs = w.row->info.attrs;
     if ((in_words(attrs, "mode") && !check_choice(op, "mode", "ZEROING MERGING")) ||
-        (in_words(attrs, "part") && !check_choice(op, "part", "EVEN ODD")))
+        (in_words(attrs, "part") &&
+         !check_choice(op, "part", w.row->rule == VR_CVT ? "EVEN ODD P0 P1 P2 P3" : "EVEN ODD")))
         return false;
     for (uint32_t k = 0; k < w.nitems; k++)
         if (w.items[k].kind == '\'' && !ptoc_op_attr(op, w.items[k].key)) {

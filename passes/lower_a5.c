@@ -787,6 +787,8 @@ static void lower_one(lower *L, ptoc_op *op)
             replace_select(L, op, &s);
     } else if (ew_operands(op, ew_row_of(op), &e) && lowerable(&e))
         replace_by_vecscope(L, op, &e);
+    else if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TMOV)
+        a5_mov_lower(L, op);
 }
 
 static bool run_lower_a5(ptoc_op *func, ptoc_arena *arena, const ptoc_pass_options *opts)

@@ -31,5 +31,10 @@ void a5_layout_lower(vop_builder *L, ptoc_op *op);
 /* tgather's index form (lower_a5_gather.c). */
 bool a5_gather_lowers(ptoc_pto_op_id opcode);
 void a5_gather_lower(vop_builder *L, ptoc_op *op);
+/* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
+bool a5_quant_lowers(ptoc_pto_op_id opcode);
+void a5_quant_lower(vop_builder *L, ptoc_op *op);
+/* tmov vec -> vec that the elementwise copy leaves (lower_a5_mov.c). */
+void a5_mov_lower(vop_builder *L, ptoc_op *op);
 
 #endif

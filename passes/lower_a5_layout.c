@@ -122,7 +122,7 @@ static ptoc_value *indices(vop_builder *L, const lanes *ix, ptoc_value *start, p
 {
     unsigned bits = ix->bits;
     ptoc_value *s = as_lane(L, start, bits);
-    ptoc_value *r = vop1(L, PTOC_PTO_VOP_VCI, 1, &s, ix->vreg, "order", "INC_ORDER");
+    ptoc_value *r = vop1(L, PTOC_PTO_VOP_VCI, 1, &s, ix->vreg, "order", "ASC");
     ptoc_value *scalars[3] = {clamp, mul, add};
     static const ptoc_pto_vop_id ids[3] = {PTOC_PTO_VOP_VMINS, PTOC_PTO_VOP_VMULS, PTOC_PTO_VOP_VADDS};
     for (int k = 0; k < 3; k++) {

@@ -129,6 +129,7 @@ typedef enum ptoc_pto_type_kind {
     PTOC_PTO_TYPE_ASYNC_SESSION,    /* !pto.async_session */
     PTOC_PTO_TYPE_ASYNC_EVENT,      /* !pto.async_event */
     PTOC_PTO_TYPE_UB_PTR,           /* !pto.ptr<f32, ub>: a UB address, as the vector micro-ops take */
+    PTOC_PTO_TYPE_ALIGN,            /* !pto.align: an unaligned-store stream's pending bytes (vstus, vstas) */
     PTOC_PTO_TYPE_KIND_COUNT
 } ptoc_pto_type_kind;
 
@@ -181,6 +182,8 @@ ptoc_type *ptoc_pto_ub_ptr_type(ptoc_context *ctx, ptoc_type *elem);
 /* !pto.vreg<lanes x elem> and !pto.mask<b`bits`>. */
 ptoc_type *ptoc_pto_vreg_type_get(ptoc_context *ctx, ptoc_type *elem, int64_t lanes);
 ptoc_type *ptoc_pto_mask_type_get(ptoc_context *ctx, unsigned bits);
+/* !pto.align. */
+ptoc_type *ptoc_pto_align_type_get(ptoc_context *ctx);
 ptoc_type *ptoc_pto_view_type(ptoc_context *ctx, ptoc_pto_type_kind kind, uint32_t rank,
                               const int64_t *shape, ptoc_type *elem);
 /* kind is PTOC_PTO_TYPE_TILE_BUF or PTOC_PTO_TYPE_TILE. */
