@@ -13,18 +13,19 @@
  *                       blocks; then every lane on again
  *
  * Each vconv carries the conversion's rounding (rnd: RINT R, ROUND A, FLOOR
- * F, CEIL C, TRUNC Z, ODD O; no rmode or NONE: R, ptoc's and the library's
- * default for these pairs) and saturation (sat: the sat_mode, ON when
- * absent, the library's default for these pairs; CTRL[59], which TCvt sets
- * before its vconvs).
+ * F, CEIL C, TRUNC Z, ODD O; no rmode: R) and saturation (sat: the
+ * sat_mode, else the library's default: OFF for its narrowing pairs f16 ->
+ * u8/i8/i16, f32 -> i16, i32 -> i16, i64 -> i32, ON for the others; CTRL[59],
+ * which TCvt sets before its vconvs).
  *
- * The pairs lowered are the float ones, each one vconv_* instruction:
- * f32 -> f16 (R A F C Z O), f32 -> bf16 and f32 -> f32 (R A F C Z; the
- * library's ODD falls back to RINT there, where ptoc rounds to odd), f16 ->
- * f32 and bf16 -> f32 (exact). None of them stages through the hidden
- * scratch window: only the library's NonSatTorch integer paths (f32/f16 ->
- * i16 and f16 -> i8 without saturation) do. Not lowered yet (the op stays,
- * and the a2a3 backend says so): the integer pairs, a non-row-major tile.
+ * The pairs lowered are those TCvt.hpp converts with one vconv_* (the
+ * table below), each by ptoc's one conversion (cg_convert_bits). Not
+ * lowered (the op stays, and the a2a3 backend says so): ODD other than f32
+ * -> f16 and an explicit NONE where the pair rounds to or from an integer
+ * (the library's switch falls back to another rounding than ptoc's RINT);
+ * f32/f16 -> i16 and f16 -> i8 without saturation (the NonSatTorch paths,
+ * staged through the hidden scratch window UB[184 KiB, 192 KiB)); i32 ->
+ * f16 (vconv_deq); every other pair; a non-row-major tile.
  *
  * Two programs are ptoc's where the library's computes its masks at run time
  * (the same elements converted the same way): a dynamic valid shape runs in
@@ -35,36 +36,97 @@
 #include "passes/lower_a2a3.h"
 #include "ptoc/ptoc.h"
 
+#include <string.h>
+
 bool a2_convert_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TCVT; }
 
 /* ptoc's rmode numbers (pto_attrs.c): NONE RINT ROUND FLOOR CEIL TRUNC ODD CAST_RINT. */
 enum { RM_NONE, RM_RINT, RM_ROUND, RM_FLOOR, RM_CEIL, RM_TRUNC, RM_ODD, RM_CAST_RINT };
 
-static bool is_float(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_float(t) && t->u.fp.kind == k; }
+/* How a pair rounds: FF_ODD f32 -> f16 (R A F C Z O), FF the other
+ * narrowing float pairs (R A F C Z), TO_INT float -> int and TO_FLOAT int ->
+ * float (R A F C Z; an explicit NONE is the library's default instruction,
+ * which truncates or has no suffix, so it stays), EXACT the pairs without
+ * rounding (any rmode). NOSAT_STAYS: the pair's unsaturated program is the
+ * library's NonSatTorch one through the scratch window, not lowered yet. */
+enum { FF_ODD, FF, TO_INT, TO_FLOAT, EXACT };
 
-/* The vconv's rnd for the pair and the op's rmode, NULL when not lowered. */
-static const char *rnd_of(const ptoc_op *op, const ptoc_type *se, const ptoc_type *de)
+typedef struct pair_row {
+    const char *src, *dst;
+    int rounds;
+    bool narrowing;     /* sat OFF when the op has no sat_mode (the library's default) */
+    bool nosat_stays;
+} pair_row;
+
+static const pair_row pairs[] = {
+    {"f32", "f16", FF_ODD, false, false},   {"f32", "bf16", FF, false, false},
+    {"f32", "f32", FF, false, false},       {"f16", "f32", EXACT, false, false},
+    {"bf16", "f32", EXACT, false, false},   {"f32", "s32", TO_INT, false, false},
+    {"f32", "s64", TO_INT, false, false},   {"f32", "s16", TO_INT, true, true},
+    {"f16", "s32", TO_INT, false, false},   {"f16", "s16", TO_INT, true, true},
+    {"f16", "s8", TO_INT, true, true},      {"f16", "u8", TO_INT, true, false},
+    {"bf16", "s32", TO_INT, false, false},  {"s16", "f16", TO_FLOAT, false, false},
+    {"s32", "f32", TO_FLOAT, false, false}, {"s64", "f32", TO_FLOAT, false, false},
+    {"s16", "f32", EXACT, false, false},    {"u8", "f16", EXACT, false, false},
+    {"s8", "f16", EXACT, false, false},     {"s32", "s64", EXACT, false, false},
+    {"s32", "s16", EXACT, true, false},     {"s64", "s32", EXACT, true, false},
+};
+
+/* f16 bf16 f32, or an integer's bits with s (u for the unsigned 8-bit one). */
+static const char *name_of(const ptoc_type *e)
+{
+    if (ptoc_type_is_float(e)) {
+        ptoc_float_kind k = e->u.fp.kind;
+        return k == PTOC_F16 ? "f16" : k == PTOC_BF16 ? "bf16" : k == PTOC_F32 ? "f32" : "";
+    }
+    if (!ptoc_type_is_int(e))
+        return "";
+    bool u = e->u.integer.sign == PTOC_UNSIGNED;
+    switch (ptoc_type_bitwidth(e)) {
+    case 8: return u ? "u8" : "s8";
+    case 16: return u ? "" : "s16";
+    case 32: return u ? "" : "s32";
+    case 64: return u ? "" : "s64";
+    }
+    return "";
+}
+
+static const pair_row *pair_of(const ptoc_type *se, const ptoc_type *de)
+{
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!strcmp(pairs[i].src, name_of(se)) && !strcmp(pairs[i].dst, name_of(de)))
+            return &pairs[i];
+    return NULL;
+}
+
+/* The vconv's rnd for the pair and the op's rmode ("" for none), NULL when
+ * not lowered. */
+static const char *rnd_of(const ptoc_op *op, const pair_row *pr)
 {
     static const char *const rnds[] = {"R", "R", "A", "F", "C", "Z", "O", "R"};
     uint32_t m = RM_NONE;
     ptoc_attr *a = ptoc_op_attr(op, "rmode");
     if (a && (!ptoc_pto_enum_value(a, PTOC_PTO_ENUM_ROUND_MODE, &m) || m > RM_CAST_RINT))
         return NULL;
-    if (is_float(se, PTOC_F32) && (is_float(de, PTOC_F16) || is_float(de, PTOC_BF16) || is_float(de, PTOC_F32)))
-        return m == RM_ODD && !is_float(de, PTOC_F16) ? NULL : rnds[m];
-    if ((is_float(se, PTOC_F16) || is_float(se, PTOC_BF16)) && is_float(de, PTOC_F32))
+    if (pr->rounds == EXACT)
         return "";
-    return NULL;
+    if (m == RM_ODD && pr->rounds != FF_ODD)
+        return NULL;
+    if (a && m == RM_NONE && (pr->rounds == TO_INT || pr->rounds == TO_FLOAT))
+        return NULL;
+    return rnds[m];
 }
 
-/* sat_mode ON (0) or absent: SAT. */
-static const char *sat_of(const ptoc_op *op)
+/* The op's sat_mode (ON is 0), else the pair's default; NULL when not lowered. */
+static const char *sat_of(const ptoc_op *op, const pair_row *pr)
 {
-    uint32_t v = 0;
+    uint32_t v = pr->narrowing;
     ptoc_attr *a = ptoc_op_attr(op, "sat_mode");
-    if (a && ptoc_pto_enum_value(a, PTOC_PTO_ENUM_SATURATION_MODE, &v) && v != 0)
-        return "NOSAT";
-    return "SAT";
+    if (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_SATURATION_MODE, &v))
+        return NULL;
+    if (v != 0 && pr->nosat_stays)
+        return NULL;
+    return v != 0 ? "NOSAT" : "SAT";
 }
 
 /* A row-major none_box vec tile whose rows are whole blocks. */
@@ -157,8 +219,11 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     if (!plain(s) || !plain(d))
         return;
-    conv c = {.rnd = rnd_of(op, s->elem, d->elem), .sat = sat_of(op)};
-    if (!c.rnd)
+    const pair_row *pr = pair_of(s->elem, d->elem);
+    if (!pr)
+        return;
+    conv c = {.rnd = rnd_of(op, pr), .sat = sat_of(op, pr)};
+    if (!c.rnd || !c.sat)
         return;
     c.esize[0] = ptoc_type_bitwidth(d->elem) / 8;
     c.esize[1] = ptoc_type_bitwidth(s->elem) / 8;
