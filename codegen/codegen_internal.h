@@ -422,6 +422,10 @@ typedef enum cg_round_mode { CG_ROUND_R, CG_ROUND_A, CG_ROUND_F, CG_ROUND_C, CG_
  * with `saturate` it and an infinity become the largest, signed. A NaN keeps
  * its sign and the top of its payload and is quiet (codegen/float_round.c). */
 LLVMValueRef cg_round_float(cg *g, LLVMValueRef v, ptoc_float_kind to, cg_round_mode mode, bool saturate);
+/* n lanes of se's bits converted to n lanes of de's bits, as tcvt converts
+ * (lower_pto_convert.c): rounded by mode, saturating by sat. */
+LLVMValueRef cg_convert_bits(cg *g, const ptoc_type *se, const ptoc_type *de, cg_round_mode mode, bool sat,
+                             LLVMValueRef bits, unsigned n);
 /* float -> int (or vectors: ity is then one), saturating: out-of-range
  * values clamp and NaN gives 0, so every value converts to a defined one. */
 LLVMValueRef cg_float_to_int_sat(cg *g, LLVMValueRef v, LLVMTypeRef ity, bool is_unsigned);

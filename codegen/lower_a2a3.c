@@ -66,6 +66,14 @@
  *     pointer at a UB address. Neither is an instruction: a CCE program
  *     casts between __ubuf__ pointers and integers (TSel.hpp's mask row
  *     address, the library's scratch window at a fixed address).
+ *   - vconv: a repeat is L = 256 / w elements, w the wider element size, 8
+ *     groups of B = L / 8 (lane j = b * B + e as for the others: the mask
+ *     counts elements, not the narrower type's lanes); group b of repeat r is
+ *     at X + r * rep_X * 32 + b * B * esize_X bytes (blocks contiguous, as
+ *     every TCvt.hpp call has them; rep 8 * esize_X / w when absent). Each
+ *     element converts as tcvt does on every target (cg_convert_bits): by
+ *     rnd (R when absent), saturating unless sat is NOSAT (CTRL[59], which
+ *     TCvt.hpp sets from the op's saturation mode before its vconvs).
  *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
  *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
  *     verifier.
@@ -76,10 +84,10 @@
 
 #include <string.h>
 
-/* The a2a3.* rows are the table's contiguous run from vadd to copy_ubuf_to_ubuf. */
+/* The a2a3.* rows are the table's contiguous run from vadd to vconv. */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 {
-    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF;
+    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_VCONV;
 }
 
 /* ---------------------------------------------------------------- the vector state */
@@ -436,6 +444,81 @@ static LLVMValueRef sel_block(cg *g, const ptoc_op *op, const a2_walk *w)
     return LLVMBuildSelect(g->b, sel_bits(g, op, w, m), a, b, "");
 }
 
+/* ---------------------------------------------------------------- vconv */
+
+static size_t conv_wide(const ptoc_op *op)
+{
+    size_t ds = cg_elem_size(ptr_elem(op, 0)), ss = cg_elem_size(ptr_elem(op, 2));
+    return ds > ss ? ds : ss;
+}
+
+static cg_round_mode conv_mode(const ptoc_op *op)
+{
+    static const char modes[] = "RAFCZO";
+    ptoc_attr *a = ptoc_op_attr(op, "rnd");
+    const char *at = a && a->kind == PTOC_ATTR_STRING && a->u.string->str[0] ? strchr(modes, a->u.string->str[0]) : NULL;
+    return at ? (cg_round_mode)(at - modes) : CG_ROUND_R;
+}
+
+static bool conv_sat(const ptoc_op *op)
+{
+    ptoc_attr *a = ptoc_op_attr(op, "sat");
+    return !(a && a->kind == PTOC_ATTR_STRING && !strcmp(a->u.string->str, "NOSAT"));
+}
+
+/* Group b of repeat r of pointer operand i (esize bytes an element), its repeat stride at entry k. */
+static LLVMValueRef conv_address(cg *g, const ptoc_op *op, const a2_walk *w, uint32_t i, uint32_t k, size_t esize)
+{
+    int64_t wide = (int64_t)conv_wide(op);
+    LLVMValueRef rep = LLVMBuildMul(g->b, w->r, i64c(g, 32 * stride(op, "rep", k, 8 * (int64_t)esize / wide)), "");
+    LLVMValueRef grp = LLVMBuildMul(g->b, w->b, i64c(g, (int64_t)(w->B * esize)), "");
+    return byte_gep(g, address(g, op, i), LLVMBuildAdd(g->b, rep, grp, ""));
+}
+
+/* One group: its B source elements converted into dst's lanes that are on. */
+static void conv_group(cg *g, const ptoc_op *op, a2_walk *w)
+{
+    const ptoc_type *se = ptr_elem(op, 2);
+    size_t ss = cg_elem_size(se);
+    LLVMTypeRef sty = LLVMVectorType(LLVMIntTypeInContext(g->llctx, 8 * (unsigned)ss), w->B);
+    LLVMValueRef ld = LLVMBuildLoad2(g->b, sty, conv_address(g, op, w, 2, 1, ss), "");
+    LLVMSetAlignment(ld, (unsigned)ss);
+    LLVMValueRef v = cg_convert_bits(g, se, w->elem, conv_mode(op), conv_sat(op), ld, w->B);
+    LLVMTypeRef dty = LLVMVectorType(w->bits_ty, w->B);
+    v = LLVMBuildBitCast(g->b, v, dty, "");
+    LLVMValueRef at = conv_address(g, op, w, 0, 0, w->esize);
+    LLVMValueRef old = LLVMBuildLoad2(g->b, dty, at, "");
+    LLVMSetAlignment(old, w->esize);
+    LLVMSetAlignment(LLVMBuildStore(g->b, LLVMBuildSelect(g->b, w->active, v, old, ""), at), w->esize);
+}
+
+static bool lower_conv(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *de = ptr_elem(op, 0);
+    a2_walk w = {.elem = de, .lane = cg_elem_type(g, de), .esize = cg_elem_size(de)};
+    w.bits_ty = LLVMIntTypeInContext(g->llctx, 8 * w.esize);
+    w.B = 32 / (unsigned)conv_wide(op);
+    w.L = 8 * w.B;
+    cg_loop rep, blk;
+    cg_loop_begin(g, &rep, i64c(g, 0), repeats(g, op, &w), "a2a3.repeat");
+    cg_loop_begin(g, &blk, i64c(g, 0), i64c(g, 8), "a2a3.blk");
+    w.r = rep.iv;
+    w.b = blk.iv;
+    w.active = block_active(g, &w);
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, w.B);
+    LLVMValueRef any = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildBitCast(g->b, w.active, bits, ""), LLVMConstNull(bits), "");
+    LLVMBasicBlockRef on = cg_block(g, "a2a3.block"), next = cg_block(g, "a2a3.next");
+    LLVMBuildCondBr(g->b, any, on, next);
+    LLVMPositionBuilderAtEnd(g->b, on);
+    conv_group(g, op, &w);
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+    cg_loop_end(g, &blk);
+    cg_loop_end(g, &rep);
+    return true;
+}
+
 /* ---------------------------------------------------------------- for the cost model */
 
 static bool writes_bits(ptoc_pto_vop_id id)
@@ -448,6 +531,8 @@ LLVMValueRef cg_a2a3_repeats_run(cg *g, const ptoc_op *op)
     ptoc_pto_vop_id id = ptoc_pto_vop(op);
     const ptoc_type *elem = ptr_elem(op, writes_bits(id) ? 2 : 0);
     a2_walk w = {.esize = cg_elem_size(elem), .unmasked = id == PTOC_PTO_VOP_A2A3_VBRCB};
+    if (id == PTOC_PTO_VOP_A2A3_VCONV)
+        w.esize = (unsigned)conv_wide(op);
     w.L = 8 * (32 / w.esize);
     return repeats_run(g, op, &w);
 }
@@ -649,5 +734,6 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_COPY_GM_TO_UBUF, lower_copy, 1),
     VOP(A2A3_COPY_UBUF_TO_GM, lower_copy, 0),
     VOP(A2A3_COPY_UBUF_TO_UBUF, lower_copy_ub, 0),
+    VOP(A2A3_VCONV, lower_conv, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -218,6 +218,14 @@ static LLVMValueRef convert(cg *g, const cvt_how *h, LLVMValueRef bits, unsigned
                     : int_to_int(g, h, bits, n);
 }
 
+/* The one conversion of every target: the A2/A3 model's vconv converts as tcvt does. */
+LLVMValueRef cg_convert_bits(cg *g, const ptoc_type *se, const ptoc_type *de, cg_round_mode mode, bool sat,
+                             LLVMValueRef bits, unsigned n)
+{
+    cvt_how h = {mode, sat, se, de};
+    return convert(g, &h, bits, n);
+}
+
 /* ---------------------------------------------------------------- the loop nest */
 
 static bool unboxed_row_major(const cg_tile *t)

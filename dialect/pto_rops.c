@@ -15,12 +15,16 @@
  *     bytes or blocks, so any type moves).
  *   - ub_addr gives an integer address (i32 or i64, as the programs cast
  *     it: TSel.hpp's uint32_t), ub_ptr takes one.
+ *   - vconv converts between a pair a2a3 TCvt.hpp converts with one vconv_*
+ *     instruction (vconv_deq aside); rnd is R A F C Z or O (O from f32 to f16
+ *     only, the one vconv_*o), sat SAT or NOSAT, rep two strides.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
  */
 #include "dialect/pto_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const ptoc_type *ptr_elem(const ptoc_type *t)
@@ -140,6 +144,57 @@ static bool ub_address(const ptoc_op *op, const ptoc_type *t)
     return false;
 }
 
+/* A short name of a conversion's element type: f16 bf16 f32, or the
+ * integer's bits with u for the unsigned 8-bit one (s8 u8 s16 s32 s64). */
+static const char *conv_name(const ptoc_type *e)
+{
+    if (ptoc_type_is_float(e)) {
+        ptoc_float_kind k = e->u.fp.kind;
+        return k == PTOC_F16 ? "f16" : k == PTOC_BF16 ? "bf16" : k == PTOC_F32 ? "f32" : "";
+    }
+    if (!ptoc_type_is_int(e))
+        return "";
+    bool u = e->u.integer.sign == PTOC_UNSIGNED;
+    switch (ptoc_type_bitwidth(e)) {
+    case 8: return u ? "u8" : "s8";
+    case 16: return u ? "" : "s16";
+    case 32: return u ? "" : "s32";
+    case 64: return u ? "" : "s64";
+    }
+    return "";
+}
+
+/* The pairs of a2a3 TCvt.hpp's vconv_* instructions, "src>dst". */
+static const char *const conv_pairs[] = {
+    "f32>f16", "f32>f32", "f32>bf16", "f32>s16", "f32>s32", "f32>s64", "f16>f32", "f16>s32", "f16>s16",
+    "f16>s8",  "f16>u8",  "bf16>f32", "bf16>s32", "s16>f16", "s16>f32", "s32>f32", "s32>s16", "s32>s64",
+    "s64>f32", "s64>s32", "u8>f16",   "s8>f16",
+};
+
+static bool check_conv(const ptoc_op *op, const ptoc_type *const *types)
+{
+    char pair[16];
+    snprintf(pair, sizeof pair, "%s>%s", conv_name(ptr_elem(types[1])), conv_name(ptr_elem(types[0])));
+    bool known = false;
+    for (size_t i = 0; i < sizeof conv_pairs / sizeof conv_pairs[0]; i++)
+        known |= !strcmp(conv_pairs[i], pair);
+    if (!known) {
+        ptoc_op_emit_error(op, "has no vconv from its source's element type to its destination's");
+        return false;
+    }
+    ptoc_attr *rnd = ptoc_op_attr(op, "rnd"), *sat = ptoc_op_attr(op, "sat");
+    const char *r = rnd ? rnd->u.string->str : "R", *s = sat ? sat->u.string->str : "SAT";
+    if (strlen(r) != 1 || !strchr("RAFCZO", r[0]) || (r[0] == 'O' && strcmp(pair, "f32>f16"))) {
+        ptoc_op_emit_error(op, "rnd must be R, A, F, C, Z, or O from f32 to f16");
+        return false;
+    }
+    if (strcmp(s, "SAT") && strcmp(s, "NOSAT")) {
+        ptoc_op_emit_error(op, "sat must be SAT or NOSAT");
+        return false;
+    }
+    return check_stride_list(op, "rep", 2);
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -160,6 +215,7 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_COPY_UB: return shared_elem(op, types, kinds, n, 0) != NULL;
     case PTO_ROP_UB_ADDR:
     case PTO_ROP_UB_PTR: return ub_address(op, types[rule == PTO_ROP_UB_ADDR ? 1 : 0]);
+    case PTO_ROP_CONV: return check_conv(op, types);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

@@ -103,5 +103,11 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op);
 /* The column reductions (lower_a2a3_reduce.c). */
 bool a2_reduce_lowers(ptoc_pto_op_id opcode);
 void a2_reduce_lower(vop_builder *L, ptoc_op *op);
+/* tcvt (lower_a2a3_convert.c). */
+bool a2_convert_lowers(ptoc_pto_op_id opcode);
+void a2_convert_lower(vop_builder *L, ptoc_op *op);
+/* The row-expand binary ops (lower_a2a3_rowexpand.c). */
+bool a2_rowexpand_lowers(ptoc_pto_op_id opcode);
+void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
 
 #endif

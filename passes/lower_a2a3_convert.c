@@ -1,0 +1,248 @@
+/* lower_a2a3_convert.c: pto-lower-a2a3's tcvt (pto-isa a2a3 TCvt.hpp).
+ *
+ * tcvt becomes the library's vconv program over dst's static valid shape
+ * (TCvt: TCvtHead, TCvtTail), a repeat being 256 bytes of the wider type (E
+ * elements), the pointers' repeat strides 8 blocks for the wider type and
+ * 8 * narrower / wider for the other:
+ *
+ *   for each valid row: vconv over the row's whole repeats (groups of at
+ *                       most 255), blocks contiguous
+ *   the rows' tails:    the continuous mask of the tail's n < E elements,
+ *                       one vconv whose repeats are the rows (groups of at
+ *                       most 255), its repeat strides the row strides in
+ *                       blocks; then every lane on again
+ *
+ * Each vconv carries the conversion's rounding (rnd: RINT R, ROUND A, FLOOR
+ * F, CEIL C, TRUNC Z, ODD O; no rmode: R) and saturation (sat: the
+ * sat_mode, else the library's default: OFF for its narrowing pairs f16 ->
+ * u8/i8/i16, f32 -> i16, i32 -> i16, i64 -> i32, ON for the others; CTRL[59],
+ * which TCvt sets before its vconvs).
+ *
+ * The pairs lowered are those TCvt.hpp converts with one vconv_* (the
+ * table below), each by ptoc's one conversion (cg_convert_bits). Not
+ * lowered (the op stays, and the a2a3 backend says so): ODD other than f32
+ * -> f16 and an explicit NONE where the pair rounds to or from an integer
+ * (the library's switch falls back to another rounding than ptoc's RINT);
+ * f32/f16 -> i16 and f16 -> i8 without saturation (the NonSatTorch paths,
+ * staged through the hidden scratch window UB[184 KiB, 192 KiB)); i32 ->
+ * f16 (vconv_deq); every other pair; a non-row-major tile.
+ *
+ * Two programs are ptoc's where the library's computes its masks at run time
+ * (the same elements converted the same way): a dynamic valid shape runs in
+ * counter mode, one vconv per valid row with its valid columns as the count
+ * (the elementwise family's Bin2LCountMode); a row stride past 255 blocks
+ * (the vconv's repeat stride field) runs the tails one repeat per row.
+ */
+#include "passes/lower_a2a3.h"
+#include "ptoc/ptoc.h"
+
+#include <string.h>
+
+bool a2_convert_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TCVT; }
+
+/* ptoc's rmode numbers (pto_attrs.c): NONE RINT ROUND FLOOR CEIL TRUNC ODD CAST_RINT. */
+enum { RM_NONE, RM_RINT, RM_ROUND, RM_FLOOR, RM_CEIL, RM_TRUNC, RM_ODD, RM_CAST_RINT };
+
+/* How a pair rounds: FF_ODD f32 -> f16 (R A F C Z O), FF the other
+ * narrowing float pairs (R A F C Z), TO_INT float -> int and TO_FLOAT int ->
+ * float (R A F C Z; an explicit NONE is the library's default instruction,
+ * which truncates or has no suffix, so it stays), EXACT the pairs without
+ * rounding (any rmode). NOSAT_STAYS: the pair's unsaturated program is the
+ * library's NonSatTorch one through the scratch window, not lowered yet. */
+enum { FF_ODD, FF, TO_INT, TO_FLOAT, EXACT };
+
+typedef struct pair_row {
+    const char *src, *dst;
+    int rounds;
+    bool narrowing;     /* sat OFF when the op has no sat_mode (the library's default) */
+    bool nosat_stays;
+} pair_row;
+
+static const pair_row pairs[] = {
+    {"f32", "f16", FF_ODD, false, false},   {"f32", "bf16", FF, false, false},
+    {"f32", "f32", FF, false, false},       {"f16", "f32", EXACT, false, false},
+    {"bf16", "f32", EXACT, false, false},   {"f32", "s32", TO_INT, false, false},
+    {"f32", "s64", TO_INT, false, false},   {"f32", "s16", TO_INT, true, true},
+    {"f16", "s32", TO_INT, false, false},   {"f16", "s16", TO_INT, true, true},
+    {"f16", "s8", TO_INT, true, true},      {"f16", "u8", TO_INT, true, false},
+    {"bf16", "s32", TO_INT, false, false},  {"s16", "f16", TO_FLOAT, false, false},
+    {"s32", "f32", TO_FLOAT, false, false}, {"s64", "f32", TO_FLOAT, false, false},
+    {"s16", "f32", EXACT, false, false},    {"u8", "f16", EXACT, false, false},
+    {"s8", "f16", EXACT, false, false},     {"s32", "s64", EXACT, false, false},
+    {"s32", "s16", EXACT, true, false},     {"s64", "s32", EXACT, true, false},
+};
+
+/* f16 bf16 f32, or an integer's bits with s (u for the unsigned 8-bit one). */
+static const char *name_of(const ptoc_type *e)
+{
+    if (ptoc_type_is_float(e)) {
+        ptoc_float_kind k = e->u.fp.kind;
+        return k == PTOC_F16 ? "f16" : k == PTOC_BF16 ? "bf16" : k == PTOC_F32 ? "f32" : "";
+    }
+    if (!ptoc_type_is_int(e))
+        return "";
+    bool u = e->u.integer.sign == PTOC_UNSIGNED;
+    switch (ptoc_type_bitwidth(e)) {
+    case 8: return u ? "u8" : "s8";
+    case 16: return u ? "" : "s16";
+    case 32: return u ? "" : "s32";
+    case 64: return u ? "" : "s64";
+    }
+    return "";
+}
+
+static const pair_row *pair_of(const ptoc_type *se, const ptoc_type *de)
+{
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!strcmp(pairs[i].src, name_of(se)) && !strcmp(pairs[i].dst, name_of(de)))
+            return &pairs[i];
+    return NULL;
+}
+
+/* The vconv's rnd for the pair and the op's rmode ("" for none), NULL when
+ * not lowered. */
+static const char *rnd_of(const ptoc_op *op, const pair_row *pr)
+{
+    static const char *const rnds[] = {"R", "R", "A", "F", "C", "Z", "O", "R"};
+    uint32_t m = RM_NONE;
+    ptoc_attr *a = ptoc_op_attr(op, "rmode");
+    if (a && (!ptoc_pto_enum_value(a, PTOC_PTO_ENUM_ROUND_MODE, &m) || m > RM_CAST_RINT))
+        return NULL;
+    if (pr->rounds == EXACT)
+        return "";
+    if (m == RM_ODD && pr->rounds != FF_ODD)
+        return NULL;
+    if (a && m == RM_NONE && (pr->rounds == TO_INT || pr->rounds == TO_FLOAT))
+        return NULL;
+    return rnds[m];
+}
+
+/* The op's sat_mode (ON is 0), else the pair's default; NULL when not lowered. */
+static const char *sat_of(const ptoc_op *op, const pair_row *pr)
+{
+    uint32_t v = pr->narrowing;
+    ptoc_attr *a = ptoc_op_attr(op, "sat_mode");
+    if (a && !ptoc_pto_enum_value(a, PTOC_PTO_ENUM_SATURATION_MODE, &v))
+        return NULL;
+    if (v != 0 && pr->nosat_stays)
+        return NULL;
+    return v != 0 ? "NOSAT" : "SAT";
+}
+
+/* A row-major none_box vec tile whose rows are whole blocks. */
+static bool plain(const ptoc_pto_tile_desc *d)
+{
+    if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR || d->slayout != PTOC_PTO_SL_NONE_BOX)
+        return false;
+    return d->cols * (int64_t)(ptoc_type_bitwidth(d->elem) / 8) % 32 == 0;
+}
+
+typedef struct conv {
+    a2_prog P;                  /* ptrs[0] dst, ptrs[1] src; E of the wider type */
+    const char *rnd, *sat;
+    int64_t esize[2];           /* dst's, src's */
+} conv;
+
+/* One vconv at the offsets, `repeat` repeats at the repeat strides rep. */
+static void vconv(conv *c, ptoc_value *const *offs, int64_t repeat, const int64_t *rep)
+{
+    a2_prog *P = &c->P;
+    ptoc_value *ops[5] = {P->ptrs[0], offs[0], P->ptrs[1], offs[1], a2_index(P, repeat)};
+    ptoc_op *op = vb_vop(P->L, PTOC_PTO_VOP_A2A3_VCONV, 5, ops, 0, NULL, c->rnd[0] ? "rnd" : "sat",
+                         c->rnd[0] ? c->rnd : c->sat, c->rnd[0] ? "sat" : NULL, c->sat);
+    ptoc_context *ctx = P->L->ctx;
+    ptoc_attr *rp[2] = {ptoc_attr_int(ctx, P->i64, rep[0]), ptoc_attr_int(ctx, P->i64, rep[1])};
+    ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "rep"), ptoc_attr_array(ctx, 2, rp));
+}
+
+/* TCvtHead: per row, its `head` whole repeats in groups of at most 255. */
+static void head_rows(conv *c, int64_t rows, int64_t head)
+{
+    a2_prog *P = &c->P;
+    int64_t rep[2] = {8 * c->esize[0] * P->E / 256, 8 * c->esize[1] * P->E / 256};
+    vb_loop l;
+    ptoc_value *r = rows == 1 ? a2_index(P, 0) : vb_loop_begin(P->L, &l, a2_index(P, 0), a2_index(P, rows),
+                                                                a2_index(P, 1));
+    for (int64_t j = 0; j < head; j += A2_REPEAT_MAX) {
+        ptoc_value *offs[2];
+        a2_row_offsets(P, r, a2_index(P, j * P->E), offs);
+        vconv(c, offs, head - j < A2_REPEAT_MAX ? head - j : A2_REPEAT_MAX, rep);
+    }
+    if (rows != 1)
+        vb_loop_end(P->L, &l);
+}
+
+/* TCvtTail: the rows' `tail` elements at column `col`, the rows as repeats. */
+static void tail_rows(conv *c, int64_t rows, int64_t col, int64_t tail)
+{
+    a2_prog *P = &c->P;
+    int64_t rep[2] = {P->cols[0] * c->esize[0] / 32, P->cols[1] * c->esize[1] / 32};
+    a2_cont_mask(P, tail);
+    if (rep[0] > A2_STRIDE_MAX || rep[1] > A2_STRIDE_MAX) {   /* one repeat per row */
+        vb_loop l;
+        ptoc_value *r = vb_loop_begin(P->L, &l, a2_index(P, 0), a2_index(P, rows), a2_index(P, 1)), *offs[2];
+        a2_row_offsets(P, r, a2_index(P, col), offs);
+        vconv(c, offs, 1, (int64_t[2]){0, 0});
+        vb_loop_end(P->L, &l);
+        a2_full_mask(P);
+        return;
+    }
+    for (int64_t g = 0; g < rows; g += A2_REPEAT_MAX) {
+        ptoc_value *offs[2];
+        a2_row_offsets(P, a2_index(P, g), a2_index(P, col), offs);
+        vconv(c, offs, rows - g < A2_REPEAT_MAX ? rows - g : A2_REPEAT_MAX, rep);
+    }
+    a2_full_mask(P);
+}
+
+/* A dynamic valid shape: per valid row, its valid columns as the count. */
+static void count_rows(conv *c, ptoc_value *dst)
+{
+    a2_prog *P = &c->P;
+    ptoc_op *valid = vb_tile_valid(P->L, dst);
+    a2_count_begin(P, ptoc_op_result(valid, 1));
+    vb_loop l;
+    ptoc_value *r = vb_loop_begin(P->L, &l, a2_index(P, 0), ptoc_op_result(valid, 0), a2_index(P, 1)), *offs[2];
+    a2_row_offsets(P, r, NULL, offs);
+    int64_t rep[2] = {8 * c->esize[0] * P->E / 256, 8 * c->esize[1] * P->E / 256};
+    vconv(c, offs, 0, rep);
+    vb_loop_end(P->L, &l);
+    a2_count_end(P);
+}
+
+void a2_convert_lower(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!plain(s) || !plain(d))
+        return;
+    const pair_row *pr = pair_of(s->elem, d->elem);
+    if (!pr)
+        return;
+    conv c = {.rnd = rnd_of(op, pr), .sat = sat_of(op, pr)};
+    if (!c.rnd || !c.sat)
+        return;
+    c.esize[0] = ptoc_type_bitwidth(d->elem) / 8;
+    c.esize[1] = ptoc_type_bitwidth(s->elem) / 8;
+    ptoc_value *tiles[3] = {src, dst, dst};
+    if (nins == 2)
+        tiles[1] = ptoc_op_operand(op, 1);
+    vb_open_vecscope(L, op, tiles, (uint32_t)nins + 1, 1);
+    a2_prog_init(&c.P, L, PTOC_PTO_VOP_A2A3_VCONV, c.esize[0] > c.esize[1] ? d->elem : s->elem);
+    a2_ptr(&c.P, dst, d->elem, d->cols);
+    a2_ptr(&c.P, src, s->elem, s->cols);
+    if (d->valid_rows == PTOC_DYNAMIC || d->valid_cols == PTOC_DYNAMIC) {
+        count_rows(&c, dst);
+        ptoc_op_erase(op);
+        return;
+    }
+    int64_t head = d->valid_cols / c.P.E, tail = d->valid_cols % c.P.E;
+    if (head)
+        head_rows(&c, d->valid_rows, head);
+    if (tail)
+        tail_rows(&c, d->valid_rows, head * c.P.E, tail);
+    ptoc_op_erase(op);
+}
