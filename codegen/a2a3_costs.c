@@ -49,6 +49,9 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},        {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
     /* vrsqrt: the stub's 910B3 fit (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VRSQRT, 10, 1, 14},
+    /* the whole reduces: the stubs' vcadd figures; vcmax, vcmin take the defaults */
+    {PTOC_PTO_VOP_A2A3_VCADD, 14, 7, 32},       {PTOC_PTO_VOP_A2A3_VCMAX, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
 };
 
 enum { COUNT_FLOOR = 16 };
