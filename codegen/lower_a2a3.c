@@ -639,8 +639,8 @@ static bool lower_whole_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
         res = LLVMBuildSelect(g->b, nan, LLVMConstReal(w.lane, NAN), res, "");
     }
     LLVMValueRef dst_at = LLVMBuildMul(g->b, w.r, i64c(g, stride(op, "rep", 0, 1)), "");
-    LLVMValueRef st = LLVMBuildStore(g->b, res, LLVMBuildGEP2(g->b, w.lane, address(g, op, 0), &dst_at, 1, ""));
-    LLVMSetAlignment(st, w.esize);
+    LLVMValueRef to = LLVMBuildGEP2(g->b, w.lane, address(g, op, 0), &dst_at, 1, "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, res, to), w.esize);
     cg_loop_end(g, &rep);
     return true;
 }
