@@ -51,6 +51,9 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VRSQRT, 10, 1, 14},
     /* vconv: the stubs' common vconv_* model (cce_costmodel_core.hpp EstimateVconvCycles) */
     {PTOC_PTO_VOP_A2A3_VCONV, 14, 2, 18},
+    /* the whole reduces: the stubs' vcadd figures; vcmax, vcmin take the defaults */
+    {PTOC_PTO_VOP_A2A3_VCADD, 14, 7, 32},       {PTOC_PTO_VOP_A2A3_VCMAX, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
 };
 
 enum { COUNT_FLOOR = 16 };

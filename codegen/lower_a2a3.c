@@ -74,6 +74,14 @@
  *     element converts as tcvt does on every target (cg_convert_bits): by
  *     rnd (R when absent), saturating unless sat is NOSAT (CTRL[59], which
  *     TCvt.hpp sets from the op's saturation mode before its vconvs).
+ *   - vcadd / vcmax / vcmin (dst, src, repeat): each repeat's L lanes, an
+ *     off lane taken as the identity (0, -inf / +inf, the integer's least /
+ *     greatest), reduced by a tree (lane k with lane k + half, half = L/2
+ *     .. 1, as A5's vcadd) into one element at dst + r * rep[0] elements
+ *     (rep[0] counts elements, not blocks; 1 when absent); the source walks
+ *     blk[1] and rep[1] as the others do. A NaN sum is the quiet NaN, as the
+ *     cpu target's reductions give it. The index vcmax / vcmin can pack
+ *     beside the value (ONLY_VALUE off) is not modelled.
  *   - A repeat count above 255 (norm mode, or vbrcb) traps at run time
  *     (PTOC_RT_TRAP_A2A3_FIELD); the strides are attributes, 0..255 by the
  *     verifier.
@@ -82,12 +90,13 @@
 #include "ptoc/ptoc.h"
 #include "ptoc/runtime.h"
 
+#include <math.h>
 #include <string.h>
 
-/* The a2a3.* rows are the table's contiguous run from vadd to vconv. */
+/* The a2a3.* rows are the table's contiguous run from vadd to vcmin. */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 {
-    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_VCONV;
+    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_VCMIN;
 }
 
 /* ---------------------------------------------------------------- the vector state */
@@ -669,6 +678,58 @@ static bool lower_copy_ub(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* The identity of a whole reduce over `elem` lanes. */
+static LLVMValueRef reduce_identity(cg *g, cg_vbin k, const ptoc_type *elem, LLVMTypeRef lane)
+{
+    if (ptoc_type_is_float(elem))
+        return LLVMConstReal(lane, k == VB_ADD ? 0.0 : k == VB_MAX ? -INFINITY : INFINITY);
+    unsigned bits = ptoc_type_bitwidth(elem);
+    bool is_signed = elem->u.integer.sign != PTOC_UNSIGNED;
+    uint64_t ones = bits == 64 ? ~0ull : (1ull << bits) - 1, top = 1ull << (bits - 1);
+    uint64_t v = k == VB_ADD ? 0 : k == VB_MAX ? (is_signed ? top : 0) : (is_signed ? top - 1 : ones);
+    return LLVMConstInt(lane, v, false);
+}
+
+/* vcadd / vcmax / vcmin: per repeat, the active lanes reduced by a tree into one element. */
+static bool lower_whole_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    const ptoc_type *elem = ptr_elem(op, 0);
+    a2_walk w = {.elem = elem, .lane = cg_elem_type(g, elem), .esize = cg_elem_size(elem), .arg = rule->arg};
+    w.B = 32 / w.esize;
+    w.L = 8 * w.B;
+    cg_vbin k = (cg_vbin)rule->arg;
+    LLVMValueRef buf = cg_alloca(g, LLVMArrayType(w.lane, w.L), "a2a3.reduce");
+    LLVMValueRef id = splat_block(g, &w, reduce_identity(g, k, elem, w.lane));
+    cg_loop rep, blk;
+    cg_loop_begin(g, &rep, i64c(g, 0), repeats(g, op, &w), "a2a3.repeat");
+    w.r = rep.iv;
+    cg_loop_begin(g, &blk, i64c(g, 0), i64c(g, 8), "a2a3.blk");
+    w.b = blk.iv;
+    LLVMValueRef lanes = LLVMBuildSelect(g->b, block_active(g, &w), block_of(g, op, &w, 2, 1), id, "");
+    LLVMValueRef at = LLVMBuildMul(g->b, w.b, i64c(g, w.B), "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, lanes, LLVMBuildGEP2(g->b, w.lane, buf, &at, 1, "")), w.esize);
+    cg_loop_end(g, &blk);
+    for (unsigned half = w.L / 2; half >= 1; half /= 2) {
+        LLVMTypeRef vt = LLVMVectorType(w.lane, half);
+        LLVMValueRef off = i64c(g, half);
+        LLVMValueRef lo = LLVMBuildLoad2(g->b, vt, buf, "");
+        LLVMValueRef hi = LLVMBuildLoad2(g->b, vt, LLVMBuildGEP2(g->b, w.lane, buf, &off, 1, ""), "");
+        LLVMSetAlignment(lo, w.esize);
+        LLVMSetAlignment(hi, w.esize);
+        LLVMSetAlignment(LLVMBuildStore(g->b, cg_vop_binary(g, k, elem, lo, hi), buf), w.esize);
+    }
+    LLVMValueRef res = LLVMBuildLoad2(g->b, w.lane, buf, "");
+    if (k == VB_ADD && ptoc_type_is_float(elem)) {
+        LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, res, res, "");
+        res = LLVMBuildSelect(g->b, nan, LLVMConstReal(w.lane, NAN), res, "");
+    }
+    LLVMValueRef dst_at = LLVMBuildMul(g->b, w.r, i64c(g, stride(op, "rep", 0, 1)), "");
+    LLVMValueRef to = LLVMBuildGEP2(g->b, w.lane, address(g, op, 0), &dst_at, 1, "");
+    LLVMSetAlignment(LLVMBuildStore(g->b, res, to), w.esize);
+    cg_loop_end(g, &rep);
+    return true;
+}
+
 /* ub_addr p[off]: the address's byte offset from the vec space's base. */
 static bool lower_ub_addr(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -735,5 +796,8 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_COPY_UBUF_TO_GM, lower_copy, 0),
     VOP(A2A3_COPY_UBUF_TO_UBUF, lower_copy_ub, 0),
     VOP(A2A3_VCONV, lower_conv, 0),
+    VOP(A2A3_VCADD, lower_whole_reduce, VB_ADD),
+    VOP(A2A3_VCMAX, lower_whole_reduce, VB_MAX),
+    VOP(A2A3_VCMIN, lower_whole_reduce, VB_MIN),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -13,7 +13,8 @@
  * include/pto/common/buffer_limits.hpp, 32-byte alignment and 512 bytes in L0
  * (the L0 fractal), in-order pipes from the A2/A3 and A5 implementations (V is
  * in order on A5, only S on A2/A3), 8 event ids per pipe pair (event.hpp), and
- * A2/A3's UB[184 KiB, 192 KiB) scratch of TROWEXPAND*, TCVT, TEXTRACT, TCMP and TCMPS. cpu
+ * A2/A3's UB[184 KiB, 192 KiB) scratch of TROWEXPAND*, TCVT, TEXTRACT, TCMP, TCMPS and
+ * TROWSUM/TROWMAX/TROWMIN without tmp. cpu
  * simulates A5 and checks the union of the hardware dtype sets.
  */
 #include <ctype.h>

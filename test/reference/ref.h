@@ -242,6 +242,9 @@ void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
  * row i) for each following row. Floats can round (and, with a NaN among the
  * rows, max/min choose) differently from ref_tcol_reduce. */
 void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* The A2/A3 library's order of a row reduction (chunks folded lane by lane,
+ * sums paired as a tree, then one whole reduce). */
+void ref_trow_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
  * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
  * Only a strictly greater (less) element moves the index, so a NaN is taken
