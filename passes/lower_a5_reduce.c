@@ -25,7 +25,17 @@
  * the host's vadd makes x86's negative default NaN of inf - inf, where the
  * cpu target and its reference give 0x7fc00000 (docs/decisions.md).
  *
- * The arg reductions are not lowered here. tmp, when present, is unused, as
+ *   tcolargmax tcolargmin     (TColReduceIdx.hpp, TColReduceIdxChunk16_32) per
+ *                             register of the columns: old = row 0, index old =
+ *                             new = 0; per later row: new += 1 (vadds), vcmp gt
+ *                             (lt) of the row against old, vsel of both; vsts of
+ *                             the index. 16-bit data keep 16-bit indices (the
+ *                             library's vector_s16) that vcvt EVEN and ODD, vintlv
+ *                             and two vsts widen into the 32-bit index tile
+ *
+ * The strict ordered compare takes the first best and never a NaN, as the cpu
+ * target does. trowargmax, trowargmin and 8-bit tcolargmax/min are not lowered
+ * here. tmp, when present, is unused, as
  * on the hardware. A 64-bit column reduction keeps its accumulator in an
  * scf.for's iteration argument, which pto-split-u64 does not split: it runs
  * as 64-bit micro-ops.
@@ -61,7 +71,12 @@ static const red_row *row_of(ptoc_pto_op_id opcode)
     return NULL;
 }
 
-bool a5_reduce_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
+static bool col_arg(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TCOLARGMAX || opcode == PTOC_PTO_OP_TCOLARGMIN;
+}
+
+bool a5_reduce_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL || col_arg(opcode); }
 
 /* ---------------------------------------------------------------- registers */
 
@@ -301,8 +316,114 @@ static bool operands(const ptoc_op *op, red_op *out)
     return !f64 && (!out->row->row || bits != 64);
 }
 
+/* ---------------------------------------------------------------- tcolargmax, tcolargmin */
+
+/* scf.for %iv = lb to ub step 1 iter_args(three registers): the builder in the body. */
+static ptoc_value *carry3_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value **acc)
+{
+    ptoc_value *ops[6] = {lb, ub, vb_index(L, 1), acc[0], acc[1], acc[2]};
+    ptoc_type *types[3] = {acc[0]->type, acc[1]->type, acc[2]->type};
+    l->op = ptoc_builder_create(&L->b, "scf.for", 6, ops, 3, types, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    for (int i = 0; i < 3; i++)
+        acc[i] = ptoc_block_add_arg(body, L->b.arena, types[i], L->b.loc);
+    ptoc_region_append(&l->op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+static void carry3_end(vop_builder *L, carried *l, ptoc_value **acc)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 3, acc, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+    for (uint32_t i = 0; i < 3; i++)
+        acc[i] = ptoc_op_result(l->op, i);
+}
+
+/* TColReduceIdxStoreParts: 16-bit indices widened into two registers of 32-bit lanes. */
+static void store_wide(vop_builder *L, ptoc_value *idx, const lanes *ln, ptoc_type *out, ptoc_value *dp,
+                       ptoc_value *c, ptoc_value *vcols)
+{
+    lanes w = lanes_of(L, out);
+    ptoc_value *all = first(L, ln, vb_index(L, ln->count)), *parts[2];
+    ptoc_value *ops[2] = {idx, all};
+    parts[0] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
+    parts[1] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "ODD");
+    ptoc_type *two[2] = {w.vreg, w.vreg};
+    ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, parts, 2, two, NULL, NULL, NULL, NULL);
+    for (uint32_t h = 0; h < 2; h++) {
+        ptoc_value *at = vb_arith(L, "arith.addi", c, vb_index(L, h * w.count));
+        ptoc_value *left = vb_arith(L, "arith.subi", vcols, vb_arith(L, "arith.minui", at, vcols));
+        store(L, &w, ptoc_op_result(pair, h), dp, at, first(L, &w, left));
+    }
+}
+
+static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool wide = ptoc_type_bitwidth(s->elem) == 16, max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
+    lanes ln = lanes_of(L, s->elem);
+    ptoc_type *ielem = wide ? ptoc_type_int(L->ctx, 16, PTOC_SIGNED) : d->elem;
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ielem, ln.count);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols);
+    ptoc_type *iint = ptoc_type_int(L->ctx, ptoc_type_bitwidth(ielem), PTOC_SIGNLESS);
+    ptoc_value *izero = vb_int(L, iint, 0), *ione = vb_int(L, iint, 1);
+    vb_loop cols;
+    carried rows;
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = wide ? first(L, &ln, step) : first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *acc[3] = {load(L, &ln, sp, c), vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
+    acc[2] = acc[1];
+    ptoc_value *i = carry3_begin(L, &rows, one, vrows, acc);
+    ptoc_value *aops[3] = {acc[2], ione, m};
+    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
+    ptoc_value *cops[3] = {x, acc[0], m};
+    ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
+                                           max ? "gt" : "lt", NULL, NULL));
+    ptoc_value *iops[3] = {next, acc[1], better}, *vops[3] = {x, acc[0], better};
+    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL), next};
+    carry3_end(L, &rows, out);
+    if (wide) {
+        store_wide(L, out[1], &ln, d->elem, dp, c, vcols);
+    } else {
+        lanes il = lanes_of(L, d->elem);
+        store(L, &il, out[1], dp, c, m);
+    }
+    vb_loop_end(L, &cols);
+}
+
+static void lower_col_arg(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, d->elem) || ptoc_type_bitwidth(d->elem) != 32)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if (bits != 16 && bits != 32)
+        return;
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    col_arg_program(L, op, src, dst);
+    ptoc_op_erase(op);
+}
+
 void a5_reduce_lower(vop_builder *L, ptoc_op *op)
 {
+    if (col_arg(ptoc_pto_opcode(op))) {
+        lower_col_arg(L, op);
+        return;
+    }
     red_op r;
     if (!operands(op, &r))
         return;
