@@ -31,11 +31,13 @@
  *                             (lt) of the row against old, vsel of both; vsts of
  *                             the index. 16-bit data keep 16-bit indices (the
  *                             library's vector_s16) that vcvt EVEN and ODD, vintlv
- *                             and two vsts widen into the 32-bit index tile
+ *                             and two vsts widen into the 32-bit index tile;
+ *                             8-bit data (TColReduceIdxChunk8) compare as their
+ *                             even and odd bytes widened to 16 bits (vcvt EVEN,
+ *                             ODD), their indices vintlv'ed back into order
  *
  * The strict ordered compare takes the first best and never a NaN, as the cpu
- * target does. trowargmax, trowargmin and 8-bit tcolargmax/min are not lowered
- * here. tmp, when present, is unused, as
+ * target does. trowargmax and trowargmin are not lowered here. tmp, when present, is unused, as
  * on the hardware. A 64-bit column reduction keeps its accumulator in an
  * scf.for's iteration argument, which pto-split-u64 does not split: it runs
  * as 64-bit micro-ops.
@@ -139,6 +141,8 @@ static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
 /* ---------------------------------------------------------------- loops carrying a register */
 
 typedef struct carried { ptoc_op *op; ptoc_builder after; } carried;
+
+enum { CARRY_MAX = 5 };       /* the most registers a loop carries (8-bit tcolargmax) */
 
 /* scf.for %iv = lb to ub step s iter_args(%acc = init): the builder in the body. */
 static ptoc_value *carry_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
@@ -318,15 +322,20 @@ static bool operands(const ptoc_op *op, red_op *out)
 
 /* ---------------------------------------------------------------- tcolargmax, tcolargmin */
 
-/* scf.for %iv = lb to ub step 1 iter_args(three registers): the builder in the body. */
-static ptoc_value *carry3_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value **acc)
+/* scf.for %iv = lb to ub step 1 iter_args(acc[0..n)): the builder in the body, acc its arguments. */
+static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
+                                 ptoc_value **acc)
 {
-    ptoc_value *ops[6] = {lb, ub, vb_index(L, 1), acc[0], acc[1], acc[2]};
-    ptoc_type *types[3] = {acc[0]->type, acc[1]->type, acc[2]->type};
-    l->op = ptoc_builder_create(&L->b, "scf.for", 6, ops, 3, types, 0, NULL, 1);
+    ptoc_value *ops[3 + CARRY_MAX] = {lb, ub, vb_index(L, 1)};
+    ptoc_type *types[CARRY_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        ops[3 + i] = acc[i];
+        types[i] = acc[i]->type;
+    }
+    l->op = ptoc_builder_create(&L->b, "scf.for", 3 + n, ops, n, types, 0, NULL, 1);
     ptoc_block *body = ptoc_block_create(L->b.arena);
     ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
-    for (int i = 0; i < 3; i++)
+    for (uint32_t i = 0; i < n; i++)
         acc[i] = ptoc_block_add_arg(body, L->b.arena, types[i], L->b.loc);
     ptoc_region_append(&l->op->regions[0], body);
     l->after = L->b;
@@ -334,11 +343,12 @@ static ptoc_value *carry3_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc
     return iv;
 }
 
-static void carry3_end(vop_builder *L, carried *l, ptoc_value **acc)
+/* Yields acc[0..n); acc the loop's results, the builder after it. */
+static void carry_n_end(vop_builder *L, carried *l, uint32_t n, ptoc_value **acc)
 {
-    ptoc_builder_create(&L->b, "scf.yield", 3, acc, 0, NULL, 0, NULL, 0);
+    ptoc_builder_create(&L->b, "scf.yield", n, acc, 0, NULL, 0, NULL, 0);
     L->b = l->after;
-    for (uint32_t i = 0; i < 3; i++)
+    for (uint32_t i = 0; i < n; i++)
         acc[i] = ptoc_op_result(l->op, i);
 }
 
@@ -346,7 +356,7 @@ static void carry3_end(vop_builder *L, carried *l, ptoc_value **acc)
 static void store_wide(vop_builder *L, ptoc_value *idx, const lanes *ln, ptoc_type *out, ptoc_value *dp,
                        ptoc_value *c, ptoc_value *vcols)
 {
-    lanes w = lanes_of(L, out);
+    lanes w = lanes_of(L, out);     /* c: where idx's lane 0 goes; the columns past vcols are not stored */
     ptoc_value *all = first(L, ln, vb_index(L, ln->count)), *parts[2];
     ptoc_value *ops[2] = {idx, all};
     parts[0] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
@@ -380,7 +390,7 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     ptoc_value *m = wide ? first(L, &ln, step) : first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *acc[3] = {load(L, &ln, sp, c), vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
     acc[2] = acc[1];
-    ptoc_value *i = carry3_begin(L, &rows, one, vrows, acc);
+    ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 3, acc);
     ptoc_value *aops[3] = {acc[2], ione, m};
     ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
@@ -390,13 +400,65 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     ptoc_value *iops[3] = {next, acc[1], better}, *vops[3] = {x, acc[0], better};
     ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
                           vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL), next};
-    carry3_end(L, &rows, out);
+    carry_n_end(L, &rows, 3, out);
     if (wide) {
         store_wide(L, out[1], &ln, d->elem, dp, c, vcols);
     } else {
         lanes il = lanes_of(L, d->elem);
         store(L, &il, out[1], dp, c, m);
     }
+    vb_loop_end(L, &cols);
+}
+
+/* TColReduceIdxChunk8: each register's even and odd bytes widened to 16 bits
+ * (vcvt EVEN, ODD) and compared apart; their 16-bit indices vintlv'ed back
+ * into column order and widened as store_wide does. */
+static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
+    lanes ln = lanes_of(L, s->elem);
+    lanes h = lanes_of(L, ptoc_type_int(L->ctx, 16, s->elem->u.integer.sign));
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ptoc_type_int(L->ctx, 16, PTOC_SIGNED), h.count);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols);
+    ptoc_type *i16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
+    ptoc_value *izero = vb_int(L, i16, 0), *ione = vb_int(L, i16, 1);
+    ptoc_value *all8 = first(L, &ln, step), *all16 = first(L, &h, vb_index(L, h.count));
+    vb_loop cols;
+    carried rows;
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *old = load(L, &ln, sp, c), *ops[2] = {old, all8};
+    ptoc_value *izeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL);
+    /* acc: old even, old odd, index even, index odd, the row's index */
+    ptoc_value *acc[5] = {vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "EVEN"),
+                          vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "ODD"), izeros, izeros, izeros};
+    ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 5, acc);
+    ptoc_value *aops[3] = {acc[4], ione, all16};
+    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
+    ptoc_value *out[5];
+    for (int part = 0; part < 2; part++) {
+        ptoc_value *xops[2] = {x, all8};
+        ptoc_value *xh = vop1(L, PTOC_PTO_VOP_VCVT, 2, xops, h.vreg, "part", part ? "ODD" : "EVEN");
+        ptoc_value *cops[3] = {xh, acc[part], all16};
+        ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &h.mask, "cmp_mode",
+                                               max ? "gt" : "lt", NULL, NULL));
+        ptoc_value *vops[3] = {xh, acc[part], better}, *iops[3] = {next, acc[2 + part], better};
+        out[part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, h.vreg, NULL, NULL);
+        out[2 + part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL);
+    }
+    out[4] = next;
+    carry_n_end(L, &rows, 5, out);
+    ptoc_type *two[2] = {ivreg, ivreg};
+    ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, &out[2], 2, two, NULL, NULL, NULL, NULL);
+    lanes il = lanes_of(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNED));
+    store_wide(L, ptoc_op_result(pair, 0), &il, d->elem, dp, c, vcols);
+    store_wide(L, ptoc_op_result(pair, 1), &il, d->elem, dp, vb_arith(L, "arith.addi", c, vb_index(L, h.count)),
+               vcols);
     vb_loop_end(L, &cols);
 }
 
@@ -410,11 +472,14 @@ static void lower_col_arg(vop_builder *L, ptoc_op *op)
     if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, d->elem) || ptoc_type_bitwidth(d->elem) != 32)
         return;
     unsigned bits = ptoc_type_bitwidth(s->elem);
-    if (bits != 16 && bits != 32)
+    if (bits != 8 && bits != 16 && bits != 32)
         return;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
-    col_arg_program(L, op, src, dst);
+    if (bits == 8)
+        col_arg8_program(L, op, src, dst);
+    else
+        col_arg_program(L, op, src, dst);
     ptoc_op_erase(op);
 }
 
