@@ -483,7 +483,12 @@ static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef active = lane_mask(g, operand(g, op, 1), lanes, lane_bytes(vt));
     x = LLVMBuildSelect(g->b, active, x, cg_splat(g, reduce_identity(g, k, elem, et), lanes), "");
     for (unsigned half = lanes / 2; half >= 1; half /= 2) {
-        x = cg_vop_binary(g, k, elem, lanes_from(g, x, half, 0), lanes_from(g, x, half, half));
+        /* the last step on two lanes (x and x's lanes swapped): the bf16 helpers take no 1-lane vectors */
+        bool last = half == 1;
+        LLVMValueRef swap[2] = {cg_i32(g, 1), cg_i32(g, 0)};
+        LLVMValueRef a = last ? x : lanes_from(g, x, half, 0);
+        LLVMValueRef b = last ? gathered(g, x, LLVMConstVector(swap, 2)) : lanes_from(g, x, half, half);
+        x = cg_vop_binary(g, k, elem, a, b);
         if (is_bf16(elem))
             x = cg_bf16_to_f32(g, cg_f32_to_bf16(g, x));
     }

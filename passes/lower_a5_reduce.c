@@ -36,8 +36,21 @@
  *                             even and odd bytes widened to 16 bits (vcvt EVEN,
  *                             ODD), their indices vintlv'ed back into order
  *
- * The strict ordered compare takes the first best and never a NaN, as the cpu
- * target does. trowargmax and trowargmin are not lowered here. tmp, when present, is unused, as
+ *   trowargmax trowargmin     (TRowReduceIdx.hpp) per row: value = vbr(the
+ *                             identity), index = base = 0; per register of the
+ *                             row: vlds, vcmax/vcmin under the tail predicate
+ *                             (value in lane 0, its index in lane 1), vdintlv
+ *                             with zeros splits them, vbitcast reads the index
+ *                             as the index tile's type, vadd adds base; vcmp lt
+ *                             (gt) of value against the new one, vsel of both;
+ *                             base += lanes (vadds); vsts lane 0 of the index
+ *
+ * The column programs' strict ordered compare takes the first best and never
+ * a NaN, as the cpu target does. The row programs are lowered for integer
+ * data only: with a NaN in a row, vcmax's tree (max as vmax) can lose the
+ * row's best value, and a NaN first element wins on the cpu target but not
+ * across registers in the library's sequence, so float rows stay for the
+ * backend (docs/decisions.md). tmp, when present, is unused, as
  * on the hardware. A 64-bit column reduction keeps its accumulator in an
  * scf.for's iteration argument, which pto-split-u64 does not split: it runs
  * as 64-bit micro-ops.
@@ -78,7 +91,15 @@ static bool col_arg(ptoc_pto_op_id opcode)
     return opcode == PTOC_PTO_OP_TCOLARGMAX || opcode == PTOC_PTO_OP_TCOLARGMIN;
 }
 
-bool a5_reduce_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL || col_arg(opcode); }
+static bool row_arg(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TROWARGMAX || opcode == PTOC_PTO_OP_TROWARGMIN;
+}
+
+bool a5_reduce_lowers(ptoc_pto_op_id opcode)
+{
+    return row_of(opcode) != NULL || col_arg(opcode) || row_arg(opcode);
+}
 
 /* ---------------------------------------------------------------- registers */
 
@@ -322,11 +343,11 @@ static bool operands(const ptoc_op *op, red_op *out)
 
 /* ---------------------------------------------------------------- tcolargmax, tcolargmin */
 
-/* scf.for %iv = lb to ub step 1 iter_args(acc[0..n)): the builder in the body, acc its arguments. */
-static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
-                                 ptoc_value **acc)
+/* scf.for %iv = lb to ub step s iter_args(acc[0..n)): the builder in the body, acc its arguments. */
+static ptoc_value *carry_step_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+                                    uint32_t n, ptoc_value **acc)
 {
-    ptoc_value *ops[3 + CARRY_MAX] = {lb, ub, vb_index(L, 1)};
+    ptoc_value *ops[3 + CARRY_MAX] = {lb, ub, step};
     ptoc_type *types[CARRY_MAX];
     for (uint32_t i = 0; i < n; i++) {
         ops[3 + i] = acc[i];
@@ -341,6 +362,13 @@ static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, pto
     l->after = L->b;
     ptoc_builder_set_end(&L->b, body);
     return iv;
+}
+
+/* The same with step 1. */
+static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
+                                 ptoc_value **acc)
+{
+    return carry_step_begin(L, l, lb, ub, vb_index(L, 1), n, acc);
 }
 
 /* Yields acc[0..n); acc the loop's results, the builder after it. */
@@ -462,6 +490,83 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
     vb_loop_end(L, &cols);
 }
 
+/* ---------------------------------------------------------------- trowargmax, trowargmin */
+
+/* A b16 predicate as the b32 one of its lower half (the library uses one
+ * MaskReg for both widths; only lane 0 is read here). */
+static ptoc_value *as_index_mask(vop_builder *L, ptoc_value *m, const lanes *data, const lanes *idx)
+{
+    if (data->bits == idx->bits)
+        return m;
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_PUNPACK, 1, &m, 1, &idx->mask, "part", "LOWER", NULL, NULL));
+}
+
+static void row_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TROWARGMAX;
+    lanes ln = lanes_of(L, s->elem), il = lanes_of(L, d->elem);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, one_column(d) ? 1 : d->cols);
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_value *lane0 = first(L, &ln, one), *ilane0 = as_index_mask(L, lane0, &ln, &il);
+    ptoc_value *zeros = broadcast(L, &ln, ptoc_type_is_float(s->elem) ? vb_float(L, s->elem, 0.0)
+                                                                      : identity(L, RED_SUM, s->elem));
+    ptoc_value *izero = vb_int(L, i32, 0), *per_reg = vb_int(L, i32, ln.count);
+    vb_loop rows;
+    carried chunks;
+    ptoc_value *row = vb_loop_begin(L, &rows, zero, vrows, one);
+    /* acc: the best value so far, its index, the index of the register's lane 0 */
+    ptoc_value *acc[3] = {broadcast(L, &ln, identity(L, max ? RED_MAX : RED_MIN, s->elem)),
+                          broadcast(L, &il, izero), broadcast(L, &il, izero)};
+    ptoc_value *c = carry_step_begin(L, &chunks, zero, vcols, step, 3, acc);
+    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", row, sstride), c));
+    ptoc_value *rops[2] = {x, tail};
+    ptoc_value *r = vop1(L, max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, ln.vreg, NULL, NULL);
+    ptoc_value *dops[2] = {r, zeros};
+    ptoc_type *two[2] = {ln.vreg, ln.vreg};
+    ptoc_op *split = vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, dops, 2, two, NULL, NULL, NULL, NULL);
+    ptoc_value *val = ptoc_op_result(split, 0), *raw = ptoc_op_result(split, 1);
+    ptoc_value *idx = vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &raw, il.vreg, NULL, NULL);
+    ptoc_value *aops[3] = {idx, acc[2], ilane0};
+    idx = vop1(L, PTOC_PTO_VOP_VADD, 3, aops, il.vreg, "mode", "ZEROING");
+    ptoc_value *cops[3] = {acc[0], val, lane0};
+    ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
+                                           max ? "lt" : "gt", NULL, NULL));
+    ptoc_value *vops[3] = {val, acc[0], better};
+    ptoc_value *iops[3] = {idx, acc[1], as_index_mask(L, better, &ln, &il)};
+    ptoc_value *sops[3] = {acc[2], per_reg, ilane0};
+    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, il.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VADDS, 3, sops, il.vreg, "mode", "ZEROING")};
+    carry_n_end(L, &chunks, 3, out);
+    store(L, &il, out[1], dp, vb_arith(L, "arith.muli", row, dstride), ilane0);
+    vb_loop_end(L, &rows);
+}
+
+static void lower_row_arg(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!s || !d || !plain_vec(s, s->elem) || !(plain_vec(d, d->elem) || one_column(d)) ||
+        ptoc_type_bitwidth(d->elem) != 32)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if ((bits != 16 && bits != 32) || !ptoc_type_is_int(s->elem))
+        return;                  /* float rows: see the header (NaN) */
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    row_arg_program(L, op, src, dst);
+    ptoc_op_erase(op);
+}
+
 static void lower_col_arg(vop_builder *L, ptoc_op *op)
 {
     int nins = vb_dps_ins(op);
@@ -487,6 +592,10 @@ void a5_reduce_lower(vop_builder *L, ptoc_op *op)
 {
     if (col_arg(ptoc_pto_opcode(op))) {
         lower_col_arg(L, op);
+        return;
+    }
+    if (row_arg(ptoc_pto_opcode(op))) {
+        lower_row_arg(L, op);
         return;
     }
     red_op r;
