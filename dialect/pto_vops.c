@@ -857,8 +857,8 @@ static bool check_rule(const vop_view *w)
     case VR_ALIGN: case VR_FLUSH: return true;
     case VR_BITCAST: {
         const ptoc_pto_vreg *a = ptoc_pto_vreg_type(w->types[0]), *b = ptoc_pto_vreg_type(w->types[1]);
-        if (a->lanes * ptoc_pto_vreg_lane_bits(a) != b->lanes * ptoc_pto_vreg_lane_bits(b)) {
-            ptoc_op_emit_error(w->op, "keeps the register's size: lanes x lane bits must agree");
+        if (a->lanes * ptoc_type_bitwidth(a->elem) != b->lanes * ptoc_type_bitwidth(b->elem)) {
+            ptoc_op_emit_error(w->op, "keeps the register's size: lanes x element bits must agree");
             return false;
         }
         return true;
