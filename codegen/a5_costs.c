@@ -35,6 +35,7 @@ static const vop_cost costs[] = {
      * published figure and takes vsts's; vci none either (the default); init_align is state only */
     {PTOC_PTO_VOP_VSTUS, 9, 1},  {PTOC_PTO_VOP_VSTAS, 9, 1},  {PTOC_PTO_VOP_INIT_ALIGN, 0, 0},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
+    {PTOC_PTO_VOP_VBITCAST, 0, 0},   /* a register reference cast: no instruction */
 };
 
 enum { DEFAULT_LATENCY = 6, DEFAULT_ISSUE = 1 };

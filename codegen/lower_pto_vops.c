@@ -435,6 +435,37 @@ static LLVMValueRef lanes_from(cg *g, LLVMValueRef v, unsigned n, unsigned from)
     return gathered(g, v, index_vector(g, n, 1, 1, from));
 }
 
+/* The first active lane of x equal to r (ordered; a NaN r: the first NaN
+ * lane), as an i64; lanes when there is none. */
+static LLVMValueRef first_lane_of(cg *g, LLVMValueRef x, LLVMValueRef r, LLVMValueRef active, unsigned lanes)
+{
+    LLVMValueRef rs = cg_splat(g, r, lanes), eq;
+    if (LLVMGetTypeKind(LLVMTypeOf(r)) == LLVMIntegerTypeKind)
+        eq = LLVMBuildICmp(g->b, LLVMIntEQ, x, rs, "");
+    else {
+        LLVMValueRef nan = LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, "");
+        LLVMValueRef same = LLVMBuildFCmp(g->b, LLVMRealOEQ, x, rs, "");
+        LLVMValueRef x_nan = LLVMBuildFCmp(g->b, LLVMRealUNO, x, x, "");
+        eq = LLVMBuildSelect(g->b, cg_splat(g, nan, lanes), x_nan, same, "");
+    }
+    eq = LLVMBuildAnd(g->b, eq, active, "");
+    LLVMValueRef idx = LLVMBuildSelect(g->b, eq, index_vector(g, lanes, 1, 1, 0), cg_splat(g, cg_i32(g, lanes), lanes),
+                                       "");
+    return cg_call_intrinsic(g, "llvm.vector.reduce.umin", LLVMTypeOf(idx), &idx, 1);
+}
+
+/* v (a register of its storage type) with lane 1 holding the index i (an
+ * integer of the lane's width: vcmax's and vcmin's packed index). */
+static LLVMValueRef with_index(cg *g, LLVMValueRef v, LLVMValueRef i, unsigned bits)
+{
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    unsigned lanes = LLVMGetVectorSize(ty);
+    LLVMTypeRef lane = LLVMIntTypeInContext(g->llctx, bits);
+    LLVMValueRef iv = LLVMBuildBitCast(g->b, v, LLVMVectorType(lane, lanes), "");
+    iv = LLVMBuildInsertElement(g->b, iv, LLVMBuildIntCast2(g->b, i, lane, false, ""), cg_i32(g, 1), "");
+    return LLVMBuildBitCast(g->b, iv, ty, "");
+}
+
 /* vcadd, vcmax, vcmin: inactive lanes the identity, then the tree lane k OP
  * lane k + half (half = N/2 .. 1), each step rounded to the element type (a
  * bf16 step through float); the result in lane 0, 0 in the others. A NaN sum
@@ -447,12 +478,17 @@ static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
     cg_vbin k = (cg_vbin)rule->arg;
     const ptoc_type *vt = op_vreg(op), *elem = vreg_elem(op);
     unsigned lanes = lanes_of_type(vt);
-    LLVMValueRef x = widen(g, op, operand(g, op, 0));
+    LLVMValueRef x0 = widen(g, op, operand(g, op, 0)), x = x0;
     LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(x));
     LLVMValueRef active = lane_mask(g, operand(g, op, 1), lanes, lane_bytes(vt));
     x = LLVMBuildSelect(g->b, active, x, cg_splat(g, reduce_identity(g, k, elem, et), lanes), "");
     for (unsigned half = lanes / 2; half >= 1; half /= 2) {
-        x = cg_vop_binary(g, k, elem, lanes_from(g, x, half, 0), lanes_from(g, x, half, half));
+        /* the last step on two lanes (x and x's lanes swapped): the bf16 helpers take no 1-lane vectors */
+        bool last = half == 1;
+        LLVMValueRef swap[2] = {cg_i32(g, 1), cg_i32(g, 0)};
+        LLVMValueRef a = last ? x : lanes_from(g, x, half, 0);
+        LLVMValueRef b = last ? gathered(g, x, LLVMConstVector(swap, 2)) : lanes_from(g, x, half, half);
+        x = cg_vop_binary(g, k, elem, a, b);
         if (is_bf16(elem))
             x = cg_bf16_to_f32(g, cg_f32_to_bf16(g, x));
     }
@@ -462,8 +498,10 @@ static bool lower_reduce(cg *g, ptoc_op *op, const cg_rule *rule)
         r = LLVMBuildSelect(g->b, LLVMBuildFCmp(g->b, LLVMRealUNO, r, r, ""), nan, r, "");
     }
     LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(et, lanes));
-    LLVMValueRef v = LLVMBuildInsertElement(g->b, zeros, r, cg_i32(g, 0), "");
-    cg_set(g, &op->results[0], narrow(g, op, v));
+    LLVMValueRef v = narrow(g, op, LLVMBuildInsertElement(g->b, zeros, r, cg_i32(g, 0), ""));
+    if (k != VB_ADD)
+        v = with_index(g, v, first_lane_of(g, x0, r, active, lanes), lane_bytes(vt) * 8);
+    cg_set(g, &op->results[0], v);
     return true;
 }
 
@@ -1062,6 +1100,15 @@ static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* vbitcast: the same bits as the result's type. */
+static bool lower_vbitcast(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    cg_set(g, &op->results[0], LLVMBuildBitCast(g->b, operand(g, op, 0), ty, "vbitcast"));
+    return true;
+}
+
 /* The addresses of vgather2's and vscatter's active lanes, ptr + idx[i]
  * elements, each checked to lie inside UB: an index that leaves it ends the
  * run (PTOC_RT_TRAP_INDEX: the largest such index, and how many elements
@@ -1363,5 +1410,6 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(INIT_ALIGN, lower_init_align, 0),
     VOP(VSTUS, lower_vstus, 0),
     VOP(VSTAS, lower_vstas, 0),
+    VOP(VBITCAST, lower_vbitcast, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

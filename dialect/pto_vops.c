@@ -51,6 +51,7 @@ typedef enum vop_rule {
     VR_ALIGN,       /* an align state (the signature fixes it) */
     VR_STORE_U,     /* the pointer's element type is the vector's */
     VR_FLUSH,       /* an align state and a pointer (the signature fixes them) */
+    VR_BITCAST,     /* two vector types of one size */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
@@ -855,6 +856,14 @@ static bool check_rule(const vop_view *w)
         return scalars_are(w, elem_of(w->types[1])) && check_choice(w->op, "order", "ASC DESC");
     case VR_STORE_U: return check_memory(w, "");
     case VR_ALIGN: case VR_FLUSH: return true;
+    case VR_BITCAST: {
+        const ptoc_pto_vreg *a = ptoc_pto_vreg_type(w->types[0]), *b = ptoc_pto_vreg_type(w->types[1]);
+        if (a->lanes * ptoc_type_bitwidth(a->elem) != b->lanes * ptoc_type_bitwidth(b->elem)) {
+            ptoc_op_emit_error(w->op, "keeps the register's size: lanes x element bits must agree");
+            return false;
+        }
+        return true;
+    }
     case VR_REP_BINARY: case VR_REP_BINARY_INT: case VR_REP_UNARY: case VR_REP_UNARY_FLOAT: case VR_REP_UNARY_INT:
     case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
     case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT: case VR_COPY_UB:

@@ -10,11 +10,23 @@
  * hardware; one that leaves UB traps (vgather2's semantics). The cpu target
  * traps at src's storage instead (docs/decisions.md).
  *
+ *   tscatter             (TScatter.hpp TScatterImpl) dst's whole storage
+ *                        zeroed first (InitUBBuffer: vbr 0, vsts per register
+ *                        under plt of the elements left), then per valid row of
+ *                        src and register of indices: vlds of src (8-bit data:
+ *                        UNPK_B8, byte k in lane 2k) and of the indices as
+ *                        unsigned lanes, vscatter into dst's storage
+ *
+ * An index past src's storage reads whatever UB holds there, as on the
+ * hardware; one that leaves UB traps (vgather2's semantics). The cpu target
+ * traps at src's storage instead (docs/decisions.md). tscatter likewise: an
+ * index past dst's storage writes UB there. tscatter walks src's valid region
+ * (the cpu target's), which the library takes from the index tile.
+ *
  * Not lowered (the op stays): the mask and compare forms (vsqz and the
  * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
- * data, tgatherb (vgatherb), tscatter (the library zeroes all of dst before
- * it scatters, where the cpu target keeps dst's other elements), and tiles
- * other than row_major none_box vec tiles.
+ * data (the library's Int64Scatter), tgatherb (vgatherb), and tiles other
+ * than row_major none_box vec tiles.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -68,10 +80,93 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     vb_loop_end(L, &rows);
 }
 
-bool a5_gather_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TGATHER; }
+/* InitUBBuffer: every element of dst's storage (rows x cols) zero. */
+static void zero_storage(vop_builder *L, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    unsigned bits = ptoc_type_bitwidth(d->elem);
+    int64_t count = 2048 / bits;
+    ptoc_type *mask = ptoc_pto_mask_type_get(L->ctx, bits);
+    ptoc_type *vreg = ptoc_pto_vreg_type_get(L->ctx, d->elem, count);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_value *zero = ptoc_type_is_float(d->elem) ? vb_float(L, d->elem, 0.0)
+                                                   : vb_int(L, ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), 0);
+    ptoc_value *zeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &zero, vreg, NULL, NULL);
+    ptoc_value *numel = vb_index(L, d->rows * d->cols);
+    vb_loop regs;
+    ptoc_value *at = vb_loop_begin(L, &regs, vb_index(L, 0), numel, vb_index(L, count));
+    ptoc_value *rest = vb_arith(L, "arith.subi", numel, at);
+    ptoc_type *plt_types[2] = {mask, L->index};
+    ptoc_pto_vop_id plt = bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
+    ptoc_value *sops[4] = {zeros, dp, at, m};
+    const char *dist = bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    vb_loop_end(L, &regs);
+}
+
+static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    unsigned bits = ptoc_type_bitwidth(s->elem), ib = ptoc_type_bitwidth(i->elem);
+    int64_t count = 2048 / ib;
+    ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, iu, count), *mask = ptoc_pto_mask_type_get(L->ctx, ib);
+    ptoc_type *svreg = ptoc_pto_vreg_type_get(L->ctx, s->elem, 2048 / bits);
+    zero_storage(L, dst);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *ip = vb_tile_ptr(L, idx, iu);
+    ptoc_value *dp = vb_tile_ptr(L, dst, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, count);
+    ptoc_value *istride = vb_index(L, i->cols), *sstride = vb_index(L, s->cols);
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *irow = vb_arith(L, "arith.muli", r, istride), *srow = vb_arith(L, "arith.muli", r, sstride);
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *rest = vb_arith(L, "arith.subi", vcols, c);
+    ptoc_type *plt_types[2] = {mask, L->index};
+    ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
+    ptoc_value *vops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
+    ptoc_value *v = vop1(L, PTOC_PTO_VOP_VLDS, 2, vops, svreg, "dist", bits == 8 ? "UNPK_B8" : "NORM");
+    ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
+    ptoc_value *index = vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *sops[4] = {v, dp, index, m};
+    vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sops, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+/* tscatter ins(src, indexes) outs(dst): 8- to 32-bit data, indices of the library's widths. */
+static void lower_scatter(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 2)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(i->elem))
+        return;
+    unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
+    if (bits > 32 || ib != (bits == 32 ? 32u : 16u))
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[3]){src, idx, dst}, 3, 1);
+    scatter_program(L, src, idx, dst);
+    ptoc_op_erase(op);
+}
+
+bool a5_gather_lowers(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER;
+}
 
 void a5_gather_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TSCATTER) {
+        lower_scatter(L, op);
+        return;
+    }
     int nins = vb_dps_ins(op);
     if (nins != 3)
         return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */

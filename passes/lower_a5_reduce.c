@@ -25,7 +25,32 @@
  * the host's vadd makes x86's negative default NaN of inf - inf, where the
  * cpu target and its reference give 0x7fc00000 (docs/decisions.md).
  *
- * The arg reductions are not lowered here. tmp, when present, is unused, as
+ *   tcolargmax tcolargmin     (TColReduceIdx.hpp, TColReduceIdxChunk16_32) per
+ *                             register of the columns: old = row 0, index old =
+ *                             new = 0; per later row: new += 1 (vadds), vcmp gt
+ *                             (lt) of the row against old, vsel of both; vsts of
+ *                             the index. 16-bit data keep 16-bit indices (the
+ *                             library's vector_s16) that vcvt EVEN and ODD, vintlv
+ *                             and two vsts widen into the 32-bit index tile;
+ *                             8-bit data (TColReduceIdxChunk8) compare as their
+ *                             even and odd bytes widened to 16 bits (vcvt EVEN,
+ *                             ODD), their indices vintlv'ed back into order
+ *
+ *   trowargmax trowargmin     (TRowReduceIdx.hpp) per row: value = vbr(the
+ *                             identity), index = base = 0; per register of the
+ *                             row: vlds, vcmax/vcmin under the tail predicate
+ *                             (value in lane 0, its index in lane 1), vdintlv
+ *                             with zeros splits them, vbitcast reads the index
+ *                             as the index tile's type, vadd adds base; vcmp lt
+ *                             (gt) of value against the new one, vsel of both;
+ *                             base += lanes (vadds); vsts lane 0 of the index
+ *
+ * The column programs' strict ordered compare takes the first best and never
+ * a NaN, as the cpu target does. The row programs are lowered for integer
+ * data only: with a NaN in a row, vcmax's tree (max as vmax) can lose the
+ * row's best value, and a NaN first element wins on the cpu target but not
+ * across registers in the library's sequence, so float rows stay for the
+ * backend (docs/decisions.md). tmp, when present, is unused, as
  * on the hardware. A 64-bit column reduction keeps its accumulator in an
  * scf.for's iteration argument, which pto-split-u64 does not split: it runs
  * as 64-bit micro-ops.
@@ -61,7 +86,20 @@ static const red_row *row_of(ptoc_pto_op_id opcode)
     return NULL;
 }
 
-bool a5_reduce_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
+static bool col_arg(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TCOLARGMAX || opcode == PTOC_PTO_OP_TCOLARGMIN;
+}
+
+static bool row_arg(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TROWARGMAX || opcode == PTOC_PTO_OP_TROWARGMIN;
+}
+
+bool a5_reduce_lowers(ptoc_pto_op_id opcode)
+{
+    return row_of(opcode) != NULL || col_arg(opcode) || row_arg(opcode);
+}
 
 /* ---------------------------------------------------------------- registers */
 
@@ -124,6 +162,8 @@ static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
 /* ---------------------------------------------------------------- loops carrying a register */
 
 typedef struct carried { ptoc_op *op; ptoc_builder after; } carried;
+
+enum { CARRY_MAX = 5 };       /* the most registers a loop carries (8-bit tcolargmax) */
 
 /* scf.for %iv = lb to ub step s iter_args(%acc = init): the builder in the body. */
 static ptoc_value *carry_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
@@ -301,8 +341,263 @@ static bool operands(const ptoc_op *op, red_op *out)
     return !f64 && (!out->row->row || bits != 64);
 }
 
+/* ---------------------------------------------------------------- tcolargmax, tcolargmin */
+
+/* scf.for %iv = lb to ub step s iter_args(acc[0..n)): the builder in the body, acc its arguments. */
+static ptoc_value *carry_step_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+                                    uint32_t n, ptoc_value **acc)
+{
+    ptoc_value *ops[3 + CARRY_MAX] = {lb, ub, step};
+    ptoc_type *types[CARRY_MAX];
+    for (uint32_t i = 0; i < n; i++) {
+        ops[3 + i] = acc[i];
+        types[i] = acc[i]->type;
+    }
+    l->op = ptoc_builder_create(&L->b, "scf.for", 3 + n, ops, n, types, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    for (uint32_t i = 0; i < n; i++)
+        acc[i] = ptoc_block_add_arg(body, L->b.arena, types[i], L->b.loc);
+    ptoc_region_append(&l->op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+/* The same with step 1. */
+static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
+                                 ptoc_value **acc)
+{
+    return carry_step_begin(L, l, lb, ub, vb_index(L, 1), n, acc);
+}
+
+/* Yields acc[0..n); acc the loop's results, the builder after it. */
+static void carry_n_end(vop_builder *L, carried *l, uint32_t n, ptoc_value **acc)
+{
+    ptoc_builder_create(&L->b, "scf.yield", n, acc, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+    for (uint32_t i = 0; i < n; i++)
+        acc[i] = ptoc_op_result(l->op, i);
+}
+
+/* TColReduceIdxStoreParts: 16-bit indices widened into two registers of 32-bit lanes. */
+static void store_wide(vop_builder *L, ptoc_value *idx, const lanes *ln, ptoc_type *out, ptoc_value *dp,
+                       ptoc_value *c, ptoc_value *vcols)
+{
+    lanes w = lanes_of(L, out);     /* c: where idx's lane 0 goes; the columns past vcols are not stored */
+    ptoc_value *all = first(L, ln, vb_index(L, ln->count)), *parts[2];
+    ptoc_value *ops[2] = {idx, all};
+    parts[0] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
+    parts[1] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "ODD");
+    ptoc_type *two[2] = {w.vreg, w.vreg};
+    ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, parts, 2, two, NULL, NULL, NULL, NULL);
+    for (uint32_t h = 0; h < 2; h++) {
+        ptoc_value *at = vb_arith(L, "arith.addi", c, vb_index(L, h * w.count));
+        ptoc_value *left = vb_arith(L, "arith.subi", vcols, vb_arith(L, "arith.minui", at, vcols));
+        store(L, &w, ptoc_op_result(pair, h), dp, at, first(L, &w, left));
+    }
+}
+
+static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool wide = ptoc_type_bitwidth(s->elem) == 16, max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
+    lanes ln = lanes_of(L, s->elem);
+    ptoc_type *ielem = wide ? ptoc_type_int(L->ctx, 16, PTOC_SIGNED) : d->elem;
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ielem, ln.count);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols);
+    ptoc_type *iint = ptoc_type_int(L->ctx, ptoc_type_bitwidth(ielem), PTOC_SIGNLESS);
+    ptoc_value *izero = vb_int(L, iint, 0), *ione = vb_int(L, iint, 1);
+    vb_loop cols;
+    carried rows;
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = wide ? first(L, &ln, step) : first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *acc[3] = {load(L, &ln, sp, c), vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
+    acc[2] = acc[1];
+    ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 3, acc);
+    ptoc_value *aops[3] = {acc[2], ione, m};
+    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
+    ptoc_value *cops[3] = {x, acc[0], m};
+    ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
+                                           max ? "gt" : "lt", NULL, NULL));
+    ptoc_value *iops[3] = {next, acc[1], better}, *vops[3] = {x, acc[0], better};
+    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL), next};
+    carry_n_end(L, &rows, 3, out);
+    if (wide) {
+        store_wide(L, out[1], &ln, d->elem, dp, c, vcols);
+    } else {
+        lanes il = lanes_of(L, d->elem);
+        store(L, &il, out[1], dp, c, m);
+    }
+    vb_loop_end(L, &cols);
+}
+
+/* TColReduceIdxChunk8: each register's even and odd bytes widened to 16 bits
+ * (vcvt EVEN, ODD) and compared apart; their 16-bit indices vintlv'ed back
+ * into column order and widened as store_wide does. */
+static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
+    lanes ln = lanes_of(L, s->elem);
+    lanes h = lanes_of(L, ptoc_type_int(L->ctx, 16, s->elem->u.integer.sign));
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ptoc_type_int(L->ctx, 16, PTOC_SIGNED), h.count);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols);
+    ptoc_type *i16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
+    ptoc_value *izero = vb_int(L, i16, 0), *ione = vb_int(L, i16, 1);
+    ptoc_value *all8 = first(L, &ln, step), *all16 = first(L, &h, vb_index(L, h.count));
+    vb_loop cols;
+    carried rows;
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *old = load(L, &ln, sp, c), *ops[2] = {old, all8};
+    ptoc_value *izeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL);
+    /* acc: old even, old odd, index even, index odd, the row's index */
+    ptoc_value *acc[5] = {vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "EVEN"),
+                          vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "ODD"), izeros, izeros, izeros};
+    ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 5, acc);
+    ptoc_value *aops[3] = {acc[4], ione, all16};
+    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
+    ptoc_value *out[5];
+    for (int part = 0; part < 2; part++) {
+        ptoc_value *xops[2] = {x, all8};
+        ptoc_value *xh = vop1(L, PTOC_PTO_VOP_VCVT, 2, xops, h.vreg, "part", part ? "ODD" : "EVEN");
+        ptoc_value *cops[3] = {xh, acc[part], all16};
+        ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &h.mask, "cmp_mode",
+                                               max ? "gt" : "lt", NULL, NULL));
+        ptoc_value *vops[3] = {xh, acc[part], better}, *iops[3] = {next, acc[2 + part], better};
+        out[part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, h.vreg, NULL, NULL);
+        out[2 + part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL);
+    }
+    out[4] = next;
+    carry_n_end(L, &rows, 5, out);
+    ptoc_type *two[2] = {ivreg, ivreg};
+    ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, &out[2], 2, two, NULL, NULL, NULL, NULL);
+    lanes il = lanes_of(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNED));
+    store_wide(L, ptoc_op_result(pair, 0), &il, d->elem, dp, c, vcols);
+    store_wide(L, ptoc_op_result(pair, 1), &il, d->elem, dp, vb_arith(L, "arith.addi", c, vb_index(L, h.count)),
+               vcols);
+    vb_loop_end(L, &cols);
+}
+
+/* ---------------------------------------------------------------- trowargmax, trowargmin */
+
+/* A b16 predicate as the b32 one of its lower half (the library uses one
+ * MaskReg for both widths; only lane 0 is read here). */
+static ptoc_value *as_index_mask(vop_builder *L, ptoc_value *m, const lanes *data, const lanes *idx)
+{
+    if (data->bits == idx->bits)
+        return m;
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_PUNPACK, 1, &m, 1, &idx->mask, "part", "LOWER", NULL, NULL));
+}
+
+static void row_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TROWARGMAX;
+    lanes ln = lanes_of(L, s->elem), il = lanes_of(L, d->elem);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, one_column(d) ? 1 : d->cols);
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_value *lane0 = first(L, &ln, one), *ilane0 = as_index_mask(L, lane0, &ln, &il);
+    ptoc_value *zeros = broadcast(L, &ln, ptoc_type_is_float(s->elem) ? vb_float(L, s->elem, 0.0)
+                                                                      : identity(L, RED_SUM, s->elem));
+    ptoc_value *izero = vb_int(L, i32, 0), *per_reg = vb_int(L, i32, ln.count);
+    vb_loop rows;
+    carried chunks;
+    ptoc_value *row = vb_loop_begin(L, &rows, zero, vrows, one);
+    /* acc: the best value so far, its index, the index of the register's lane 0 */
+    ptoc_value *acc[3] = {broadcast(L, &ln, identity(L, max ? RED_MAX : RED_MIN, s->elem)),
+                          broadcast(L, &il, izero), broadcast(L, &il, izero)};
+    ptoc_value *c = carry_step_begin(L, &chunks, zero, vcols, step, 3, acc);
+    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", row, sstride), c));
+    ptoc_value *rops[2] = {x, tail};
+    ptoc_value *r = vop1(L, max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, ln.vreg, NULL, NULL);
+    ptoc_value *dops[2] = {r, zeros};
+    ptoc_type *two[2] = {ln.vreg, ln.vreg};
+    ptoc_op *split = vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, dops, 2, two, NULL, NULL, NULL, NULL);
+    ptoc_value *val = ptoc_op_result(split, 0), *raw = ptoc_op_result(split, 1);
+    ptoc_value *idx = vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &raw, il.vreg, NULL, NULL);
+    ptoc_value *aops[3] = {idx, acc[2], ilane0};
+    idx = vop1(L, PTOC_PTO_VOP_VADD, 3, aops, il.vreg, "mode", "ZEROING");
+    ptoc_value *cops[3] = {acc[0], val, lane0};
+    ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
+                                           max ? "lt" : "gt", NULL, NULL));
+    ptoc_value *vops[3] = {val, acc[0], better};
+    ptoc_value *iops[3] = {idx, acc[1], as_index_mask(L, better, &ln, &il)};
+    ptoc_value *sops[3] = {acc[2], per_reg, ilane0};
+    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, il.vreg, NULL, NULL),
+                          vop1(L, PTOC_PTO_VOP_VADDS, 3, sops, il.vreg, "mode", "ZEROING")};
+    carry_n_end(L, &chunks, 3, out);
+    store(L, &il, out[1], dp, vb_arith(L, "arith.muli", row, dstride), ilane0);
+    vb_loop_end(L, &rows);
+}
+
+static void lower_row_arg(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!s || !d || !plain_vec(s, s->elem) || !(plain_vec(d, d->elem) || one_column(d)) ||
+        ptoc_type_bitwidth(d->elem) != 32)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if ((bits != 16 && bits != 32) || !ptoc_type_is_int(s->elem))
+        return;                  /* float rows: see the header (NaN) */
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    row_arg_program(L, op, src, dst);
+    ptoc_op_erase(op);
+}
+
+static void lower_col_arg(vop_builder *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, d->elem) || ptoc_type_bitwidth(d->elem) != 32)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if (bits != 8 && bits != 16 && bits != 32)
+        return;
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    if (bits == 8)
+        col_arg8_program(L, op, src, dst);
+    else
+        col_arg_program(L, op, src, dst);
+    ptoc_op_erase(op);
+}
+
 void a5_reduce_lower(vop_builder *L, ptoc_op *op)
 {
+    if (col_arg(ptoc_pto_opcode(op))) {
+        lower_col_arg(L, op);
+        return;
+    }
+    if (row_arg(ptoc_pto_opcode(op))) {
+        lower_row_arg(L, op);
+        return;
+    }
     red_op r;
     if (!operands(op, &r))
         return;
