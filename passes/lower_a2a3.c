@@ -48,6 +48,7 @@ static const a2_family families[] = {
     {a2_unary_lowers, a2_unary_lower},
     {a2_fill_lowers, a2_fill_lower},
     {a2_reduce_lowers, a2_reduce_lower},
+    {a2_bitwise_lowers, a2_bitwise_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -14,16 +14,9 @@
 
 bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS; }
 
-void a2_fill_lower(vop_builder *L, ptoc_op *op)
+void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
 {
-    if (vb_dps_ins(op) != 1)
-        return;
-    ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
-        !vb_scalar_fits(s->type, d->elem))
-        return;
-    vb_open_vecscope(L, op, &dst, 1, 1);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
     a2_ptr(&P, dst, d->elem, d->cols);
@@ -35,5 +28,18 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op)
         a2_whole_count(&P, vb_arith(L, "arith.muli", vrows, vcols));
     else
         a2_rows_count(&P, vrows, vcols);
+}
+
+void a2_fill_lower(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 1)
+        return;
+    ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
+        !vb_scalar_fits(s->type, d->elem))
+        return;
+    vb_open_vecscope(L, op, &dst, 1, 1);
+    a2_fill_program(L, dst, s);
     ptoc_op_erase(op);
 }
