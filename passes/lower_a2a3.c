@@ -49,6 +49,7 @@ static const a2_family families[] = {
     {a2_fill_lowers, a2_fill_lower},
     {a2_reduce_lowers, a2_reduce_lower},
     {a2_bitwise_lowers, a2_bitwise_lower},
+    {a2_shift_lowers, a2_shift_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
