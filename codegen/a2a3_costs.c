@@ -49,6 +49,8 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VBRCB, 0, 0, 18},        {PTOC_PTO_VOP_A2A3_VECTOR_DUP, 11, 1, 13},
     /* vrsqrt: the stub's 910B3 fit (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VRSQRT, 10, 1, 14},
+    /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
+    {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
 };
 
 enum { COUNT_FLOOR = 16 };

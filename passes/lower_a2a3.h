@@ -106,7 +106,7 @@ void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s);
 /* txor and the bitwise tile-scalar ops (lower_a2a3_bitwise.c). */
 bool a2_bitwise_lowers(ptoc_pto_op_id opcode);
 void a2_bitwise_lower(vop_builder *L, ptoc_op *op);
-/* tshl tshr, element by element (lower_a2a3_shift.c). */
+/* tshl tshr (element by element), tshls tshrs (lower_a2a3_shift.c). */
 bool a2_shift_lowers(ptoc_pto_op_id opcode);
 void a2_shift_lower(vop_builder *L, ptoc_op *op);
 /* The column reductions (lower_a2a3_reduce.c). */

@@ -1,6 +1,15 @@
-/* lower_a2a3_shift.c: pto-lower-a2a3's tshl and tshr (pto-isa a2a3 TShl.hpp,
- * TShr.hpp). A2/A3 has no vector shift by a vector of amounts; the library
- * shifts element by element on the scalar unit, and so does this program:
+/* lower_a2a3_shift.c: pto-lower-a2a3's shifts (pto-isa a2a3 TShl.hpp,
+ * TShr.hpp, TBitwiseSOp.hpp).
+ *
+ *   tshls src, s -> dst       vshl dst, src, s (the elementwise program)
+ *   tshrs src, s -> dst       vshr dst, src, s: unsigned elements only. The
+ *                             library's vshr is logical (isArithmetic false),
+ *                             where the cpu target shifts signed elements
+ *                             arithmetically: a signed tshrs stays.
+ *
+ * Both on 16- and 32-bit integers (TShiftCheck's types). A2/A3 has no vector
+ * shift by a vector of amounts; for tshl and tshr the library shifts element
+ * by element on the scalar unit, and so does this program:
  *
  *   for r, c in dst's valid shape:
  *     dst[r, c] = src0[r, c] << src1[r, c]     (tshl: arith.shli)
@@ -15,7 +24,31 @@
  */
 #include "passes/lower_a2a3.h"
 
-bool a2_shift_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TSHL || opcode == PTOC_PTO_OP_TSHR; }
+bool a2_shift_lowers(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TSHL || opcode == PTOC_PTO_OP_TSHR || opcode == PTOC_PTO_OP_TSHLS ||
+           opcode == PTOC_PTO_OP_TSHRS;
+}
+
+/* tshls, tshrs: one vshl or vshr program. */
+static void lower_by_scalar(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 2)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *s = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    bool left = ptoc_pto_opcode(op) == PTOC_PTO_OP_TSHLS;
+    if (!d || !ptoc_type_is_int(d->elem) || !a2_plain_tile(dst->type, d->elem) ||
+        !a2_plain_tile(src->type, d->elem) || ptoc_pto_tile_buf(s->type) || !vb_scalar_fits(s->type, d->elem))
+        return;
+    if (!left && d->elem->u.integer.sign != PTOC_UNSIGNED)
+        return;
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    ptoc_pto_vop_id vop = left ? PTOC_PTO_VOP_A2A3_VSHL : PTOC_PTO_VOP_A2A3_VSHR;
+    a2_elementwise_program(L, vop, &src, 1, dst, vb_scalar_as(L, s, d->elem));
+    ptoc_op_erase(op);
+}
 
 /* A row-major, none-box vec tile of the integer elem the library shifts. */
 static bool shift_tile(const ptoc_value *t, const ptoc_type *elem)
@@ -51,6 +84,11 @@ static ptoc_value *offset(vop_builder *L, ptoc_value *tile, ptoc_value *r, ptoc_
 
 void a2_shift_lower(vop_builder *L, ptoc_op *op)
 {
+    ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    if (opcode == PTOC_PTO_OP_TSHLS || opcode == PTOC_PTO_OP_TSHRS) {
+        lower_by_scalar(L, op);
+        return;
+    }
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *a = ptoc_op_operand(op, 0), *b = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
