@@ -1583,11 +1583,11 @@ bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_sp
  * pto-isa include/pto/npu/a2a3/TDivS.hpp): the vector unit divides floats
  * only. Its pipe is S there, so sync orders it against the vector pipe as the
  * library's own V-to-S and S-to-V flags do. tshl and tshr (tile amounts) are
- * scalar loops there too (TShl.hpp, TShr.hpp). */
+ * scalar loops there too (TShl.hpp, TShr.hpp), and so is tci (TCI.hpp). */
 static bool scalar_tdivs(const ptoc_op *op)
 {
     if (!ptoc_pto_is(op, PTOC_PTO_OP_TDIVS) && !ptoc_pto_is(op, PTOC_PTO_OP_TSHL) &&
-        !ptoc_pto_is(op, PTOC_PTO_OP_TSHR))
+        !ptoc_pto_is(op, PTOC_PTO_OP_TSHR) && !ptoc_pto_is(op, PTOC_PTO_OP_TCI))
         return false;
     if (!op->noperands)
         return false;

@@ -9,10 +9,41 @@
  * or a dynamic valid shape of one row), else one instruction per valid row
  * with the valid columns as the count. dst of f16, f32, i16 or i32 (either
  * sign); i8 (the library's byte pairs as u16) and bf16 stay.
+ *
+ *   tci S -> dst               element by element on the scalar unit (TCI.hpp's
+ *                              TCI_IMPL): dst[0, j] = S + j (descending: S - j)
+ *                              for j < dst's valid columns, wrapping in the
+ *                              element; tsetval in a loop (PIPE_S on A2/A3).
+ *                              A one-row dst of 16- or 32-bit integers.
  */
 #include "passes/lower_a2a3.h"
 
-bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS; }
+bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI; }
+
+static void lower_tci(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_attr *desc = ptoc_op_attr(op, "descending");
+    if (!d || d->rows != 1 || !ptoc_type_is_int(d->elem) || !a2_plain_tile(dst->type, d->elem) ||
+        !ptoc_type_is_int(s->type) || (desc && desc->kind != PTOC_ATTR_INTEGER && desc->kind != PTOC_ATTR_BOOL))
+        return;
+    bool descending = desc && (desc->kind == PTOC_ATTR_BOOL ? desc->u.boolean : desc->u.integer.value != 0);
+    ptoc_builder_set_before(&L->b, op);
+    L->b.loc = op->loc;
+    ptoc_type *ielem = ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
+    ptoc_value *start = vb_scalar_as(L, s, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    vb_loop cols;
+    ptoc_value *j = vb_loop_begin(L, &cols, vb_index(L, 0), ptoc_op_result(valid, 1), vb_index(L, 1));
+    ptoc_value *step = vb_cast(L, "arith.index_cast", j, ielem);
+    ptoc_value *v = vb_arith(L, descending ? "arith.subi" : "arith.addi", start, step);
+    ptoc_value *ops[3] = {j, v, dst};
+    ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, ops, 0, NULL, 0, NULL, 0);
+    ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
+    vb_loop_end(L, &cols);
+    ptoc_op_erase(op);
+}
 
 void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
 {
@@ -32,6 +63,11 @@ void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
 
 void a2_fill_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TCI) {
+        if (vb_dps_ins(op) == 1)
+            lower_tci(L, op);
+        return;
+    }
     if (vb_dps_ins(op) != 1)
         return;
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);

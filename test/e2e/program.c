@@ -408,7 +408,8 @@ static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char
         return s->kind == E2E_LOAD ? "PIPE_MTE2" : "PIPE_MTE3";
     bool a2a3 = !strcmp(arch, "a2") || !strcmp(arch, "a3") || !strcmp(arch, "a2a3");
     bool int_divs = s->op == PTOC_PTO_OP_TDIVS && !ref_dtype_is_float(p->tiles[s->tile].dtype);
-    bool shift = s->op == PTOC_PTO_OP_TSHL || s->op == PTOC_PTO_OP_TSHR;    /* TShl.hpp, TShr.hpp */
+    bool shift = s->op == PTOC_PTO_OP_TSHL || s->op == PTOC_PTO_OP_TSHR ||   /* TShl.hpp, TShr.hpp */
+                 s->op == PTOC_PTO_OP_TCI;                                   /* TCI.hpp */
     return a2a3 && (int_divs || shift) ? "PIPE_S" : "PIPE_V";
 }
 
