@@ -15,10 +15,18 @@
  *                              for j < dst's valid columns, wrapping in the
  *                              element; tsetval in a loop (PIPE_S on A2/A3).
  *                              A one-row dst of 16- or 32-bit integers.
+ *   ttri d -> dst              TTri.hpp in counter mode, per valid row i: lower
+ *                              (upperOrLower 0): vector_dup 0 over the valid
+ *                              columns, then 1 over the first min(i + d + 1,
+ *                              valid columns) when i + d >= 0; upper: 1, then 0
+ *                              over the first min(i + d, valid columns).
  */
 #include "passes/lower_a2a3.h"
 
-bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI; }
+bool a2_fill_lowers(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI || opcode == PTOC_PTO_OP_TTRI;
+}
 
 static void lower_tci(vop_builder *L, ptoc_op *op)
 {
@@ -61,8 +69,59 @@ void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
         a2_rows_count(&P, vrows, vcols);
 }
 
+/* One vector_dup of `v` over the first n (index) elements of row `off` (counter mode). */
+static void dup_count(a2_prog *P, ptoc_value *off, ptoc_value *n, ptoc_value *v)
+{
+    a2_set_mask(P, a2_i64(P, 0), a2_as_i64(P, n));
+    P->scalar = v;
+    ptoc_value *offs[1] = {off};
+    a2_instr(P, offs, a2_index(P, 1), NULL);
+}
+
+static void lower_ttri(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *diag = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_attr *which = ptoc_op_attr(op, "upperOrLower");
+    if (!d || !a2_plain_tile(dst->type, d->elem) || !ptoc_type_is_int(diag->type) ||
+        (which && which->kind != PTOC_ATTR_INTEGER && which->kind != PTOC_ATTR_BOOL))
+        return;
+    bool upper = which && (which->kind == PTOC_ATTR_BOOL ? which->u.boolean : which->u.integer.value != 0);
+    vb_open_vecscope(L, op, &dst, 1, 1);
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
+    a2_ptr(&P, dst, d->elem, d->cols);
+    bool fp = ptoc_type_is_float(d->elem);
+    ptoc_type *lane = fp ? d->elem : ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
+    ptoc_value *one = fp ? vb_float(L, lane, 1.0) : vb_int(L, lane, 1);
+    ptoc_value *zero = fp ? vb_float(L, lane, 0.0) : vb_int(L, lane, 0);
+    ptoc_value *dg = ptoc_type_bitwidth(diag->type) == 64 ? diag : vb_cast(L, "arith.extsi", diag, P.i64);
+    dg = vb_cast(L, "arith.index_cast", dg, L->index);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vcols = ptoc_op_result(valid, 1);
+    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
+    vb_loop rows;
+    ptoc_value *r = vb_loop_begin(L, &rows, vb_index(L, 0), ptoc_op_result(valid, 0), vb_index(L, 1));
+    ptoc_value *off = vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
+    dup_count(&P, off, vcols, upper ? one : zero);
+    ptoc_value *last = vb_arith(L, "arith.addi", r, dg);
+    vb_if some;
+    vb_if_begin(L, &some, vb_cmpi(L, 5 /* sge */, last, vb_index(L, 0)));
+    ptoc_value *want = upper ? last : vb_arith(L, "arith.addi", last, vb_index(L, 1));
+    dup_count(&P, off, vb_arith(L, "arith.minsi", want, vcols), upper ? zero : one);
+    vb_if_end(L, &some);
+    vb_loop_end(L, &rows);
+    a2_count_end(&P);
+    ptoc_op_erase(op);
+}
+
 void a2_fill_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TTRI) {
+        if (vb_dps_ins(op) == 1)
+            lower_ttri(L, op);
+        return;
+    }
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TCI) {
         if (vb_dps_ins(op) == 1)
             lower_tci(L, op);
