@@ -54,6 +54,8 @@ static const rep_cost costs[] = {
     /* the whole reduces: the stubs' vcadd figures; vcmax, vcmin take the defaults */
     {PTOC_PTO_VOP_A2A3_VCADD, 14, 7, 32},       {PTOC_PTO_VOP_A2A3_VCMAX, DEFAULT},
     {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
+    /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
+    {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
 };
 
 enum { COUNT_FLOOR = 16 };

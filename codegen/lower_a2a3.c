@@ -46,6 +46,9 @@
  *   - vbrcb: unmasked, in either mode, `repeat` repeats: source elements 8r
  *     .. 8r + 7 (contiguous), element i filling block i of repeat r of dst.
  *   - vector_dup: every lane on gets the scalar.
+ *   - vshl, vshr: each lane shifted by the scalar; vshr logical whatever the
+ *     sign (TBitwiseSOp.hpp passes isArithmetic false); an amount of the
+ *     width or more gives 0 (the cpu target's shift; the stubs say nothing).
  *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
  *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
  *     bytes. Between bursts the GM address advances by len_burst + its gap
@@ -93,10 +96,11 @@
 #include <math.h>
 #include <string.h>
 
-/* The a2a3.* rows are the table's contiguous run from vadd to vcmin. */
+/* The a2a3.* rows, by name: rows are appended to the table's end. */
 bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 {
-    return id >= PTOC_PTO_VOP_A2A3_VADD && id <= PTOC_PTO_VOP_A2A3_VCMIN;
+    const ptoc_pto_vop_info *info = id < 0 ? NULL : ptoc_pto_vop_info_at((size_t)id);
+    return info && !strncmp(info->name, "pto.a2a3.", 9);
 }
 
 /* ---------------------------------------------------------------- the vector state */
@@ -390,6 +394,18 @@ static LLVMValueRef scalar_block(cg *g, const ptoc_op *op, const a2_walk *w)
     return cg_vop_binary(g, (cg_vbin)w->arg, w->elem, block_of(g, op, w, 2, 1), s);
 }
 
+/* vshl, vshr (logical whatever the sign: the library calls it with
+ * isArithmetic false): an amount of the width or more gives 0. */
+static LLVMValueRef shift_block(cg *g, const ptoc_op *op, const a2_walk *w)
+{
+    LLVMValueRef a = block_of(g, op, w, 2, 1), s = splat_block(g, w, operand(g, op, 4));
+    LLVMValueRef last = splat_block(g, w, LLVMConstInt(w->lane, 8 * w->esize - 1, false));
+    LLVMValueRef big = LLVMBuildICmp(g->b, LLVMIntUGT, s, last, "");
+    LLVMValueRef amt = LLVMBuildSelect(g->b, big, last, s, "");
+    LLVMValueRef r = w->arg ? LLVMBuildShl(g->b, a, amt, "") : LLVMBuildLShr(g->b, a, amt, "");
+    return LLVMBuildSelect(g->b, big, LLVMConstNull(LLVMTypeOf(a)), r, "");
+}
+
 static LLVMValueRef cmp_block(cg *g, const ptoc_op *op, const a2_walk *w)
 {
     return cg_vop_compare(g, (cg_vcmp)w->arg, w->elem, block_of(g, op, w, 2, 1), block_of(g, op, w, 4, 2));
@@ -550,12 +566,12 @@ LLVMValueRef cg_a2a3_counter_mode(cg *g) { return field(g, ST_COUNTER); }
 
 /* ---------------------------------------------------------------- the rules */
 
-typedef enum a2_shape { SH_BINARY, SH_UNARY, SH_SCALAR, SH_CMP, SH_CMPS, SH_SEL, SH_BRCB, SH_DUP } a2_shape;
+typedef enum a2_shape { SH_BINARY, SH_UNARY, SH_SCALAR, SH_CMP, SH_CMPS, SH_SEL, SH_BRCB, SH_DUP, SH_SHIFT } a2_shape;
 
 static bool lower_walk(cg *g, ptoc_op *op, const cg_rule *rule, a2_shape shape)
 {
     static const block_fn fns[] = {binary_block, unary_block, scalar_block, cmp_block,
-                                   cmps_block,   sel_block,   brcb_block,   dup_block};
+                                   cmps_block,   sel_block,   brcb_block,   dup_block, shift_block};
     bool bits = shape == SH_CMP || shape == SH_CMPS;
     return walk(g, op, ptr_elem(op, bits ? 2 : 0), fns[shape], rule->arg, shape == SH_BRCB, bits);
 }
@@ -568,6 +584,7 @@ static bool lower_cmps(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_w
 static bool lower_sel(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_SEL); }
 static bool lower_brcb(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_BRCB); }
 static bool lower_dup(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_DUP); }
+static bool lower_shift(cg *g, ptoc_op *op, const cg_rule *rule) { return lower_walk(g, op, rule, SH_SHIFT); }
 
 /* set_vector_mask hi, lo. */
 static bool lower_set_mask(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -784,6 +801,8 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VCMPVS_GE, lower_cmps, CG_CMP_GE),
     VOP(A2A3_VSEL, lower_sel, 0),
     VOP(A2A3_VBRCB, lower_brcb, 0),
+    VOP(A2A3_VSHL, lower_shift, 1),
+    VOP(A2A3_VSHR, lower_shift, 0),
     VOP(A2A3_VECTOR_DUP, lower_dup, 0),
     VOP(A2A3_VRSQRT, lower_unary, A2_RSQRT),
     VOP(A2A3_SET_VECTOR_MASK, lower_set_mask, 0),

@@ -205,6 +205,7 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_UNARY_FLOAT: return check_arith(op, types, kinds, n, 0, true, false, 2);
     case PTO_ROP_UNARY_INT: return check_arith(op, types, kinds, n, 0, false, true, 2);
     case PTO_ROP_SCALAR: return check_arith(op, types, kinds, n, 0, true, true, 2);
+    case PTO_ROP_SCALAR_INT: return check_arith(op, types, kinds, n, 0, false, true, 2);
     case PTO_ROP_CMP: return bits_destination(op, types[0]) && check_arith(op, types, kinds, n, 1, true, true, 3);
     case PTO_ROP_CMPS: return bits_destination(op, types[0]) && check_arith(op, types, kinds, n, 1, true, true, 2);
     case PTO_ROP_SEL: return check_sel(op, types, kinds, n);

@@ -1582,10 +1582,14 @@ bool ptoc_pto_move_at(size_t i, ptoc_pto_address_space *src, ptoc_pto_address_sp
  * on the scalar unit, element by element (TDivs_naive and TSDiv_naive in
  * pto-isa include/pto/npu/a2a3/TDivS.hpp): the vector unit divides floats
  * only. Its pipe is S there, so sync orders it against the vector pipe as the
- * library's own V-to-S and S-to-V flags do. */
+ * library's own V-to-S and S-to-V flags do. tshl and tshr (tile amounts) are
+ * scalar loops there too (TShl.hpp, TShr.hpp), and so is tci (TCI.hpp). */
 static bool scalar_tdivs(const ptoc_op *op)
 {
-    if (!ptoc_pto_is(op, PTOC_PTO_OP_TDIVS) || !op->noperands)
+    if (!ptoc_pto_is(op, PTOC_PTO_OP_TDIVS) && !ptoc_pto_is(op, PTOC_PTO_OP_TSHL) &&
+        !ptoc_pto_is(op, PTOC_PTO_OP_TSHR) && !ptoc_pto_is(op, PTOC_PTO_OP_TCI))
+        return false;
+    if (!op->noperands)
         return false;
     const ptoc_pto_tile_desc *dst = ptoc_pto_tile_buf(ptoc_op_operand(op, op->noperands - 1)->type);
     if (!dst || !ptoc_type_is_int(dst->elem))

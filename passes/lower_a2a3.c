@@ -50,6 +50,8 @@ static const a2_family families[] = {
     {a2_reduce_lowers, a2_reduce_lower},
     {a2_convert_lowers, a2_convert_lower},
     {a2_rowexpand_lowers, a2_rowexpand_lower},
+    {a2_bitwise_lowers, a2_bitwise_lower},
+    {a2_shift_lowers, a2_shift_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

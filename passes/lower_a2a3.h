@@ -100,6 +100,15 @@ bool a2_unary_lowers(ptoc_pto_op_id opcode);
 void a2_unary_lower(vop_builder *L, ptoc_op *op);
 bool a2_fill_lowers(ptoc_pto_op_id opcode);
 void a2_fill_lower(vop_builder *L, ptoc_op *op);
+/* texpands' program: s (converted to dst's element) into dst's valid region,
+ * in the open vecscope. */
+void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s);
+/* txor and the bitwise tile-scalar ops (lower_a2a3_bitwise.c). */
+bool a2_bitwise_lowers(ptoc_pto_op_id opcode);
+void a2_bitwise_lower(vop_builder *L, ptoc_op *op);
+/* tshl tshr (element by element), tshls tshrs (lower_a2a3_shift.c). */
+bool a2_shift_lowers(ptoc_pto_op_id opcode);
+void a2_shift_lower(vop_builder *L, ptoc_op *op);
 /* The column reductions (lower_a2a3_reduce.c). */
 bool a2_reduce_lowers(ptoc_pto_op_id opcode);
 void a2_reduce_lower(vop_builder *L, ptoc_op *op);

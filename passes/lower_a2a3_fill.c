@@ -9,21 +9,53 @@
  * or a dynamic valid shape of one row), else one instruction per valid row
  * with the valid columns as the count. dst of f16, f32, i16 or i32 (either
  * sign); i8 (the library's byte pairs as u16) and bf16 stay.
+ *
+ *   tci S -> dst               element by element on the scalar unit (TCI.hpp's
+ *                              TCI_IMPL): dst[0, j] = S + j (descending: S - j)
+ *                              for j < dst's valid columns, wrapping in the
+ *                              element; tsetval in a loop (PIPE_S on A2/A3).
+ *                              A one-row dst of 16- or 32-bit integers.
+ *   ttri d -> dst              TTri.hpp in counter mode, per valid row i: lower
+ *                              (upperOrLower 0): vector_dup 0 over the valid
+ *                              columns, then 1 over the first min(i + d + 1,
+ *                              valid columns) when i + d >= 0; upper: 1, then 0
+ *                              over the first min(i + d, valid columns).
  */
 #include "passes/lower_a2a3.h"
 
-bool a2_fill_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TEXPANDS; }
-
-void a2_fill_lower(vop_builder *L, ptoc_op *op)
+bool a2_fill_lowers(ptoc_pto_op_id opcode)
 {
-    if (vb_dps_ins(op) != 1)
-        return;
+    return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI || opcode == PTOC_PTO_OP_TTRI;
+}
+
+static void lower_tci(vop_builder *L, ptoc_op *op)
+{
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
-        !vb_scalar_fits(s->type, d->elem))
+    ptoc_attr *desc = ptoc_op_attr(op, "descending");
+    if (!d || d->rows != 1 || !ptoc_type_is_int(d->elem) || !a2_plain_tile(dst->type, d->elem) ||
+        !ptoc_type_is_int(s->type) || (desc && desc->kind != PTOC_ATTR_INTEGER && desc->kind != PTOC_ATTR_BOOL))
         return;
-    vb_open_vecscope(L, op, &dst, 1, 1);
+    bool descending = desc && (desc->kind == PTOC_ATTR_BOOL ? desc->u.boolean : desc->u.integer.value != 0);
+    ptoc_builder_set_before(&L->b, op);
+    L->b.loc = op->loc;
+    ptoc_type *ielem = ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
+    ptoc_value *start = vb_scalar_as(L, s, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    vb_loop cols;
+    ptoc_value *j = vb_loop_begin(L, &cols, vb_index(L, 0), ptoc_op_result(valid, 1), vb_index(L, 1));
+    ptoc_value *step = vb_cast(L, "arith.index_cast", j, ielem);
+    ptoc_value *v = vb_arith(L, descending ? "arith.subi" : "arith.addi", start, step);
+    ptoc_value *ops[3] = {j, v, dst};
+    ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, ops, 0, NULL, 0, NULL, 0);
+    ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
+    vb_loop_end(L, &cols);
+    ptoc_op_erase(op);
+}
+
+void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
     a2_ptr(&P, dst, d->elem, d->cols);
@@ -35,5 +67,74 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op)
         a2_whole_count(&P, vb_arith(L, "arith.muli", vrows, vcols));
     else
         a2_rows_count(&P, vrows, vcols);
+}
+
+/* One vector_dup of `v` over the first n (index) elements of row `off` (counter mode). */
+static void dup_count(a2_prog *P, ptoc_value *off, ptoc_value *n, ptoc_value *v)
+{
+    a2_set_mask(P, a2_i64(P, 0), a2_as_i64(P, n));
+    P->scalar = v;
+    ptoc_value *offs[1] = {off};
+    a2_instr(P, offs, a2_index(P, 1), NULL);
+}
+
+static void lower_ttri(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *diag = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_attr *which = ptoc_op_attr(op, "upperOrLower");
+    if (!d || !a2_plain_tile(dst->type, d->elem) || !ptoc_type_is_int(diag->type) ||
+        (which && which->kind != PTOC_ATTR_INTEGER && which->kind != PTOC_ATTR_BOOL))
+        return;
+    bool upper = which && (which->kind == PTOC_ATTR_BOOL ? which->u.boolean : which->u.integer.value != 0);
+    vb_open_vecscope(L, op, &dst, 1, 1);
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
+    a2_ptr(&P, dst, d->elem, d->cols);
+    bool fp = ptoc_type_is_float(d->elem);
+    ptoc_type *lane = fp ? d->elem : ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
+    ptoc_value *one = fp ? vb_float(L, lane, 1.0) : vb_int(L, lane, 1);
+    ptoc_value *zero = fp ? vb_float(L, lane, 0.0) : vb_int(L, lane, 0);
+    ptoc_value *dg = ptoc_type_bitwidth(diag->type) == 64 ? diag : vb_cast(L, "arith.extsi", diag, P.i64);
+    dg = vb_cast(L, "arith.index_cast", dg, L->index);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vcols = ptoc_op_result(valid, 1);
+    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
+    vb_loop rows;
+    ptoc_value *r = vb_loop_begin(L, &rows, vb_index(L, 0), ptoc_op_result(valid, 0), vb_index(L, 1));
+    ptoc_value *off = vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
+    dup_count(&P, off, vcols, upper ? one : zero);
+    ptoc_value *last = vb_arith(L, "arith.addi", r, dg);
+    vb_if some;
+    vb_if_begin(L, &some, vb_cmpi(L, 5 /* sge */, last, vb_index(L, 0)));
+    ptoc_value *want = upper ? last : vb_arith(L, "arith.addi", last, vb_index(L, 1));
+    dup_count(&P, off, vb_arith(L, "arith.minsi", want, vcols), upper ? zero : one);
+    vb_if_end(L, &some);
+    vb_loop_end(L, &rows);
+    a2_count_end(&P);
+    ptoc_op_erase(op);
+}
+
+void a2_fill_lower(vop_builder *L, ptoc_op *op)
+{
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TTRI) {
+        if (vb_dps_ins(op) == 1)
+            lower_ttri(L, op);
+        return;
+    }
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TCI) {
+        if (vb_dps_ins(op) == 1)
+            lower_tci(L, op);
+        return;
+    }
+    if (vb_dps_ins(op) != 1)
+        return;
+    ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
+        !vb_scalar_fits(s->type, d->elem))
+        return;
+    vb_open_vecscope(L, op, &dst, 1, 1);
+    a2_fill_program(L, dst, s);
     ptoc_op_erase(op);
 }

@@ -400,15 +400,17 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 
 /* The pipe a step runs on, for the flags between consecutive steps. */
 /* The pipe a step runs on: the DMA engines' for transfers; V for the ops,
- * but for an integer tdivs on A2/A3, which divides on the scalar unit
- * (pto-isa a2a3/TDivS.hpp). */
+ * but for an integer tdivs, tshl and tshr on A2/A3, which run on the scalar
+ * unit (pto-isa a2a3/TDivS.hpp, TShl.hpp, TShr.hpp). */
 static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char *arch)
 {
     if (s->kind != E2E_OP)
         return s->kind == E2E_LOAD ? "PIPE_MTE2" : "PIPE_MTE3";
     bool a2a3 = !strcmp(arch, "a2") || !strcmp(arch, "a3") || !strcmp(arch, "a2a3");
     bool int_divs = s->op == PTOC_PTO_OP_TDIVS && !ref_dtype_is_float(p->tiles[s->tile].dtype);
-    return a2a3 && int_divs ? "PIPE_S" : "PIPE_V";
+    bool shift = s->op == PTOC_PTO_OP_TSHL || s->op == PTOC_PTO_OP_TSHR ||   /* TShl.hpp, TShr.hpp */
+                 s->op == PTOC_PTO_OP_TCI;                                   /* TCI.hpp */
+    return a2a3 && (int_divs || shift) ? "PIPE_S" : "PIPE_V";
 }
 
 /* `  func.func @name(params) {` and the index constants both forms start with. */
