@@ -51,30 +51,7 @@ bool a5_fill_lowers(ptoc_pto_op_id opcode)
 
 /* ---------------------------------------------------------------- registers */
 
-typedef struct lanes {
-    ptoc_type *elem, *vreg, *mask;
-    unsigned bits;              /* the predicate's granularity (32 for 64-bit lanes) */
-    int64_t count;              /* elements per register */
-} lanes;
-
-static lanes lanes_of(vop_builder *L, ptoc_type *elem)
-{
-    unsigned ebits = ptoc_type_bitwidth(elem);
-    lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
-    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
-    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
-    return r;
-}
-
-static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
-{
-    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                               : PTOC_PTO_VOP_PLT_B32;
-    ptoc_type *types[2] = {ln->mask, L->index};
-    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
-}
-
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+static void store(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
                   ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
@@ -88,7 +65,7 @@ static void expands_program(vop_builder *L, ptoc_value *scalar, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     bool by_rows = d->blayout == PTOC_PTO_BL_ROW_MAJOR;
-    lanes ln = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *lines = ptoc_op_result(valid, by_rows ? 0 : 1), *len = ptoc_op_result(valid, by_rows ? 1 : 0);
@@ -103,7 +80,7 @@ static void expands_program(vop_builder *L, ptoc_value *scalar, ptoc_value *dst)
     ptoc_value *i = vb_loop_begin(L, &outer, zero, lines, one);
     ptoc_value *base = vb_arith(L, "arith.muli", i, stride);
     ptoc_value *c = vb_loop_begin(L, &inner, zero, len, step);
-    ptoc_value *m = first(L, &ln, vb_arith(L, "arith.subi", len, c));
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", len, c));
     ptoc_value *v = splat;
     if (!wide) {
         ptoc_value *ops[2] = {s, m};
@@ -158,7 +135,7 @@ static ptoc_value *imin(vop_builder *L, ptoc_value *a, ptoc_value *b)
     return vb_arith(L, "arith.minsi", a, b);
 }
 
-static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
+static ptoc_value *broadcast(vop_builder *L, const vb_lanes *ln, ptoc_value *s)
 {
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &s, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
@@ -168,7 +145,7 @@ static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
 static void tci_program(vop_builder *L, ptoc_value *start, ptoc_value *dst, bool descending)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    lanes ln = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_value *cols = ptoc_op_result(vb_tile_valid(L, dst), 1);
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
@@ -181,7 +158,7 @@ static void tci_program(vop_builder *L, ptoc_value *start, ptoc_value *dst, bool
     ptoc_value *base = vb_arith(L, descending ? "arith.subi" : "arith.addi", s, k);
     ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCI, 1, &base, 1, &ln.vreg, "order",
                                       descending ? "DESC" : "ASC", NULL, NULL));
-    store(L, &ln, v, dp, c, first(L, &ln, vb_arith(L, "arith.subi", cols, c)));
+    store(L, &ln, v, dp, c, vb_first(L, &ln, vb_arith(L, "arith.subi", cols, c)));
     vb_loop_end(L, &loop);
 }
 
@@ -205,20 +182,20 @@ static void tci_lower(vop_builder *L, ptoc_op *op)
 /* v under the first `n` elements of the line at `base`, register by register
  * over the line's `len` (n at most len): the library's loop over every
  * register of the line, each predicate the rest of n. */
-static void store_run(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *dp, ptoc_value *base,
+static void store_run(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *dp, ptoc_value *base,
                       ptoc_value *len, ptoc_value *n)
 {
     vb_loop loop;
     ptoc_value *c = vb_loop_begin(L, &loop, vb_index(L, 0), len, vb_index(L, ln->count));
     ptoc_value *rest = imax(L, vb_arith(L, "arith.subi", n, c), vb_index(L, 0));
-    store(L, ln, v, dp, vb_arith(L, "arith.addi", base, c), first(L, ln, rest));
+    store(L, ln, v, dp, vb_arith(L, "arith.addi", base, c), vb_first(L, ln, rest));
     vb_loop_end(L, &loop);
 }
 
 static void ttri_program(vop_builder *L, ptoc_value *diagonal, ptoc_value *dst, bool upper)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    lanes ln = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *rows = ptoc_op_result(valid, 0), *cols = ptoc_op_result(valid, 1);
@@ -277,7 +254,7 @@ static int64_t pad_bits(const ptoc_type *elem, uint32_t pad)
 }
 
 typedef struct fillpad {
-    lanes ln;
+    vb_lanes ln;
     ptoc_value *sp, *dp;                 /* the tiles as integers of their width */
     ptoc_value *src_rows, *src_cols;     /* src's valid shape */
     int64_t src_stride, dst_stride, dst_rows;
@@ -292,37 +269,13 @@ static void fillpad_copy(vop_builder *L, const fillpad *f)
     ptoc_value *so = vb_arith(L, "arith.muli", i, vb_index(L, f->src_stride));
     ptoc_value *dof = vb_arith(L, "arith.muli", i, vb_index(L, f->dst_stride));
     ptoc_value *c = vb_loop_begin(L, &regs, vb_index(L, 0), f->src_cols, vb_index(L, f->ln.count));
-    ptoc_value *m = first(L, &f->ln, vb_arith(L, "arith.subi", f->src_cols, c));
+    ptoc_value *m = vb_first(L, &f->ln, vb_arith(L, "arith.subi", f->src_cols, c));
     ptoc_value *ops[2] = {f->sp, vb_arith(L, "arith.addi", so, c)};
     ptoc_op *ld = vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &f->ln.vreg, "dist", "NORM", NULL, NULL);
     ptoc_value *v = vb_result0(ld);
     store(L, &f->ln, v, f->dp, vb_arith(L, "arith.addi", dof, c), m);
     vb_loop_end(L, &regs);
     vb_loop_end(L, &rows);
-}
-
-/* scf.for %c = lb to ub step s iter_args(%state = init): the builder in the body. */
-typedef struct carried { ptoc_op *op; ptoc_builder after; } carried;
-
-static ptoc_value *carry_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
-                               ptoc_value *init, ptoc_value **state)
-{
-    ptoc_value *ops[4] = {lb, ub, step, init};
-    l->op = ptoc_builder_create(&L->b, "scf.for", 4, ops, 1, &init->type, 0, NULL, 1);
-    ptoc_block *body = ptoc_block_create(L->b.arena);
-    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
-    *state = ptoc_block_add_arg(body, L->b.arena, init->type, L->b.loc);
-    ptoc_region_append(&l->op->regions[0], body);
-    l->after = L->b;
-    ptoc_builder_set_end(&L->b, body);
-    return iv;
-}
-
-static ptoc_value *carry_end(vop_builder *L, carried *l, ptoc_value *next)
-{
-    ptoc_builder_create(&L->b, "scf.yield", 1, &next, 0, NULL, 0, NULL, 0);
-    L->b = l->after;
-    return vb_result0(l->op);
 }
 
 /* Per valid row of src, the pad value from src's valid columns to the end of
@@ -334,17 +287,17 @@ static void fillpad_columns(vop_builder *L, const fillpad *f)
     ptoc_value *row_len = vb_index(L, f->dst_stride);
     ptoc_value *pad_cols = vb_arith(L, "arith.subi", row_len, f->src_cols);
     vb_loop rows;
-    carried regs;
+    vb_carried regs;
     ptoc_value *i = vb_loop_begin(L, &rows, vb_index(L, 0), f->src_rows, vb_index(L, 1));
     ptoc_value *start = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, row_len), f->src_cols);
     ptoc_op *fresh = vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL);
     ptoc_value *init = vb_result0(fresh);
     ptoc_value *state;
-    ptoc_value *c = carry_begin(L, &regs, vb_index(L, 0), pad_cols, vb_index(L, f->ln.count), init, &state);
+    ptoc_value *c = vb_carry_begin(L, &regs, vb_index(L, 0), pad_cols, vb_index(L, f->ln.count), init, &state);
     ptoc_value *ops[5] = {state, vb_arith(L, "arith.subi", pad_cols, c), f->pad, f->dp,
                           vb_arith(L, "arith.addi", start, c)};
     ptoc_value *next = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSTUS, 5, ops, 1, &align, NULL, NULL, NULL, NULL));
-    state = carry_end(L, &regs, next);
+    state = vb_carry_end(L, &regs, next);
     ptoc_value *flush[3] = {state, f->dp, vb_arith(L, "arith.addi", start, pad_cols)};
     vb_vop(L, PTOC_PTO_VOP_VSTAS, 3, flush, 0, NULL, NULL, NULL, NULL, NULL);
     vb_loop_end(L, &rows);
@@ -357,7 +310,7 @@ static void fillpad_rows(vop_builder *L, const fillpad *f)
     ptoc_value *end = vb_index(L, f->dst_rows * f->dst_stride);
     vb_loop regs;
     ptoc_value *c = vb_loop_begin(L, &regs, from, end, vb_index(L, f->ln.count));
-    store(L, &f->ln, f->pad, f->dp, c, first(L, &f->ln, vb_arith(L, "arith.subi", end, c)));
+    store(L, &f->ln, f->pad, f->dp, c, vb_first(L, &f->ln, vb_arith(L, "arith.subi", end, c)));
     vb_loop_end(L, &regs);
 }
 
@@ -365,7 +318,7 @@ static void fillpad_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     ptoc_type *bits = ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
-    fillpad f = {.ln = lanes_of(L, bits), .src_stride = s->cols, .dst_stride = d->cols, .dst_rows = d->rows};
+    fillpad f = {.ln = vb_lanes_of(L, bits), .src_stride = s->cols, .dst_stride = d->cols, .dst_rows = d->rows};
     f.sp = vb_tile_ptr(L, src, bits);
     f.dp = vb_tile_ptr(L, dst, bits);
     ptoc_op *sv = vb_tile_valid(L, src), *dv = vb_tile_valid(L, dst);

@@ -18,7 +18,7 @@
  *                             the last row) when one is left; vsts
  *
  * Two departures from the library, neither changing a value: its i16 vcadd
- * gives i32 lanes that vcvt truncates back, ptoc's sums i16 lanes with the
+ * gives i32 vb_lanes that vcvt truncates back, ptoc's sums i16 lanes with the
  * same low bits; its 8-bit vcmax/vcmin widen to 16 bits (vcvt EVEN and ODD,
  * two vcmax, a vmax), ptoc's vcmax takes the 8-bit lanes. A float sum or
  * product ends with a vcmp/vsel that makes a NaN the quiet NaN 0x7fc00000:
@@ -103,21 +103,6 @@ bool a5_reduce_lowers(ptoc_pto_op_id opcode)
 
 /* ---------------------------------------------------------------- registers */
 
-typedef struct lanes {
-    ptoc_type *elem, *vreg, *mask;
-    unsigned bits;              /* the predicate's granularity (32 for 64-bit lanes) */
-    int64_t count;              /* elements per register */
-} lanes;
-
-static lanes lanes_of(vop_builder *L, ptoc_type *elem)
-{
-    unsigned ebits = ptoc_type_bitwidth(elem);
-    lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
-    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
-    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
-    return r;
-}
-
 static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
                         const char *k, const char *v)
 {
@@ -125,21 +110,13 @@ static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_val
 }
 
 /* The predicate of the first min(n, count) lanes. */
-static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
-{
-    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                               : PTOC_PTO_VOP_PLT_B32;
-    ptoc_type *types[2] = {ln->mask, L->index};
-    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
-}
-
-static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off)
+static ptoc_value *load(vop_builder *L, const vb_lanes *ln, ptoc_value *ptr, ptoc_value *off)
 {
     ptoc_value *ops[2] = {ptr, off};
     return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", "NORM");
 }
 
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+static void store(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
                   ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
@@ -147,46 +124,21 @@ static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *pt
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", dist, NULL, NULL);
 }
 
-static ptoc_value *binary(vop_builder *L, const lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
+static ptoc_value *binary(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
                           ptoc_value *m)
 {
     ptoc_value *ops[3] = {a, b, m};
     return vop1(L, id, 3, ops, ln->vreg, NULL, NULL);
 }
 
-static ptoc_value *broadcast(vop_builder *L, const lanes *ln, ptoc_value *s)
+static ptoc_value *broadcast(vop_builder *L, const vb_lanes *ln, ptoc_value *s)
 {
     return vop1(L, PTOC_PTO_VOP_VBR, 1, &s, ln->vreg, NULL, NULL);
 }
 
-/* ---------------------------------------------------------------- loops carrying a register */
-
-typedef struct carried { ptoc_op *op; ptoc_builder after; } carried;
+/* ---------------------------------------------------------------- loops carrying registers */
 
 enum { CARRY_MAX = 5 };       /* the most registers a loop carries (8-bit tcolargmax) */
-
-/* scf.for %iv = lb to ub step s iter_args(%acc = init): the builder in the body. */
-static ptoc_value *carry_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
-                               ptoc_value *init, ptoc_value **acc)
-{
-    ptoc_value *ops[4] = {lb, ub, step, init};
-    l->op = ptoc_builder_create(&L->b, "scf.for", 4, ops, 1, &init->type, 0, NULL, 1);
-    ptoc_block *body = ptoc_block_create(L->b.arena);
-    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
-    *acc = ptoc_block_add_arg(body, L->b.arena, init->type, L->b.loc);
-    ptoc_region_append(&l->op->regions[0], body);
-    l->after = L->b;
-    ptoc_builder_set_end(&L->b, body);
-    return iv;
-}
-
-/* Yields `next`; the loop's result, the builder after it. */
-static ptoc_value *carry_end(vop_builder *L, carried *l, ptoc_value *next)
-{
-    ptoc_builder_create(&L->b, "scf.yield", 1, &next, 0, NULL, 0, NULL, 0);
-    L->b = l->after;
-    return vb_result0(l->op);
-}
 
 /* ---------------------------------------------------------------- the programs */
 
@@ -212,8 +164,8 @@ static ptoc_value *identity(vop_builder *L, red_kind k, ptoc_type *elem)
     return vb_int(L, ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), v);
 }
 
-/* A float sum's or product's NaN lanes made the quiet NaN (see the header). */
-static ptoc_value *quiet_nan(vop_builder *L, const lanes *ln, red_kind k, ptoc_value *v, ptoc_value *m,
+/* A float sum's or product's NaN vb_lanes made the quiet NaN (see the header). */
+static ptoc_value *quiet_nan(vop_builder *L, const vb_lanes *ln, red_kind k, ptoc_value *v, ptoc_value *m,
                              ptoc_value *nan)
 {
     if (!ptoc_type_is_float(ln->elem) || k == RED_MAX || k == RED_MIN)
@@ -225,7 +177,7 @@ static ptoc_value *quiet_nan(vop_builder *L, const lanes *ln, red_kind k, ptoc_v
     return vop1(L, PTOC_PTO_VOP_VSEL, 3, sops, ln->vreg, NULL, NULL);
 }
 
-static ptoc_value *nan_register(vop_builder *L, const lanes *ln, red_kind k)
+static ptoc_value *nan_register(vop_builder *L, const vb_lanes *ln, red_kind k)
 {
     if (!ptoc_type_is_float(ln->elem) || k == RED_MAX || k == RED_MIN)
         return NULL;
@@ -246,22 +198,22 @@ static void row_program(vop_builder *L, const red_op *r)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type), *d = ptoc_pto_tile_buf(r->dst->type);
     red_kind k = r->row->kind;
-    lanes ln = lanes_of(L, s->elem);
+    vb_lanes ln = vb_lanes_of(L, s->elem);
     ptoc_value *sp = vb_tile_ptr(L, r->src, s->elem), *dp = vb_tile_ptr(L, r->dst, s->elem);
     ptoc_op *valid = vb_tile_valid(L, r->src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
     /* a one-column col_major dst (PTOAS's kernels' Nx1 DN tile) holds its rows contiguously */
     ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, one_column(d) ? 1 : d->cols);
-    ptoc_value *lane0 = first(L, &ln, one), *all = k == RED_PROD ? first(L, &ln, step) : NULL;
+    ptoc_value *lane0 = vb_first(L, &ln, one), *all = k == RED_PROD ? vb_first(L, &ln, step) : NULL;
     ptoc_value *init = broadcast(L, &ln, identity(L, k, s->elem));
     ptoc_value *nan = nan_register(L, &ln, k);
     vb_loop rows;
-    carried chunks;
+    vb_carried chunks;
     ptoc_value *row = vb_loop_begin(L, &rows, zero, vrows, one);
     ptoc_value *base = vb_arith(L, "arith.muli", row, sstride), *acc;
-    ptoc_value *c = carry_begin(L, &chunks, zero, vcols, step, init, &acc);
-    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *c = vb_carry_begin(L, &chunks, zero, vcols, step, init, &acc);
+    ptoc_value *tail = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", base, c));
     if (k == RED_PROD) {
         ptoc_value *ops[3] = {acc, x, tail};
@@ -272,7 +224,7 @@ static void row_program(vop_builder *L, const red_op *r)
         ptoc_value *t = vop1(L, cross[k], 2, ops, ln.vreg, NULL, NULL);
         acc = binary(L, &ln, join_vop(k), acc, t, lane0);
     }
-    acc = carry_end(L, &chunks, acc);
+    acc = vb_carry_end(L, &chunks, acc);
     for (int64_t n = ln.count; k == RED_PROD && n > 1; n /= 2) {
         ptoc_value *ops[2] = {acc, init};
         ptoc_type *two[2] = {ln.vreg, ln.vreg};
@@ -290,7 +242,7 @@ static void col_program(vop_builder *L, const red_op *r)
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type);
     red_kind k = r->row->kind;
     ptoc_pto_vop_id vop = join_vop(k);
-    lanes ln = lanes_of(L, s->elem);
+    vb_lanes ln = vb_lanes_of(L, s->elem);
     ptoc_value *sp = vb_tile_ptr(L, r->src, s->elem), *dp = vb_tile_ptr(L, r->dst, s->elem);
     ptoc_op *valid = vb_tile_valid(L, r->src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
@@ -300,18 +252,18 @@ static void col_program(vop_builder *L, const red_op *r)
     ptoc_value *rest = vb_arith(L, "arith.subi", vrows, one);
     ptoc_value *pairs = vb_arith(L, "arith.divui", rest, two), *odd = vb_arith(L, "arith.remui", rest, two);
     vb_loop cols;
-    carried pair_loop, odd_loop;
+    vb_carried pair_loop, odd_loop;
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
-    ptoc_value *m = first(L, &ln, vb_arith(L, "arith.subi", vcols, c)), *acc;
-    ptoc_value *j = carry_begin(L, &pair_loop, zero, pairs, one, load(L, &ln, sp, c), &acc);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c)), *acc;
+    ptoc_value *j = vb_carry_begin(L, &pair_loop, zero, pairs, one, load(L, &ln, sp, c), &acc);
     ptoc_value *r1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", j, two), one);
     ptoc_value *o1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r1, sstride), c);
     ptoc_value *a = load(L, &ln, sp, o1), *b = load(L, &ln, sp, vb_arith(L, "arith.addi", o1, sstride));
-    acc = carry_end(L, &pair_loop, binary(L, &ln, vop, acc, binary(L, &ln, vop, a, b, m), m));
-    (void)carry_begin(L, &odd_loop, zero, odd, one, acc, &acc);         /* the row left over: 0 or 1 times */
+    acc = vb_carry_end(L, &pair_loop, binary(L, &ln, vop, acc, binary(L, &ln, vop, a, b, m), m));
+    (void)vb_carry_begin(L, &odd_loop, zero, odd, one, acc, &acc);         /* the row left over: 0 or 1 times */
     ptoc_value *last_row = vb_arith(L, "arith.muli", rest, sstride);
     ptoc_value *last = load(L, &ln, sp, vb_arith(L, "arith.addi", last_row, c));
-    acc = carry_end(L, &odd_loop, binary(L, &ln, vop, acc, last, m));
+    acc = vb_carry_end(L, &odd_loop, binary(L, &ln, vop, acc, last, m));
     store(L, &ln, quiet_nan(L, &ln, k, acc, m, nan), dp, c, m);
     vb_loop_end(L, &cols);
 }
@@ -344,7 +296,7 @@ static bool operands(const ptoc_op *op, red_op *out)
 /* ---------------------------------------------------------------- tcolargmax, tcolargmin */
 
 /* scf.for %iv = lb to ub step s iter_args(acc[0..n)): the builder in the body, acc its arguments. */
-static ptoc_value *carry_step_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+static ptoc_value *carry_step_begin(vop_builder *L, vb_carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
                                     uint32_t n, ptoc_value **acc)
 {
     ptoc_value *ops[3 + CARRY_MAX] = {lb, ub, step};
@@ -365,14 +317,14 @@ static ptoc_value *carry_step_begin(vop_builder *L, carried *l, ptoc_value *lb, 
 }
 
 /* The same with step 1. */
-static ptoc_value *carry_n_begin(vop_builder *L, carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
+static ptoc_value *carry_n_begin(vop_builder *L, vb_carried *l, ptoc_value *lb, ptoc_value *ub, uint32_t n,
                                  ptoc_value **acc)
 {
     return carry_step_begin(L, l, lb, ub, vb_index(L, 1), n, acc);
 }
 
 /* Yields acc[0..n); acc the loop's results, the builder after it. */
-static void carry_n_end(vop_builder *L, carried *l, uint32_t n, ptoc_value **acc)
+static void carry_n_end(vop_builder *L, vb_carried *l, uint32_t n, ptoc_value **acc)
 {
     ptoc_builder_create(&L->b, "scf.yield", n, acc, 0, NULL, 0, NULL, 0);
     L->b = l->after;
@@ -381,11 +333,11 @@ static void carry_n_end(vop_builder *L, carried *l, uint32_t n, ptoc_value **acc
 }
 
 /* TColReduceIdxStoreParts: 16-bit indices widened into two registers of 32-bit lanes. */
-static void store_wide(vop_builder *L, ptoc_value *idx, const lanes *ln, ptoc_type *out, ptoc_value *dp,
+static void store_wide(vop_builder *L, ptoc_value *idx, const vb_lanes *ln, ptoc_type *out, ptoc_value *dp,
                        ptoc_value *c, ptoc_value *vcols)
 {
-    lanes w = lanes_of(L, out);     /* c: where idx's lane 0 goes; the columns past vcols are not stored */
-    ptoc_value *all = first(L, ln, vb_index(L, ln->count)), *parts[2];
+    vb_lanes w = vb_lanes_of(L, out);     /* c: where idx's lane 0 goes; the columns past vcols are not stored */
+    ptoc_value *all = vb_first(L, ln, vb_index(L, ln->count)), *parts[2];
     ptoc_value *ops[2] = {idx, all};
     parts[0] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
     parts[1] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "ODD");
@@ -394,7 +346,7 @@ static void store_wide(vop_builder *L, ptoc_value *idx, const lanes *ln, ptoc_ty
     for (uint32_t h = 0; h < 2; h++) {
         ptoc_value *at = vb_arith(L, "arith.addi", c, vb_index(L, h * w.count));
         ptoc_value *left = vb_arith(L, "arith.subi", vcols, vb_arith(L, "arith.minui", at, vcols));
-        store(L, &w, ptoc_op_result(pair, h), dp, at, first(L, &w, left));
+        store(L, &w, ptoc_op_result(pair, h), dp, at, vb_first(L, &w, left));
     }
 }
 
@@ -402,7 +354,7 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     bool wide = ptoc_type_bitwidth(s->elem) == 16, max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
-    lanes ln = lanes_of(L, s->elem);
+    vb_lanes ln = vb_lanes_of(L, s->elem);
     ptoc_type *ielem = wide ? ptoc_type_int(L->ctx, 16, PTOC_SIGNED) : d->elem;
     ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ielem, ln.count);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
@@ -413,9 +365,9 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     ptoc_type *iint = ptoc_type_int(L->ctx, ptoc_type_bitwidth(ielem), PTOC_SIGNLESS);
     ptoc_value *izero = vb_int(L, iint, 0), *ione = vb_int(L, iint, 1);
     vb_loop cols;
-    carried rows;
+    vb_carried rows;
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
-    ptoc_value *m = wide ? first(L, &ln, step) : first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *m = wide ? vb_first(L, &ln, step) : vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *acc[3] = {load(L, &ln, sp, c), vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
     acc[2] = acc[1];
     ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 3, acc);
@@ -432,7 +384,7 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     if (wide) {
         store_wide(L, out[1], &ln, d->elem, dp, c, vcols);
     } else {
-        lanes il = lanes_of(L, d->elem);
+        vb_lanes il = vb_lanes_of(L, d->elem);
         store(L, &il, out[1], dp, c, m);
     }
     vb_loop_end(L, &cols);
@@ -445,8 +397,8 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
-    lanes ln = lanes_of(L, s->elem);
-    lanes h = lanes_of(L, ptoc_type_int(L->ctx, 16, s->elem->u.integer.sign));
+    vb_lanes ln = vb_lanes_of(L, s->elem);
+    vb_lanes h = vb_lanes_of(L, ptoc_type_int(L->ctx, 16, s->elem->u.integer.sign));
     ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ptoc_type_int(L->ctx, 16, PTOC_SIGNED), h.count);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, src);
@@ -455,9 +407,9 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
     ptoc_value *sstride = vb_index(L, s->cols);
     ptoc_type *i16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
     ptoc_value *izero = vb_int(L, i16, 0), *ione = vb_int(L, i16, 1);
-    ptoc_value *all8 = first(L, &ln, step), *all16 = first(L, &h, vb_index(L, h.count));
+    ptoc_value *all8 = vb_first(L, &ln, step), *all16 = vb_first(L, &h, vb_index(L, h.count));
     vb_loop cols;
-    carried rows;
+    vb_carried rows;
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
     ptoc_value *old = load(L, &ln, sp, c), *ops[2] = {old, all8};
     ptoc_value *izeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL);
@@ -483,7 +435,7 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
     carry_n_end(L, &rows, 5, out);
     ptoc_type *two[2] = {ivreg, ivreg};
     ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, &out[2], 2, two, NULL, NULL, NULL, NULL);
-    lanes il = lanes_of(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNED));
+    vb_lanes il = vb_lanes_of(L, ptoc_type_int(L->ctx, 16, PTOC_SIGNED));
     store_wide(L, ptoc_op_result(pair, 0), &il, d->elem, dp, c, vcols);
     store_wide(L, ptoc_op_result(pair, 1), &il, d->elem, dp, vb_arith(L, "arith.addi", c, vb_index(L, h.count)),
                vcols);
@@ -494,7 +446,7 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
 
 /* A b16 predicate as the b32 one of its lower half (the library uses one
  * MaskReg for both widths; only lane 0 is read here). */
-static ptoc_value *as_index_mask(vop_builder *L, ptoc_value *m, const lanes *data, const lanes *idx)
+static ptoc_value *as_index_mask(vop_builder *L, ptoc_value *m, const vb_lanes *data, const vb_lanes *idx)
 {
     if (data->bits == idx->bits)
         return m;
@@ -505,25 +457,25 @@ static void row_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TROWARGMAX;
-    lanes ln = lanes_of(L, s->elem), il = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
     ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, one_column(d) ? 1 : d->cols);
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
-    ptoc_value *lane0 = first(L, &ln, one), *ilane0 = as_index_mask(L, lane0, &ln, &il);
+    ptoc_value *lane0 = vb_first(L, &ln, one), *ilane0 = as_index_mask(L, lane0, &ln, &il);
     ptoc_value *zeros = broadcast(L, &ln, ptoc_type_is_float(s->elem) ? vb_float(L, s->elem, 0.0)
                                                                       : identity(L, RED_SUM, s->elem));
     ptoc_value *izero = vb_int(L, i32, 0), *per_reg = vb_int(L, i32, ln.count);
     vb_loop rows;
-    carried chunks;
+    vb_carried chunks;
     ptoc_value *row = vb_loop_begin(L, &rows, zero, vrows, one);
     /* acc: the best value so far, its index, the index of the register's lane 0 */
     ptoc_value *acc[3] = {broadcast(L, &ln, identity(L, max ? RED_MAX : RED_MIN, s->elem)),
                           broadcast(L, &il, izero), broadcast(L, &il, izero)};
     ptoc_value *c = carry_step_begin(L, &chunks, zero, vcols, step, 3, acc);
-    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *tail = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", row, sstride), c));
     ptoc_value *rops[2] = {x, tail};
     ptoc_value *r = vop1(L, max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, ln.vreg, NULL, NULL);

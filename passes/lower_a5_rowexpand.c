@@ -13,7 +13,7 @@
  * result is then v OP src1, the library's Op2), decided at run time (an
  * scf.if) when a shape is dynamic. Its register by its layout: col_major,
  * one value per row, vlds BRC of v[i,0]; row_major, one 32-byte block per
- * row, vlds BLK of the block (its lanes the block repeated). expdif is
+ * row, vlds BLK of the block (its vb_lanes the block repeated). expdif is
  * vexpdif on f32, vsub then vexp on f16. The library's 1D kernels for short
  * contiguous tiles compute the same lanes; ptoc always takes the 2D ones.
  * The tmp operand is unused, as on A5. A row_major vector with more columns
@@ -52,36 +52,13 @@ bool a5_rowexpand_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL;
 
 /* ---------------------------------------------------------------- registers */
 
-typedef struct lanes {
-    ptoc_type *elem, *vreg, *mask;
-    unsigned bits;              /* the predicate's granularity (32 for 64-bit lanes) */
-    int64_t count;              /* elements per register */
-} lanes;
-
-static lanes lanes_of(vop_builder *L, ptoc_type *elem)
-{
-    unsigned ebits = ptoc_type_bitwidth(elem);
-    lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
-    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
-    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
-    return r;
-}
-
-static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
-{
-    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                               : PTOC_PTO_VOP_PLT_B32;
-    ptoc_type *types[2] = {ln->mask, L->index};
-    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
-}
-
-static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off, const char *dist)
+static ptoc_value *load(vop_builder *L, const vb_lanes *ln, ptoc_value *ptr, ptoc_value *off, const char *dist)
 {
     ptoc_value *ops[2] = {ptr, off};
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln->vreg, "dist", dist, NULL, NULL));
 }
 
-static void store(vop_builder *L, const lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
+static void store(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
                   ptoc_value *m)
 {
     ptoc_value *ops[4] = {v, ptr, off, m};
@@ -159,13 +136,13 @@ static ptoc_value *row_start(vop_builder *L, const ptoc_value *t, ptoc_value *ro
 static void expand_program(vop_builder *L, const rx_op *r)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src0->type), *d = ptoc_pto_tile_buf(r->dst->type);
-    lanes ln = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, r->src0, d->elem), *dp = vb_tile_ptr(L, r->dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, r->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
     ptoc_value *sstride = vb_index(L, s->cols), *dstride = vb_index(L, d->cols);
-    ptoc_value *all = first(L, &ln, step);
+    ptoc_value *all = vb_first(L, &ln, step);
     vb_loop rows, cols;
     ptoc_value *i = vb_loop_begin(L, &rows, zero, vrows, one);
     ptoc_value *x = load(L, &ln, sp, row_start(L, r->src0, i, sstride), "NORM");
@@ -174,14 +151,14 @@ static void expand_program(vop_builder *L, const rx_op *r)
     ptoc_value *v = vb_result0(dup);
     ptoc_value *base = vb_arith(L, "arith.muli", i, dstride);
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
-    ptoc_value *tail = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *tail = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     store(L, &ln, v, dp, vb_arith(L, "arith.addi", base, c), tail);
     vb_loop_end(L, &cols);
     vb_loop_end(L, &rows);
 }
 
 /* x OP v, or v OP x (swapped); expdif on f16 is vsub then vexp. */
-static ptoc_value *compute(vop_builder *L, const lanes *ln, ptoc_pto_vop_id vop, ptoc_value *x, ptoc_value *v,
+static ptoc_value *compute(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id vop, ptoc_value *x, ptoc_value *v,
                            bool swapped, ptoc_value *m)
 {
     ptoc_value *ops[3] = {swapped ? v : x, swapped ? x : v, m};
@@ -200,7 +177,7 @@ static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
     ptoc_value *full = swapped ? r->src1 : r->src0, *vec = swapped ? r->src0 : r->src1;
     const ptoc_pto_tile_desc *f = ptoc_pto_tile_buf(full->type), *t = ptoc_pto_tile_buf(vec->type);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(r->dst->type);
-    lanes ln = lanes_of(L, d->elem);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
     bool brc = t->blayout == PTOC_PTO_BL_COL_MAJOR;
     const char *vdist = !brc ? "BLK" : ln.bits == 8 ? "BRC_B8" : ln.bits == 16 ? "BRC_B16" : "BRC_B32";
     ptoc_value *fp = vb_tile_ptr(L, full, d->elem), *vp = vb_tile_ptr(L, vec, d->elem);
@@ -216,7 +193,7 @@ static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
     ptoc_value *fbase = vb_arith(L, "arith.muli", i, fstride);
     ptoc_value *dbase = f->cols == d->cols ? fbase : vb_arith(L, "arith.muli", i, dstride);
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
-    ptoc_value *m = first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *foff = vb_arith(L, "arith.addi", fbase, c);
     ptoc_value *x = load(L, &ln, fp, foff, "NORM");
     ptoc_value *y = compute(L, &ln, r->row->vop, x, v, swapped, m);

@@ -80,6 +80,44 @@ void vb_loop_end(vop_builder *L, vb_loop *l)
     L->b = l->after;
 }
 
+ptoc_value *vb_carry_begin(vop_builder *L, vb_carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+                           ptoc_value *init, ptoc_value **state)
+{
+    ptoc_value *ops[4] = {lb, ub, step, init};
+    l->op = ptoc_builder_create(&L->b, "scf.for", 4, ops, 1, &init->type, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    *state = ptoc_block_add_arg(body, L->b.arena, init->type, L->b.loc);
+    ptoc_region_append(&l->op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+ptoc_value *vb_carry_end(vop_builder *L, vb_carried *l, ptoc_value *next)
+{
+    ptoc_builder_create(&L->b, "scf.yield", 1, &next, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+    return vb_result0(l->op);
+}
+
+vb_lanes vb_lanes_of(vop_builder *L, ptoc_type *elem)
+{
+    unsigned ebits = ptoc_type_bitwidth(elem);
+    vb_lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
+    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
+    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
+    return r;
+}
+
+ptoc_value *vb_first(vop_builder *L, const vb_lanes *ln, ptoc_value *n)
+{
+    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
+                                                                               : PTOC_PTO_VOP_PLT_B32;
+    ptoc_type *types[2] = {ln->mask, L->index};
+    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
+}
+
 static void if_branch(vop_builder *L, vb_if *f, uint32_t k)
 {
     ptoc_block *blk = ptoc_block_create(L->b.arena);

@@ -47,6 +47,26 @@ typedef struct vb_loop { ptoc_builder after; } vb_loop;
 ptoc_value *vb_loop_begin(vop_builder *L, vb_loop *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step);
 void vb_loop_end(vop_builder *L, vb_loop *l);
 
+/* The same loop carrying one value (iter_args(%state = init)):
+ * vb_carry_begin returns %iv and sets *state to the body's carried value;
+ * vb_carry_end yields `next` and returns the loop's result. */
+typedef struct vb_carried { ptoc_op *op; ptoc_builder after; } vb_carried;
+ptoc_value *vb_carry_begin(vop_builder *L, vb_carried *l, ptoc_value *lb, ptoc_value *ub, ptoc_value *step,
+                           ptoc_value *init, ptoc_value **state);
+ptoc_value *vb_carry_end(vop_builder *L, vb_carried *l, ptoc_value *next);
+
+/* One A5 register of a tile's elements: its vreg and mask types, the
+ * predicate's granularity (the lane width; 32 for 64-bit lanes, a lo/hi
+ * pair) and the elements a register holds (256 bytes; 64 of a 64-bit type). */
+typedef struct vb_lanes {
+    ptoc_type *elem, *vreg, *mask;
+    unsigned bits;
+    int64_t count;
+} vb_lanes;
+vb_lanes vb_lanes_of(vop_builder *L, ptoc_type *elem);
+/* plt_bN: the predicate of the first n lanes. */
+ptoc_value *vb_first(vop_builder *L, const vb_lanes *ln, ptoc_value *n);
+
 /* scf.if without results: vb_if_begin leaves the builder in the then block,
  * vb_if_else in the else block, vb_if_end after the op. The index constants
  * made in a branch are forgotten when it ends: they do not dominate what
