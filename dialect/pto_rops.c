@@ -144,9 +144,7 @@ static bool ub_address(const ptoc_op *op, const ptoc_type *t)
     return false;
 }
 
-/* A short name of a conversion's element type: f16 bf16 f32, or the
- * integer's bits with u for the unsigned 8-bit one (s8 u8 s16 s32 s64). */
-static const char *conv_name(const ptoc_type *e)
+const char *ptoc_pto_vconv_type_name(const ptoc_type *e)
 {
     if (ptoc_type_is_float(e)) {
         ptoc_float_kind k = e->u.fp.kind;
@@ -174,7 +172,8 @@ static const char *const conv_pairs[] = {
 static bool check_conv(const ptoc_op *op, const ptoc_type *const *types)
 {
     char pair[16];
-    snprintf(pair, sizeof pair, "%s>%s", conv_name(ptr_elem(types[1])), conv_name(ptr_elem(types[0])));
+    snprintf(pair, sizeof pair, "%s>%s", ptoc_pto_vconv_type_name(ptr_elem(types[1])),
+             ptoc_pto_vconv_type_name(ptr_elem(types[0])));
     bool known = false;
     for (size_t i = 0; i < sizeof conv_pairs / sizeof conv_pairs[0]; i++)
         known |= !strcmp(conv_pairs[i], pair);

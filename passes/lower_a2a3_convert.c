@@ -72,29 +72,11 @@ static const pair_row pairs[] = {
     {"s32", "s16", EXACT, true, false},     {"s64", "s32", EXACT, true, false},
 };
 
-/* f16 bf16 f32, or an integer's bits with s (u for the unsigned 8-bit one). */
-static const char *name_of(const ptoc_type *e)
-{
-    if (ptoc_type_is_float(e)) {
-        ptoc_float_kind k = e->u.fp.kind;
-        return k == PTOC_F16 ? "f16" : k == PTOC_BF16 ? "bf16" : k == PTOC_F32 ? "f32" : "";
-    }
-    if (!ptoc_type_is_int(e))
-        return "";
-    bool u = e->u.integer.sign == PTOC_UNSIGNED;
-    switch (ptoc_type_bitwidth(e)) {
-    case 8: return u ? "u8" : "s8";
-    case 16: return u ? "" : "s16";
-    case 32: return u ? "" : "s32";
-    case 64: return u ? "" : "s64";
-    }
-    return "";
-}
-
 static const pair_row *pair_of(const ptoc_type *se, const ptoc_type *de)
 {
+    const char *src = ptoc_pto_vconv_type_name(se), *dst = ptoc_pto_vconv_type_name(de);
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-        if (!strcmp(pairs[i].src, name_of(se)) && !strcmp(pairs[i].dst, name_of(de)))
+        if (!strcmp(pairs[i].src, src) && !strcmp(pairs[i].dst, dst))
             return &pairs[i];
     return NULL;
 }

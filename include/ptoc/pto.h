@@ -374,6 +374,9 @@ unsigned ptoc_pto_vreg_lane_bits(const ptoc_pto_vreg *v);
 unsigned ptoc_pto_mask_bits(const ptoc_type *t);
 size_t ptoc_pto_vop_count(void);
 const ptoc_pto_vop_info *ptoc_pto_vop_info_at(size_t i);   /* NULL past the last */
+/* The name a2a3.vconv's pairs give an element type: f16 bf16 f32, or an
+ * integer's bits with s (u for the unsigned 8-bit one); "" for any other. */
+const char *ptoc_pto_vconv_type_name(const ptoc_type *elem);
 
 /* The dialect's row for one op (ptoc_op_def.data points at it). */
 typedef struct ptoc_pto_op_info {
