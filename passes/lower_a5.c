@@ -65,11 +65,6 @@ static lanes lanes_of(lower *L, ptoc_type *elem)
     return r;
 }
 
-static ptoc_pto_vop_id plt_of(unsigned bits)
-{
-    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
-}
-
 static const char *store_dist(unsigned bits)
 {
     return bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -79,7 +74,7 @@ static const char *store_dist(unsigned bits)
 static ptoc_value *tail_mask(lower *L, const lanes *ln, ptoc_value *rem)
 {
     ptoc_type *types[2] = {ln->mask, L->index};
-    return vb_result0(vb_vop(L, plt_of(ln->bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
+    return vb_result0(vb_vop(L, vb_plt(ln->bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL));
 }
 
 static ptoc_value *load(lower *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off)

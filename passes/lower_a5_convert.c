@@ -191,11 +191,6 @@ static ptoc_pto_vop_id pset_of(unsigned bits)
     return bits == 8 ? PTOC_PTO_VOP_PSET_B8 : bits == 16 ? PTOC_PTO_VOP_PSET_B16 : PTOC_PTO_VOP_PSET_B32;
 }
 
-static ptoc_pto_vop_id plt_of(unsigned bits)
-{
-    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
-}
-
 static ptoc_value *all_lanes(lower *L, unsigned bits)
 {
     ptoc_type *m = mask_of(L, bits);
@@ -260,7 +255,7 @@ static void convert_program(lower *L, const cvt_plan *p)
     unsigned store_bits = packed ? 2 * db : db;
     ptoc_type *tail_types[2] = {mask_of(L, store_bits), L->index};
     ptoc_value *rest = vb_arith(L, "arith.subi", vc, c);
-    ptoc_value *tail = vb_result0(vb_vop(L, plt_of(store_bits), 1, &rest, 2, tail_types, NULL, NULL, NULL, NULL));
+    ptoc_value *tail = vb_result0(vb_vop(L, vb_plt(store_bits), 1, &rest, 2, tail_types, NULL, NULL, NULL, NULL));
     bool unpacked = sb < wide && 2048 / sb != chunk;
     char dist[24];
     snprintf(dist, sizeof dist, "UNPK_B%u", sb);

@@ -140,8 +140,7 @@ static ptoc_value *part_pred(vop_builder *L, const a5_lanes *ln, const x_op *x, 
     ptoc_value *n = vb_result0(ptoc_builder_create(&L->b, "arith.select", 3, sops, 1, &L->index, 0, NULL, 0));
     ptoc_value *rem = vb_arith(L, "arith.maxsi", vb_arith(L, "arith.subi", n, at->col), vb_index(L, 0));
     ptoc_type *types[2] = {ln->mask, L->index};
-    ptoc_pto_vop_id plt = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                                 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_pto_vop_id plt = vb_plt(ln->bits);
     return vb_result0(vb_vop(L, plt, 1, &rem, 2, types, NULL, NULL, NULL, NULL));
 }
 

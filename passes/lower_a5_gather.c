@@ -40,12 +40,6 @@ static bool plain_vec(const ptoc_pto_tile_desc *t)
            t->slayout == PTOC_PTO_SL_NONE_BOX;
 }
 
-static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
-                        const char *k, const char *v)
-{
-    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
-}
-
 static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
@@ -70,9 +64,9 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
     ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
     ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
-    ptoc_value *index = vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
     ptoc_value *gops[3] = {sp, index, m};
-    ptoc_value *v = vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
     ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), m};
     const char *dist = bits == 8 ? "PK_B16" : bits == 16 ? "NORM_B16" : "NORM_B32";
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
@@ -91,13 +85,13 @@ static void zero_storage(vop_builder *L, ptoc_value *dst)
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_value *zero = ptoc_type_is_float(d->elem) ? vb_float(L, d->elem, 0.0)
                                                    : vb_int(L, ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), 0);
-    ptoc_value *zeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &zero, vreg, NULL, NULL);
+    ptoc_value *zeros = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &zero, vreg, NULL, NULL);
     ptoc_value *numel = vb_index(L, d->rows * d->cols);
     vb_loop regs;
     ptoc_value *at = vb_loop_begin(L, &regs, vb_index(L, 0), numel, vb_index(L, count));
     ptoc_value *rest = vb_arith(L, "arith.subi", numel, at);
     ptoc_type *plt_types[2] = {mask, L->index};
-    ptoc_pto_vop_id plt = bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_pto_vop_id plt = vb_plt(bits);
     ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
     ptoc_value *sops[4] = {zeros, dp, at, m};
     const char *dist = bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -129,9 +123,9 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
     ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
     ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
     ptoc_value *vops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
-    ptoc_value *v = vop1(L, PTOC_PTO_VOP_VLDS, 2, vops, svreg, "dist", bits == 8 ? "UNPK_B8" : "NORM");
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, vops, svreg, "dist", bits == 8 ? "UNPK_B8" : "NORM");
     ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
-    ptoc_value *index = vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
     ptoc_value *sops[4] = {v, dp, index, m};
     vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sops, 0, NULL, NULL, NULL, NULL, NULL);
     vb_loop_end(L, &cols);

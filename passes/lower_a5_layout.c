@@ -55,16 +55,9 @@ static ptoc_type *uint_of(vop_builder *L, unsigned bits)
     return ptoc_type_int(L->ctx, bits, PTOC_UNSIGNED);
 }
 
-static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
-                        const char *k, const char *v)
-{
-    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
-}
-
 static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
 {
-    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                               : PTOC_PTO_VOP_PLT_B32;
+    ptoc_pto_vop_id id = vb_plt(ln->bits);
     ptoc_type *types[2] = {ln->mask, L->index};
     return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
 }
@@ -72,7 +65,7 @@ static ptoc_value *first(vop_builder *L, const lanes *ln, ptoc_value *n)
 static ptoc_value *load(vop_builder *L, const lanes *ln, ptoc_value *ptr, ptoc_value *off, const char *dist)
 {
     ptoc_value *ops[2] = {ptr, off};
-    return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", dist);
+    return vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", dist);
 }
 
 static void store(vop_builder *L, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m,
@@ -122,14 +115,14 @@ static ptoc_value *indices(vop_builder *L, const lanes *ix, ptoc_value *start, p
 {
     unsigned bits = ix->bits;
     ptoc_value *s = as_lane(L, start, bits);
-    ptoc_value *r = vop1(L, PTOC_PTO_VOP_VCI, 1, &s, ix->vreg, "order", "ASC");
+    ptoc_value *r = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &s, ix->vreg, "order", "ASC");
     ptoc_value *scalars[3] = {clamp, mul, add};
     static const ptoc_pto_vop_id ids[3] = {PTOC_PTO_VOP_VMINS, PTOC_PTO_VOP_VMULS, PTOC_PTO_VOP_VADDS};
     for (int k = 0; k < 3; k++) {
         if (!scalars[k])
             continue;
         ptoc_value *ops[3] = {r, as_lane(L, scalars[k], bits), m};
-        r = vop1(L, ids[k], 3, ops, ix->vreg, NULL, NULL);
+        r = vb_vop1(L, ids[k], 3, ops, ix->vreg, NULL, NULL);
     }
     return r;
 }
@@ -143,7 +136,7 @@ static void scatter(vop_builder *L, ptoc_value *v, ptoc_value *ptr, ptoc_value *
 static ptoc_value *gather(vop_builder *L, const lanes *data, ptoc_value *ptr, ptoc_value *idx, ptoc_value *m)
 {
     ptoc_value *ops[3] = {ptr, idx, m};
-    return vop1(L, PTOC_PTO_VOP_VGATHER2, 3, ops, data->vreg, NULL, NULL);
+    return vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, ops, data->vreg, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- ttrans */

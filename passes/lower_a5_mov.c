@@ -28,8 +28,7 @@ static void mov_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
     int64_t count = bits == 64 ? 64 : 2048 / bits;
     ptoc_type *vreg = ptoc_pto_vreg_type_get(L->ctx, d->elem, count);
     ptoc_type *mask[2] = {ptoc_pto_mask_type_get(L->ctx, lane_bits), L->index};
-    ptoc_pto_vop_id plt = lane_bits == 8 ? PTOC_PTO_VOP_PLT_B8 : lane_bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                                 : PTOC_PTO_VOP_PLT_B32;
+    ptoc_pto_vop_id plt = vb_plt(lane_bits);
     const char *dist = lane_bits == 8 ? "NORM_B8" : lane_bits == 16 ? "NORM_B16" : "NORM_B32";
     ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);

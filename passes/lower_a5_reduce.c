@@ -103,17 +103,11 @@ bool a5_reduce_lowers(ptoc_pto_op_id opcode)
 
 /* ---------------------------------------------------------------- registers */
 
-static ptoc_value *vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
-                        const char *k, const char *v)
-{
-    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
-}
-
 /* The predicate of the first min(n, count) lanes. */
 static ptoc_value *load(vop_builder *L, const vb_lanes *ln, ptoc_value *ptr, ptoc_value *off)
 {
     ptoc_value *ops[2] = {ptr, off};
-    return vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", "NORM");
+    return vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, ln->vreg, "dist", "NORM");
 }
 
 static void store(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *ptr, ptoc_value *off,
@@ -128,12 +122,12 @@ static ptoc_value *binary(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id
                           ptoc_value *m)
 {
     ptoc_value *ops[3] = {a, b, m};
-    return vop1(L, id, 3, ops, ln->vreg, NULL, NULL);
+    return vb_vop1(L, id, 3, ops, ln->vreg, NULL, NULL);
 }
 
 static ptoc_value *broadcast(vop_builder *L, const vb_lanes *ln, ptoc_value *s)
 {
-    return vop1(L, PTOC_PTO_VOP_VBR, 1, &s, ln->vreg, NULL, NULL);
+    return vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &s, ln->vreg, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- loops carrying registers */
@@ -174,7 +168,7 @@ static ptoc_value *quiet_nan(vop_builder *L, const vb_lanes *ln, red_kind k, pto
     ptoc_op *cmp = vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL);
     ptoc_value *is_nan = vb_result0(cmp);
     ptoc_value *sops[3] = {nan, v, is_nan};
-    return vop1(L, PTOC_PTO_VOP_VSEL, 3, sops, ln->vreg, NULL, NULL);
+    return vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, sops, ln->vreg, NULL, NULL);
 }
 
 static ptoc_value *nan_register(vop_builder *L, const vb_lanes *ln, red_kind k)
@@ -217,11 +211,11 @@ static void row_program(vop_builder *L, const red_op *r)
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", base, c));
     if (k == RED_PROD) {
         ptoc_value *ops[3] = {acc, x, tail};
-        acc = vop1(L, PTOC_PTO_VOP_VMUL, 3, ops, ln.vreg, "mode", "MERGING");
+        acc = vb_vop1(L, PTOC_PTO_VOP_VMUL, 3, ops, ln.vreg, "mode", "MERGING");
     } else {
         static const ptoc_pto_vop_id cross[] = {PTOC_PTO_VOP_VCADD, PTOC_PTO_VOP_VCMAX, PTOC_PTO_VOP_VCMIN};
         ptoc_value *ops[2] = {x, tail};
-        ptoc_value *t = vop1(L, cross[k], 2, ops, ln.vreg, NULL, NULL);
+        ptoc_value *t = vb_vop1(L, cross[k], 2, ops, ln.vreg, NULL, NULL);
         acc = binary(L, &ln, join_vop(k), acc, t, lane0);
     }
     acc = vb_carry_end(L, &chunks, acc);
@@ -339,8 +333,8 @@ static void store_wide(vop_builder *L, ptoc_value *idx, const vb_lanes *ln, ptoc
     vb_lanes w = vb_lanes_of(L, out);     /* c: where idx's lane 0 goes; the columns past vcols are not stored */
     ptoc_value *all = vb_first(L, ln, vb_index(L, ln->count)), *parts[2];
     ptoc_value *ops[2] = {idx, all};
-    parts[0] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
-    parts[1] = vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "ODD");
+    parts[0] = vb_vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "EVEN");
+    parts[1] = vb_vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, w.vreg, "part", "ODD");
     ptoc_type *two[2] = {w.vreg, w.vreg};
     ptoc_op *pair = vb_vop(L, PTOC_PTO_VOP_VINTLV, 2, parts, 2, two, NULL, NULL, NULL, NULL);
     for (uint32_t h = 0; h < 2; h++) {
@@ -368,18 +362,18 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     vb_carried rows;
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
     ptoc_value *m = wide ? vb_first(L, &ln, step) : vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
-    ptoc_value *acc[3] = {load(L, &ln, sp, c), vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
+    ptoc_value *acc[3] = {load(L, &ln, sp, c), vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL), NULL};
     acc[2] = acc[1];
     ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 3, acc);
     ptoc_value *aops[3] = {acc[2], ione, m};
-    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *next = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
     ptoc_value *cops[3] = {x, acc[0], m};
     ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
                                            max ? "gt" : "lt", NULL, NULL));
     ptoc_value *iops[3] = {next, acc[1], better}, *vops[3] = {x, acc[0], better};
-    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
-                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL), next};
+    ptoc_value *out[3] = {vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL), next};
     carry_n_end(L, &rows, 3, out);
     if (wide) {
         store_wide(L, out[1], &ln, d->elem, dp, c, vcols);
@@ -412,24 +406,24 @@ static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_
     vb_carried rows;
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
     ptoc_value *old = load(L, &ln, sp, c), *ops[2] = {old, all8};
-    ptoc_value *izeros = vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL);
+    ptoc_value *izeros = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &izero, ivreg, NULL, NULL);
     /* acc: old even, old odd, index even, index odd, the row's index */
-    ptoc_value *acc[5] = {vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "EVEN"),
-                          vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "ODD"), izeros, izeros, izeros};
+    ptoc_value *acc[5] = {vb_vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "EVEN"),
+                          vb_vop1(L, PTOC_PTO_VOP_VCVT, 2, ops, h.vreg, "part", "ODD"), izeros, izeros, izeros};
     ptoc_value *i = carry_n_begin(L, &rows, one, vrows, 5, acc);
     ptoc_value *aops[3] = {acc[4], ione, all16};
-    ptoc_value *next = vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
+    ptoc_value *next = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, "mode", "ZEROING");
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", i, sstride), c));
     ptoc_value *out[5];
     for (int part = 0; part < 2; part++) {
         ptoc_value *xops[2] = {x, all8};
-        ptoc_value *xh = vop1(L, PTOC_PTO_VOP_VCVT, 2, xops, h.vreg, "part", part ? "ODD" : "EVEN");
+        ptoc_value *xh = vb_vop1(L, PTOC_PTO_VOP_VCVT, 2, xops, h.vreg, "part", part ? "ODD" : "EVEN");
         ptoc_value *cops[3] = {xh, acc[part], all16};
         ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &h.mask, "cmp_mode",
                                                max ? "gt" : "lt", NULL, NULL));
         ptoc_value *vops[3] = {xh, acc[part], better}, *iops[3] = {next, acc[2 + part], better};
-        out[part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, h.vreg, NULL, NULL);
-        out[2 + part] = vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL);
+        out[part] = vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, h.vreg, NULL, NULL);
+        out[2 + part] = vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, ivreg, NULL, NULL);
     }
     out[4] = next;
     carry_n_end(L, &rows, 5, out);
@@ -478,23 +472,23 @@ static void row_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
     ptoc_value *tail = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
     ptoc_value *x = load(L, &ln, sp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", row, sstride), c));
     ptoc_value *rops[2] = {x, tail};
-    ptoc_value *r = vop1(L, max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, ln.vreg, NULL, NULL);
+    ptoc_value *r = vb_vop1(L, max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, ln.vreg, NULL, NULL);
     ptoc_value *dops[2] = {r, zeros};
     ptoc_type *two[2] = {ln.vreg, ln.vreg};
     ptoc_op *split = vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, dops, 2, two, NULL, NULL, NULL, NULL);
     ptoc_value *val = ptoc_op_result(split, 0), *raw = ptoc_op_result(split, 1);
-    ptoc_value *idx = vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &raw, il.vreg, NULL, NULL);
+    ptoc_value *idx = vb_vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &raw, il.vreg, NULL, NULL);
     ptoc_value *aops[3] = {idx, acc[2], ilane0};
-    idx = vop1(L, PTOC_PTO_VOP_VADD, 3, aops, il.vreg, "mode", "ZEROING");
+    idx = vb_vop1(L, PTOC_PTO_VOP_VADD, 3, aops, il.vreg, "mode", "ZEROING");
     ptoc_value *cops[3] = {acc[0], val, lane0};
     ptoc_value *better = vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, cops, 1, &ln.mask, "cmp_mode",
                                            max ? "lt" : "gt", NULL, NULL));
     ptoc_value *vops[3] = {val, acc[0], better};
     ptoc_value *iops[3] = {idx, acc[1], as_index_mask(L, better, &ln, &il)};
     ptoc_value *sops[3] = {acc[2], per_reg, ilane0};
-    ptoc_value *out[3] = {vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
-                          vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, il.vreg, NULL, NULL),
-                          vop1(L, PTOC_PTO_VOP_VADDS, 3, sops, il.vreg, "mode", "ZEROING")};
+    ptoc_value *out[3] = {vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, vops, ln.vreg, NULL, NULL),
+                          vb_vop1(L, PTOC_PTO_VOP_VSEL, 3, iops, il.vreg, NULL, NULL),
+                          vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, sops, il.vreg, "mode", "ZEROING")};
     carry_n_end(L, &chunks, 3, out);
     store(L, &il, out[1], dp, vb_arith(L, "arith.muli", row, dstride), ilane0);
     vb_loop_end(L, &rows);

@@ -66,11 +66,6 @@ void a5_open_vecscope(vop_builder *L, ptoc_op *op)
     vb_open_vecscope(L, op, tiles, n, nouts);
 }
 
-static ptoc_pto_vop_id plt_of(unsigned bits)
-{
-    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
-}
-
 static const char *store_dist(unsigned bits)
 {
     return bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -118,7 +113,7 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     ptoc_value *c = vb_loop_begin(L, &cols, zero, n, step);
     ptoc_type *types[2] = {ln.mask, L->index};
     ptoc_value *rem = vb_arith(L, "arith.subi", n, c);
-    a5_pos at = {r, c, vb_result0(vb_vop(L, plt_of(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL))};
+    a5_pos at = {r, c, vb_result0(vb_vop(L, vb_plt(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL))};
     for (uint32_t i = 0; i < nt; i++) {
         int64_t stride = ptoc_pto_tile_buf(tiles[i]->type)->cols;
         uint32_t j = 0;

@@ -110,12 +110,21 @@ vb_lanes vb_lanes_of(vop_builder *L, ptoc_type *elem)
     return r;
 }
 
+ptoc_pto_vop_id vb_plt(unsigned bits)
+{
+    return bits == 8 ? PTOC_PTO_VOP_PLT_B8 : bits == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
+}
+
 ptoc_value *vb_first(vop_builder *L, const vb_lanes *ln, ptoc_value *n)
 {
-    ptoc_pto_vop_id id = ln->bits == 8 ? PTOC_PTO_VOP_PLT_B8 : ln->bits == 16 ? PTOC_PTO_VOP_PLT_B16
-                                                                               : PTOC_PTO_VOP_PLT_B32;
     ptoc_type *types[2] = {ln->mask, L->index};
-    return vb_result0(vb_vop(L, id, 1, &n, 2, types, NULL, NULL, NULL, NULL));
+    return vb_result0(vb_vop(L, vb_plt(ln->bits), 1, &n, 2, types, NULL, NULL, NULL, NULL));
+}
+
+ptoc_value *vb_vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
+                    const char *k, const char *v)
+{
+    return vb_result0(vb_vop(L, id, n, ops, 1, &t, k, v, NULL, NULL));
 }
 
 static void if_branch(vop_builder *L, vb_if *f, uint32_t k)

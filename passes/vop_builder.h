@@ -66,6 +66,11 @@ typedef struct vb_lanes {
 vb_lanes vb_lanes_of(vop_builder *L, ptoc_type *elem);
 /* plt_bN: the predicate of the first n lanes. */
 ptoc_value *vb_first(vop_builder *L, const vb_lanes *ln, ptoc_value *n);
+/* The plt_bN micro-op of a predicate granularity (8, 16 or 32 bits). */
+ptoc_pto_vop_id vb_plt(unsigned bits);
+/* A micro-op with one result of type t (and at most one string attribute). */
+ptoc_value *vb_vop1(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *const *ops, ptoc_type *t,
+                    const char *k, const char *v);
 
 /* scf.if without results: vb_if_begin leaves the builder in the then block,
  * vb_if_else in the else block, vb_if_end after the op. The index constants
