@@ -122,8 +122,9 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
 bool a2_fillpad_lowers(ptoc_pto_op_id opcode);
 void a2_fillpad_lower(vop_builder *L, ptoc_op *op);
 /* A byte tile viewed as u16 lanes: in lane q of each of the first `rows` rows
- * (row_lanes lanes apart), the high (hi) or low byte set to `byte`. */
+ * (row_lanes lanes apart), the high (hi) or low byte set to `both`'s (an
+ * i16 holding the byte twice), in the open vecscope. */
 void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
-                      bool hi, int64_t byte);
+                      bool hi, ptoc_value *both);
 
 #endif

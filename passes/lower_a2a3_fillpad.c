@@ -166,10 +166,10 @@ static ptoc_value *window_ptr(a2_prog *P, ptoc_type *lane, int64_t off)
 }
 
 /* A byte tile: in lane q of each of the first `rows` rows, the high byte
- * (hi) or the low byte becomes `byte`'s: vand with the kept byte's mask, vor
- * with the new byte, under the one-lane mask. */
+ * (hi) or the low byte becomes `both`'s (an i16 holding the byte twice): vand
+ * with the kept byte's mask, vor with the new byte, under the one-lane mask. */
 void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
-                      bool hi, int64_t byte)
+                      bool hi, ptoc_value *both)
 {
     ptoc_type *lane = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
     a2_prog D;
@@ -180,7 +180,7 @@ void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t
     ptoc_value *at0[1] = {a2_index(&D, 0)}, *at1[1] = {a2_index(&D, D.B)};
     D.scalar = vb_int(L, lane, hi ? 0x00ff : 0xff00);
     a2_instr(&D, at0, a2_index(&D, 1), NULL);
-    D.scalar = vb_int(L, lane, hi ? (byte & 0xff) << 8 : byte & 0xff);
+    D.scalar = vb_arith(L, "arith.andi", both, vb_int(L, lane, hi ? 0xff00 : 0x00ff));
     a2_instr(&D, at1, a2_index(&D, 1), NULL);
     ptoc_value *bit = vb_arith(L, "arith.remui", q, a2_index(&D, D.B));
     a2_set_mask(&D, a2_i64(&D, 0), vb_arith(L, "arith.shli", a2_i64(&D, 1), a2_as_i64(&D, bit)));
@@ -226,7 +226,7 @@ static void program(vop_builder *L, const fp_op *f)
         vb_if odd;
         vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, vb_arith(L, "arith.remui", svc, vb_index(L, 2)), zero));
         a2_set_half_lane(L, f->dst, svr, row_lanes, vb_arith(L, "arith.divui", svc, vb_index(L, 2)), true,
-                         f->pad & 0xff);
+                         P.scalar);
         vb_if_end(L, &odd);
     }
     ptoc_value *below = mul(L, sub(L, vb_index(L, f->d->rows), svr), vb_index(L, row_lanes));
