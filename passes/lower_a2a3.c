@@ -53,6 +53,7 @@ static const a2_family families[] = {
     {a2_bitwise_lowers, a2_bitwise_lower},
     {a2_shift_lowers, a2_shift_lower},
     {a2_fillpad_lowers, a2_fillpad_lower},
+    {a2_quant_lowers, a2_quant_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -126,5 +126,8 @@ void a2_fillpad_lower(vop_builder *L, ptoc_op *op);
  * i16 holding the byte twice), in the open vecscope. */
 void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
                       bool hi, ptoc_value *both);
+/* tquant, tdequant (lower_a2a3_quant.c). */
+bool a2_quant_lowers(ptoc_pto_op_id opcode);
+void a2_quant_lower(vop_builder *L, ptoc_op *op);
 
 #endif
