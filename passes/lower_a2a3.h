@@ -129,5 +129,8 @@ void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t
 /* tquant, tdequant (lower_a2a3_quant.c). */
 bool a2_quant_lowers(ptoc_pto_op_id opcode);
 void a2_quant_lower(vop_builder *L, ptoc_op *op);
+/* tprefetch (lower_a2a3_prefetch.c). */
+bool a2_prefetch_lowers(ptoc_pto_op_id opcode);
+void a2_prefetch_lower(vop_builder *L, ptoc_op *op);
 
 #endif
