@@ -121,8 +121,8 @@ static bool halfword_tile(const ptoc_pto_tile_desc *d)
 {
     bool bf16 = ptoc_type_is_float(d->elem) && d->elem->u.fp.kind == PTOC_BF16;
     bool byte = ptoc_type_is_int(d->elem) && ptoc_type_bitwidth(d->elem) == 8;
-    return d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR && d->slayout == PTOC_PTO_SL_NONE_BOX &&
-           (bf16 || byte) && (d->cols * ptoc_type_bitwidth(d->elem) / 8) % 32 == 0;
+    return d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && (bf16 || byte) && (d->cols * ptoc_type_bitwidth(d->elem) / 8) % 32 == 0;
 }
 
 /* texpands into a bf16 or byte tile: the element's bits as u16 lanes (bytes
@@ -161,7 +161,8 @@ static void halfword_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
     if (!bytes)
         return;
     vb_if odd;
-    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, vb_arith(L, "arith.remui", n, vb_index(L, 2)), vb_index(L, 0)));
+    ptoc_value *rem = vb_arith(L, "arith.remui", n, vb_index(L, 2));
+    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, rem, vb_index(L, 0)));
     a2_set_half_lane(L, dst, rows, row_lanes, lanes, false, v);
     vb_if_end(L, &odd);
 }

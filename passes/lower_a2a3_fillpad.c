@@ -98,9 +98,21 @@ static bool read_op(vop_builder *L, ptoc_op *op, fp_op *f)
     return true;
 }
 
-static ptoc_value *mul(vop_builder *L, ptoc_value *x, ptoc_value *y) { return vb_arith(L, "arith.muli", x, y); }
-static ptoc_value *add(vop_builder *L, ptoc_value *x, ptoc_value *y) { return vb_arith(L, "arith.addi", x, y); }
-static ptoc_value *sub(vop_builder *L, ptoc_value *x, ptoc_value *y) { return vb_arith(L, "arith.subi", x, y); }
+static ptoc_value *mul(vop_builder *L, ptoc_value *x, ptoc_value *y)
+{
+    return vb_arith(L, "arith.muli", x, y);
+}
+
+static ptoc_value *add(vop_builder *L, ptoc_value *x, ptoc_value *y)
+{
+    return vb_arith(L, "arith.addi", x, y);
+}
+
+static ptoc_value *sub(vop_builder *L, ptoc_value *x, ptoc_value *y)
+{
+    return vb_arith(L, "arith.subi", x, y);
+}
+
 
 /* src's valid rows into dst: whole blocks up to the valid columns, one burst a row. */
 static void copy_valid(vop_builder *L, const fp_op *f, ptoc_value *svr, ptoc_value *svc)
@@ -109,7 +121,8 @@ static void copy_valid(vop_builder *L, const fp_op *f, ptoc_value *svr, ptoc_val
     int64_t per_block = 32 / f->esize;
     vb_if some;
     vb_if_begin(L, &some, vb_cmpi(L, VB_CMP_NE, mul(L, svr, svc), vb_index(L, 0)));
-    ptoc_value *blocks = vb_arith(L, "arith.divui", add(L, svc, vb_index(L, per_block - 1)), vb_index(L, per_block));
+    ptoc_value *up = add(L, svc, vb_index(L, per_block - 1));
+    ptoc_value *blocks = vb_arith(L, "arith.divui", up, vb_index(L, per_block));
     ptoc_value *len = vb_cast(L, "arith.index_cast", blocks, i64);
     ptoc_value *sgap = sub(L, vb_int(L, i64, f->s->cols / per_block), len);
     ptoc_value *dgap = sub(L, vb_int(L, i64, f->d->cols / per_block), len);

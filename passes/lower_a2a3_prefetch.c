@@ -22,7 +22,8 @@ void a2_prefetch_lower(vop_builder *L, ptoc_op *op)
         ptoc_builder_set_before(&L->b, op);
         L->b.loc = op->loc;
         ptoc_value *ops[2] = {ptoc_op_operand(op, 0), ptoc_op_operand(op, 1)};
-        ptoc_op *load = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TLOAD), 2, ops, 0, NULL, 0, NULL, 0);
+        const char *tload = ptoc_pto_op_name(PTOC_PTO_OP_TLOAD);
+        ptoc_op *load = ptoc_builder_create(&L->b, tload, 2, ops, 0, NULL, 0, NULL, 0);
         ptoc_op_set_segment_sizes(load, L->b.arena, 6, (int64_t[6]){1, 1, 0, 0, 0, 0});
     }
     ptoc_op_erase(op);

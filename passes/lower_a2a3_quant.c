@@ -72,7 +72,8 @@ static void broadcast(q_prog *Q, ptoc_value *param, ptoc_value *r, int64_t off)
     vop_builder *L = Q->L;
     ptoc_op *valid = vb_tile_valid(L, param);
     ptoc_value *one = vb_index(L, 1);
-    ptoc_value *last = vb_arith(L, "arith.subi", vb_arith(L, "arith.maxui", ptoc_op_result(valid, 0), one), one);
+    ptoc_value *rows = vb_arith(L, "arith.maxui", ptoc_op_result(valid, 0), one);
+    ptoc_value *last = vb_arith(L, "arith.subi", rows, one);
     ptoc_value *p = vb_arith(L, "arith.minui", r, last);
     ptoc_type *f32 = desc(param)->elem;
     ptoc_value *ops[5] = {window(Q, f32, off), vb_index(L, 0), vb_tile_ptr(L, param, f32),
@@ -133,8 +134,10 @@ static void lower_tquant(vop_builder *L, ptoc_op *op)
             return;
     if (!row_major(dst, 8, false))
         return;
-    vb_open_vecscope(L, op, (ptoc_value *[4]){src, ptoc_op_operand(op, 1), ptoc_op_operand(op, (uint32_t)nins - 1), dst},
-                     nins == 3 ? 4 : 3, 1);
+    ptoc_value *tiles[4] = {src, ptoc_op_operand(op, 1), ptoc_op_operand(op, (uint32_t)nins - 1), dst};
+    if (nins == 2)
+        tiles[2] = dst;
+    vb_open_vecscope(L, op, tiles, nins == 3 ? 4 : 3, 1);
     q_prog Q = {L, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS)};
     ptoc_type *f32 = desc(src)->elem, *s32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
     ptoc_type *s16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS), *f16 = ptoc_type_float(L->ctx, PTOC_F16);
@@ -171,11 +174,11 @@ static void lower_tdequant(vop_builder *L, ptoc_op *op)
 {
     if (vb_dps_ins(op) != 3)
         return;
-    ptoc_value *src = ptoc_op_operand(op, 0), *scale = ptoc_op_operand(op, 1), *offset = ptoc_op_operand(op, 2);
-    ptoc_value *dst = ptoc_op_operand(op, 3);
+    ptoc_value *src = ptoc_op_operand(op, 0), *scale = ptoc_op_operand(op, 1);
+    ptoc_value *offset = ptoc_op_operand(op, 2), *dst = ptoc_op_operand(op, 3);
     bool bytes = row_major(src, 8, false);
-    if ((!bytes && !row_major(src, 16, false)) || !row_major(scale, 32, true) || !row_major(offset, 32, true) ||
-        !row_major(dst, 32, true))
+    if ((!bytes && !row_major(src, 16, false)) || !row_major(scale, 32, true) ||
+        !row_major(offset, 32, true) || !row_major(dst, 32, true))
         return;
     vb_open_vecscope(L, op, (ptoc_value *[4]){src, scale, offset, dst}, 4, 1);
     q_prog Q = {L, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS)};
