@@ -306,6 +306,7 @@ typedef struct cg_dma_model {
     int64_t max_n_burst, max_len_burst, max_gm_gap, max_ub_gap;
     bool element_bursts;     /* a line with an along stride: a burst per element (else element copies) */
     bool pads;               /* loads pad in the burst, with the value set_pad gives */
+    bool cpu_store_options;  /* tstore's atomic add, relu and quantisation as on cpu (element by element) */
     /* the value a load pads with: the element's bits as i64 */
     void (*set_pad)(cg *g, LLVMValueRef bits);
     /* one instruction, every field in range */
