@@ -220,6 +220,8 @@ extern const cg_cube_costs cg_a2a3_cube_costs;   /* a2a3_costs.c */
 LLVMValueRef cg_cube_cycles(cg *g, ptoc_op *op);
 extern const cg_rule cg_cube_model_rules[];      /* lower_cube_model.c: the cube unit on a5 and a2a3 */
 extern const size_t cg_cube_model_rule_count;
+extern const cg_rule cg_cube_mx_model_rules[];   /* lower_cube_model.c: the mx forms, on a5 */
+extern const size_t cg_cube_mx_model_rule_count;
 
 /* A target's model of a vector function's time, counted as the kernel runs:
  * `begin` where the vecscope starts (it makes its counters, g->vf_state),

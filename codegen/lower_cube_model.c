@@ -428,10 +428,14 @@ const cg_rule cg_cube_model_rules[] = {
     {PTO(TEXTRACT_FP), lower_move, 0},  {PTO(TINSERT), lower_move, 0},      {PTO(TINSERT_FP), lower_move, 0},
     {PTO(TMATMUL), lower_mad, 0},       {PTO(TMATMUL_ACC), lower_mad, 0},   {PTO(TMATMUL_BIAS), lower_mad, 0},
     {PTO(TGEMV), lower_mad, 0},         {PTO(TGEMV_ACC), lower_mad, 0},     {PTO(TGEMV_BIAS), lower_mad, 0},
-    {PTO(TMATMUL_MX), lower_mad_mx, 0},  {PTO(TMATMUL_MX_ACC), lower_mad_mx, 0},
-    {PTO(TMATMUL_MX_BIAS), lower_mad_mx, 0},
-    {PTO(TGEMV_MX), lower_mad_mx, 0},    {PTO(TGEMV_MX_ACC), lower_mad_mx, 0},
-    {PTO(TGEMV_MX_BIAS), lower_mad_mx, 0},
-    {PTO(TGET_SCALE_ADDR), lower_scale_addr, 0},
 };
 const size_t cg_cube_model_rule_count = sizeof cg_cube_model_rules / sizeof cg_cube_model_rules[0];
+
+/* The mx forms: A5's alone (A2/A3 have no MX scale buffers). */
+const cg_rule cg_cube_mx_model_rules[] = {
+    {PTO(TMATMUL_MX), lower_mad_mx, 0},      {PTO(TMATMUL_MX_ACC), lower_mad_mx, 0},
+    {PTO(TMATMUL_MX_BIAS), lower_mad_mx, 0}, {PTO(TGEMV_MX), lower_mad_mx, 0},
+    {PTO(TGEMV_MX_ACC), lower_mad_mx, 0},    {PTO(TGEMV_MX_BIAS), lower_mad_mx, 0},
+    {PTO(TGET_SCALE_ADDR), lower_scale_addr, 0},
+};
+const size_t cg_cube_mx_model_rule_count = sizeof cg_cube_mx_model_rules / sizeof cg_cube_mx_model_rules[0];
