@@ -28,8 +28,8 @@
  * Not lowered (the op stays): tiles other than row_major none_box vec tiles,
  * element types other than f16 and f32, a dst row of more than 255 blocks of
  * pairs (vbitsort's 8-bit repeat), a tmp smaller than dst's row or the lists'
- * valid columns together (their storage, when dynamic), and tmrgsort with its
- * `executed` out.
+ * valid columns together (their storage, when dynamic). tmrgsort's `executed`
+ * out (VMS4_SR's counts) is not written, as on the cpu target.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -269,9 +269,11 @@ static void blocks_program(vop_builder *L, ptoc_value *src, ptoc_value *len, pto
 
 static void lower_tmrgsort(vop_builder *L, ptoc_op *op)
 {
-    int nins = vb_dps_ins(op);
-    if (nins < 2 || nins > 5)
+    uint32_t ins = 0, nouts = 0;
+    /* outs(dst[, executed]): the executed counts are not kept (lower_pto_sort.c) */
+    if (op->nresults || !ptoc_pto_dps_split(op, &ins, &nouts) || nouts < 1 || nouts > 2 || ins < 2 || ins > 5)
         return;
+    int nins = (int)ins;
     const ptoc_pto_tile_desc *d = desc(op, (uint32_t)nins);
     if (!plain_vec(d) || !sort_value(d->elem))
         return;
