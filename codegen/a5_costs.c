@@ -40,6 +40,8 @@ static const vop_cost costs[] = {
      * profile"); its A2/A3 figures for vmrgsort (startup 14 + completion 26; 18-cycle interval)
      * serve both, for one group or repeat */
     {PTOC_PTO_VOP_VBITSORT, 40, 18}, {PTOC_PTO_VOP_VMRGSORT4, 40, 18},
+    /* vgatherb: no published figure either; vgather2's (a load's latency, eight block accesses) */
+    {PTOC_PTO_VOP_VGATHERB, 9, 8},
 };
 
 enum { DEFAULT_LATENCY = 6, DEFAULT_ISSUE = 1 };

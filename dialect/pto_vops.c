@@ -54,6 +54,7 @@ typedef enum vop_rule {
     VR_BITCAST,     /* two vector types of one size */
     VR_SORT,        /* dst and src pointers of f16 or f32, one type; 32-bit integer indices */
     VR_MERGE,       /* five pointers of f16 or f32, one type */
+    VR_GATHERB,     /* u32 block offsets; the pointer's element type the result's; the mask at its width */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
@@ -882,6 +883,16 @@ static bool check_rule(const vop_view *w)
     case VR_ALIGN: case VR_FLUSH: return true;
     case VR_SORT: return check_sort(w, false);
     case VR_MERGE: return check_sort(w, true);
+    case VR_GATHERB:
+        if (!is_uint(elem_of(w->types[1]), 32)) {
+            ptoc_op_emit_error(w->op, "takes its block offsets as ui32 lanes");
+            return false;
+        }
+        if (ptoc_pto_ub_ptr_elem(w->types[0]) != elem_of(w->types[3])) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the vector's");
+            return false;
+        }
+        return masks_at(w, ptoc_type_bitwidth(elem_of(w->types[3])));
     case VR_BITCAST: {
         const ptoc_pto_vreg *a = ptoc_pto_vreg_type(w->types[0]), *b = ptoc_pto_vreg_type(w->types[1]);
         if (a->lanes * ptoc_type_bitwidth(a->elem) != b->lanes * ptoc_type_bitwidth(b->elem)) {

@@ -23,10 +23,15 @@
  * index past dst's storage writes UB there. tscatter walks src's valid region
  * (the cpu target's), which the library takes from the index tile.
  *
+ *   tgatherb             (TGatherB.hpp) per valid row of dst and register of
+ *                        its columns (8 blocks of 32 bytes): vlds of 8 block
+ *                        offsets, vgatherb from src at them under plt of the
+ *                        columns left, vsts NORM
+ *
  * Not lowered (the op stays): the mask and compare forms (vsqz and the
  * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
- * data (the library's Int64Scatter), tgatherb (vgatherb), and tiles other
- * than row_major none_box vec tiles.
+ * data (the library's Int64Scatter), and tiles other than row_major none_box
+ * vec tiles.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -150,15 +155,58 @@ static void lower_scatter(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* tgatherb ins(src, offsets) outs(dst): 32-bit offsets, 8 a register. */
+static void lower_gatherb(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 2)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *off = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *o = ptoc_pto_tile_buf(off->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!plain_vec(s) || !plain_vec(o) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(o->elem) ||
+        ptoc_type_bitwidth(o->elem) != 32 || ptoc_type_bitwidth(d->elem) > 32)
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[3]){src, off, dst}, 3, 1);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    ptoc_type *ovreg = ptoc_pto_vreg_type_get(L->ctx, u32, 64);
+    ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *offp = vb_tile_ptr(L, off, u32);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *orow = vb_arith(L, "arith.muli", r, vb_index(L, o->cols));
+    ptoc_value *drow = vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *block = vb_arith(L, "arith.divui", c, vb_index(L, ln.count / 8));
+    ptoc_value *lops[2] = {offp, vb_arith(L, "arith.addi", orow, block)};
+    ptoc_value *offs = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ovreg, "dist", "NORM");
+    ptoc_value *gops[3] = {sp, offs, m};
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHERB, 3, gops, ln.vreg, NULL, NULL);
+    ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), m};
+    const char *dist = ln.bits == 8 ? "NORM_B8" : ln.bits == 16 ? "NORM_B16" : "NORM_B32";
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+    ptoc_op_erase(op);
+}
+
 bool a5_gather_lowers(ptoc_pto_op_id opcode)
 {
-    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER;
+    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER || opcode == PTOC_PTO_OP_TGATHERB;
 }
 
 void a5_gather_lower(vop_builder *L, ptoc_op *op)
 {
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TSCATTER) {
         lower_scatter(L, op);
+        return;
+    }
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TGATHERB) {
+        lower_gatherb(L, op);
         return;
     }
     int nins = vb_dps_ins(op);
