@@ -213,7 +213,8 @@ static LLVMValueRef list_pair(cg *g, const cg_tile *tile, LLVMValueRef ptr, LLVM
  * strictly greater; stops when no list has a head, or (`stop_on_empty`)
  * after the step that empties a list. */
 static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLVMValueRef dst_ptr,
-                       const ptoc_type *elem, LLVMValueRef out_base, LLVMValueRef out_len, LLVMValueRef stop_on_empty)
+                       const ptoc_type *elem, LLVMValueRef out_base, LLVMValueRef out_len,
+                       LLVMValueRef stop_on_empty)
 {
     LLVMBuilderRef B = g->b;
     LLVMTypeRef vt = cg_compute_type(g, elem);
@@ -403,7 +404,8 @@ static bool lower_vbitsort(cg *g, ptoc_op *op, const cg_rule *rule)
     cg_loop_begin(g, &r, cg_i64(g, 0), vop_i64(g, op, 6), "vbitsort.group");
     LLVMValueRef first = LLVMBuildMul(B, r.iv, cg_i64(g, 32), "");
     LLVMValueRef byte0 = LLVMBuildMul(B, first, cg_i64(g, esize), "");
-    LLVMBuildMemMove(B, vals, 4, LLVMBuildInBoundsGEP2(B, g->i8, src, &byte0, 1, ""), 1, cg_i64(g, 32 * esize));
+    LLVMValueRef group = LLVMBuildInBoundsGEP2(B, g->i8, src, &byte0, 1, "");
+    LLVMBuildMemMove(B, vals, 4, group, 1, cg_i64(g, 32 * esize));
     LLVMBuildMemMove(B, ids, 4, LLVMBuildInBoundsGEP2(B, g->i32, idx, &first, 1, ""), 1, cg_i64(g, 128));
     o.dst_at = LLVMBuildInBoundsGEP2(B, g->i64, dst, &first, 1, "");
     emit_block(g, &o, NULL, cg_i64(g, 0), cg_i64(g, 32));
@@ -424,7 +426,8 @@ static bool lower_vmrgsort4(cg *g, ptoc_op *op, const cg_rule *rule)
     merge_list l[4];
     for (unsigned k = 0; k < 4; k++) {
         LLVMValueRef on = LLVMBuildAnd(B, LLVMBuildLShr(B, config, cg_i64(g, 8 + k), ""), cg_i64(g, 1), "");
-        LLVMValueRef len = LLVMBuildAnd(B, LLVMBuildLShr(B, count, cg_i64(g, 16 * k), ""), cg_i64(g, 0xffff), "");
+        LLVMValueRef len = LLVMBuildLShr(B, count, cg_i64(g, 16 * k), "");
+        len = LLVMBuildAnd(B, len, cg_i64(g, 0xffff), "");
         len = LLVMBuildMul(B, len, on, "vmrgsort.len");
         l[k] = (merge_list){NULL, NULL, len, cg_alloca(g, g->i64, "merge.at"), vop_address(g, op, 2 + 2 * k),
                             LLVMBuildTrunc(B, on, g->i1, "")};

@@ -145,7 +145,8 @@ static void sort_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_
     ptoc_value *vcols = ptoc_op_result(vb_tile_valid(L, src), 1);
     ptoc_value *drows = ptoc_op_result(vb_tile_valid(L, dst), 0);
     ptoc_value *irows = ptoc_op_result(vb_tile_valid(L, idx), 0);
-    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *c32 = vb_index(L, 32), *fits = vb_index(L, fit);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *c32 = vb_index(L, 32);
+    ptoc_value *fits = vb_index(L, fit);
     ptoc_value *whole = vb_arith(L, "arith.minui", vb_arith(L, "arith.divui", vcols, c32), fits);
     /* a one-row idx serves every row: row stride 0 */
     ptoc_value *many = vb_arith(L, "arith.minui", vb_arith(L, "arith.subi", irows, one), one);
@@ -158,7 +159,8 @@ static void sort_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_
     vbitsort(L, p.dp, drow, p.sp, srow, p.ip, irow, whole);
     if (with_tmp) {
         ptoc_value *n = vb_arith(L, "arith.remui", vcols, c32);
-        ptoc_value *go = vb_arith(L, "arith.andi", vb_cmpi(L, VB_CMP_NE, n, zero), vb_cmpi(L, VB_CMP_UGT, fits, whole));
+        ptoc_value *go =
+            vb_arith(L, "arith.andi", vb_cmpi(L, VB_CMP_NE, n, zero), vb_cmpi(L, VB_CMP_UGT, fits, whole));
         vb_if tail;
         vb_if_begin(L, &tail, go);
         ptoc_value *boff = vb_arith(L, "arith.muli", whole, c32);
@@ -208,7 +210,8 @@ static void copy_elems(vop_builder *L, ptoc_value *sp, ptoc_value *dp, ptoc_valu
 static void vmrgsort4(vop_builder *L, ptoc_value *dp, ptoc_value *doff, ptoc_value *const *lp,
                       ptoc_value *const *loff, ptoc_value *count, ptoc_value *config)
 {
-    ptoc_value *ops[12] = {dp, doff, lp[0], loff[0], lp[1], loff[1], lp[2], loff[2], lp[3], loff[3], count, config};
+    ptoc_value *ops[12] = {dp,      doff,    lp[0], loff[0], lp[1], loff[1],
+                           lp[2],   loff[2], lp[3], loff[3], count, config};
     vb_vop(L, PTOC_PTO_VOP_VMRGSORT4, 12, ops, 0, NULL, NULL, NULL, NULL, NULL);
 }
 
@@ -226,7 +229,8 @@ static void lists_program(vop_builder *L, ptoc_op *op, int n, bool exhausted)
     for (int k = 0; k < n; k++) {
         ptoc_value *src = ptoc_op_operand(op, (uint32_t)k);
         lp[k] = vb_tile_ptr(L, src, d->elem);
-        ptoc_value *pairs = vb_arith(L, "arith.divui", ptoc_op_result(vb_tile_valid(L, src), 1), vb_index(L, per));
+        ptoc_value *vcols = ptoc_op_result(vb_tile_valid(L, src), 1);
+        ptoc_value *pairs = vb_arith(L, "arith.divui", vcols, vb_index(L, per));
         ptoc_value *field = vb_arith(L, "arith.shli", i64_of(L, pairs), vb_int(L, i64, 16 * k));
         count = vb_arith(L, "arith.ori", count, field);
     }
@@ -249,8 +253,9 @@ static void blocks_program(vop_builder *L, ptoc_value *src, ptoc_value *len, pto
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
     if (len->type->kind != PTOC_TYPE_INDEX)
         len = vb_cast(L, "arith.index_castui", len, L->index);
-    ptoc_value *whole = vb_arith(L, "arith.andi", vb_cmpi(L, VB_CMP_NE, len, zero),
-                                 vb_cmpi(L, VB_CMP_EQ, vb_arith(L, "arith.remui", len, vb_index(L, per)), zero));
+    ptoc_value *rem = vb_arith(L, "arith.remui", len, vb_index(L, per));
+    ptoc_value *whole =
+        vb_arith(L, "arith.andi", vb_cmpi(L, VB_CMP_NE, len, zero), vb_cmpi(L, VB_CMP_EQ, rem, zero));
     ptoc_value *safe = select_of(L, whole, len, one);
     ptoc_value *group = vb_arith(L, "arith.muli", safe, vb_index(L, 4));
     ptoc_value *groups = select_of(L, whole, vb_arith(L, "arith.divui", dcols, group), zero);
