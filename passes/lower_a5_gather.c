@@ -28,10 +28,14 @@
  *                        offsets, vgatherb from src at them under plt of the
  *                        columns left, vsts NORM
  *
+ *   tscatter, 64-bit     as u32 words (the library's Int64Scatter splits them
+ *   integers             too): words zeroed, then per register vldsx2
+ *                        DINTLV_B32 of src's words and two vscatters, the low
+ *                        words to word 2 * index, the high to 2 * index + 1
+ *
  * Not lowered (the op stays): the mask and compare forms (vsqz and the
  * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
- * data (the library's Int64Scatter), and tiles other than row_major none_box
- * vec tiles.
+ * tgather, and tiles other than row_major none_box vec tiles.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -137,6 +141,50 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
     vb_loop_end(L, &rows);
 }
 
+/* 64-bit data with 32-bit indices, as u32 words: dst's storage zeroed word
+ * by word, then per register of 64 indices the src words deinterleaved
+ * (vldsx2 DINTLV_B32: low words, high words) and scattered to words 2i and
+ * 2i + 1 of dst (vadd of the index to itself, vadds 1). */
+static void scatter64_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    vb_lanes ln = vb_lanes_of(L, u32);
+    ptoc_value *sp = vb_tile_ptr(L, src, u32), *ip = vb_tile_ptr(L, idx, u32), *dp = vb_tile_ptr(L, dst, u32);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *c0 = vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 0);
+    ptoc_value *zeros = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &c0, ln.vreg, NULL, NULL);
+    ptoc_value *words = vb_index(L, d->rows * d->cols * 2);
+    vb_loop regs, rows, cols;
+    ptoc_value *at = vb_loop_begin(L, &regs, zero, words, step);
+    ptoc_value *zops[4] = {zeros, dp, at, vb_first(L, &ln, vb_arith(L, "arith.subi", words, at))};
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, zops, 0, NULL, "dist", "NORM_B32", NULL, NULL);
+    vb_loop_end(L, &regs);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *c1 = vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 1);
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *irow = vb_arith(L, "arith.muli", r, vb_index(L, i->cols));
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, vb_index(L, s->cols));
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *wops[2] = {sp, vb_arith(L, "arith.muli", vb_arith(L, "arith.addi", srow, c), vb_index(L, 2))};
+    ptoc_type *pair[2] = {ln.vreg, ln.vreg};
+    ptoc_op *lh = vb_vop(L, PTOC_PTO_VOP_VLDSX2, 2, wops, 2, pair, "dist", "DINTLV_B32", NULL, NULL);
+    ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ln.vreg, "dist", "NORM");
+    ptoc_value *dops[3] = {index, index, m};
+    ptoc_value *lo = vb_vop1(L, PTOC_PTO_VOP_VADD, 3, dops, ln.vreg, NULL, NULL);
+    ptoc_value *hops[3] = {lo, c1, m};
+    ptoc_value *hi = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, hops, ln.vreg, NULL, NULL);
+    ptoc_value *sl[4] = {ptoc_op_result(lh, 0), dp, lo, m}, *sh[4] = {ptoc_op_result(lh, 1), dp, hi, m};
+    vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sl, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sh, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
 /* tscatter ins(src, indexes) outs(dst): 8- to 32-bit data, indices of the library's widths. */
 static void lower_scatter(vop_builder *L, ptoc_op *op)
 {
@@ -148,6 +196,12 @@ static void lower_scatter(vop_builder *L, ptoc_op *op)
     if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(i->elem))
         return;
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
+    if (bits == 64 && ib == 32 && ptoc_type_is_int(d->elem)) {
+        vb_open_vecscope(L, op, (ptoc_value *[3]){src, idx, dst}, 3, 1);
+        scatter64_program(L, src, idx, dst);
+        ptoc_op_erase(op);
+        return;
+    }
     if (bits > 32 || ib != (bits == 32 ? 32u : 16u))
         return;
     vb_open_vecscope(L, op, (ptoc_value *[3]){src, idx, dst}, 3, 1);
