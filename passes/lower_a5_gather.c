@@ -248,6 +248,81 @@ static void lower_gatherb(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* The mask form's columns: every `every`th from `first` (TGather.hpp's patterns). */
+static bool mask_pattern(ptoc_op *op, int64_t *every, int64_t *first)
+{
+    static const int64_t pat[8][2] = {{1, 0}, {2, 0}, {2, 1}, {4, 0}, {4, 1}, {4, 2}, {4, 3}, {1, 0}};
+    uint32_t v = 0;
+    if (!ptoc_pto_enum_value(ptoc_op_attr(op, "maskPattern"), PTOC_PTO_ENUM_MASK_PATTERN, &v) || v > 7)
+        return false;
+    *every = pat[v][0];
+    *first = pat[v][1];
+    return true;
+}
+
+/* The mask form, 16- and 32-bit data: per valid row of src and register of
+ * its selected columns, vci of the selection's numbers, vmuls / vadds to
+ * src's element numbers, vgather2, and vstus into one unaligned stream over
+ * dst's storage (the row's selections at row * their count), vstas at its
+ * end. The library squeezes (vsqz) a register of src per step instead; the
+ * gather gives the same elements in the same order. */
+static void mask_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t every, int64_t first)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    vb_lanes ln = vb_lanes_of(L, s->elem);
+    ptoc_type *it = ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
+    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ptoc_type_int(L->ctx, bits, PTOC_UNSIGNED), ln.count);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
+    ptoc_value *per_row = vb_arith(L, "arith.divui", vb_arith(L, "arith.addi", vcols, vb_index(L, every - 1 - first)),
+                                   vb_index(L, every));
+    ptoc_value *stride = vb_int(L, it, every);
+    ptoc_value *init = vb_result0(vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL));
+    vb_carried rows, regs;
+    ptoc_value *row_state, *state;
+    ptoc_value *r = vb_carry_begin(L, &rows, zero, vrows, one, init, &row_state);
+    ptoc_value *from = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), vb_index(L, first));
+    ptoc_value *out = vb_arith(L, "arith.muli", r, per_row);
+    ptoc_value *k = vb_carry_begin(L, &regs, zero, per_row, vb_index(L, ln.count), row_state, &state);
+    ptoc_value *n = vb_arith(L, "arith.subi", per_row, k);
+    ptoc_value *m = vb_first(L, &ln, n);
+    ptoc_value *kk = vb_cast(L, "arith.index_cast", k, it);
+    ptoc_value *idx = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &kk, ivreg, "order", "ASC");
+    ptoc_value *mops[3] = {idx, stride, m};
+    idx = vb_vop1(L, PTOC_PTO_VOP_VMULS, 3, mops, ivreg, NULL, NULL);
+    ptoc_value *aops[3] = {idx, vb_cast(L, "arith.index_cast", from, it), m};
+    idx = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, NULL, NULL);
+    ptoc_value *gops[3] = {sp, idx, m};
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, ln.vreg, NULL, NULL);
+    ptoc_value *sops[5] = {state, n, v, dp, vb_arith(L, "arith.addi", out, k)};
+    ptoc_value *next = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSTUS, 5, sops, 1, &align, NULL, NULL, NULL, NULL));
+    ptoc_value *row_next = vb_carry_end(L, &regs, next);
+    ptoc_value *last = vb_carry_end(L, &rows, row_next);
+    ptoc_value *flush[3] = {last, dp, vb_arith(L, "arith.muli", vrows, per_row)};
+    vb_vop(L, PTOC_PTO_VOP_VSTAS, 3, flush, 0, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* tgather ins(src, {maskPattern}) outs(dst): dst as large as src (the cpu
+ * target's rule), element numbers that fit the indices' width. */
+static void lower_mask(vop_builder *L, ptoc_op *op)
+{
+    int64_t every, first;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!mask_pattern(op, &every, &first) || !plain_vec(s) || !plain_vec(d) || s->elem != d->elem ||
+        d->rows * d->cols < s->rows * s->cols)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if ((bits != 16 && bits != 32) || (bits == 16 && s->rows * s->cols > 0x8000))
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[2]){src, dst}, 2, 1);
+    mask_program(L, src, dst, every, first);
+    ptoc_op_erase(op);
+}
+
 bool a5_gather_lowers(ptoc_pto_op_id opcode)
 {
     return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER || opcode == PTOC_PTO_OP_TGATHERB;
@@ -264,6 +339,10 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
         return;
     }
     int nins = vb_dps_ins(op);
+    if (nins == 1 && ptoc_op_attr(op, "maskPattern")) {
+        lower_mask(L, op);
+        return;
+    }
     if (nins != 3)
         return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 3);
