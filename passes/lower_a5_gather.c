@@ -33,9 +33,16 @@
  *                        DINTLV_B32 of src's words and two vscatters, the low
  *                        words to word 2 * index, the high to 2 * index + 1
  *
- * Not lowered (the op stays): the mask and compare forms (vsqz and the
- * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
- * tgather, and tiles other than row_major none_box vec tiles.
+ *   tgather, mask form   per valid row of src and register of its selected
+ *                        columns: vci / vmuls / vadds of their element
+ *                        numbers, vgather2 (8-bit data: 16-bit indices, the
+ *                        bytes packed by vdintlv), vstus into one unaligned
+ *                        stream over dst's storage, vstas at its end
+ *
+ * Not lowered (the op stays): the compare form (vsqz and its stored-count
+ * stores, vstur / vstar, which ptoc lacks),
+ * 16-bit data with 32-bit indices (vgather2_bc), 64-bit tgather, and tiles
+ * other than row_major none_box vec tiles.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -260,35 +267,38 @@ static bool mask_pattern(ptoc_op *op, int64_t *every, int64_t *first)
     return true;
 }
 
-/* The mask form, 16- and 32-bit data: per valid row of src and register of
+/* The mask form: per valid row of src and register of
  * its selected columns, vci of the selection's numbers, vmuls / vadds to
  * src's element numbers, vgather2, and vstus into one unaligned stream over
  * dst's storage (the row's selections at row * their count), vstas at its
  * end. The library squeezes (vsqz) a register of src per step instead; the
- * gather gives the same elements in the same order. */
+ * gather gives the same elements in the same order. 8-bit data take 16-bit
+ * indices, 128 a register. */
 static void mask_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t every, int64_t first)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
-    unsigned bits = ptoc_type_bitwidth(s->elem);
-    vb_lanes ln = vb_lanes_of(L, s->elem);
-    ptoc_type *it = ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
-    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, ptoc_type_int(L->ctx, bits, PTOC_UNSIGNED), ln.count);
+    unsigned bits = ptoc_type_bitwidth(s->elem), ib = bits == 8 ? 16 : bits;
+    vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED));
+    ptoc_type *it = ptoc_type_int(L->ctx, ib, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
+    ptoc_type *ivreg = il.vreg;
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, s->elem);
     ptoc_op *valid = vb_tile_valid(L, src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
-    ptoc_value *per_row = vb_arith(L, "arith.divui", vb_arith(L, "arith.addi", vcols, vb_index(L, every - 1 - first)),
-                                   vb_index(L, every));
+    ptoc_value *up = vb_arith(L, "arith.addi", vcols, vb_index(L, every - 1 - first));
+    ptoc_value *per_row = vb_arith(L, "arith.divui", up, vb_index(L, every));
     ptoc_value *stride = vb_int(L, it, every);
-    ptoc_value *init = vb_result0(vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL));
+    ptoc_op *fresh = vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL);
+    ptoc_value *init = vb_result0(fresh);
     vb_carried rows, regs;
     ptoc_value *row_state, *state;
     ptoc_value *r = vb_carry_begin(L, &rows, zero, vrows, one, init, &row_state);
-    ptoc_value *from = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, s->cols)), vb_index(L, first));
+    ptoc_value *row0 = vb_arith(L, "arith.muli", r, vb_index(L, s->cols));
+    ptoc_value *from = vb_arith(L, "arith.addi", row0, vb_index(L, first));
     ptoc_value *out = vb_arith(L, "arith.muli", r, per_row);
-    ptoc_value *k = vb_carry_begin(L, &regs, zero, per_row, vb_index(L, ln.count), row_state, &state);
-    ptoc_value *n = vb_arith(L, "arith.subi", per_row, k);
-    ptoc_value *m = vb_first(L, &ln, n);
+    ptoc_value *k = vb_carry_begin(L, &regs, zero, per_row, vb_index(L, il.count), row_state, &state);
+    ptoc_value *n = vb_arith(L, "arith.minui", vb_arith(L, "arith.subi", per_row, k), vb_index(L, il.count));
+    ptoc_value *m = vb_first(L, &il, n);
     ptoc_value *kk = vb_cast(L, "arith.index_cast", k, it);
     ptoc_value *idx = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &kk, ivreg, "order", "ASC");
     ptoc_value *mops[3] = {idx, stride, m};
@@ -297,6 +307,11 @@ static void mask_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64
     idx = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, NULL, NULL);
     ptoc_value *gops[3] = {sp, idx, m};
     ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, ln.vreg, NULL, NULL);
+    if (bits == 8) {   /* byte k in lane 2k: the even lanes packed into the first half */
+        ptoc_value *pair[2] = {v, v};
+        ptoc_type *types[2] = {ln.vreg, ln.vreg};
+        v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, pair, 2, types, NULL, NULL, NULL, NULL));
+    }
     ptoc_value *sops[5] = {state, n, v, dp, vb_arith(L, "arith.addi", out, k)};
     ptoc_value *next = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSTUS, 5, sops, 1, &align, NULL, NULL, NULL, NULL));
     ptoc_value *row_next = vb_carry_end(L, &regs, next);
@@ -316,7 +331,7 @@ static void lower_mask(vop_builder *L, ptoc_op *op)
         d->rows * d->cols < s->rows * s->cols)
         return;
     unsigned bits = ptoc_type_bitwidth(s->elem);
-    if ((bits != 16 && bits != 32) || (bits == 16 && s->rows * s->cols > 0x8000))
+    if (bits > 32 || (bits < 32 && s->rows * s->cols > 0x8000))
         return;
     vb_open_vecscope(L, op, (ptoc_value *[2]){src, dst}, 2, 1);
     mask_program(L, src, dst, every, first);
