@@ -36,6 +36,12 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VSTUS, 9, 1},  {PTOC_PTO_VOP_VSTAS, 9, 1},  {PTOC_PTO_VOP_INIT_ALIGN, 0, 0},
     {PTOC_PTO_VOP_TILE_PTR, 0, 0}, {PTOC_PTO_VOP_TILE_VALID, 0, 0},   /* bridges: no instruction */
     {PTOC_PTO_VOP_VBITCAST, 0, 0},   /* a register reference cast: no instruction */
+    /* vbitsort / vmrgsort4: pto-isa publishes no A5 figure (vmrgsort.md: "consult the target
+     * profile"); its A2/A3 figures for vmrgsort (startup 14 + completion 26; 18-cycle interval)
+     * serve both, for one group or repeat */
+    {PTOC_PTO_VOP_VBITSORT, 40, 18}, {PTOC_PTO_VOP_VMRGSORT4, 40, 18},
+    /* vgatherb: no published figure either; vgather2's (a load's latency, eight block accesses) */
+    {PTOC_PTO_VOP_VGATHERB, 9, 8},
 };
 
 enum { DEFAULT_LATENCY = 6, DEFAULT_ISSUE = 1 };

@@ -113,6 +113,8 @@ extern const cg_rule cg_pto_rowexpand_rules[];  /* lower_pto_rowexpand.c: trowex
 extern const size_t cg_pto_rowexpand_rule_count;
 extern const cg_rule cg_pto_sort_rules[];       /* lower_pto_sort.c: tsort32, tmrgsort */
 extern const size_t cg_pto_sort_rule_count;
+extern const cg_rule cg_pto_sort_vop_rules[];   /* lower_pto_sort.c: vbitsort, vmrgsort4 */
+extern const size_t cg_pto_sort_vop_rule_count;
 extern const cg_rule cg_pto_gather_rules[];     /* lower_pto_gather.c: tgather tgatherb tscatter mgather mscatter */
 extern const size_t cg_pto_gather_rule_count;
 extern const cg_rule cg_pto_layout_rules[];     /* lower_pto_layout.c: ttrans tconcat tpack */

@@ -31,6 +31,14 @@
  *   Both merges repeat pto-isa's CPU model (cpu/TMrgSort.hpp): the head of the
  *   first list that has one is the candidate, and a later list's head replaces
  *   it only when its value is strictly greater, so ties go to the earlier list.
+ *
+ * The A5 sort micro-ops (dialect/pto_vops.def) are the same sort and merge on
+ * UB addresses, so a lowering to them keeps these bytes:
+ *   vbitsort dst, src, indices, repeat   each group of 32 pairs as one tsort32
+ *                                        block; the group is read first, so
+ *                                        its output may overlap its input
+ *   vmrgsort4 dst, s0..s3, count, config the merge above per repeat, lists of
+ *                                        count's lengths, config's enable bits
  */
 #include "codegen/codegen_internal.h"
 
@@ -78,7 +86,28 @@ static LLVMValueRef precedes(cg *g, LLVMValueRef va, LLVMValueRef ia, LLVMValueR
 typedef struct sort_operands {
     cg_tile src, idx, dst;
     LLVMValueRef idx_row; /* i64: 0 when idx has one valid row, else the row */
+    /* vbitsort: the group's values, indices and output pairs in UB (row and
+     * the tiles unused) */
+    LLVMValueRef src_at, idx_at, dst_at;
 } sort_operands;
+
+/* Element `col` of src's (or, is_idx, idx's) row, or of the raw group. */
+static LLVMValueRef block_in(cg *g, const sort_operands *o, bool is_idx, LLVMValueRef row, LLVMValueRef col)
+{
+    LLVMValueRef at = is_idx ? o->idx_at : o->src_at;
+    if (!at)
+        return cg_tile_elem_ptr(g, is_idx ? &o->idx : &o->src, row, col);
+    LLVMTypeRef t = is_idx ? g->i32 : cg_elem_type(g, o->src.elem);
+    return LLVMBuildInBoundsGEP2(g->b, t, at, &col, 1, "");
+}
+
+/* Pair `slot` of dst's row, or of the raw output. */
+static LLVMValueRef block_out(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValueRef slot)
+{
+    if (!o->dst_at)
+        return pair_ptr(g, &o->dst, row, slot);
+    return LLVMBuildInBoundsGEP2(g->b, g->i64, o->dst_at, &slot, 1, "");
+}
 
 /* Sorts block `blk` (n valid elements, i64) of row `row` into dst. */
 static void emit_block(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValueRef blk, LLVMValueRef n)
@@ -87,27 +116,29 @@ static void emit_block(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValu
     const ptoc_type *elem = o->src.elem;
     LLVMValueRef zero = cg_i64(g, 0), first = LLVMBuildMul(B, blk, cg_i64(g, 32), "sort.first");
     LLVMValueRef irow = o->idx_row ? o->idx_row : row;
+    if (!irow)
+        irow = zero;
     LLVMValueRef rank = cg_alloca(g, g->i64, "sort.rank");
     cg_loop k, j;
     cg_loop_begin(g, &k, zero, n, "sort.elem");
     LLVMValueRef ck = LLVMBuildAdd(B, first, k.iv, "");
-    LLVMValueRef pk = cg_tile_elem_ptr(g, &o->src, row, ck);
+    LLVMValueRef pk = block_in(g, o, false, row, ck);
     LLVMValueRef vk = cg_load_elem(g, elem, pk);
     LLVMValueRef bk = LLVMBuildLoad2(B, LLVMIntTypeInContext(g->llctx, o->src.esize * 8), pk, ""); /* as is */
-    LLVMValueRef ik = LLVMBuildLoad2(B, g->i32, cg_tile_elem_ptr(g, &o->idx, irow, ck), "");
+    LLVMValueRef ik = LLVMBuildLoad2(B, g->i32, block_in(g, o, true, irow, ck), "");
     LLVMBuildStore(B, zero, rank);
     cg_loop_begin(g, &j, zero, n, "sort.other");
     LLVMValueRef cj = LLVMBuildAdd(B, first, j.iv, "");
-    LLVMValueRef vj = cg_load_elem(g, elem, cg_tile_elem_ptr(g, &o->src, row, cj));
-    LLVMValueRef ij = LLVMBuildLoad2(B, g->i32, cg_tile_elem_ptr(g, &o->idx, irow, cj), "");
+    LLVMValueRef vj = cg_load_elem(g, elem, block_in(g, o, false, row, cj));
+    LLVMValueRef ij = LLVMBuildLoad2(B, g->i32, block_in(g, o, true, irow, cj), "");
     LLVMValueRef before = LLVMBuildZExt(B, precedes(g, vj, ij, j.iv, vk, ik, k.iv), g->i64, "");
     LLVMBuildStore(B, LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, rank, ""), before, ""), rank);
     cg_loop_end(g, &j);
     /* pair (vk, ik) goes to pair slot 32*blk + rank of dst's row */
     LLVMValueRef slot = LLVMBuildAdd(B, first, LLVMBuildLoad2(B, g->i64, rank, ""), "sort.slot");
-    LLVMValueRef p = pair_ptr(g, &o->dst, row, slot);
+    LLVMValueRef p = block_out(g, o, row, slot);
     LLVMBuildStore(B, bk, p);
-    if (o->dst.esize == 2) { /* f16: the value's upper half of the 4-byte slot is zero */
+    if (o->src.esize == 2) { /* f16: the value's upper half of the 4-byte slot is zero */
         LLVMValueRef one = cg_i64(g, 1);
         LLVMBuildStore(B, LLVMConstInt(g->i16, 0, false), LLVMBuildInBoundsGEP2(B, g->i16, p, &one, 1, ""));
     }
@@ -164,19 +195,28 @@ static bool lower_tsort32(cg *g, ptoc_op *op, const cg_rule *rule)
 /* One list of a merge: pairs [0, len) of row 0 of `tile` from pair `base`;
  * `at` (an i64 alloca) counts the pairs taken. */
 typedef struct merge_list {
-    const cg_tile *tile;
-    LLVMValueRef base, len, at;
+    const cg_tile *tile; /* NULL: the list is in UB at `ptr` (vmrgsort4) */
+    LLVMValueRef base, len, at, ptr;
+    LLVMValueRef on;     /* i1, vmrgsort4's enable bit (NULL: enabled); a disabled list is never emptied */
 } merge_list;
+
+/* Pair p of row 0 of `tile`, or of the pairs at `ptr` when tile is NULL. */
+static LLVMValueRef list_pair(cg *g, const cg_tile *tile, LLVMValueRef ptr, LLVMValueRef p)
+{
+    if (tile)
+        return pair_ptr(g, tile, cg_i64(g, 0), p);
+    return LLVMBuildInBoundsGEP2(g->b, g->i64, ptr, &p, 1, "");
+}
 
 /* Merges `n` lists into dst's pairs [out_base, out_base + out_len): each
  * step takes the head of the first non-empty list unless a later head is
  * strictly greater; stops when no list has a head, or (`stop_on_empty`)
  * after the step that empties a list. */
-static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLVMValueRef out_base,
-                       LLVMValueRef out_len, bool stop_on_empty)
+static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLVMValueRef dst_ptr,
+                       const ptoc_type *elem, LLVMValueRef out_base, LLVMValueRef out_len,
+                       LLVMValueRef stop_on_empty)
 {
     LLVMBuilderRef B = g->b;
-    const ptoc_type *elem = dst->elem;
     LLVMTypeRef vt = cg_compute_type(g, elem);
     LLVMValueRef zero = cg_i64(g, 0), one = cg_i64(g, 1);
     LLVMValueRef out = cg_alloca(g, g->i64, "merge.out");
@@ -203,7 +243,7 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
         LLVMValueRef safe = LLVMBuildSelect(
             B, has, at, LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntEQ, l[k].len, zero, ""), zero, last, ""),
             "");
-        LLVMValueRef p = pair_ptr(g, l[k].tile, zero, LLVMBuildAdd(B, l[k].base, safe, ""));
+        LLVMValueRef p = list_pair(g, l[k].tile, l[k].ptr, LLVMBuildAdd(B, l[k].base, safe, ""));
         LLVMValueRef v = cg_load_elem(g, elem, p);
         LLVMValueRef none = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildLoad2(B, g->i64, pick, ""), zero, "");
         LLVMValueRef greater = LLVMBuildFCmp(B, LLVMRealOGT, v, LLVMBuildLoad2(B, vt, best, ""), "");
@@ -221,7 +261,7 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
     LLVMValueRef o = LLVMBuildLoad2(B, g->i64, out, "");
     LLVMValueRef pair =
         LLVMBuildLoad2(B, g->i64, LLVMBuildLoad2(B, LLVMPointerTypeInContext(g->llctx, 0), src, ""), "");
-    LLVMBuildStore(B, pair, pair_ptr(g, dst, zero, LLVMBuildAdd(B, out_base, o, "")));
+    LLVMBuildStore(B, pair, list_pair(g, dst, dst_ptr, LLVMBuildAdd(B, out_base, o, "")));
     LLVMBuildStore(B, LLVMBuildAdd(B, o, one, ""), out);
     LLVMValueRef emptied = LLVMConstInt(g->i1, 0, false);
     for (unsigned k = 0; k < n; k++) {
@@ -229,12 +269,10 @@ static void emit_merge(cg *g, merge_list *l, unsigned n, const cg_tile *dst, LLV
         LLVMValueRef at =
             LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, l[k].at, ""), LLVMBuildZExt(B, mine, g->i64, ""), "");
         LLVMBuildStore(B, at, l[k].at);
-        emptied = LLVMBuildOr(B, emptied, LLVMBuildICmp(B, LLVMIntEQ, at, l[k].len, ""), "");
+        LLVMValueRef now = LLVMBuildICmp(B, LLVMIntEQ, at, l[k].len, "");
+        emptied = LLVMBuildOr(B, emptied, l[k].on ? LLVMBuildAnd(B, l[k].on, now, "") : now, "");
     }
-    if (stop_on_empty)
-        LLVMBuildCondBr(B, emptied, done, head);
-    else
-        LLVMBuildBr(B, head);
+    LLVMBuildCondBr(B, LLVMBuildAnd(B, stop_on_empty, emptied, ""), done, head);
     LLVMPositionBuilderAtEnd(B, done);
 }
 
@@ -277,8 +315,9 @@ static bool lower_mrgsort_blocks(cg *g, ptoc_op *op)
     LLVMValueRef base = LLVMBuildMul(B, gi.iv, LLVMBuildMul(B, pairs, cg_i64(g, 4), ""), "merge.base");
     for (unsigned k = 0; k < 4; k++)
         l[k] = (merge_list){&src, LLVMBuildAdd(B, base, LLVMBuildMul(B, pairs, cg_i64(g, k), ""), ""), pairs,
-                            cg_alloca(g, g->i64, "merge.at")};
-    emit_merge(g, l, 4, &dst, base, LLVMBuildMul(B, pairs, cg_i64(g, 4), ""), false);
+                            cg_alloca(g, g->i64, "merge.at"), NULL, NULL};
+    emit_merge(g, l, 4, &dst, NULL, dst.elem, base, LLVMBuildMul(B, pairs, cg_i64(g, 4), ""),
+               LLVMConstInt(g->i1, 0, false));
     cg_loop_end(g, &gi);
     return true;
 }
@@ -301,9 +340,9 @@ static bool lower_mrgsort_lists(cg *g, ptoc_op *op, uint32_t nlists)
     merge_list l[4];
     for (uint32_t k = 0; k < nlists; k++)
         l[k] = (merge_list){&src[k], zero, LLVMBuildUDiv(g->b, src[k].vcols, per, ""),
-                            cg_alloca(g, g->i64, "merge.at")};
-    emit_merge(g, l, nlists, &dst, zero, LLVMBuildUDiv(g->b, dst.vcols, per, "merge.out_len"),
-               ex && ex->u.boolean);
+                            cg_alloca(g, g->i64, "merge.at"), NULL, NULL};
+    emit_merge(g, l, nlists, &dst, NULL, dst.elem, zero, LLVMBuildUDiv(g->b, dst.vcols, per, "merge.out_len"),
+               LLVMConstInt(g->i1, ex && ex->u.boolean, false));
     return true;
 }
 
@@ -327,6 +366,90 @@ static bool lower_tmrgsort(cg *g, ptoc_op *op, const cg_rule *rule)
             "cpu target");
     return false;
 }
+
+/* ---------------------------------------------------------------- micro-ops */
+
+/* Operand i of a micro-op as i64. */
+static LLVMValueRef vop_i64(cg *g, ptoc_op *op, uint32_t i)
+{
+    LLVMValueRef v = cg_get(g, ptoc_op_operand(op, i));
+    return LLVMTypeOf(v) == g->i64 ? v : LLVMBuildZExtOrBitCast(g->b, v, g->i64, "");
+}
+
+/* A p[] operand (pointer i, offset i + 1): ptr + off elements. */
+static LLVMValueRef vop_address(cg *g, ptoc_op *op, uint32_t i)
+{
+    const ptoc_type *elem = ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, i)->type);
+    LLVMValueRef off = cg_get(g, ptoc_op_operand(op, i + 1));
+    if (LLVMTypeOf(off) != g->i64)
+        off = LLVMBuildSExt(g->b, off, g->i64, "");
+    return LLVMBuildGEP2(g->b, cg_elem_type(g, elem), cg_get(g, ptoc_op_operand(op, i)), &off, 1, "");
+}
+
+/* vbitsort dst[o], src[o], indices[o], repeat: group r read into a copy
+ * first (values and indices), then ranked into dst's pairs 32r.. */
+static bool lower_vbitsort(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type);
+    unsigned esize = ptoc_type_bitwidth(elem) / 8;
+    LLVMValueRef dst = vop_address(g, op, 0), src = vop_address(g, op, 2), idx = vop_address(g, op, 4);
+    LLVMValueRef vals = cg_alloca(g, LLVMArrayType(g->i8, 128), "vbitsort.values");
+    LLVMValueRef ids = cg_alloca(g, LLVMArrayType(g->i32, 32), "vbitsort.indices");
+    sort_operands o = {.src_at = vals, .idx_at = ids};
+    o.src.elem = elem;
+    o.src.esize = esize;
+    cg_loop r;
+    cg_loop_begin(g, &r, cg_i64(g, 0), vop_i64(g, op, 6), "vbitsort.group");
+    LLVMValueRef first = LLVMBuildMul(B, r.iv, cg_i64(g, 32), "");
+    LLVMValueRef byte0 = LLVMBuildMul(B, first, cg_i64(g, esize), "");
+    LLVMValueRef group = LLVMBuildInBoundsGEP2(B, g->i8, src, &byte0, 1, "");
+    LLVMBuildMemMove(B, vals, 4, group, 1, cg_i64(g, 32 * esize));
+    LLVMBuildMemMove(B, ids, 4, LLVMBuildInBoundsGEP2(B, g->i32, idx, &first, 1, ""), 1, cg_i64(g, 128));
+    o.dst_at = LLVMBuildInBoundsGEP2(B, g->i64, dst, &first, 1, "");
+    emit_block(g, &o, NULL, cg_i64(g, 0), cg_i64(g, 32));
+    cg_loop_end(g, &r);
+    return true;
+}
+
+/* vmrgsort4 dst[o], s0[o] .. s3[o], count, config: per repeat, the enabled
+ * lists (count's 16-bit lengths) merged into dst; every list and dst then
+ * advance by the total length. */
+static bool lower_vmrgsort4(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptoc_pto_ub_ptr_elem(ptoc_op_operand(op, 0)->type);
+    LLVMValueRef count = vop_i64(g, op, 10), config = vop_i64(g, op, 11);
+    LLVMValueRef zero = cg_i64(g, 0), total = zero;
+    merge_list l[4];
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef on = LLVMBuildAnd(B, LLVMBuildLShr(B, config, cg_i64(g, 8 + k), ""), cg_i64(g, 1), "");
+        LLVMValueRef len = LLVMBuildLShr(B, count, cg_i64(g, 16 * k), "");
+        len = LLVMBuildAnd(B, len, cg_i64(g, 0xffff), "");
+        len = LLVMBuildMul(B, len, on, "vmrgsort.len");
+        l[k] = (merge_list){NULL, NULL, len, cg_alloca(g, g->i64, "merge.at"), vop_address(g, op, 2 + 2 * k),
+                            LLVMBuildTrunc(B, on, g->i1, "")};
+        total = LLVMBuildAdd(B, total, len, "");
+    }
+    LLVMValueRef repeat = LLVMBuildAnd(B, config, cg_i64(g, 0xff), "vmrgsort.repeat");
+    LLVMValueRef stop = LLVMBuildTrunc(B, LLVMBuildLShr(B, config, cg_i64(g, 12), ""), g->i1, "");
+    cg_loop r;
+    cg_loop_begin(g, &r, zero, repeat, "vmrgsort.repeat");
+    LLVMValueRef base = LLVMBuildMul(B, r.iv, total, "");
+    for (unsigned k = 0; k < 4; k++)
+        l[k].base = base;
+    emit_merge(g, l, 4, NULL, vop_address(g, op, 0), elem, base, total, stop);
+    cg_loop_end(g, &r);
+    return true;
+}
+
+const cg_rule cg_pto_sort_vop_rules[] = {
+    VOP(VBITSORT, lower_vbitsort, 0),
+    VOP(VMRGSORT4, lower_vmrgsort4, 0),
+};
+const size_t cg_pto_sort_vop_rule_count = sizeof cg_pto_sort_vop_rules / sizeof cg_pto_sort_vop_rules[0];
 
 const cg_rule cg_pto_sort_rules[] = {
     {PTO(TSORT32), lower_tsort32, 0},

@@ -1188,6 +1188,41 @@ static bool lower_gather(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* Lane i's byte within its 32-byte block, for lanes of `bytes` bytes. */
+static unsigned byte_in_block(unsigned i, unsigned bytes) { return i * bytes % 32; }
+
+/* vgatherb ptr, offsets, mask: the 32-byte block b of the result (its lanes
+ * i with i * bytes / 32 == b) is the 32 bytes at ptr + offsets[b] bytes, in
+ * active lanes (0 elsewhere); a block that leaves UB ends the run, as
+ * vgather2's indices do. */
+static bool lower_gatherb(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc), lane = LLVMGetElementType(ty);
+    unsigned n = lanes_of_type(op->results[0].type), bytes = lane_bytes(op->results[0].type);
+    LLVMValueRef active = lane_mask(g, operand(g, op, 2), n, bytes);
+    LLVMTypeRef v64 = LLVMVectorType(g->i64, n);
+    LLVMValueRef blocks = gathered(g, operand(g, op, 1), index_vector(g, n, bytes, 32, 0));
+    LLVMValueRef off = LLVMBuildAdd(g->b, LLVMBuildZExt(g->b, blocks, v64, ""),
+                                    LLVMBuildZExt(g->b, shuffle_of(g, n, byte_in_block, bytes), v64, ""), "");
+    uint64_t cap = cg_capacity(g, PTOC_PTO_AS_VEC);
+    LLVMValueRef ptr = operand(g, op, 0);
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef at = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, ptr, g->i64, ""), base, "ub.at");
+    LLVMValueRef rel = LLVMBuildAdd(g->b, cg_splat(g, at, n), off, "");
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, rel, cg_splat(g, cg_i64(g, (int64_t)(cap - bytes)), n), "");
+    out = LLVMBuildAnd(g->b, out, active, "block.out");
+    LLVMValueRef any = cg_call_intrinsic(g, "llvm.vector.reduce.or", LLVMTypeOf(out), &out, 1);
+    LLVMValueRef bad = LLVMBuildSelect(g->b, out, off, LLVMConstNull(v64), "");
+    LLVMValueRef worst = cg_call_intrinsic(g, "llvm.vector.reduce.umax", v64, &bad, 1);
+    cg_trap_if(g, any, PTOC_RT_TRAP_INDEX, op->loc, worst, LLVMBuildSub(g->b, cg_i64(g, (int64_t)cap), at, ""),
+               cg_i64(g, 1));
+    LLVMValueRef addrs = LLVMBuildGEP2(g->b, g->i8, ptr, &off, 1, "block.addr");
+    LLVMValueRef r = masked_access(g, false, LLVMConstNull(LLVMVectorType(lane, n)), addrs, active);
+    cg_set(g, &op->results[0], LLVMBuildBitCast(g->b, r, ty, ""));
+    return true;
+}
+
 enum { ALIGN_BLOCK = 32 };
 
 LLVMTypeRef cg_align_state_type(cg *g)
@@ -1411,5 +1446,6 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VSTUS, lower_vstus, 0),
     VOP(VSTAS, lower_vstas, 0),
     VOP(VBITCAST, lower_vbitcast, 0),
+    VOP(VGATHERB, lower_gatherb, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

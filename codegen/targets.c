@@ -44,6 +44,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_layout_rules, &cg_pto_layout_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
+    {cg_pto_sort_vop_rules, &cg_pto_sort_vop_rule_count},
     {cg_a2a3_rules, &cg_a2a3_rule_count},
 };
 
@@ -100,6 +101,7 @@ static const cg_rule_table a5_rule_tables[] = {
     {cg_pto_scalar_ptr_rules, &cg_pto_scalar_ptr_rule_count},
     {cg_pto_scope_rules, &cg_pto_scope_rule_count},
     {cg_pto_vop_rules, &cg_pto_vop_rule_count},
+    {cg_pto_sort_vop_rules, &cg_pto_sort_vop_rule_count},
 };
 
 static const ptoc_target_backend a5_backend = {

@@ -52,6 +52,9 @@ typedef enum vop_rule {
     VR_STORE_U,     /* the pointer's element type is the vector's */
     VR_FLUSH,       /* an align state and a pointer (the signature fixes them) */
     VR_BITCAST,     /* two vector types of one size */
+    VR_SORT,        /* dst and src pointers of f16 or f32, one type; 32-bit integer indices */
+    VR_MERGE,       /* five pointers of f16 or f32, one type */
+    VR_GATHERB,     /* u32 block offsets; the pointer's element type the result's; the mask at its width */
     /* The A2/A3 repeat intrinsics' rules, pto_rops.c's in its order. */
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
@@ -792,6 +795,25 @@ static bool check_gather(const vop_view *w)
     return masks_at(w, ibits);
 }
 
+/* vbitsort (VR_SORT) and vmrgsort4 (VR_MERGE): pairs of an f16 or f32 value. */
+static bool check_sort(const vop_view *w, bool merge)
+{
+    const ptoc_type *e = ptoc_pto_ub_ptr_elem(w->types[0]);
+    bool value = ptoc_type_is_float(e) && (e->u.fp.kind == PTOC_F32 || e->u.fp.kind == PTOC_F16);
+    for (uint32_t i = 1; i < (merge ? 5u : 2u); i++)
+        value = value && ptoc_pto_ub_ptr_elem(w->types[i]) == e;
+    if (!value) {
+        ptoc_op_emit_error(w->op, "sorts pairs of one value type, f16 or f32, in dst and its lists");
+        return false;
+    }
+    const ptoc_type *ie = ptoc_pto_ub_ptr_elem(w->types[2]);
+    if (!merge && !(ptoc_type_is_int(ie) && ptoc_type_bitwidth(ie) == 32)) {
+        ptoc_op_emit_error(w->op, "takes 32-bit integer indices");
+        return false;
+    }
+    return true;
+}
+
 static bool check_rule(const vop_view *w)
 {
     vop_rule rule = w->row->rule;
@@ -836,6 +858,8 @@ static bool check_rule(const vop_view *w)
         bool bytes = ptoc_type_is_int(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) <= 16 &&
                      ptoc_type_bitwidth(pe) >= ptoc_type_bitwidth(te);
         bool same_width = ptoc_type_bitwidth(pe) == ptoc_type_bitwidth(te);
+        /* a float tile's bytes as u32 words: the index pads a sort writes into its dst (lower_a5_sort.c) */
+        words = words || (ptoc_type_is_float(te) && is_uint(pe, 32));
         if (pe != te && !words && !bytes && !same_width && !(ptoc_type_is_int(te) && is_uint(pe, 8))) {
             ptoc_op_emit_error(w->op, "the pointer's element type must be the tile's, or of its width (ui32 for a "
                                       "64-bit tile, ui8 or a 16-bit integer for an 8-bit integer tile)");
@@ -857,6 +881,18 @@ static bool check_rule(const vop_view *w)
         return scalars_are(w, elem_of(w->types[1])) && check_choice(w->op, "order", "ASC DESC");
     case VR_STORE_U: return check_memory(w, "");
     case VR_ALIGN: case VR_FLUSH: return true;
+    case VR_SORT: return check_sort(w, false);
+    case VR_MERGE: return check_sort(w, true);
+    case VR_GATHERB:
+        if (!is_uint(elem_of(w->types[1]), 32)) {
+            ptoc_op_emit_error(w->op, "takes its block offsets as ui32 lanes");
+            return false;
+        }
+        if (ptoc_pto_ub_ptr_elem(w->types[0]) != elem_of(w->types[3])) {
+            ptoc_op_emit_error(w->op, "the pointer's element type must be the vector's");
+            return false;
+        }
+        return masks_at(w, ptoc_type_bitwidth(elem_of(w->types[3])));
     case VR_BITCAST: {
         const ptoc_pto_vreg *a = ptoc_pto_vreg_type(w->types[0]), *b = ptoc_pto_vreg_type(w->types[1]);
         if (a->lanes * ptoc_type_bitwidth(a->elem) != b->lanes * ptoc_type_bitwidth(b->elem)) {

@@ -31,6 +31,9 @@ void a5_layout_lower(vop_builder *L, ptoc_op *op);
 /* tgather's index form (lower_a5_gather.c). */
 bool a5_gather_lowers(ptoc_pto_op_id opcode);
 void a5_gather_lower(vop_builder *L, ptoc_op *op);
+/* tsort32, tmrgsort (lower_a5_sort.c). */
+bool a5_sort_lowers(ptoc_pto_op_id opcode);
+void a5_sort_lower(vop_builder *L, ptoc_op *op);
 /* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
 bool a5_quant_lowers(ptoc_pto_op_id opcode);
 void a5_quant_lower(vop_builder *L, ptoc_op *op);

@@ -23,10 +23,26 @@
  * index past dst's storage writes UB there. tscatter walks src's valid region
  * (the cpu target's), which the library takes from the index tile.
  *
- * Not lowered (the op stays): the mask and compare forms (vsqz and the
- * unaligned stores), 16-bit data with 32-bit indices (vgather2_bc), 64-bit
- * data (the library's Int64Scatter), tgatherb (vgatherb), and tiles other
- * than row_major none_box vec tiles.
+ *   tgatherb             (TGatherB.hpp) per valid row of dst and register of
+ *                        its columns (8 blocks of 32 bytes): vlds of 8 block
+ *                        offsets, vgatherb from src at them under plt of the
+ *                        columns left, vsts NORM
+ *
+ *   tscatter, 64-bit     as u32 words (the library's Int64Scatter splits them
+ *   integers             too): words zeroed, then per register vldsx2
+ *                        DINTLV_B32 of src's words and two vscatters, the low
+ *                        words to word 2 * index, the high to 2 * index + 1
+ *
+ *   tgather, mask form   per valid row of src and register of its selected
+ *                        columns: vci / vmuls / vadds of their element
+ *                        numbers, vgather2 (8-bit data: 16-bit indices, the
+ *                        bytes packed by vdintlv), vstus into one unaligned
+ *                        stream over dst's storage, vstas at its end
+ *
+ * Not lowered (the op stays): the compare form (vsqz and its stored-count
+ * stores, vstur / vstar, which ptoc lacks),
+ * 16-bit data with 32-bit indices (vgather2_bc), 64-bit tgather, and tiles
+ * other than row_major none_box vec tiles.
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -132,6 +148,50 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
     vb_loop_end(L, &rows);
 }
 
+/* 64-bit data with 32-bit indices, as u32 words: dst's storage zeroed word
+ * by word, then per register of 64 indices the src words deinterleaved
+ * (vldsx2 DINTLV_B32: low words, high words) and scattered to words 2i and
+ * 2i + 1 of dst (vadd of the index to itself, vadds 1). */
+static void scatter64_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    vb_lanes ln = vb_lanes_of(L, u32);
+    ptoc_value *sp = vb_tile_ptr(L, src, u32), *ip = vb_tile_ptr(L, idx, u32), *dp = vb_tile_ptr(L, dst, u32);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    ptoc_value *c0 = vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 0);
+    ptoc_value *zeros = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &c0, ln.vreg, NULL, NULL);
+    ptoc_value *words = vb_index(L, d->rows * d->cols * 2);
+    vb_loop regs, rows, cols;
+    ptoc_value *at = vb_loop_begin(L, &regs, zero, words, step);
+    ptoc_value *zops[4] = {zeros, dp, at, vb_first(L, &ln, vb_arith(L, "arith.subi", words, at))};
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, zops, 0, NULL, "dist", "NORM_B32", NULL, NULL);
+    vb_loop_end(L, &regs);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *c1 = vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 1);
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *irow = vb_arith(L, "arith.muli", r, vb_index(L, i->cols));
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, vb_index(L, s->cols));
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *wops[2] = {sp, vb_arith(L, "arith.muli", vb_arith(L, "arith.addi", srow, c), vb_index(L, 2))};
+    ptoc_type *pair[2] = {ln.vreg, ln.vreg};
+    ptoc_op *lh = vb_vop(L, PTOC_PTO_VOP_VLDSX2, 2, wops, 2, pair, "dist", "DINTLV_B32", NULL, NULL);
+    ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ln.vreg, "dist", "NORM");
+    ptoc_value *dops[3] = {index, index, m};
+    ptoc_value *lo = vb_vop1(L, PTOC_PTO_VOP_VADD, 3, dops, ln.vreg, NULL, NULL);
+    ptoc_value *hops[3] = {lo, c1, m};
+    ptoc_value *hi = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, hops, ln.vreg, NULL, NULL);
+    ptoc_value *sl[4] = {ptoc_op_result(lh, 0), dp, lo, m}, *sh[4] = {ptoc_op_result(lh, 1), dp, hi, m};
+    vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sl, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sh, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
 /* tscatter ins(src, indexes) outs(dst): 8- to 32-bit data, indices of the library's widths. */
 static void lower_scatter(vop_builder *L, ptoc_op *op)
 {
@@ -143,6 +203,12 @@ static void lower_scatter(vop_builder *L, ptoc_op *op)
     if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(i->elem))
         return;
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
+    if (bits == 64 && ib == 32 && ptoc_type_is_int(d->elem)) {
+        vb_open_vecscope(L, op, (ptoc_value *[3]){src, idx, dst}, 3, 1);
+        scatter64_program(L, src, idx, dst);
+        ptoc_op_erase(op);
+        return;
+    }
     if (bits > 32 || ib != (bits == 32 ? 32u : 16u))
         return;
     vb_open_vecscope(L, op, (ptoc_value *[3]){src, idx, dst}, 3, 1);
@@ -150,9 +216,131 @@ static void lower_scatter(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* tgatherb ins(src, offsets) outs(dst): 32-bit offsets, 8 a register. */
+static void lower_gatherb(vop_builder *L, ptoc_op *op)
+{
+    if (vb_dps_ins(op) != 2)
+        return;
+    ptoc_value *src = ptoc_op_operand(op, 0), *off = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *o = ptoc_pto_tile_buf(off->type);
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (!plain_vec(s) || !plain_vec(o) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(o->elem) ||
+        ptoc_type_bitwidth(o->elem) != 32 || ptoc_type_bitwidth(d->elem) > 32)
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[3]){src, off, dst}, 3, 1);
+    vb_lanes ln = vb_lanes_of(L, d->elem);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    ptoc_type *ovreg = ptoc_pto_vreg_type_get(L->ctx, u32, 64);
+    ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *offp = vb_tile_ptr(L, off, u32);
+    ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *orow = vb_arith(L, "arith.muli", r, vb_index(L, o->cols));
+    ptoc_value *drow = vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *block = vb_arith(L, "arith.divui", c, vb_index(L, ln.count / 8));
+    ptoc_value *lops[2] = {offp, vb_arith(L, "arith.addi", orow, block)};
+    ptoc_value *offs = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ovreg, "dist", "NORM");
+    ptoc_value *gops[3] = {sp, offs, m};
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHERB, 3, gops, ln.vreg, NULL, NULL);
+    ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), m};
+    const char *dist = ln.bits == 8 ? "NORM_B8" : ln.bits == 16 ? "NORM_B16" : "NORM_B32";
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+    ptoc_op_erase(op);
+}
+
+/* The mask form's columns: every `every`th from `first` (TGather.hpp's patterns). */
+static bool mask_pattern(ptoc_op *op, int64_t *every, int64_t *first)
+{
+    static const int64_t pat[8][2] = {{1, 0}, {2, 0}, {2, 1}, {4, 0}, {4, 1}, {4, 2}, {4, 3}, {1, 0}};
+    uint32_t v = 0;
+    if (!ptoc_pto_enum_value(ptoc_op_attr(op, "maskPattern"), PTOC_PTO_ENUM_MASK_PATTERN, &v) || v > 7)
+        return false;
+    *every = pat[v][0];
+    *first = pat[v][1];
+    return true;
+}
+
+/* The mask form: per valid row of src and register of
+ * its selected columns, vci of the selection's numbers, vmuls / vadds to
+ * src's element numbers, vgather2, and vstus into one unaligned stream over
+ * dst's storage (the row's selections at row * their count), vstas at its
+ * end. The library squeezes (vsqz) a register of src per step instead; the
+ * gather gives the same elements in the same order. 8-bit data take 16-bit
+ * indices, 128 a register. */
+static void mask_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t every, int64_t first)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    unsigned bits = ptoc_type_bitwidth(s->elem), ib = bits == 8 ? 16 : bits;
+    vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED));
+    ptoc_type *it = ptoc_type_int(L->ctx, ib, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
+    ptoc_type *ivreg = il.vreg;
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
+    ptoc_value *up = vb_arith(L, "arith.addi", vcols, vb_index(L, every - 1 - first));
+    ptoc_value *per_row = vb_arith(L, "arith.divui", up, vb_index(L, every));
+    ptoc_value *stride = vb_int(L, it, every);
+    ptoc_op *fresh = vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL);
+    ptoc_value *init = vb_result0(fresh);
+    vb_carried rows, regs;
+    ptoc_value *row_state, *state;
+    ptoc_value *r = vb_carry_begin(L, &rows, zero, vrows, one, init, &row_state);
+    ptoc_value *row0 = vb_arith(L, "arith.muli", r, vb_index(L, s->cols));
+    ptoc_value *from = vb_arith(L, "arith.addi", row0, vb_index(L, first));
+    ptoc_value *out = vb_arith(L, "arith.muli", r, per_row);
+    ptoc_value *k = vb_carry_begin(L, &regs, zero, per_row, vb_index(L, il.count), row_state, &state);
+    ptoc_value *n = vb_arith(L, "arith.minui", vb_arith(L, "arith.subi", per_row, k), vb_index(L, il.count));
+    ptoc_value *m = vb_first(L, &il, n);
+    ptoc_value *kk = vb_cast(L, "arith.index_cast", k, it);
+    ptoc_value *idx = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &kk, ivreg, "order", "ASC");
+    ptoc_value *mops[3] = {idx, stride, m};
+    idx = vb_vop1(L, PTOC_PTO_VOP_VMULS, 3, mops, ivreg, NULL, NULL);
+    ptoc_value *aops[3] = {idx, vb_cast(L, "arith.index_cast", from, it), m};
+    idx = vb_vop1(L, PTOC_PTO_VOP_VADDS, 3, aops, ivreg, NULL, NULL);
+    ptoc_value *gops[3] = {sp, idx, m};
+    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, ln.vreg, NULL, NULL);
+    if (bits == 8) {   /* byte k in lane 2k: the even lanes packed into the first half */
+        ptoc_value *pair[2] = {v, v};
+        ptoc_type *types[2] = {ln.vreg, ln.vreg};
+        v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VDINTLV, 2, pair, 2, types, NULL, NULL, NULL, NULL));
+    }
+    ptoc_value *sops[5] = {state, n, v, dp, vb_arith(L, "arith.addi", out, k)};
+    ptoc_value *next = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSTUS, 5, sops, 1, &align, NULL, NULL, NULL, NULL));
+    ptoc_value *row_next = vb_carry_end(L, &regs, next);
+    ptoc_value *last = vb_carry_end(L, &rows, row_next);
+    ptoc_value *flush[3] = {last, dp, vb_arith(L, "arith.muli", vrows, per_row)};
+    vb_vop(L, PTOC_PTO_VOP_VSTAS, 3, flush, 0, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* tgather ins(src, {maskPattern}) outs(dst): dst as large as src (the cpu
+ * target's rule), element numbers that fit the indices' width. */
+static void lower_mask(vop_builder *L, ptoc_op *op)
+{
+    int64_t every, first;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!mask_pattern(op, &every, &first) || !plain_vec(s) || !plain_vec(d) || s->elem != d->elem ||
+        d->rows * d->cols < s->rows * s->cols)
+        return;
+    unsigned bits = ptoc_type_bitwidth(s->elem);
+    if (bits > 32 || (bits < 32 && s->rows * s->cols > 0x8000))
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[2]){src, dst}, 2, 1);
+    mask_program(L, src, dst, every, first);
+    ptoc_op_erase(op);
+}
+
 bool a5_gather_lowers(ptoc_pto_op_id opcode)
 {
-    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER;
+    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER || opcode == PTOC_PTO_OP_TGATHERB;
 }
 
 void a5_gather_lower(vop_builder *L, ptoc_op *op)
@@ -161,7 +349,15 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
         lower_scatter(L, op);
         return;
     }
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TGATHERB) {
+        lower_gatherb(L, op);
+        return;
+    }
     int nins = vb_dps_ins(op);
+    if (nins == 1 && ptoc_op_attr(op, "maskPattern")) {
+        lower_mask(L, op);
+        return;
+    }
     if (nins != 3)
         return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 3);
