@@ -26,7 +26,8 @@
  *
  * textract and tinsert: the cpu target traps on a window past the tile; with
  * constant indices and static valid shapes the window is checked here, and
- * an op whose window does not fit stays (the backend then reports it). The
+ * an op whose window does not fit stays (the backend then reports it). An
+ * on-chip memref in vec is the row_major none_box tile of its shape. The
  * library reads an unaligned column with vldas / vldus and writes it with
  * the DMA or unaligned stores; those column offsets stay unlowered here.
  */
@@ -35,6 +36,28 @@
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
 #include "ptoc/pto.h"
+
+/* A tile's description: a tile_buf's, or for an on-chip memref of rank 2 in
+ * vec the row_major none_box tile of its shape, valid as a whole (PTOAS
+ * kernels pass buffers so; the cpu target reads them the same way). */
+typedef struct mov_desc { ptoc_pto_tile_desc d; bool ok; } mov_desc;
+
+static mov_desc desc_of(const ptoc_value *v)
+{
+    mov_desc m = {{0}, false};
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
+    ptoc_pto_address_space space;
+    if (d) {
+        m.d = *d;
+        m.ok = true;
+    } else if (ptoc_pto_memref_space(v->type, &space) && space == PTOC_PTO_AS_VEC && v->type->u.shaped.rank == 2 &&
+               v->type->u.shaped.shape[0] != PTOC_DYNAMIC && v->type->u.shaped.shape[1] != PTOC_DYNAMIC) {
+        m.d = ptoc_pto_tile_desc_init(v->type->u.shaped.elem, v->type->u.shaped.shape[0], v->type->u.shaped.shape[1]);
+        m.d.loc = PTOC_PTO_AS_VEC;
+        m.ok = true;
+    }
+    return m;
+}
 
 static bool vec_none_box(const ptoc_pto_tile_desc *d, uint32_t blayout)
 {
@@ -56,10 +79,10 @@ typedef struct lines_copy {
 
 static void copy_lines(vop_builder *L, const lines_copy *m)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(m->dst->type);
-    vb_lanes ln = vb_lanes_of(L, d->elem);
+    ptoc_type *elem = desc_of(m->dst).d.elem;
+    vb_lanes ln = vb_lanes_of(L, elem);
     const char *dist = ln.bits == 8 ? "NORM_B8" : ln.bits == 16 ? "NORM_B16" : "NORM_B32";
-    ptoc_value *sp = vb_tile_ptr(L, m->src, d->elem), *dp = vb_tile_ptr(L, m->dst, d->elem);
+    ptoc_value *sp = vb_tile_ptr(L, m->src, elem), *dp = vb_tile_ptr(L, m->dst, elem);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, ln.count);
     ptoc_value *s_stride = vb_index(L, m->s_stride), *d_stride = vb_index(L, m->d_stride);
     ptoc_value *s_first = vb_index(L, m->s_base), *d_first = vb_index(L, m->d_base);
@@ -89,7 +112,8 @@ static bool nz_tile(const ptoc_pto_tile_desc *d)
  * elements at k * rows16 * B, row r at r * B) from row r of src at k * B. */
 static void nd_to_nz(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    mov_desc ms = desc_of(src), md = desc_of(dst);
+    const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
     vb_lanes ln = vb_lanes_of(L, d->elem);
     int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(d->elem), rows16 = (d->rows + 15) / 16 * 16;
     const char *dist = ln.bits == 8 ? "NORM_B8" : ln.bits == 16 ? "NORM_B16" : "NORM_B32";
@@ -117,11 +141,20 @@ static void lower_tmov(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 1 || op->nattrs > 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
-    if (!s || !d || s->elem != d->elem)
+    mov_desc ms = desc_of(src), md = desc_of(dst);
+    const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
+    if (!ms.ok || !md.ok || s->elem != d->elem)
         return;
     ptoc_value *tiles[2] = {src, dst};
-    if (vec_none_box(s, PTOC_PTO_BL_COL_MAJOR) && vec_none_box(d, PTOC_PTO_BL_COL_MAJOR)) {
+    bool memref = !ptoc_pto_tile_buf(src->type) || !ptoc_pto_tile_buf(dst->type);
+    if (memref && vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) && vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) &&
+        d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC && d->valid_rows <= s->rows &&
+        d->valid_cols <= s->cols) {
+        /* a memref's rows (the tile_buf forms are the elementwise copy's) */
+        vb_open_vecscope(L, op, tiles, 2, 1);
+        lines_copy m = {src, dst, vb_index(L, d->valid_rows), vb_index(L, d->valid_cols), 0, 0, s->cols, d->cols};
+        copy_lines(L, &m);
+    } else if (vec_none_box(s, PTOC_PTO_BL_COL_MAJOR) && vec_none_box(d, PTOC_PTO_BL_COL_MAJOR)) {
         vb_open_vecscope(L, op, tiles, 2, 1);
         ptoc_op *valid = vb_tile_valid(L, dst);
         lines_copy m = {src, dst, ptoc_op_result(valid, 1), ptoc_op_result(valid, 0), 0, 0, s->rows, d->rows};
@@ -147,8 +180,9 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
         !ptoc_arith_int_constant(ptoc_op_operand(op, 2), &c))
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 3);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
-    if (!vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) || !vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) || s->elem != d->elem)
+    mov_desc ms = desc_of(src), md = desc_of(dst);
+    const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
+    if (!ms.ok || !md.ok || !vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) || !vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) || s->elem != d->elem)
         return;
     const ptoc_pto_tile_desc *small = extract ? d : s, *big = extract ? s : d;
     int64_t esize = (int64_t)ptoc_pto_elem_bytes(d->elem);
