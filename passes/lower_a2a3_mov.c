@@ -8,7 +8,8 @@
  *   col_major none_box                    library's strided path), the partial last block
  *                                         a vor of src with itself under the mask
  *   row_major none_box -> nz (col_major   per column block one copy of a block per row,
- *   row_major, fractal 512)               the source gap a row's other blocks
+ *   row_major, fractal 512)               the source gap a row's other blocks; a partial
+ *                                         last column block a vor over the rows
  *
  * A line is a row of a row_major tile, a column of a col_major one (the
  * library treats a col_major tile as the transposed row_major one). The
@@ -87,7 +88,9 @@ static ptoc_type *tail_lanes(vop_builder *L, const lines *m, int64_t *per)
     *per = m->esize == 8 ? 2 : 1;
     if (m->esize == 1)
         return NULL;
-    return ptoc_type_int(L->ctx, m->esize == 8 ? 32 : (unsigned)m->esize * 8, PTOC_SIGNLESS);
+    if (m->esize == 8)       /* a 64-bit tile's words are read as ui32 (pto.tile_ptr's rule) */
+        return ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    return ptoc_type_int(L->ctx, (unsigned)m->esize * 8, PTOC_SIGNLESS);
 }
 
 static void tail_setup(a2_prog *P, vop_builder *L, const lines *m, ptoc_type *lane, int64_t per)
@@ -191,6 +194,24 @@ static void nz_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t
     copy(L, dp, vb_arith(L, "arith.muli", k, vb_index(L, rows16 * B)), sp, vb_arith(L, "arith.muli", k, vb_index(L, B)),
          vrows, vb_index(L, 1), s->cols / B - 1, 0);
     vb_loop_end(L, &l);
+    int64_t full = d->valid_cols / B, tail = d->valid_cols % B, per;
+    if (!tail)
+        return;
+    /* the partial column block: a vor per row as repeats under the
+     * continuous mask, dst's repeat stride one block, src's a row */
+    lines m = {.esize = (int64_t)ptoc_pto_elem_bytes(d->elem)};
+    ptoc_type *lane = tail_lanes(L, &m, &per);
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VOR, lane);
+    a2_ptr(&P, dst, lane, 0);
+    a2_ptr(&P, src, lane, 0);
+    a2_ptr(&P, src, lane, 0);
+    a2_cont_mask(&P, tail * per);
+    ptoc_value *s_at = a2_index(&P, full * B * per);
+    ptoc_value *offs[3] = {a2_index(&P, full * rows16 * B * per), s_at, s_at};
+    int64_t rep[3] = {1, s->cols / B, s->cols / B};
+    a2_instr(&P, offs, vrows, rep);
+    a2_full_mask(&P);
 }
 
 void a2_mov_lower(vop_builder *L, ptoc_op *op)
@@ -210,7 +231,9 @@ void a2_mov_lower(vop_builder *L, ptoc_op *op)
         copy(L, vb_tile_ptr(L, dst, d->elem), zero, vb_tile_ptr(L, src, d->elem), zero, vb_index(L, 1),
              vb_index(L, d->rows * d->cols * esize / 32), 0, 0);
     } else if (nd_to_nz(s, d)) {
-        if (d->valid_cols == PTOC_DYNAMIC || d->valid_cols % B || (s->cols * esize) % 32 || d->cols % B)
+        bool partial = d->valid_cols % B != 0;   /* by vor: 16- and 32-bit lanes, rows as repeats */
+        if (d->valid_cols == PTOC_DYNAMIC || (s->cols * esize) % 32 || d->cols % B ||
+            (partial && (esize == 1 || d->rows > A2_REPEAT_MAX || s->cols / B > A2_STRIDE_MAX)))
             return;
         vb_open_vecscope(L, op, tiles, 2, 1);
         nz_program(L, src, dst, B);

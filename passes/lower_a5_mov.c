@@ -114,14 +114,20 @@ static void nd_to_nz(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
     mov_desc ms = desc_of(src), md = desc_of(dst);
     const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
-    vb_lanes ln = vb_lanes_of(L, d->elem);
-    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(d->elem), rows16 = (d->rows + 15) / 16 * 16;
+    /* a 64-bit element is two u32 words: the nz box of 4 such elements per
+     * row is a box of 8 words, so the words move as a 32-bit tile would */
+    int64_t words = ptoc_pto_elem_bytes(d->elem) == 8 ? 2 : 1;
+    ptoc_type *elem = words == 2 ? ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED) : d->elem;
+    vb_lanes ln = vb_lanes_of(L, elem);
+    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(elem), rows16 = (d->rows + 15) / 16 * 16;
     const char *dist = ln.bits == 8 ? "NORM_B8" : ln.bits == 16 ? "NORM_B16" : "NORM_B32";
-    ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_value *sp = vb_tile_ptr(L, src, elem), *dp = vb_tile_ptr(L, dst, elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    if (words == 2)
+        vcols = vb_arith(L, "arith.muli", vcols, vb_index(L, 2));
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *b = vb_index(L, B);
-    ptoc_value *s_stride = vb_index(L, s->cols), *box = vb_index(L, rows16 * B);
+    ptoc_value *s_stride = vb_index(L, s->cols * words), *box = vb_index(L, rows16 * B);
     vb_loop outer, inner;
     ptoc_value *col = vb_loop_begin(L, &outer, zero, vcols, b);
     ptoc_value *n = vb_arith(L, "arith.minui", vb_arith(L, "arith.subi", vcols, col), b);
@@ -159,7 +165,7 @@ static void lower_tmov(vop_builder *L, ptoc_op *op)
         ptoc_op *valid = vb_tile_valid(L, dst);
         lines_copy m = {src, dst, ptoc_op_result(valid, 1), ptoc_op_result(valid, 0), 0, 0, s->rows, d->rows};
         copy_lines(L, &m);
-    } else if (vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) && nz_tile(d) && ptoc_pto_elem_bytes(d->elem) <= 4 &&
+    } else if (vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) && nz_tile(d) &&
                (s->cols * (int64_t)ptoc_pto_elem_bytes(d->elem)) % 32 == 0) {
         vb_open_vecscope(L, op, tiles, 2, 1);
         nd_to_nz(L, src, dst);
