@@ -40,13 +40,17 @@ static bool vec_none_box(const ptoc_pto_tile_desc *d, uint32_t blayout)
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == blayout && d->slayout == PTOC_PTO_SL_NONE_BOX;
 }
 
-static bool whole(const ptoc_pto_tile_desc *d) { return d->valid_rows == d->rows && d->valid_cols == d->cols; }
+static bool whole(const ptoc_pto_tile_desc *d)
+{
+    return d->valid_rows == d->rows && d->valid_cols == d->cols;
+}
 
 /* The same layout and shape, both valid as a whole: one flat array of bytes. */
 static bool flat_copy(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
 {
-    return s->loc == PTOC_PTO_AS_VEC && d->loc == PTOC_PTO_AS_VEC && s->rows == d->rows && s->cols == d->cols &&
-           s->blayout == d->blayout && s->slayout == d->slayout && s->fractal == d->fractal && whole(s) && whole(d);
+    return s->loc == PTOC_PTO_AS_VEC && d->loc == PTOC_PTO_AS_VEC && s->rows == d->rows &&
+           s->cols == d->cols && s->blayout == d->blayout && s->slayout == d->slayout &&
+           s->fractal == d->fractal && whole(s) && whole(d);
 }
 
 static bool nd_to_nz(const ptoc_pto_tile_desc *s, const ptoc_pto_tile_desc *d)
@@ -110,7 +114,8 @@ static void lines_static(vop_builder *L, const lines *m, int64_t nlines, int64_t
     if (blocks) {
         ptoc_value *zero = vb_index(L, 0);
         copy(L, vb_tile_ptr(L, m->dst, m->elem), zero, vb_tile_ptr(L, m->src, m->elem), zero,
-             vb_index(L, nlines), vb_index(L, blocks), m->s_stride / m->B - blocks, m->d_stride / m->B - blocks);
+             vb_index(L, nlines), vb_index(L, blocks), m->s_stride / m->B - blocks,
+             m->d_stride / m->B - blocks);
     }
     if (!tail)
         return;
@@ -168,7 +173,8 @@ static bool lines_lower(const lines *m, const ptoc_pto_tile_desc *d)
 
 static void lines_program(vop_builder *L, const lines *m, const ptoc_pto_tile_desc *d)
 {
-    int64_t nl = m->col_major ? d->valid_cols : d->valid_rows, len = m->col_major ? d->valid_rows : d->valid_cols;
+    int64_t nl = m->col_major ? d->valid_cols : d->valid_rows;
+    int64_t len = m->col_major ? d->valid_rows : d->valid_cols;
     if (nl != PTOC_DYNAMIC && len != PTOC_DYNAMIC) {
         lines_static(L, m, nl, len);
         return;
@@ -191,8 +197,9 @@ static void nz_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem), *sp = vb_tile_ptr(L, src, d->elem);
     vb_loop l;
     ptoc_value *k = vb_loop_begin(L, &l, vb_index(L, 0), vb_index(L, d->valid_cols / B), vb_index(L, 1));
-    copy(L, dp, vb_arith(L, "arith.muli", k, vb_index(L, rows16 * B)), sp, vb_arith(L, "arith.muli", k, vb_index(L, B)),
-         vrows, vb_index(L, 1), s->cols / B - 1, 0);
+    ptoc_value *d_at = vb_arith(L, "arith.muli", k, vb_index(L, rows16 * B));
+    ptoc_value *s_at = vb_arith(L, "arith.muli", k, vb_index(L, B));
+    copy(L, dp, d_at, sp, s_at, vrows, vb_index(L, 1), s->cols / B - 1, 0);
     vb_loop_end(L, &l);
     int64_t full = d->valid_cols / B, tail = d->valid_cols % B, per;
     if (!tail)
@@ -207,8 +214,8 @@ static void nz_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t
     a2_ptr(&P, src, lane, 0);
     a2_ptr(&P, src, lane, 0);
     a2_cont_mask(&P, tail * per);
-    ptoc_value *s_at = a2_index(&P, full * B * per);
-    ptoc_value *offs[3] = {a2_index(&P, full * rows16 * B * per), s_at, s_at};
+    ptoc_value *tail_at = a2_index(&P, full * B * per);
+    ptoc_value *offs[3] = {a2_index(&P, full * rows16 * B * per), tail_at, tail_at};
     int64_t rep[3] = {1, s->cols / B, s->cols / B};
     a2_instr(&P, offs, vrows, rep);
     a2_full_mask(&P);

@@ -50,9 +50,11 @@ static mov_desc desc_of(const ptoc_value *v)
     if (d) {
         m.d = *d;
         m.ok = true;
-    } else if (ptoc_pto_memref_space(v->type, &space) && space == PTOC_PTO_AS_VEC && v->type->u.shaped.rank == 2 &&
-               v->type->u.shaped.shape[0] != PTOC_DYNAMIC && v->type->u.shaped.shape[1] != PTOC_DYNAMIC) {
-        m.d = ptoc_pto_tile_desc_init(v->type->u.shaped.elem, v->type->u.shaped.shape[0], v->type->u.shaped.shape[1]);
+    } else if (ptoc_pto_memref_space(v->type, &space) && space == PTOC_PTO_AS_VEC &&
+               v->type->u.shaped.rank == 2 && v->type->u.shaped.shape[0] != PTOC_DYNAMIC &&
+               v->type->u.shaped.shape[1] != PTOC_DYNAMIC) {
+        const int64_t *shape = v->type->u.shaped.shape;
+        m.d = ptoc_pto_tile_desc_init(v->type->u.shaped.elem, shape[0], shape[1]);
         m.d.loc = PTOC_PTO_AS_VEC;
         m.ok = true;
     }
@@ -158,7 +160,8 @@ static void lower_tmov(vop_builder *L, ptoc_op *op)
         d->valid_cols <= s->cols) {
         /* a memref's rows (the tile_buf forms are the elementwise copy's) */
         vb_open_vecscope(L, op, tiles, 2, 1);
-        lines_copy m = {src, dst, vb_index(L, d->valid_rows), vb_index(L, d->valid_cols), 0, 0, s->cols, d->cols};
+        lines_copy m = {src, dst, vb_index(L, d->valid_rows), vb_index(L, d->valid_cols),
+                        0, 0, s->cols, d->cols};
         copy_lines(L, &m);
     } else if (vec_none_box(s, PTOC_PTO_BL_COL_MAJOR) && vec_none_box(d, PTOC_PTO_BL_COL_MAJOR)) {
         vb_open_vecscope(L, op, tiles, 2, 1);
@@ -188,7 +191,8 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 3);
     mov_desc ms = desc_of(src), md = desc_of(dst);
     const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
-    if (!ms.ok || !md.ok || !vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) || !vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) || s->elem != d->elem)
+    if (!ms.ok || !md.ok || !vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) ||
+        !vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) || s->elem != d->elem)
         return;
     const ptoc_pto_tile_desc *small = extract ? d : s, *big = extract ? s : d;
     int64_t esize = (int64_t)ptoc_pto_elem_bytes(d->elem);

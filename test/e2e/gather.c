@@ -282,7 +282,8 @@ static void build_mov(e2e_case *c, ref_dtype t, const shape_class *k, ref_layout
 static bool a2a3_partial_bytes(const e2e_suite *s, ref_dtype t, const shape_class *k)
 {
     int64_t len = k->layout == REF_COL_MAJOR && k->box == REF_NONE_BOX ? k->vrows : k->vcols;
-    return s->target && strcmp(s->target->name, "a2a3") == 0 && ref_dtype_size(t) == 1 && (k->dynamic || len % 32);
+    return s->target && strcmp(s->target->name, "a2a3") == 0 && ref_dtype_size(t) == 1 &&
+           (k->dynamic || len % 32);
 }
 
 void family_layout(e2e_suite *s)
