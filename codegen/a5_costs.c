@@ -107,7 +107,12 @@ const cg_vf_model cg_a5_vf_model = {.begin = begin, .count = count, .end = end};
 const cg_cube_costs cg_a5_cube_costs = {
     .gib_per_s = {[CG_CUBE_GM_TO_L1] = 135.0, [CG_CUBE_L1_TO_L0A] = 441.0, [CG_CUBE_L1_TO_L0B] = 220.5,
                   [CG_CUBE_L1_TO_BT] = 32.0, [CG_CUBE_L1_TO_FB] = 32.0, [CG_CUBE_L0C_TO_L1] = 128.0,
-                  [CG_CUBE_L0C_TO_UB] = 128.0, [CG_CUBE_L0C_TO_GM] = 70.0, [CG_CUBE_UB_TO_L1] = 188.46},
+                  [CG_CUBE_L0C_TO_UB] = 128.0, [CG_CUBE_L0C_TO_GM] = 70.0, [CG_CUBE_UB_TO_L1] = 188.46,
+                  /* load_cbuf_to_ca_mx / cb_mx (a5/TExtract.hpp TExtractToAmx/Bmx) run on MTE1 from
+                   * L1 into the scale buffers beside L0A / L0B: the L1 to L0A / L0B figures */
+                  [CG_CUBE_L1_TO_SCALE_LEFT] = 441.0, [CG_CUBE_L1_TO_SCALE_RIGHT] = 220.5},
     .clock_hz = 1.85e9,
     .mad_head = 6, .mad_slope = 1, .mad_slope_f32 = 2,
+    /* mad_mx (a5/TMatmul.hpp) is priced as mad on its 8-bit operands: one step per 16 x 32 x 16
+     * fractal of f8, the scales read beside L0A / L0B at no extra cost (no published figure) */
 };

@@ -201,7 +201,9 @@ struct ptoc_target_backend {
  * buffer (scaling), L0C (acc) out to L1, UB or GM, UB to L1. */
 typedef enum cg_cube_path {
     CG_CUBE_GM_TO_L1, CG_CUBE_L1_TO_L0A, CG_CUBE_L1_TO_L0B, CG_CUBE_L1_TO_BT, CG_CUBE_L1_TO_FB,
-    CG_CUBE_L0C_TO_L1, CG_CUBE_L0C_TO_UB, CG_CUBE_L0C_TO_GM, CG_CUBE_UB_TO_L1, CG_CUBE_PATHS
+    CG_CUBE_L0C_TO_L1, CG_CUBE_L0C_TO_UB, CG_CUBE_L0C_TO_GM, CG_CUBE_UB_TO_L1,
+    CG_CUBE_L1_TO_SCALE_LEFT, CG_CUBE_L1_TO_SCALE_RIGHT,    /* A5's MX scale buffers beside L0A, L0B */
+    CG_CUBE_PATHS
 } cg_cube_path;
 /* A target model's cube costs: each path's bandwidth in GiB/s at clock_hz
  * (0: the hardware has no such path), and mad's head plus cycles per
@@ -218,6 +220,8 @@ extern const cg_cube_costs cg_a2a3_cube_costs;   /* a2a3_costs.c */
 LLVMValueRef cg_cube_cycles(cg *g, ptoc_op *op);
 extern const cg_rule cg_cube_model_rules[];      /* lower_cube_model.c: the cube unit on a5 and a2a3 */
 extern const size_t cg_cube_model_rule_count;
+extern const cg_rule cg_cube_mx_model_rules[];   /* lower_cube_model.c: the mx forms, on a5 */
+extern const size_t cg_cube_mx_model_rule_count;
 
 /* A target's model of a vector function's time, counted as the kernel runs:
  * `begin` where the vecscope starts (it makes its counters, g->vf_state),
@@ -306,6 +310,7 @@ typedef struct cg_dma_model {
     int64_t max_n_burst, max_len_burst, max_gm_gap, max_ub_gap;
     bool element_bursts;     /* a line with an along stride: a burst per element (else element copies) */
     bool pads;               /* loads pad in the burst, with the value set_pad gives */
+    bool cpu_store_options;  /* tstore's atomic add, relu and quantisation as on cpu (element by element) */
     /* the value a load pads with: the element's bits as i64 */
     void (*set_pad)(cg *g, LLVMValueRef bits);
     /* one instruction, every field in range */
@@ -541,6 +546,13 @@ int64_t cg_tile_row_stride(const cg_tile *t);
 LLVMValueRef cg_place(cg *g, uint32_t space, uint64_t bytes, ptoc_loc loc);
 uint64_t cg_capacity(cg *g, uint32_t space);
 LLVMValueRef cg_space_base(cg *g, uint32_t space);
+/* The simulated memory of A5's MX scale buffers (ScaleLeft beside L0A, ScaleRight
+ * beside L0B): spaces of their own after the address spaces, since pto-plan-memory
+ * plans each from offset 0 (docs/decisions.md). cg_tile_space says which space a
+ * tile value's bytes live in: its loc, or for a scaling tile on an arch with MX
+ * scale buffers the buffer its uses read it as. */
+enum { CG_SPACE_SCALE_LEFT = PTOC_PTO_AS_COUNT, CG_SPACE_SCALE_RIGHT };
+uint32_t cg_tile_space(cg *g, const ptoc_value *v, uint32_t loc);
 
 /* The tiles of a compute op, for both forms. DPS: ins are operands
  * [0, nins), the out is operand nins. Level 1: ins are the operands and the out

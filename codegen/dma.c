@@ -177,11 +177,14 @@ static void a2a3_set_pad(cg *g, LLVMValueRef bits)
 
 /* pto-isa's A2/A3 programs assert n_burst < 4096 (a 12-bit field) and pass
  * len_burst and the gaps as uint32; the burst length is taken as a 21-bit
- * field, the width of the DMA's UB address (docs/decisions.md). */
+ * field, the width of the DMA's UB address (docs/decisions.md). A tstore
+ * with an atomic add (a2a3 TStore.hpp's SetAtomicAdd on the MTE3 path), relu
+ * or a quantisation (the FIX pipe from acc) computes as on the cpu target. */
 const cg_dma_model cg_a2a3_dma = {
     .max_n_burst = 4095, .max_len_burst = (INT64_C(1) << 21) - 1,
     .max_gm_gap = UINT32_MAX, .max_ub_gap = UINT32_MAX,
     .pads = true,
+    .cpu_store_options = true,
     .set_pad = a2a3_set_pad,
     .emit = a2a3_emit,
 };

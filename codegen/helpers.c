@@ -508,7 +508,8 @@ bool cg_tile_of(cg *g, const ptoc_value *v, cg_tile *out)
     out->elem = out->desc.elem;
     out->esize = cg_elem_size(out->elem);
     LLVMValueRef offset = LLVMBuildExtractValue(g->b, out->agg, 0, "");
-    out->base = LLVMBuildGEP2(g->b, g->i8, cg_space_base(g, out->desc.loc), &offset, 1, "tile");
+    LLVMValueRef base = cg_space_base(g, cg_tile_space(g, v, out->desc.loc));
+    out->base = LLVMBuildGEP2(g->b, g->i8, base, &offset, 1, "tile");
     out->vrows = valid_dim(g, out->agg, out->desc.valid_rows, 1);
     out->vcols = valid_dim(g, out->agg, out->desc.valid_cols, 2);
     return true;
@@ -645,6 +646,8 @@ int64_t cg_tile_row_stride(const cg_tile *t)
 
 uint64_t cg_capacity(cg *g, uint32_t space)
 {
+    if (space == CG_SPACE_SCALE_LEFT || space == CG_SPACE_SCALE_RIGHT)
+        return ptoc_pto_arch_info_of(g->arch)->mx_scale_capacity;
     if (space < 16 && g->opts->capacity[space])
         return g->opts->capacity[space];
     return ptoc_pto_space_capacity(g->arch, (ptoc_pto_address_space)space);
@@ -666,6 +669,58 @@ LLVMValueRef cg_place(cg *g, uint32_t space, uint64_t bytes, ptoc_loc loc)
     }
     g->fn->next_offset[space] = start + bytes;
     return cg_i64(g, (int64_t)start);
+}
+
+/* Ops whose tile result is operand 0's bytes (seen again): a scaling tile's
+ * buffer is that of the whole chain. */
+static bool aliases_operand0(const ptoc_op *op)
+{
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_TASSIGN: case PTOC_PTO_OP_TRESHAPE: case PTOC_PTO_OP_BITCAST:
+        return op->nresults == 1;
+    default:
+        return false;
+    }
+}
+
+/* The MX scale buffer a tget_scale_addr's scaling tile is in: the one beside
+ * its src's L0 buffer (left: ScaleLeft, right: ScaleRight). */
+static ptoc_pto_scaling_buffer scale_addr_buffer(const ptoc_op *op)
+{
+    const ptoc_pto_tile_desc *src = op->noperands ? ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type) : NULL;
+    return !src ? PTOC_PTO_SCALING_FB : src->loc == PTOC_PTO_AS_LEFT ? PTOC_PTO_SCALING_LEFT
+         : src->loc == PTOC_PTO_AS_RIGHT                            ? PTOC_PTO_SCALING_RIGHT
+                                                                     : PTOC_PTO_SCALING_FB;
+}
+
+/* The scale buffer the uses of `v` (and of the tiles aliasing it) read it as:
+ * an MX matmul's a_scale or b_scale, or the dst of a tget_scale_addr. */
+static ptoc_pto_scaling_buffer buffer_of_uses(const ptoc_value *v, int depth)
+{
+    for (const ptoc_use *u = v->uses; u; u = u->next) {
+        ptoc_pto_scaling_buffer b = ptoc_pto_scaling_buffer_of(u->owner, u->index);
+        if (b == PTOC_PTO_SCALING_FB && ptoc_pto_is(u->owner, PTOC_PTO_OP_TGET_SCALE_ADDR) && u->index == 1)
+            b = scale_addr_buffer(u->owner);
+        if (b == PTOC_PTO_SCALING_FB && depth < 8 && u->index == 0 && aliases_operand0(u->owner))
+            b = buffer_of_uses(&u->owner->results[0], depth + 1);
+        if (b != PTOC_PTO_SCALING_FB)
+            return b;
+    }
+    return PTOC_PTO_SCALING_FB;
+}
+
+uint32_t cg_tile_space(cg *g, const ptoc_value *v, uint32_t loc)
+{
+    const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(g->arch);
+    if (loc != PTOC_PTO_AS_SCALING || !arch || !arch->mx_scale_capacity)
+        return loc;
+    for (int depth = 0; depth < 8 && v->kind == PTOC_VALUE_RESULT && aliases_operand0(v->owner.op); depth++)
+        v = ptoc_op_operand(v->owner.op, 0);            /* the chain's root */
+    bool from_addr = v->kind == PTOC_VALUE_RESULT && ptoc_pto_is(v->owner.op, PTOC_PTO_OP_TGET_SCALE_ADDR);
+    ptoc_pto_scaling_buffer b = from_addr ? scale_addr_buffer(v->owner.op) : buffer_of_uses(v, 0);
+    if (b == PTOC_PTO_SCALING_LEFT)
+        return CG_SPACE_SCALE_LEFT;
+    return b == PTOC_PTO_SCALING_RIGHT ? CG_SPACE_SCALE_RIGHT : loc;
 }
 
 LLVMValueRef cg_space_base(cg *g, uint32_t space)

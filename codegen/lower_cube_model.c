@@ -28,9 +28,13 @@
  * (cg_cube_costs): a move its bytes over its path's bandwidth, mad
  * head + slope x its 16 x (32 bytes of K) x 16 fractal steps.
  *
- * The mx forms (mad_mx) are not lowered yet: pto-plan-memory places a_scale
- * and b_scale (A5's ScaleLeft and ScaleRight, two buffers) at the same
- * offset of loc=scaling, which the models' memory holds as one space.
+ * The mx forms (A5 only) are mad_mx; a move into a scaling tile that they
+ * read as a_scale or b_scale is load_cbuf_to_ca_mx or load_cbuf_to_cb_mx
+ * (MTE1 on hardware; the op's pipe stays the move row's), since such a tile
+ * lives in the scale buffer beside L0A or L0B (ScaleLeft, ScaleRight), which
+ * pto-plan-memory plans from offset 0 each and codegen holds as spaces of
+ * their own (cg_tile_space). tget_scale_addr is the cpu target's address
+ * arithmetic (a scalar builtin on hardware).
  *
  * A move the hardware has no path for on the target (A2/A3: L0C to UB) is
  * refused; tload and tstore of other spaces lower as the DMA ops they are
@@ -240,6 +244,30 @@ static void intrinsic_name(cg *g, const ptoc_op *op, const char *instr, const pt
     snprintf(name, size, "%s.%s.%s.%s.h%08x", g->target->backend->intrinsic_prefix, instr, d, s, op_hash(op));
 }
 
+/* ---------------------------------------------------------------- the MX scale buffers */
+
+/* A move into a scaling tile that an MX matmul reads as its a_scale or b_scale
+ * fills the scale buffer beside L0A or L0B (A5: a5/TMov.hpp and TExtract.hpp,
+ * TExtractToAmx / TExtractToBmx), not the fixpipe's; codegen holds those
+ * buffers as spaces of their own (cg_tile_space). */
+static const cube_move scale_moves[] = {
+    {PTOC_PTO_AS_MAT, CG_SPACE_SCALE_LEFT, CG_CUBE_L1_TO_SCALE_LEFT, "load_cbuf_to_ca_mx"},
+    {PTOC_PTO_AS_MAT, CG_SPACE_SCALE_RIGHT, CG_CUBE_L1_TO_SCALE_RIGHT, "load_cbuf_to_cb_mx"},
+};
+
+/* `m`, or the scale buffer's move when the op's destination is one. */
+static const cube_move *scale_move_of(cg *g, const ptoc_op *op, const cube_move *m)
+{
+    if (!m || m->dst != PTOC_PTO_AS_SCALING)
+        return m;
+    const ptoc_value *out = out_operand(op);
+    uint32_t space = out ? cg_tile_space(g, out, PTOC_PTO_AS_SCALING) : PTOC_PTO_AS_SCALING;
+    for (size_t i = 0; i < sizeof scale_moves / sizeof scale_moves[0]; i++)
+        if (scale_moves[i].src == m->src && scale_moves[i].dst == space)
+            return &scale_moves[i];
+    return m;
+}
+
 /* ---------------------------------------------------------------- the rules */
 
 static bool refuse(cg *g, ptoc_op *op)
@@ -270,7 +298,7 @@ static bool lower_move(cg *g, ptoc_op *op, const cg_rule *rule)
     uint32_t src, dst;
     if (op->nresults || !spaces_of(op, &src, &dst))
         return dma && !op->nresults ? cpu_rule(opcode)->lower(g, op, cpu_rule(opcode)) : refuse(g, op);
-    const cube_move *m = move_of(src, dst);
+    const cube_move *m = scale_move_of(g, op, move_of(src, dst));
     if (!m && dma)                      /* GM <-> UB: the DMA op it is */
         return cpu_rule(opcode)->lower(g, op, cpu_rule(opcode));
     if (!m)
@@ -307,6 +335,34 @@ static bool lower_mad(cg *g, ptoc_op *op, const cg_rule *rule)
     return cg_intrinsic_call(g, op, cpu_rule(opcode), name);
 }
 
+/* tmatmul.mx, tgemv.mx and their forms: mad_mx (A5), on the M pipe. The
+ * scale tiles sit in the buffers beside L0A and L0B, which mad_mx reads
+ * implicitly on hardware; the intrinsic takes them as operands. */
+static bool lower_mad_mx(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
+    if (op->nresults || op->noperands < 5 || !ptoc_pto_arch_info_of(g->arch)->mx_scale_capacity)
+        return refuse(g, op);
+    uint32_t lhs = is_acc_form(opcode) ? 1 : 0;
+    char name[160];
+    intrinsic_name(g, op, "mad_mx", ptoc_op_operand(op, op->noperands - 1), ptoc_op_operand(op, lhs), name,
+                   sizeof name);
+    return cg_intrinsic_call(g, op, cpu_rule(opcode), name);
+}
+
+/* tget_scale_addr: the scaling tile beside src's L0A or L0B bytes. The
+ * hardware computes its address on the scalar unit (a5/TGetScaleAddr.hpp:
+ * a compiler builtin, no instruction of the cube), so it lowers as the cpu
+ * target's address arithmetic, uncosted. */
+static bool lower_scale_addr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    if (!ptoc_pto_arch_info_of(g->arch)->mx_scale_capacity)
+        return refuse(g, op);
+    return cpu_rule(PTOC_PTO_OP_TGET_SCALE_ADDR)->lower(g, op, cpu_rule(PTOC_PTO_OP_TGET_SCALE_ADDR));
+}
+
 /* ---------------------------------------------------------------- costs */
 
 /* ceil(a / b) on i64 values. */
@@ -340,7 +396,7 @@ static LLVMValueRef move_cycles(cg *g, ptoc_op *op, const cg_cube_costs *c)
     uint32_t src, dst;
     if (op->nresults || !spaces_of(op, &src, &dst))
         return NULL;
-    const cube_move *m = move_of(src, dst);
+    const cube_move *m = scale_move_of(g, op, move_of(src, dst));
     if (!m || c->gib_per_s[m->path] <= 0)
         return NULL;
     ptoc_pto_op_id opcode = ptoc_pto_opcode(op);
@@ -386,3 +442,12 @@ const cg_rule cg_cube_model_rules[] = {
     {PTO(TGEMV), lower_mad, 0},         {PTO(TGEMV_ACC), lower_mad, 0},     {PTO(TGEMV_BIAS), lower_mad, 0},
 };
 const size_t cg_cube_model_rule_count = sizeof cg_cube_model_rules / sizeof cg_cube_model_rules[0];
+
+/* The mx forms: A5's alone (A2/A3 have no MX scale buffers). */
+const cg_rule cg_cube_mx_model_rules[] = {
+    {PTO(TMATMUL_MX), lower_mad_mx, 0},      {PTO(TMATMUL_MX_ACC), lower_mad_mx, 0},
+    {PTO(TMATMUL_MX_BIAS), lower_mad_mx, 0}, {PTO(TGEMV_MX), lower_mad_mx, 0},
+    {PTO(TGEMV_MX_ACC), lower_mad_mx, 0},    {PTO(TGEMV_MX_BIAS), lower_mad_mx, 0},
+    {PTO(TGET_SCALE_ADDR), lower_scale_addr, 0},
+};
+const size_t cg_cube_mx_model_rule_count = sizeof cg_cube_mx_model_rules / sizeof cg_cube_mx_model_rules[0];

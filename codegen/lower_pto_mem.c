@@ -1245,7 +1245,8 @@ static bool lower_tload(cg *g, ptoc_op *op, const cg_rule *rule)
 /* tstore's options: the atomic mode, relu and a pre-quant scalar (operand 1
  * when nins is 2), or tstore_fp's fp tile. On the cpu target a tile in acc
  * stores through the FIX pipe's conversion (cg_fix: converts, relu,
- * quantises) and an atomic store adds; the DMA targets move bits only. */
+ * quantises) and an atomic store adds; so does a2a3 (cpu_store_options)
+ * when the store has one of these options; otherwise the DMA targets move bits. */
 static bool read_tstore_options(cg *g, ptoc_op *op, transfer *x, uint32_t nins, const cg_tile *fp)
 {
     uint32_t atomic = 0, relu = 0;
@@ -1258,9 +1259,12 @@ static bool read_tstore_options(cg *g, ptoc_op *op, transfer *x, uint32_t nins, 
                            : atomic ? "atomic tstore"
                            : relu   ? "tstore with relu"
                                     : NULL;
-        if (what)
+        if (!what)
+            return true;
+        if (!cg_dma(g)->cpu_store_options) {
             ptoc_op_emit_error(op, "%s is not supported by the %s target yet", what, g->target->name);
-        return !what;
+            return false;
+        }
     }
     bool acc = x->t.desc.loc == PTOC_PTO_AS_ACC;
     if (!acc && (quant || fp || relu)) {

@@ -117,7 +117,9 @@ const cg_rule cg_pto_misc_rules[] = {
 const size_t cg_pto_misc_rule_count = sizeof cg_pto_misc_rules / sizeof cg_pto_misc_rules[0];
 
 /* The rows the model targets (a5, a2a3) share with cpu: a block's cores
- * and the buffers their pipes use mean the same there (lower_pto_xcore.c). */
+ * and the buffers their pipes use mean the same there (lower_pto_xcore.c),
+ * and a tile's valid shape is the same run-time pair that their lowerings
+ * read. */
 const cg_rule cg_pto_core_rules[] = {
     {PTO(RESERVE_BUFFER), lower_reserve_buffer, 0},
     {PTO(IMPORT_RESERVED_BUFFER), lower_import_reserved_buffer, 0},
@@ -125,5 +127,6 @@ const cg_rule cg_pto_core_rules[] = {
     {PTO(SECTION_VECTOR), lower_section, 0},
     {PTO(GET_SUBBLOCK_IDX), lower_subblock_query, 0},
     {PTO(GET_SUBBLOCK_NUM), lower_subblock_query, 1},
+    {PTO(SET_VALIDSHAPE), lower_set_validshape, 0},
 };
 const size_t cg_pto_core_rule_count = sizeof cg_pto_core_rules / sizeof cg_pto_core_rules[0];

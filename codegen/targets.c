@@ -92,6 +92,7 @@ static const ptoc_target_backend cpu_backend = {
 static const cg_rule_table a5_rule_tables[] = {
     {cg_std_rules, &cg_std_rule_count},
     {cg_cube_model_rules, &cg_cube_model_rule_count},
+    {cg_cube_mx_model_rules, &cg_cube_mx_model_rule_count},
     {cg_pto_xcore_rules, &cg_pto_xcore_rule_count},
     {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_mem_rules, &cg_pto_mem_rule_count},

@@ -52,6 +52,9 @@ static const a2_family families[] = {
     {a2_rowexpand_lowers, a2_rowexpand_lower},
     {a2_bitwise_lowers, a2_bitwise_lower},
     {a2_shift_lowers, a2_shift_lower},
+    {a2_fillpad_lowers, a2_fillpad_lower},
+    {a2_quant_lowers, a2_quant_lower},
+    {a2_prefetch_lowers, a2_prefetch_lower},
     {a2_mov_lowers, a2_mov_lower},
 };
 

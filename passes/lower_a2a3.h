@@ -118,6 +118,20 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op);
 /* The row-expand binary ops (lower_a2a3_rowexpand.c). */
 bool a2_rowexpand_lowers(ptoc_pto_op_id opcode);
 void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
+/* tfillpad, tfillpad_expand, tfillpad_inplace (lower_a2a3_fillpad.c). */
+bool a2_fillpad_lowers(ptoc_pto_op_id opcode);
+void a2_fillpad_lower(vop_builder *L, ptoc_op *op);
+/* A byte tile viewed as u16 lanes: in lane q of each of the first `rows` rows
+ * (row_lanes lanes apart), the high (hi) or low byte set to `both`'s (an
+ * i16 holding the byte twice), in the open vecscope. */
+void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
+                      bool hi, ptoc_value *both);
+/* tquant, tdequant (lower_a2a3_quant.c). */
+bool a2_quant_lowers(ptoc_pto_op_id opcode);
+void a2_quant_lower(vop_builder *L, ptoc_op *op);
+/* tprefetch (lower_a2a3_prefetch.c). */
+bool a2_prefetch_lowers(ptoc_pto_op_id opcode);
+void a2_prefetch_lower(vop_builder *L, ptoc_op *op);
 
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);

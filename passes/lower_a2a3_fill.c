@@ -8,7 +8,8 @@
  * is contiguous (one row, or dst's valid columns are its columns: statically,
  * or a dynamic valid shape of one row), else one instruction per valid row
  * with the valid columns as the count. dst of f16, f32, i16 or i32 (either
- * sign); i8 (the library's byte pairs as u16) and bf16 stay.
+ * sign); bf16 and 8-bit integers as u16 lanes (the library's byte pairs), an
+ * odd byte count's last byte set alone (halfword_program).
  *
  *   tci S -> dst               element by element on the scalar unit (TCI.hpp's
  *                              TCI_IMPL): dst[0, j] = S + j (descending: S - j)
@@ -115,6 +116,57 @@ static void lower_ttri(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* A row-major none_box vec tile of bf16 or 8-bit integers: texpands by u16 lanes. */
+static bool halfword_tile(const ptoc_pto_tile_desc *d)
+{
+    bool bf16 = ptoc_type_is_float(d->elem) && d->elem->u.fp.kind == PTOC_BF16;
+    bool byte = ptoc_type_is_int(d->elem) && ptoc_type_bitwidth(d->elem) == 8;
+    return d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && (bf16 || byte) && (d->cols * ptoc_type_bitwidth(d->elem) / 8) % 32 == 0;
+}
+
+/* texpands into a bf16 or byte tile: the element's bits as u16 lanes (bytes
+ * twice per lane, TExpandS.hpp's B82B16Trait); a byte tile's odd element
+ * count leaves one byte, set alone (a2_set_half_lane) where the library
+ * writes the whole lane. */
+static void halfword_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_type *lane = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
+    bool bytes = ptoc_type_bitwidth(d->elem) == 8;
+    ptoc_value *v = vb_scalar_as(L, s, d->elem);
+    if (bytes) {
+        ptoc_value *b = vb_cast(L, "arith.extui", v, lane);
+        v = vb_arith(L, "arith.ori", b, vb_arith(L, "arith.shli", b, vb_int(L, lane, 8)));
+    } else
+        v = vb_cast(L, "arith.bitcast", v, lane);
+    int64_t per = bytes ? 2 : 1, row_lanes = d->cols / per;
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, lane);
+    a2_ptr(&P, dst, lane, row_lanes);
+    P.scalar = v;
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    bool contiguous = d->rows == 1 || (d->valid_cols != PTOC_DYNAMIC && d->valid_cols == d->cols);
+    ptoc_value *n = contiguous ? vb_arith(L, "arith.muli", vrows, vcols) : vcols;
+    ptoc_value *rows = contiguous ? vb_index(L, 1) : vrows;
+    ptoc_value *lanes = bytes ? vb_arith(L, "arith.divui", n, vb_index(L, 2)) : n;
+    vb_if some;
+    vb_if_begin(L, &some, vb_cmpi(L, VB_CMP_UGT, lanes, vb_index(L, 0)));
+    if (contiguous)
+        a2_whole_count(&P, lanes);
+    else
+        a2_rows_count(&P, rows, lanes);
+    vb_if_end(L, &some);
+    if (!bytes)
+        return;
+    vb_if odd;
+    ptoc_value *rem = vb_arith(L, "arith.remui", n, vb_index(L, 2));
+    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, rem, vb_index(L, 0)));
+    a2_set_half_lane(L, dst, rows, row_lanes, lanes, false, v);
+    vb_if_end(L, &odd);
+}
+
 void a2_fill_lower(vop_builder *L, ptoc_op *op)
 {
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TTRI) {
@@ -131,6 +183,12 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    if (d && !ptoc_pto_tile_buf(s->type) && halfword_tile(d) && vb_scalar_fits(s->type, d->elem)) {
+        vb_open_vecscope(L, op, &dst, 1, 1);
+        halfword_program(L, dst, s);
+        ptoc_op_erase(op);
+        return;
+    }
     if (!d || ptoc_pto_tile_buf(s->type) || !a2_plain_tile(dst->type, d->elem) ||
         !vb_scalar_fits(s->type, d->elem))
         return;

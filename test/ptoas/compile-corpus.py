@@ -108,7 +108,7 @@ def print_known_failures(args, failing, compiled, targets):
     stale = [rel for rel in known if rel in compiled]
     if not listed and not stale:
         return
-    print("\nknown failures (%s: PTOAS accepts them, the ISA does not; %d files):"
+    print("\nknown failures (%s: PTOAS accepts them, ptoc does not, each with why; %d files):"
           % (os.path.relpath(path, ROOT), len(listed)))
     for rel in listed:
         print("  %s\n      %s" % (rel, known[rel]))

@@ -69,10 +69,10 @@ static void check_builtin_entries(void)
     CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a2a3, "a2a3")) == PTOC_PTO_ARCH_A3);
     CHECK(ptoc_pto_arch_from_name(ptoc_target_arch_name(a5, "a5")) == PTOC_PTO_ARCH_A5);
     CHECK(ptoc_llvm_supports_op(cpu, "arith.addi") && ptoc_llvm_supports_op(a2a3, "arith.addi"));
-    /* a5 lowers tadd through pto-lower-a5, tmatmul by a rule of its own
-     * (the cube's intrinsics), and not yet tmatmul.mx */
+    /* a5 lowers tadd through pto-lower-a5, tmatmul and tmatmul.mx by rules of
+     * their own (the cube's intrinsics) */
     CHECK(ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TADD) && ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TMATMUL) &&
-          !ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TMATMUL_MX));
+          ptoc_llvm_supports_pto_op(a5, PTOC_PTO_OP_TMATMUL_MX));
 }
 
 static void check_registration(void)
