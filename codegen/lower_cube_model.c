@@ -79,9 +79,15 @@ static const cube_move *move_of(uint32_t src, uint32_t dst)
     return NULL;
 }
 
+/* A tile's description; an on-chip memref is the row_major none_box tile of
+ * its shape (cg_tile_desc_of), as on the cpu target. Valid until the next call. */
 static const ptoc_pto_tile_desc *tile_desc(const ptoc_value *v)
 {
-    return ptoc_pto_tile_like(v->type);
+    static ptoc_pto_tile_desc memref_desc;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_like(v->type);
+    if (d || !cg_tile_desc_of(v->type, &memref_desc))
+        return d;
+    return &memref_desc;
 }
 
 /* The DPS out of a move (tmov's second segment, else the operand after the ins). */
@@ -99,6 +105,7 @@ static const ptoc_value *out_operand(const ptoc_op *op)
 static bool spaces_of(const ptoc_op *op, uint32_t *src, uint32_t *dst)
 {
     const ptoc_pto_tile_desc *s, *d;
+    uint32_t s_loc;
     switch (ptoc_pto_opcode(op)) {
     case PTOC_PTO_OP_TLOAD:
         d = op->noperands > 1 ? tile_desc(ptoc_op_operand(op, 1)) : NULL;
@@ -113,10 +120,13 @@ static bool spaces_of(const ptoc_op *op, uint32_t *src, uint32_t *dst)
     default: {
         const ptoc_value *out = out_operand(op);
         s = op->noperands ? tile_desc(ptoc_op_operand(op, 0)) : NULL;
-        d = out ? tile_desc(out) : NULL;
-        if (!s || !d)
+        if (!s)
             return false;
-        *src = s->loc;
+        s_loc = s->loc;
+        d = out ? tile_desc(out) : NULL;
+        if (!d)
+            return false;
+        *src = s_loc;
         *dst = d->loc;
         return true;
     }
@@ -219,6 +229,8 @@ static const ptoc_type *elem_of(const ptoc_value *v)
     const ptoc_pto_view *pv = ptoc_pto_partition_view(v->type);
     if (!pv)
         pv = ptoc_pto_tensor_view(v->type);
+    if (!d && !pv && v->type->kind == PTOC_TYPE_MEMREF)     /* a GM memref */
+        return v->type->u.shaped.elem;
     return d ? d->elem : pv ? pv->elem : v->type;
 }
 

@@ -377,6 +377,20 @@ static bool check_counts(vop_view *w)
 }
 
 /* Each item is of its kind. */
+/* The element type of a tile in vec: a !pto.tile_buf, or an on-chip memref
+ * in vec (a row_major none_box tile of its shape, as PTOAS kernels pass
+ * buffers); NULL for anything else. */
+static const ptoc_type *vec_tile_elem(const ptoc_type *t)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    ptoc_pto_address_space space;
+    if (d)
+        return d->loc == PTOC_PTO_AS_VEC ? d->elem : NULL;
+    if (ptoc_pto_memref_space(t, &space) && space == PTOC_PTO_AS_VEC)
+        return t->u.shaped.elem;
+    return NULL;
+}
+
 static bool check_kinds(const vop_view *w)
 {
     for (uint32_t i = 0; i < w->ntypes; i++) {
@@ -404,8 +418,7 @@ static bool check_kinds(const vop_view *w)
             }
             break;
         case 't': {
-            const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-            if (!d || d->loc != PTOC_PTO_AS_VEC) {
+            if (!vec_tile_elem(t)) {
                 ptoc_op_emit_error(w->op, "a tile operand must be a !pto.tile_buf in vec");
                 ok = false;
             }
@@ -853,7 +866,7 @@ static bool check_rule(const vop_view *w)
          * an integer tile's as its bytes (mask tiles) or 16-bit words (A2/A3 TCmp.hpp's
          * vnot of the mask), any tile's as another type of its width (A2/A3 TSel.hpp
          * selects on half or float by size) */
-        const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
+        const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = vec_tile_elem(w->types[0]);
         bool words = ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32);
         bool bytes = ptoc_type_is_int(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) <= 16 &&
                      ptoc_type_bitwidth(pe) >= ptoc_type_bitwidth(te);

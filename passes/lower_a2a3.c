@@ -55,6 +55,7 @@ static const a2_family families[] = {
     {a2_fillpad_lowers, a2_fillpad_lower},
     {a2_quant_lowers, a2_quant_lower},
     {a2_prefetch_lowers, a2_prefetch_lower},
+    {a2_mov_lowers, a2_mov_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

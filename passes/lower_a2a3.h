@@ -133,4 +133,7 @@ void a2_quant_lower(vop_builder *L, ptoc_op *op);
 bool a2_prefetch_lowers(ptoc_pto_op_id opcode);
 void a2_prefetch_lower(vop_builder *L, ptoc_op *op);
 
+/* tmov vec -> vec (lower_a2a3_mov.c). */
+bool a2_mov_lowers(ptoc_pto_op_id opcode);
+void a2_mov_lower(vop_builder *L, ptoc_op *op);
 #endif

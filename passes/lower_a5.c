@@ -140,7 +140,7 @@ bool ptoc_lower_a5_lowers(ptoc_pto_op_id opcode)
            a5_gather_lowers(opcode) || opcode == PTOC_PTO_OP_TSEL ||
            opcode == PTOC_PTO_OP_TSELS || opcode == PTOC_PTO_OP_TCMP || opcode == PTOC_PTO_OP_TCMPS ||
            opcode == PTOC_PTO_OP_THISTOGRAM || a5_unary_lowers(opcode) || a5_ewx_lowers(opcode) ||
-           a5_sort_lowers(opcode);
+           a5_sort_lowers(opcode) || a5_mov_lowers(opcode);
 }
 
 /* The op's operands, as the program reads them. */
@@ -774,6 +774,8 @@ static void lower_one(lower *L, ptoc_op *op)
         a5_gather_lower(L, op);
     } else if (a5_sort_lowers(ptoc_pto_opcode(op))) {
         a5_sort_lower(L, op);
+    } else if (a5_mov_lowers(ptoc_pto_opcode(op))) {
+        a5_mov_lower(L, op);
     } else if (is_hist(op)) {
         if (hist_operands(op, &h))
             replace_hist(L, op, &h);

@@ -37,7 +37,9 @@ void a5_sort_lower(vop_builder *L, ptoc_op *op);
 /* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
 bool a5_quant_lowers(ptoc_pto_op_id opcode);
 void a5_quant_lower(vop_builder *L, ptoc_op *op);
-/* tmov vec -> vec that the elementwise copy leaves (lower_a5_mov.c). */
+/* tmov vec -> vec that the elementwise copy leaves, textract and tinsert
+ * vec -> vec (lower_a5_mov.c). */
+bool a5_mov_lowers(ptoc_pto_op_id opcode);
 void a5_mov_lower(vop_builder *L, ptoc_op *op);
 
 #endif

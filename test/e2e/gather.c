@@ -3,7 +3,8 @@
  *   gather   tgather (index form; mask form, two patterns per dtype and class
  *            so that every pattern runs; compare form, eq and gt), tgatherb,
  *            tscatter
- *   layout   ttrans, tconcat, tpack
+ *   layout   ttrans, tconcat, tpack; tmov between vec tiles of the class's
+ *            layout, and from row_major into nz (the class's shape)
  *
  * Each op runs on the dtypes its cpu verifier accepts and on the shape
  * classes of harness.h (ttrans leaves out the wide row, whose transpose would
@@ -260,6 +261,31 @@ static void build_pack(e2e_case *c, ref_dtype wide, ref_dtype narrow, const shap
     program_store_tile(p, dst);
 }
 
+/* tmov src -> dst, src in layout (sl, sb), dst in the class's. */
+static void build_mov(e2e_case *c, ref_dtype t, const shape_class *k, ref_layout sl, ref_box sb)
+{
+    e2e_program *p = &c->prog;
+    int src = program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols);
+    p->tiles[src].layout = sl;
+    p->tiles[src].box = sb;
+    program_load_tile(p, src);
+    int dst = program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols);
+    p->tiles[dst].layout = k->layout;
+    p->tiles[dst].box = k->box;
+    e2e_operand in = tile_operand(src);
+    program_op(p, PTOC_PTO_OP_TMOV, dst, 1, &in);
+    program_store_tile(p, dst);
+}
+
+/* An 8-bit tmov whose lines end in a partial 32-bit block: the A2/A3 vector
+ * unit has no 8-bit lanes to write it without the bytes past the valid region. */
+static bool a2a3_partial_bytes(const e2e_suite *s, ref_dtype t, const shape_class *k)
+{
+    int64_t len = k->layout == REF_COL_MAJOR && k->box == REF_NONE_BOX ? k->vrows : k->vcols;
+    return s->target && strcmp(s->target->name, "a2a3") == 0 && ref_dtype_size(t) == 1 &&
+           (k->dynamic || len % 32);
+}
+
 void family_layout(e2e_suite *s)
 {
     static const ref_dtype packs[][2] = {{REF_I32, REF_I16}, {REF_I32, REF_I8}, {REF_I16, REF_I8},
@@ -267,7 +293,7 @@ void family_layout(e2e_suite *s)
                                          {REF_F32, REF_BF16}};
     for (int di = 0; di < ALL_DTYPES; di++) {
         ref_dtype t = all_dtypes[di];
-        e2e_case *cases = case_array(CLASS_COUNT * 4);
+        e2e_case *cases = case_array(CLASS_COUNT * 4 + CLASS_ALL);
         int n = 0;
         for (int ki = 0; ki < CLASS_COUNT; ki++) {
             shape_class k = class_of(ki, t);
@@ -282,6 +308,23 @@ void family_layout(e2e_suite *s)
                 snprintf(form, sizeof form, "_%s", ref_dtype_name(packs[pi][1]));
                 build_pack(named_case(cases, &n, "tpack", form, t, &k), t, packs[pi][1], &k);
             }
+        }
+        for (int ki = 0; ki < CLASS_ALL; ki++) {
+            shape_class k = class_of(ki, t);
+            if (ki == CLASS_ZN)
+                continue;
+            if (s->level1 && k.dynamic) {   /* a Level-1 tmov's result has no operand's valid shape to take */
+                s->skipped++;
+                continue;
+            }
+            if (a2a3_partial_bytes(s, t, &k)) {     /* pto-lower-a2a3 leaves them (lower_a2a3_mov.c) */
+                s->unlowered++;
+                continue;
+            }
+            if (k.box == REF_BOX_ROW_MAJOR && k.layout == REF_COL_MAJOR)   /* nz: from row_major */
+                build_mov(named_case(cases, &n, "tmov", "_nd", t, &k), t, &k, REF_ROW_MAJOR, REF_NONE_BOX);
+            else if (k.box == REF_NONE_BOX)
+                build_mov(named_case(cases, &n, "tmov", "", t, &k), t, &k, k.layout, k.box);
         }
         char module[64];
         snprintf(module, sizeof module, "layout_%s", ref_dtype_name(t));
@@ -310,6 +353,7 @@ void gather_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TTRANS: ref_ttrans(d, a); break;
     case PTOC_PTO_OP_TCONCAT: ref_tconcat(d, a, b); break;
     case PTOC_PTO_OP_TPACK: ref_tpack(d, a); break;
+    case PTOC_PTO_OP_TMOV: ref_tmov(d, a); break;
     default: break;
     }
 }

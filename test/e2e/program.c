@@ -739,7 +739,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
         fill_reference_op(s, t, scalars);   /* fill.c */
         break;
     case PTOC_PTO_OP_TGATHER: case PTOC_PTO_OP_TGATHERB: case PTOC_PTO_OP_TSCATTER:
-    case PTOC_PTO_OP_TTRANS: case PTOC_PTO_OP_TCONCAT: case PTOC_PTO_OP_TPACK:
+    case PTOC_PTO_OP_TTRANS: case PTOC_PTO_OP_TCONCAT: case PTOC_PTO_OP_TPACK: case PTOC_PTO_OP_TMOV:
         gather_reference_op(s, t, scalars);      /* gather.c */
         break;
     default:       /* ewx.c, rowexpand.c, sort.c, reduce.c; others are not computed and differ from ptoc's */

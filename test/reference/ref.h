@@ -333,5 +333,8 @@ void ref_ttrans(const ref_tile *dst, const ref_tile *src);
 void ref_tconcat(const ref_tile *dst, const ref_tile *src0, const ref_tile *src1);
 /* tpack: dst[i,j] = the low bits of src[i,j] over dst's valid region. */
 void ref_tpack(const ref_tile *dst, const ref_tile *src);
+/* tmov between vec tiles: dst[i,j] = src[i,j] over dst's valid region, each
+ * tile in its own layout. */
+void ref_tmov(const ref_tile *dst, const ref_tile *src);
 
 #endif

@@ -1,4 +1,4 @@
-/* ref_layout.c: the C reference of the layout ops (ttrans, tconcat, tpack):
+/* ref_layout.c: the C reference of the layout ops (ttrans, tconcat, tpack, tmov):
  * plain loops moving elements as bit patterns; like ref.c it knows nothing of
  * ptoc. */
 #include "ref.h"
@@ -29,4 +29,11 @@ void ref_tpack(const ref_tile *dst, const ref_tile *src)
     for (int64_t r = 0; r < dst->vrows; r++)
         for (int64_t c = 0; c < dst->vcols; c++)
             ref_set(dst, r, c, ref_get(src, r, c) & mask);
+}
+
+void ref_tmov(const ref_tile *dst, const ref_tile *src)
+{
+    for (int64_t r = 0; r < dst->vrows; r++)
+        for (int64_t c = 0; c < dst->vcols; c++)
+            ref_set(dst, r, c, ref_get(src, r, c));
 }
