@@ -118,5 +118,8 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op);
 /* The row-expand binary ops (lower_a2a3_rowexpand.c). */
 bool a2_rowexpand_lowers(ptoc_pto_op_id opcode);
 void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
+/* trowexpand (lower_a2a3_rowexpand_dup.c). */
+bool a2_rowexpand_dup_lowers(ptoc_pto_op_id opcode);
+void a2_rowexpand_dup_lower(vop_builder *L, ptoc_op *op);
 
 #endif
