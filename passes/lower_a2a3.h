@@ -121,5 +121,11 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
 /* trowexpand (lower_a2a3_rowexpand_dup.c). */
 bool a2_rowexpand_dup_lowers(ptoc_pto_op_id opcode);
 void a2_rowexpand_dup_lower(vop_builder *L, ptoc_op *op);
+/* set_flag then wait_flag from pipe src to dst, for the scalar reads inside a
+ * program (lower_a2a3_rowexpand_dup.c). */
+void a2_handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst);
+/* trowprod (lower_a2a3_rowprod.c). */
+bool a2_rowprod_lowers(ptoc_pto_op_id opcode);
+void a2_rowprod_lower(vop_builder *L, ptoc_op *op);
 
 #endif

@@ -62,7 +62,7 @@ static void brcb_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64
 /* set_flag then wait_flag from pipe `src` to `dst`, on the last event id:
  * pto-insert-sync allocates ids from 0, so the id is free here unless every
  * id of the pair is held across the op. */
-static void handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst)
+void a2_handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst)
 {
     uint32_t id = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3)->event_ids - 1;
     ptoc_named_attr attrs[3] = {
@@ -149,9 +149,9 @@ void a2_rowexpand_dup_lower(vop_builder *L, ptoc_op *op)
     a2_count_begin(&P, count);
     vb_loop rows;
     ptoc_value *r = vb_loop_begin(L, &rows, a2_index(&P, 0), ptoc_op_result(valid, 0), a2_index(&P, 1));
-    handshake(L, PTOC_PTO_PIPE_V, PTOC_PTO_PIPE_S);
+    a2_handshake(L, PTOC_PTO_PIPE_V, PTOC_PTO_PIPE_S);
     P.scalar = row_value(L, src, dst, r, vcols, lane);
-    handshake(L, PTOC_PTO_PIPE_S, PTOC_PTO_PIPE_V);
+    a2_handshake(L, PTOC_PTO_PIPE_S, PTOC_PTO_PIPE_V);
     ptoc_value *offs[1] = {vb_arith(L, "arith.muli", r, a2_index(&P, P.cols[0]))};
     a2_instr(&P, offs, a2_index(&P, 0), NULL);
     vb_loop_end(L, &rows);
