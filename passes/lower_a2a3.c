@@ -54,6 +54,7 @@ static const a2_family families[] = {
     {a2_shift_lowers, a2_shift_lower},
     {a2_rowexpand_dup_lowers, a2_rowexpand_dup_lower},
     {a2_rowprod_lowers, a2_rowprod_lower},
+    {a2_argreduce_lowers, a2_argreduce_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

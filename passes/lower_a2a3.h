@@ -127,5 +127,8 @@ void a2_handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst);
 /* trowprod (lower_a2a3_rowprod.c). */
 bool a2_rowprod_lowers(ptoc_pto_op_id opcode);
 void a2_rowprod_lower(vop_builder *L, ptoc_op *op);
+/* trowargmax trowargmin tcolargmax tcolargmin (lower_a2a3_argreduce.c). */
+bool a2_argreduce_lowers(ptoc_pto_op_id opcode);
+void a2_argreduce_lower(vop_builder *L, ptoc_op *op);
 
 #endif
