@@ -228,11 +228,13 @@ extern const size_t cg_cube_mx_model_rule_count;
 /* A target's model of a vector function's time, counted as the kernel runs:
  * `begin` where the vecscope starts (it makes its counters, g->vf_state),
  * `count` after each micro-op's intrinsic call, `end` after the body, giving
- * the vecscope's cycles (i64) for its pipe event. */
+ * the vecscope's cycles (i64) for its pipe event; `flush` (optional) at a
+ * wait_flag from PIPE_V inside the vecscope. */
 typedef struct cg_vf_model {
     void (*begin)(cg *g, ptoc_op *scope);
     void (*count)(cg *g, const ptoc_op *op);
     LLVMValueRef (*end)(cg *g, ptoc_op *scope);
+    void (*flush)(cg *g);
 } cg_vf_model;
 extern const cg_vf_model cg_a5_vf_model;     /* a5_costs.c */
 extern const cg_vf_model cg_a2a3_vf_model;   /* a2a3_costs.c */

@@ -76,6 +76,9 @@ static bool emit_flag(cg *g, ptoc_op *op, bool set, bool dyn)
     LLVMTypeRef params[4] = {g->i32, g->i32, g->i32, g->ptr};
     LLVMValueRef args[4] = {cg_i32(g, (int32_t)src), cg_i32(g, (int32_t)dst), idv, cg_where(g, op->loc)};
     call_void(g, set ? "ptoc_rt_pipe_set" : "ptoc_rt_pipe_wait", params, 4, args);
+    const cg_vf_model *model = g->target->backend->vf_model;
+    if (!set && src == PTOC_PTO_PIPE_V && g->vf_state[0] && model && model->flush)
+        model->flush(g);        /* a wait on the vector pipe inside a vecscope */
     return true;
 }
 

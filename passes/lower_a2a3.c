@@ -56,6 +56,9 @@ static const a2_family families[] = {
     {a2_quant_lowers, a2_quant_lower},
     {a2_prefetch_lowers, a2_prefetch_lower},
     {a2_mov_lowers, a2_mov_lower},
+    {a2_rowexpand_dup_lowers, a2_rowexpand_dup_lower},
+    {a2_rowprod_lowers, a2_rowprod_lower},
+    {a2_argreduce_lowers, a2_argreduce_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -132,6 +132,18 @@ void a2_quant_lower(vop_builder *L, ptoc_op *op);
 /* tprefetch (lower_a2a3_prefetch.c). */
 bool a2_prefetch_lowers(ptoc_pto_op_id opcode);
 void a2_prefetch_lower(vop_builder *L, ptoc_op *op);
+/* trowexpand (lower_a2a3_rowexpand_dup.c). */
+bool a2_rowexpand_dup_lowers(ptoc_pto_op_id opcode);
+void a2_rowexpand_dup_lower(vop_builder *L, ptoc_op *op);
+/* set_flag then wait_flag from pipe src to dst, for the scalar reads inside a
+ * program (lower_a2a3_rowexpand_dup.c). */
+void a2_handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst);
+/* trowprod (lower_a2a3_rowprod.c). */
+bool a2_rowprod_lowers(ptoc_pto_op_id opcode);
+void a2_rowprod_lower(vop_builder *L, ptoc_op *op);
+/* trowargmax trowargmin tcolargmax tcolargmin (lower_a2a3_argreduce.c). */
+bool a2_argreduce_lowers(ptoc_pto_op_id opcode);
+void a2_argreduce_lower(vop_builder *L, ptoc_op *op);
 
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);

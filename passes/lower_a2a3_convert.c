@@ -19,13 +19,16 @@
  * which TCvt sets before its vconvs).
  *
  * The pairs lowered are those TCvt.hpp converts with one vconv_* (the
- * table below), each by ptoc's one conversion (cg_convert_bits). Not
- * lowered (the op stays, and the a2a3 backend says so): ODD other than f32
- * -> f16 and an explicit NONE where the pair rounds to or from an integer
+ * table below), each by ptoc's one conversion (cg_convert_bits). Through
+ * the hidden scratch window UB[184 KiB, 192 KiB) in two vconvs (via_window):
+ * f32/f16 -> i16 without saturation (the library's NonSatTorch) and i32 ->
+ * f16 (ptoc's replacement of vconv_deq). f16 -> i8 without saturation is
+ * the f16 -> u8 vconv without saturation (the same low 8 bits; the library
+ * runs a five-step NonSatTorch program to the same bytes). Not lowered (the
+ * op stays, and the a2a3 backend says so): ODD other than f32 -> f16 and s32
+ * -> f16, and an explicit NONE where the pair rounds to or from an integer
  * (the library's switch falls back to another rounding than ptoc's RINT);
- * f32/f16 -> i16 and f16 -> i8 without saturation (the NonSatTorch paths,
- * staged through the hidden scratch window UB[184 KiB, 192 KiB)); i32 ->
- * f16 (vconv_deq); every other pair; a non-row-major tile.
+ * every other pair; a non-row-major tile.
  *
  * Two programs are ptoc's where the library's computes its masks at run time
  * (the same elements converted the same way): a dynamic valid shape runs in
@@ -192,6 +195,81 @@ static void count_rows(conv *c, ptoc_value *dst)
     a2_count_end(P);
 }
 
+/* One vconv dst[doff] <- src[soff] (counter mode), its pair's repeat strides. */
+static void vconv_count(a2_prog *P, ptoc_value *dst, ptoc_value *doff, ptoc_value *src, ptoc_value *soff,
+                        const char *rnd, const char *sat, const int64_t *rep)
+{
+    conv c = {.P = *P, .rnd = rnd, .sat = sat};
+    c.P.ptrs[0] = dst, c.P.ptrs[1] = src;
+    vconv(&c, (ptoc_value *[2]){doff, soff}, 0, rep);
+}
+
+/* A conversion in two vconvs through a 32-bit middle type in the hidden
+ * scratch window UB[184 KiB, 192 KiB): per valid row, per chunk of at most
+ * 1024 elements, src -> mid (rnd1, sat1) into the window, then mid -> dst
+ * (rnd2, sat2); counter mode, the chunk's elements as the count. */
+typedef struct two_step { ptoc_type *mid; const char *rnd1, *sat1, *rnd2, *sat2; } two_step;
+
+static void via_window(vop_builder *L, ptoc_value *src, ptoc_value *dst, const two_step *t)
+{
+    enum { CHUNK = 1024 };
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    a2_prog P;
+    a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VCONV, t->mid);
+    ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_value *addr = a2_i64(&P, (int64_t)ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3)->scratch_begin);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, t->mid);
+    ptoc_value *window = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
+    int64_t srep = 8 * (int64_t)ptoc_type_bitwidth(s->elem) / 32, drep = 8 * (int64_t)ptoc_type_bitwidth(d->elem) / 32;
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vcols = ptoc_op_result(valid, 1), *zero = a2_index(&P, 0);
+    (void)a2_index(&P, CHUNK), (void)a2_index(&P, s->cols), (void)a2_index(&P, d->cols);
+    a2_vop0(&P, PTOC_PTO_VOP_A2A3_SET_MASK_COUNT, 0, NULL);
+    vb_loop rows, chunks;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), a2_index(&P, 1));
+    ptoc_value *j = vb_loop_begin(L, &chunks, zero, vcols, a2_index(&P, CHUNK));
+    ptoc_value *n = vb_arith(L, "arith.minsi", vb_arith(L, "arith.subi", vcols, j), a2_index(&P, CHUNK));
+    a2_set_mask(&P, a2_i64(&P, 0), a2_as_i64(&P, n));
+    ptoc_value *soff = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, a2_index(&P, s->cols)), j);
+    ptoc_value *doff = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, a2_index(&P, d->cols)), j);
+    vconv_count(&P, window, zero, sp, soff, t->rnd1, t->sat1, (int64_t[2]){8, srep});
+    vconv_count(&P, dp, doff, window, zero, t->rnd2, t->sat2, (int64_t[2]){drep, 8});
+    vb_loop_end(L, &chunks);
+    vb_loop_end(L, &rows);
+    a2_count_end(&P);
+}
+
+/* The two-step programs: f16 / f32 -> s16 without saturation (TCvt's
+ * NonSatTorch: to s32 with saturation, then s32 -> s16 without, the low 16
+ * bits: the cpu target's "saturated to 32 bits, the low bits kept"); s32 ->
+ * f16 (the library's vconv_deq, which ptoc lacks, replaced by s32 -> f32 by
+ * R, exact below 2^24 where every f16 result lies, then f32 -> f16 by the
+ * op's rounding and saturation: above 2^24 both overflow alike). */
+static bool two_step_lower(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst, int nins,
+                           const pair_row *pr, const char *rnd, const char *sat)
+{
+    ptoc_context *ctx = L->ctx;
+    two_step t;
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    if (pr && rnd && !sat && !strcmp(pr->dst, "s16") && strcmp(pr->src, "s32"))
+        t = (two_step){ptoc_type_int(ctx, 32, PTOC_SIGNLESS), rnd, "SAT", "", "NOSAT"};
+    else if (!pr && !strcmp(ptoc_pto_vconv_type_name(s->elem), "s32") &&
+             !strcmp(ptoc_pto_vconv_type_name(ptoc_pto_tile_buf(dst->type)->elem), "f16")) {
+        ptoc_type *f32 = ptoc_type_float(ctx, PTOC_F32);
+        const pair_row *narrow = pair_of(f32, ptoc_pto_tile_buf(dst->type)->elem);
+        const char *r2 = rnd_of(op, narrow), *s2 = sat_of(op, narrow);
+        if (!r2 || !s2)
+            return false;
+        t = (two_step){f32, "R", "SAT", r2, s2};
+    } else
+        return false;
+    ptoc_value *tiles[3] = {src, nins == 2 ? ptoc_op_operand(op, 1) : dst, dst};
+    vb_open_vecscope(L, op, tiles, (uint32_t)nins + 1, 1);
+    via_window(L, src, dst, &t);
+    ptoc_op_erase(op);
+    return true;
+}
+
 void a2_convert_lower(vop_builder *L, ptoc_op *op)
 {
     int nins = vb_dps_ins(op);
@@ -202,9 +280,16 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
     if (!plain(s) || !plain(d))
         return;
     const pair_row *pr = pair_of(s->elem, d->elem);
-    if (!pr)
+    conv c = {.rnd = pr ? rnd_of(op, pr) : NULL, .sat = pr ? sat_of(op, pr) : NULL};
+    if (two_step_lower(L, op, src, dst, nins, pr, c.rnd, c.sat) || !pr)
         return;
-    conv c = {.rnd = rnd_of(op, pr), .sat = sat_of(op, pr)};
+    ptoc_type *delem = d->elem;
+    if (c.rnd && !c.sat && !strcmp(pr->dst, "s8")) {
+        /* the f16 -> u8 vconv without saturation writes the same low 8 bits */
+        delem = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED);
+        pr = pair_of(s->elem, delem);
+        c.sat = "NOSAT";
+    }
     if (!c.rnd || !c.sat)
         return;
     c.esize[0] = ptoc_type_bitwidth(d->elem) / 8;
@@ -213,8 +298,8 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
     if (nins == 2)
         tiles[1] = ptoc_op_operand(op, 1);
     vb_open_vecscope(L, op, tiles, (uint32_t)nins + 1, 1);
-    a2_prog_init(&c.P, L, PTOC_PTO_VOP_A2A3_VCONV, c.esize[0] > c.esize[1] ? d->elem : s->elem);
-    a2_ptr(&c.P, dst, d->elem, d->cols);
+    a2_prog_init(&c.P, L, PTOC_PTO_VOP_A2A3_VCONV, c.esize[0] > c.esize[1] ? delem : s->elem);
+    a2_ptr(&c.P, dst, delem, d->cols);
     a2_ptr(&c.P, src, s->elem, s->cols);
     if (d->valid_rows == PTOC_DYNAMIC || d->valid_cols == PTOC_DYNAMIC) {
         count_rows(&c, dst);

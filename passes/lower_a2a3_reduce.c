@@ -4,7 +4,7 @@
  * TRowMin.hpp; the row reductions are at the end of the file).
  *
  *   tcolmax tcolmin            dst = row 0 of src, then dst = OP(dst, row i)
- *   tcolsum tcolprod (ints)    for i = 1 .. valid rows - 1: vmax, vmin, vadd,
+ *   tcolsum tcolprod           for i = 1 .. valid rows - 1: vmax, vmin, vadd,
  *                              vmul dst, dst, src row i
  *
  * Row 0 reaches dst as in the library (copy_ubuf_to_ubuf of its whole
@@ -22,13 +22,16 @@
  * (ref_tcol_reduce_a2a3). Integers wrap and compare exactly, so any order
  * gives the same bits; float max and min differ only once a NaN is among the
  * rows (a > b ? a : b drops a NaN met as its first operand and keeps one met
- * as its second). Float sums and products stay: besides rounding in another
- * order, the host's vadd/vmul make x86's negative default NaN of inf - inf
- * (0 * inf), where the cpu target's reductions give the quiet NaN 0x7fc00000,
- * and an A2/A3 program that fixes that needs UB scratch for the compare bits
- * the op does not have (the A5 lowering's vcmp/vsel keeps them in registers).
+ * as its second). Float sums and products round in that order too; the
+ * host's vadd/vmul make x86's negative default NaN of inf - inf (0 * inf),
+ * where the cpu target's reductions give the quiet NaN 0x7fc00000, so the
+ * scalar unit then rewrites dst's NaNs (canonical_nans; the library has no
+ * such step, its hardware's NaN being the one it makes).
  */
 #include "passes/lower_a2a3.h"
+#include "ptoc/ptoc.h"
+
+#include <math.h>
 
 typedef struct r_row {
     ptoc_pto_op_id op;
@@ -122,6 +125,33 @@ static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_va
     a2_count_end(&P);
 }
 
+/* A float sum or product's NaNs made the quiet NaN 0x7fc00000 (f16 0x7e00),
+ * as the cpu target's reductions give them (the host's vadd and vmul give
+ * x86's negative one for inf - inf, 0 * inf): dst's first vcols elements on
+ * the scalar unit, between a V -> S and an S -> V set_flag/wait_flag. NaNs
+ * propagate through the folds, so fixing the result fixes every step. */
+static void canonical_nans(vop_builder *L, ptoc_value *dst, ptoc_type *elem, ptoc_value *vcols)
+{
+    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    a2_handshake(L, PTOC_PTO_PIPE_V, PTOC_PTO_PIPE_S);
+    vb_loop l;
+    ptoc_value *c = vb_loop_begin(L, &l, vb_index(L, 0), vcols, vb_index(L, 1));
+    ptoc_value *gops[2] = {dst, c};
+    ptoc_op *load = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TGETVAL), 2, gops, 1, &elem, 0, NULL, 0);
+    ptoc_op_set_segment_sizes(load, L->b.arena, 2, (int64_t[2]){2, 0});
+    ptoc_value *x = vb_result0(load), *cops[2] = {x, x};
+    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
+                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 14 /* uno */)};
+    vb_if nan;
+    vb_if_begin(L, &nan, vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, cops, 1, &i1, 1, &pred, 0)));
+    ptoc_value *sops[3] = {c, vb_float(L, elem, (double)NAN), dst};
+    ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, sops, 0, NULL, 0, NULL, 0);
+    ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
+    vb_if_end(L, &nan);
+    vb_loop_end(L, &l);
+    a2_handshake(L, PTOC_PTO_PIPE_S, PTOC_PTO_PIPE_V);
+}
+
 void a2_reduce_lower(vop_builder *L, ptoc_op *op)
 {
     const r_row *row = row_of(ptoc_pto_opcode(op));
@@ -136,8 +166,7 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op)
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem))
         return;
-    if (ptoc_type_is_float(d->elem) && !row->floats)
-        return;
+    bool fix_nans = ptoc_type_is_float(d->elem) && !row->floats;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
     ptoc_op *valid = vb_tile_valid(L, src);
@@ -146,6 +175,8 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op)
     vb_if_begin(L, &some, vb_cmpi(L, VB_CMP_UGT, vrows, vb_index(L, 0)));
     first_row(L, dst, src, d->elem, vcols);
     fold_rows(L, row, dst, src, d->elem, vrows, vcols);
+    if (fix_nans)
+        canonical_nans(L, dst, d->elem, vcols);
     vb_if_end(L, &some);
     ptoc_op_erase(op);
 }

@@ -6,26 +6,34 @@
  *   trowexpandexpdif (floats)                         vsub, then vexp on dst
  *                                                     (TROWEXPANDSUB, TEXP)
  *
- * src1 is a col_major one-column tile, one value per row (the library's
- * non-row-major src1, TRowExpandBin). The program (TRowExpandBinaryInstr,
- * dst's rows below 256):
+ * The row vector is src1 when src0's valid shape is dst's, else src0 (the cpu
+ * target's run-time rule, decided here from static valid shapes, or from the
+ * tiles' shapes when a valid shape is dynamic). A col_major one-column vector
+ * (one value per row) is broadcast first (TRowExpandBinaryInstr):
  *
- *   vbrcb          src1's ceil(vrows / 8) groups of 8 values into the hidden
- *                  scratch window UB[184 KiB, ...): row i's value fills the
- *                  window's 32-byte block i
+ *   vbrcb          the vector's ceil(vrows / 8) groups of 8 values into the
+ *                  hidden scratch window UB[184 KiB, ...), or into the tmp
+ *                  tile of the tmp form: row i's value fills block i
+ *
+ * a row_major vector of one 32-byte block per row is read in place
+ * (TRowExpandBinaryInstr32B). Then the binary instruction, the vector at
+ * block stride 0:
+ *
  *   count mode     (a repeat stride past 255 blocks, more column repeats than
  *                  rows, or a dynamic valid shape) per valid row one
- *                  instruction, the valid columns as the count, the window's
- *                  block at block stride 0 as the second operand
- *   norm mode      the rows as repeats at the row strides, the window's
- *                  blocks at block stride 0, repeat stride 1: one instruction
+ *                  instruction, the valid columns as the count
+ *   norm mode      the rows as repeats at the row strides: one instruction
  *                  under the continuous mask of vcols when a row stride is
  *                  below one repeat, else per chunk of E columns, the tail
  *                  chunk under its continuous mask
  *
- * Not lowered yet (the op stays): trowexpand itself (the library reads each
- * src1 value with the scalar unit), src1 row-major or as src0, the tmp form,
- * 256 rows or more, element types other than f16 f32 i16 i32.
+ * The instruction's operands are in the cpu target's order, src0 OP src1,
+ * also when the vector is src0; the library passes the full tile first in
+ * both cases, which differs for sub, div and expdif (docs/decisions.md).
+ *
+ * Not lowered yet (the op stays): 256 rows or more, element types other than
+ * f16 f32 i16 i32, a dynamic valid shape where both operands could be the
+ * vector. trowexpand itself is lower_a2a3_rowexpand_dup.c's.
  */
 #include "passes/lower_a2a3.h"
 #include "ptoc/ptoc.h"
@@ -60,26 +68,55 @@ static bool col_vector(const ptoc_type *t, const ptoc_type *elem)
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && d->cols == 1;
 }
 
-/* The instruction's stride lists: blocks contiguous but the window's (0). */
-static void set_lists(a2_prog *P, ptoc_op *op, const int64_t *rep)
+/* A row_major tile of one 32-byte block per row. */
+static bool block_vector(const ptoc_type *t, const ptoc_type *elem)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    return a2_plain_tile(t, elem) && d->cols * (int64_t)ptoc_type_bitwidth(elem) == 256;
+}
+
+static bool is_vector(const ptoc_type *t, const ptoc_type *elem)
+{
+    return col_vector(t, elem) || block_vector(t, elem);
+}
+
+static bool valid_static(const ptoc_type *t)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    return d && d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
+}
+
+/* Which operand (0 or 1) is the row vector; -1: undecided here. */
+static int vector_operand(const ptoc_value *src0, const ptoc_value *src1, const ptoc_value *dst)
+{
+    const ptoc_pto_tile_desc *a = ptoc_pto_tile_buf(src0->type), *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_type *elem = d->elem;
+    if (valid_static(src0->type) && valid_static(dst->type))
+        return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols ? 1 : 0;
+    bool v0 = is_vector(src0->type, elem), v1 = is_vector(src1->type, elem);
+    return v0 == v1 ? -1 : v1 ? 1 : 0;
+}
+
+/* The instruction's stride lists: blocks contiguous but the vector's (0). */
+static void set_lists(a2_prog *P, ptoc_op *op, uint32_t vec, const int64_t *rep)
 {
     ptoc_context *ctx = P->L->ctx;
     ptoc_attr *blk[3], *rp[3];
     for (uint32_t i = 0; i < 3; i++) {
-        blk[i] = ptoc_attr_int(ctx, P->i64, i == 2 ? 0 : 1);
+        blk[i] = ptoc_attr_int(ctx, P->i64, i == vec ? 0 : 1);
         rp[i] = ptoc_attr_int(ctx, P->i64, rep[i]);
     }
     ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "blk"), ptoc_attr_array(ctx, 3, blk));
     ptoc_op_set_attr(op, P->L->b.arena, ptoc_ident_cstr(ctx, "rep"), ptoc_attr_array(ctx, 3, rp));
 }
 
-static void instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const int64_t *rep)
+static void instr(a2_prog *P, uint32_t vec, ptoc_value *const *offs, ptoc_value *repeat, const int64_t *rep)
 {
     /* a2_instr's then_vop (expdif's vexp) takes dst's own lists; the lists
      * are set on the binary instruction, the one before it */
     ptoc_pto_vop_id then = P->then_vop;
     P->then_vop = PTOC_PTO_VOP_NONE;
-    set_lists(P, a2_instr(P, offs, repeat, NULL), rep);
+    set_lists(P, a2_instr(P, offs, repeat, NULL), vec, rep);
     if (then != PTOC_PTO_VOP_NONE) {
         ptoc_value *ops[5] = {P->ptrs[0], offs[0], P->ptrs[0], offs[0], repeat};
         ptoc_op *op = vb_vop(P->L, then, 5, ops, 0, NULL, NULL, NULL, NULL, NULL);
@@ -93,83 +130,128 @@ static void instr(a2_prog *P, ptoc_value *const *offs, ptoc_value *repeat, const
 }
 
 /* TRowExpandBinaryCountMode: per valid row, the valid columns as the count. */
-static void count_rows(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols)
+static void count_rows(a2_prog *P, uint32_t vec, ptoc_value *vrows, ptoc_value *vcols)
 {
     a2_count_begin(P, vcols);
     vb_loop l;
     ptoc_value *r = vb_loop_begin(P->L, &l, a2_index(P, 0), vrows, a2_index(P, 1)), *offs[3];
     a2_row_offsets(P, r, NULL, offs);
-    instr(P, offs, a2_index(P, 0), (int64_t[3]){8, 8, 0});
+    int64_t rep[3] = {8, 8, 8};
+    rep[vec] = 0;
+    instr(P, vec, offs, a2_index(P, 0), rep);
     vb_loop_end(P->L, &l);
     a2_count_end(P);
 }
 
-/* TRowExpandBinaryNormModeTail over static rows x cols. */
-static void norm_rows(a2_prog *P, int64_t rows, int64_t cols)
+/* TRowExpandBinaryNormModeTail over static rows x cols; `full` is src0's or
+ * src1's pointer index, the one that is not the vector. */
+static void norm_rows(a2_prog *P, uint32_t vec, int64_t rows, int64_t cols)
 {
-    int64_t rep[3] = {P->cols[0] / P->B, P->cols[1] / P->B, 1};
+    uint32_t full = vec == 1 ? 2 : 1;
+    int64_t rep[3];
+    for (uint32_t i = 0; i < 3; i++)
+        rep[i] = P->cols[i] / P->B;
     ptoc_value *offs[3] = {a2_index(P, 0), a2_index(P, 0), a2_index(P, 0)};
-    if (P->cols[0] < P->E || P->cols[1] < P->E) {
+    if (P->cols[0] < P->E || P->cols[full] < P->E) {
         a2_cont_mask(P, cols);
-        instr(P, offs, a2_index(P, rows), rep);
+        instr(P, vec, offs, a2_index(P, rows), rep);
         a2_full_mask(P);
         return;
     }
-    int64_t full = cols / P->E, tail = cols % P->E;
-    for (int64_t j = 0; j < full; j++) {
-        offs[0] = offs[1] = a2_index(P, j * P->E);
-        instr(P, offs, a2_index(P, rows), rep);
+    int64_t nfull = cols / P->E, tail = cols % P->E;
+    for (int64_t j = 0; j < nfull; j++) {
+        offs[0] = offs[full] = a2_index(P, j * P->E);
+        instr(P, vec, offs, a2_index(P, rows), rep);
     }
     if (tail) {
         a2_cont_mask(P, tail);
-        offs[0] = offs[1] = a2_index(P, full * P->E);
-        instr(P, offs, a2_index(P, rows), rep);
+        offs[0] = offs[full] = a2_index(P, nfull * P->E);
+        instr(P, vec, offs, a2_index(P, rows), rep);
         a2_full_mask(P);
     }
+}
+
+/* vbrcb of the col_major vector `src` into `window`: ceil(vrows / 8) repeats
+ * of 8 values, one 32-byte block each. */
+static void broadcast(a2_prog *P, ptoc_value *window, ptoc_value *src, ptoc_type *elem, ptoc_value *vrows)
+{
+    vop_builder *L = P->L;
+    ptoc_value *groups = vb_arith(L, "arith.ceildivsi", vrows, a2_index(P, 8));
+    ptoc_value *bops[5] = {window, a2_index(P, 0), vb_tile_ptr(L, src, elem), a2_index(P, 0), groups};
+    ptoc_op *brcb = vb_vop(L, PTOC_PTO_VOP_A2A3_VBRCB, 5, bops, 0, NULL, NULL, NULL, NULL, NULL);
+    ptoc_attr *one = ptoc_attr_int(L->ctx, P->i64, 1), *eight = ptoc_attr_int(L->ctx, P->i64, 8);
+    ptoc_op_set_attr(brcb, L->b.arena, ptoc_ident_cstr(L->ctx, "blk"), ptoc_attr_array(L->ctx, 1, &one));
+    ptoc_op_set_attr(brcb, L->b.arena, ptoc_ident_cstr(L->ctx, "rep"), ptoc_attr_array(L->ctx, 1, &eight));
+}
+
+/* The broadcast buffer: the tmp tile, else the hidden scratch window. */
+static ptoc_value *window_of(a2_prog *P, ptoc_value *tmp, ptoc_type *elem)
+{
+    vop_builder *L = P->L;
+    if (tmp)
+        return vb_tile_ptr(L, tmp, elem);
+    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
+    ptoc_value *addr = a2_i64(P, (int64_t)a3->scratch_begin);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
+}
+
+/* The tmp form's tmp: a row_major none_box vec tile of dst's element type. */
+static bool tmp_ok(const ptoc_value *tmp, const ptoc_type *elem)
+{
+    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(tmp->type);
+    return t && t->loc == PTOC_PTO_AS_VEC && t->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           t->slayout == PTOC_PTO_SL_NONE_BOX && t->elem == elem;
 }
 
 void a2_rowexpand_lower(vop_builder *L, ptoc_op *op)
 {
     const rx_row *row = row_of(ptoc_pto_opcode(op));
-    if (vb_dps_ins(op) != 2)
+    int nins = vb_dps_ins(op);
+    if (nins != 2 && nins != 3)
         return;
-    ptoc_value *src0 = ptoc_op_operand(op, 0), *src1 = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    ptoc_value *srcs[2] = {ptoc_op_operand(op, 0), ptoc_op_operand(op, 1)};
+    ptoc_value *tmp = nins == 3 ? ptoc_op_operand(op, 2) : NULL, *dst = ptoc_op_operand(op, (uint32_t)nins);
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src0->type, d->elem) ||
-        !col_vector(src1->type, d->elem) || d->rows >= 256 || (!row->ints && !ptoc_type_is_float(d->elem)))
+    if (!d || !a2_plain_tile(dst->type, d->elem) || d->rows >= 256 ||
+        (!row->ints && !ptoc_type_is_float(d->elem)) || (tmp && !tmp_ok(tmp, d->elem)))
         return;
-    const ptoc_pto_tile_desc *s0 = ptoc_pto_tile_buf(src0->type);
-    ptoc_value *tiles[3] = {src0, src1, dst};
-    vb_open_vecscope(L, op, tiles, 3, 1);
+    int v = vector_operand(srcs[0], srcs[1], dst);
+    if (v < 0 || !a2_plain_tile(srcs[1 - v]->type, d->elem) || !is_vector(srcs[v]->type, d->elem))
+        return;
+    ptoc_value *vector = srcs[v], *full = srcs[1 - v];
+    bool col = col_vector(vector->type, d->elem);
+    const ptoc_pto_tile_desc *f = ptoc_pto_tile_buf(full->type), *vd = ptoc_pto_tile_buf(vector->type);
+    ptoc_value *tiles[4] = {srcs[0], srcs[1], tmp ? tmp : dst, dst};
+    vb_open_vecscope(L, op, tiles, tmp ? 4 : 3, tmp ? 2 : 1);
     a2_prog P;
     a2_prog_init(&P, L, row->vop, d->elem);
     if (row->op == PTOC_PTO_OP_TROWEXPANDEXPDIF)
         P.then_vop = PTOC_PTO_VOP_A2A3_VEXP;
-    a2_ptr(&P, dst, d->elem, d->cols);
-    a2_ptr(&P, src0, d->elem, s0->cols);
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = a2_i64(&P, (int64_t)a3->scratch_begin);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, d->elem);
-    ptoc_value *window = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-    P.tiles[2] = NULL, P.ptrs[2] = window, P.cols[2] = P.B, P.nptrs = 3;
 
     bool known = d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
     ptoc_op *valid = known ? NULL : vb_tile_valid(L, dst);
     ptoc_value *vrows = known ? a2_index(&P, d->valid_rows) : ptoc_op_result(valid, 0);
     ptoc_value *vcols = known ? a2_index(&P, d->valid_cols) : ptoc_op_result(valid, 1);
 
-    /* vbrcb: ceil(vrows / 8) repeats of 8 values, one 32-byte block each */
-    ptoc_value *groups = vb_arith(L, "arith.ceildivsi", vrows, a2_index(&P, 8));
-    ptoc_value *bops[5] = {window, a2_index(&P, 0), vb_tile_ptr(L, src1, d->elem), a2_index(&P, 0), groups};
-    ptoc_op *brcb = vb_vop(L, PTOC_PTO_VOP_A2A3_VBRCB, 5, bops, 0, NULL, NULL, NULL, NULL, NULL);
-    ptoc_attr *one = ptoc_attr_int(L->ctx, P.i64, 1), *eight = ptoc_attr_int(L->ctx, P.i64, 8);
-    ptoc_op_set_attr(brcb, L->b.arena, ptoc_ident_cstr(L->ctx, "blk"), ptoc_attr_array(L->ctx, 1, &one));
-    ptoc_op_set_attr(brcb, L->b.arena, ptoc_ident_cstr(L->ctx, "rep"), ptoc_attr_array(L->ctx, 1, &eight));
+    /* pointers in the instruction's order: dst, src0, src1 */
+    a2_ptr(&P, dst, d->elem, d->cols);
+    for (int i = 0; i < 2; i++) {
+        if (i != v) {
+            a2_ptr(&P, full, d->elem, f->cols);
+            continue;
+        }
+        ptoc_value *window = col ? window_of(&P, tmp, d->elem) : vb_tile_ptr(L, vector, d->elem);
+        if (col)
+            broadcast(&P, window, vector, d->elem, vrows);
+        P.tiles[P.nptrs] = NULL, P.ptrs[P.nptrs] = window, P.cols[P.nptrs++] = col ? P.B : vd->cols;
+    }
 
-    bool over = d->cols / P.B > A2_STRIDE_MAX || s0->cols / P.B > A2_STRIDE_MAX;
+    uint32_t vec = (uint32_t)v + 1;
+    bool over = d->cols / P.B > A2_STRIDE_MAX || f->cols / P.B > A2_STRIDE_MAX;
     if (!known || over || d->valid_cols / P.E > d->valid_rows)
-        count_rows(&P, vrows, vcols);
+        count_rows(&P, vec, vrows, vcols);
     else
-        norm_rows(&P, d->valid_rows, d->valid_cols);
+        norm_rows(&P, vec, d->valid_rows, d->valid_cols);
     ptoc_op_erase(op);
 }

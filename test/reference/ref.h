@@ -245,6 +245,11 @@ void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src
 /* The A2/A3 library's order of a row reduction (chunks folded lane by lane,
  * sums paired as a tree, then one whole reduce). */
 void ref_trow_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
+/* trowprod in the A2/A3 library's order (a2a3 TRowProd.hpp): lane l of a
+ * 32-byte block multiplies columns l, l + B, ... in order (the dtype's own
+ * multiply), then the B lanes left to right in f32 (f16's rounded once at
+ * the end); a NaN result is 0x7fc00000 as ref_trow_reduce gives it. */
+void ref_trowprod_a2a3(const ref_tile *dst, const ref_tile *src);
 /* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
  * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
  * Only a strictly greater (less) element moves the index, so a NaN is taken
