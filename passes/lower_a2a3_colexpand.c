@@ -289,7 +289,8 @@ static void expand_dynamic(vop_builder *L, const c_op *c)
     if (per == 1)
         return;
     vb_if odd;
-    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, vb_arith(L, "arith.remui", vcols, vb_index(L, 2)), vb_index(L, 0)));
+    ptoc_value *parity = vb_arith(L, "arith.remui", vcols, vb_index(L, 2));
+    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, parity, vb_index(L, 0)));
     odd_byte(L, c, vrows, vb_arith(L, "arith.divui", vcols, vb_index(L, 2)));
     vb_if_end(L, &odd);
 }
