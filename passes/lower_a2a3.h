@@ -126,6 +126,9 @@ void a2_fillpad_lower(vop_builder *L, ptoc_op *op);
  * i16 holding the byte twice), in the open vecscope. */
 void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
                       bool hi, ptoc_value *both);
+/* The same, the new byte from lane q of src's first row (a column broadcast). */
+void a2_copy_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
+                       bool hi, ptoc_value *src);
 /* tquant, tdequant (lower_a2a3_quant.c). */
 bool a2_quant_lowers(ptoc_pto_op_id opcode);
 void a2_quant_lower(vop_builder *L, ptoc_op *op);

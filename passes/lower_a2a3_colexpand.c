@@ -31,11 +31,15 @@
  * or a count per row for a dynamic shape), so nothing past the valid region
  * is written, as on the cpu target, and every bit (a NaN payload, -0.0)
  * moves unchanged (x + 0 or x * 1 would not). The copy moves any 1-, 2- or
- * 4-byte element (bf16 too); 8-bit rows need a whole number of blocks, as
- * the vector unit has no 8-bit lanes for the partial one.
+ * 4-byte element (bf16 too). The vector unit has no 8-bit lanes: a byte
+ * tile's partial block is vor on u16 lanes, a byte pair each, and an odd
+ * last column is set alone in its lane's low byte (a2_copy_half_lane: vand
+ * and vor against two blocks of the scratch window under a one-lane mask,
+ * the row's byte brought there by vand); with dynamic valid columns an
+ * scf.if decides at run time whether there is such a byte.
  *
  * An op it cannot lower (another layout, an element type the vector unit
- * does not compute on, an 8-bit partial block) stays.
+ * does not compute on) stays.
  */
 #include "passes/lower_a2a3.h"
 
@@ -72,9 +76,7 @@ typedef struct c_op {
 static const ptoc_pto_tile_desc *desc(ptoc_value *t) { return ptoc_pto_tile_buf(t->type); }
 
 /* tcolexpand moves bits: a row_major none_box vec tile of any 1-, 2- or
- * 4-byte element (TColExpand.hpp's sizes). Its partial last block is a vor
- * on lanes of the element's width, which 8-bit elements do not have (A2/A3
- * computes on 16 and 32 bits): they need valid rows of whole blocks. */
+ * 4-byte element (TColExpand.hpp's sizes). */
 static bool movable(const ptoc_value *t, const ptoc_type *elem)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t->type);
@@ -83,13 +85,7 @@ static bool movable(const ptoc_value *t, const ptoc_type *elem)
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && (esize == 1 || esize == 2 || esize == 4);
 }
 
-static bool expand_lowers(const c_op *c)
-{
-    const ptoc_pto_tile_desc *d = desc(c->dst);
-    if (!movable(c->src0, c->elem) || !movable(c->dst, c->elem))
-        return false;
-    return ptoc_pto_elem_bytes(c->elem) > 1 || (d->valid_cols != PTOC_DYNAMIC && d->valid_cols % 32 == 0);
-}
+static bool expand_lowers(const c_op *c) { return movable(c->src0, c->elem) && movable(c->dst, c->elem); }
 
 static bool read_operands(const ptoc_op *op, const c_row *row, c_op *out)
 {
@@ -178,20 +174,37 @@ static void binary(vop_builder *L, const c_op *c)
 
 /* ---------------------------------------------------------------- tcolexpand */
 
-/* The integer type of elem's width: vor moves a float tile's bits. */
-static ptoc_type *bits_type(vop_builder *L, ptoc_type *elem)
+/* Elements per vor lane: a byte pair per u16 lane, else one. */
+static int64_t per_lane(const c_op *c) { return ptoc_pto_elem_bytes(c->elem) == 1 ? 2 : 1; }
+
+/* The lane type of the partial block's vor: the integer type of the
+ * element's width (vor moves a float tile's bits), u16 for bytes. */
+static ptoc_type *lane_type(vop_builder *L, const c_op *c)
 {
-    return ptoc_type_is_float(elem) ? ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS) : elem;
+    unsigned bits = ptoc_type_bitwidth(c->elem);
+    if (bits == 8)
+        return ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
+    return ptoc_type_is_float(c->elem) ? ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS) : c->elem;
 }
 
-/* vor dst, src, src on the element's bits; src the row (stride 0). */
+/* dst's row stride in lanes. */
+static int64_t row_lanes(const c_op *c) { return desc(c->dst)->cols / per_lane(c); }
+
+/* vor dst, src, src on the lanes; src the row (stride 0). */
 static void tail_setup(a2_prog *P, vop_builder *L, const c_op *c)
 {
-    ptoc_type *bits = bits_type(L, c->elem);
-    a2_prog_init(P, L, PTOC_PTO_VOP_A2A3_VOR, bits);
-    a2_ptr(P, c->dst, bits, desc(c->dst)->cols);
-    a2_ptr(P, c->src0, bits, 0);
-    a2_ptr(P, c->src0, bits, 0);
+    ptoc_type *lane = lane_type(L, c);
+    a2_prog_init(P, L, PTOC_PTO_VOP_A2A3_VOR, lane);
+    a2_ptr(P, c->dst, lane, row_lanes(c));
+    a2_ptr(P, c->src0, lane, 0);
+    a2_ptr(P, c->src0, lane, 0);
+}
+
+/* A byte tile's odd last valid column: the low byte of lane q in each of
+ * vrows rows from the row's lane q, the high byte kept. */
+static void odd_byte(vop_builder *L, const c_op *c, ptoc_value *vrows, ptoc_value *q)
+{
+    a2_copy_half_lane(L, c->dst, vrows, row_lanes(c), q, false, c->src0);
 }
 
 /* dst row r's first `blocks` blocks from the source row: one copy per row. */
@@ -209,23 +222,27 @@ static void copy_rows(vop_builder *L, const c_op *c, ptoc_value *rows, ptoc_valu
     vb_loop_end(L, &l);
 }
 
-/* Static shape: the whole blocks copied, the tail columns by vor over the
- * rows as repeats under the continuous mask. */
+/* Static shape: the whole blocks copied, the tail's whole lanes by vor
+ * over the rows as repeats under the continuous mask, a byte tile's odd
+ * last column by itself. */
 static void expand_static(vop_builder *L, const c_op *c, int64_t vrows, int64_t vcols)
 {
     int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), blocks = vcols / B, tail = vcols % B;
+    int64_t per = per_lane(c), head = blocks * B / per, lanes = tail / per;
     if (blocks)
         copy_rows(L, c, vb_index(L, vrows), vb_index(L, blocks));
-    if (!tail)
-        return;
-    a2_prog P;
-    tail_setup(&P, L, c);
-    a2_cont_mask(&P, tail);
-    a2_chunk_rows(&P, a2_index(&P, blocks * B), vrows);
-    a2_full_mask(&P);
+    if (lanes) {
+        a2_prog P;
+        tail_setup(&P, L, c);
+        a2_cont_mask(&P, lanes);
+        a2_chunk_rows(&P, a2_index(&P, head), vrows);
+        a2_full_mask(&P);
+    }
+    if (tail % per)
+        odd_byte(L, c, vb_index(L, vrows), vb_index(L, head + lanes));
 }
 
-/* The columns head .. head + tail of each of vrows rows: counter mode, one
+/* The lanes head .. head + tail of each of vrows rows: counter mode, one
  * vor per row. */
 static void tail_rows_count(vop_builder *L, const c_op *c, ptoc_value *vrows, ptoc_value *head, ptoc_value *tail)
 {
@@ -242,29 +259,40 @@ static void tail_rows_count(vop_builder *L, const c_op *c, ptoc_value *vrows, pt
 }
 
 /* Dynamic shape: the same split, at run time when the columns are dynamic
- * (each part skipped when empty), the tail a count per row. */
+ * (each part skipped when empty), the tail's lanes a count per row. */
 static void expand_dynamic(vop_builder *L, const c_op *c)
 {
-    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), vc = desc(c->dst)->valid_cols;
+    int64_t B = 32 / (int64_t)ptoc_pto_elem_bytes(c->elem), vc = desc(c->dst)->valid_cols, per = per_lane(c);
     ptoc_op *valid = vb_tile_valid(L, c->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     if (vc != PTOC_DYNAMIC) {
+        int64_t head = vc / B * B / per, lanes = vc % B / per;
         if (vc / B)
             copy_rows(L, c, vrows, vb_index(L, vc / B));
-        if (vc % B)
-            tail_rows_count(L, c, vrows, vb_index(L, vc / B * B), vb_index(L, vc % B));
+        if (lanes)
+            tail_rows_count(L, c, vrows, vb_index(L, head), vb_index(L, lanes));
+        if (vc % B % per)
+            odd_byte(L, c, vrows, vb_index(L, head + lanes));
         return;
     }
     ptoc_value *blocks = vb_arith(L, "arith.divui", vcols, vb_index(L, B));
-    ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B));
-    ptoc_value *tail = vb_arith(L, "arith.subi", vcols, head);
+    ptoc_value *head = vb_arith(L, "arith.muli", blocks, vb_index(L, B / per));
+    ptoc_value *lanes = vb_arith(L, "arith.divui", vb_arith(L, "arith.remui", vcols, vb_index(L, B)),
+                                 vb_index(L, per));
     vb_if f;
     vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, blocks, vb_index(L, 0)));
     copy_rows(L, c, vrows, blocks);
     vb_if_end(L, &f);
-    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, tail, vb_index(L, 0)));
-    tail_rows_count(L, c, vrows, head, tail);
+    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, lanes, vb_index(L, 0)));
+    tail_rows_count(L, c, vrows, head, lanes);
     vb_if_end(L, &f);
+    if (per == 1)
+        return;
+    vb_if odd;
+    ptoc_value *parity = vb_arith(L, "arith.remui", vcols, vb_index(L, 2));
+    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_NE, parity, vb_index(L, 0)));
+    odd_byte(L, c, vrows, vb_arith(L, "arith.divui", vcols, vb_index(L, 2)));
+    vb_if_end(L, &odd);
 }
 
 static void expand(vop_builder *L, const c_op *c)

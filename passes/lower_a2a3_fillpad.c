@@ -179,10 +179,12 @@ static ptoc_value *window_ptr(a2_prog *P, ptoc_type *lane, int64_t off)
 }
 
 /* A byte tile: in lane q of each of the first `rows` rows, the high byte
- * (hi) or the low byte becomes `both`'s (an i16 holding the byte twice): vand
- * with the kept byte's mask, vor with the new byte, under the one-lane mask. */
-void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
-                      bool hi, ptoc_value *both)
+ * (hi) or the low byte becomes the new one: vand with the kept byte's mask
+ * (scratch block 0), vor with the new byte (block 1: `both`'s, an i16 holding
+ * the byte twice, or src's lane q in its first row when src is given), under
+ * the one-lane mask. */
+static void half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
+                      bool hi, ptoc_value *both, ptoc_value *src)
 {
     ptoc_type *lane = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
     a2_prog D;
@@ -191,13 +193,24 @@ void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t
     D.nptrs = 1;
     a2_cont_mask(&D, D.B);
     ptoc_value *at0[1] = {a2_index(&D, 0)}, *at1[1] = {a2_index(&D, D.B)};
-    D.scalar = vb_int(L, lane, hi ? 0x00ff : 0xff00);
-    a2_instr(&D, at0, a2_index(&D, 1), NULL);
-    D.scalar = vb_arith(L, "arith.andi", both, vb_int(L, lane, hi ? 0xff00 : 0x00ff));
-    a2_instr(&D, at1, a2_index(&D, 1), NULL);
     ptoc_value *bit = vb_arith(L, "arith.remui", q, a2_index(&D, D.B));
-    a2_set_mask(&D, a2_i64(&D, 0), vb_arith(L, "arith.shli", a2_i64(&D, 1), a2_as_i64(&D, bit)));
     ptoc_value *base = sub(L, q, bit);
+    ptoc_value *keep = vb_int(L, lane, hi ? 0x00ff : 0xff00), *put = vb_int(L, lane, hi ? 0xff00 : 0x00ff);
+    D.scalar = keep;
+    a2_instr(&D, at0, a2_index(&D, 1), NULL);
+    D.scalar = src ? put : vb_arith(L, "arith.andi", both, put);
+    a2_instr(&D, at1, a2_index(&D, 1), NULL);
+    if (src) {
+        /* block 1 = the block of src's first row holding lane q, its new byte kept */
+        a2_prog S;
+        a2_prog_init(&S, L, PTOC_PTO_VOP_A2A3_VAND, lane);
+        S.ptrs[0] = S.ptrs[2] = D.ptrs[0];
+        S.ptrs[1] = vb_tile_ptr(L, src, lane);
+        S.nptrs = 3;
+        ptoc_value *offs[3] = {at1[0], base, at1[0]};
+        a2_instr(&S, offs, a2_index(&S, 1), NULL);
+    }
+    a2_set_mask(&D, a2_i64(&D, 0), vb_arith(L, "arith.shli", a2_i64(&D, 1), a2_as_i64(&D, bit)));
     for (int k = 0; k < 2; k++) {
         a2_prog P;
         a2_prog_init(&P, L, k ? PTOC_PTO_VOP_A2A3_VOR : PTOC_PTO_VOP_A2A3_VAND, lane);
@@ -215,6 +228,18 @@ void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t
         vb_loop_end(L, &l);
     }
     a2_full_mask(&D);
+}
+
+void a2_set_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
+                      bool hi, ptoc_value *both)
+{
+    half_lane(L, dst, rows, row_lanes, q, hi, both, NULL);
+}
+
+void a2_copy_half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t row_lanes, ptoc_value *q,
+                       bool hi, ptoc_value *src)
+{
+    half_lane(L, dst, rows, row_lanes, q, hi, NULL, src);
 }
 
 static void program(vop_builder *L, const fp_op *f)
