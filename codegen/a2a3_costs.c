@@ -9,8 +9,9 @@
  * figures of their own (vrec, most compares) take their default (head 6,
  * slope 2, tail 0). copy_ubuf_to_ubuf costs its bytes at the UB-to-UB
  * bandwidth (1024 GiB/s at 1.85 GHz). Everything else a vector function
- * runs (the mask and CMPMASK writes, address casts, bridges) is scalar work
- * and costs the vector pipe nothing.
+ * runs (the mask and CMPMASK writes, address casts, bridges, ld_ub and st_ub:
+ * the scalar unit's loads and stores, which the cost model's stubs do not
+ * price) is scalar work and costs the vector pipe nothing.
  *
  * A vecscope runs one program with nothing else on the queue, so it costs
  * the head of its first instruction + the slopes and floors of all it runs

@@ -49,6 +49,7 @@
  *   - vshl, vshr: each lane shifted by the scalar; vshr logical whatever the
  *     sign (TBitwiseSOp.hpp passes isArithmetic false); an amount of the
  *     width or more gives 0 (the cpu target's shift; the stubs say nothing).
+ *   - ld_ub / st_ub: the scalar unit's load and store of one element in UB.
  *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
  *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
  *     bytes. Between bursts the GM address advances by len_burst + its gap
@@ -759,6 +760,18 @@ static bool lower_ub_addr(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ld_ub (arg 1) / st_ub (0): the scalar unit's one element at ptr + off. */
+static bool lower_ub_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    if (rule->arg) {
+        LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+        cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, ty, address(g, op, 0), "ld_ub"));
+    } else {
+        LLVMBuildStore(g->b, operand(g, op, 0), address(g, op, 1));
+    }
+    return true;
+}
+
 /* ub_ptr a: the vec space's base plus a bytes. */
 static bool lower_ub_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -818,5 +831,7 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VCADD, lower_whole_reduce, VB_ADD),
     VOP(A2A3_VCMAX, lower_whole_reduce, VB_MAX),
     VOP(A2A3_VCMIN, lower_whole_reduce, VB_MIN),
+    VOP(A2A3_LD_UB, lower_ub_scalar, 1),
+    VOP(A2A3_ST_UB, lower_ub_scalar, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -18,6 +18,7 @@
  *   - vconv converts between a pair a2a3 TCvt.hpp converts with one vconv_*
  *     instruction (vconv_deq aside); rnd is R A F C Z or O (O from f32 to f16
  *     only, the one vconv_*o), sat SAT or NOSAT, rep two strides.
+ *   - ld_ub / st_ub move one element of the pointer's element type.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -194,6 +195,17 @@ static bool check_conv(const ptoc_op *op, const ptoc_type *const *types)
     return check_stride_list(op, "rep", 2);
 }
 
+/* ld_ub / st_ub: the value is of the pointer's element type. */
+static bool ub_scalar(const ptoc_op *op, const ptoc_type *const *types, const char *kinds)
+{
+    bool load = kinds[0] == 'p';
+    const ptoc_type *e = ptr_elem(types[load ? 0 : 1]), *v = types[load ? 1 : 0];
+    if (e == v || (ptoc_type_is_int(e) && ptoc_type_is_int(v) && ptoc_type_bitwidth(e) == ptoc_type_bitwidth(v)))
+        return true;
+    ptoc_op_emit_error(op, "moves an element of its UB pointer's element type");
+    return false;
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -216,6 +228,7 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_UB_ADDR:
     case PTO_ROP_UB_PTR: return ub_address(op, types[rule == PTO_ROP_UB_ADDR ? 1 : 0]);
     case PTO_ROP_CONV: return check_conv(op, types);
+    case PTO_ROP_UB_SCALAR: return ub_scalar(op, types, kinds);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

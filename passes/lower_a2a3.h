@@ -118,5 +118,8 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op);
 /* The row-expand binary ops (lower_a2a3_rowexpand.c). */
 bool a2_rowexpand_lowers(ptoc_pto_op_id opcode);
 void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
+/* tconcat (lower_a2a3_layout.c). */
+bool a2_layout_lowers(ptoc_pto_op_id opcode);
+void a2_layout_lower(vop_builder *L, ptoc_op *op);
 
 #endif
