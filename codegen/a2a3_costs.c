@@ -57,6 +57,8 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
     /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
+    /* vgather: the stub's 910B3 fit (head 24, slope 2); vreducev2: its (14, 14, 20) */
+    {PTOC_PTO_VOP_A2A3_VGATHER, 24, 2, 0},      {PTOC_PTO_VOP_A2A3_VREDUCEV2, 14, 14, 20},
 };
 
 enum { COUNT_FLOOR = 16 };

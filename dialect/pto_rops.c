@@ -19,6 +19,8 @@
  *     instruction (vconv_deq aside); rnd is R A F C Z or O (O from f32 to f16
  *     only, the one vconv_*o), sat SAT or NOSAT, rep two strides.
  *   - ld_ub / st_ub move one element of the pointer's element type.
+ *   - vgather moves 16- or 32-bit elements at u32 offsets; vreducev2 packs
+ *     16- or 32-bit elements.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -206,6 +208,21 @@ static bool ub_scalar(const ptoc_op *op, const ptoc_type *const *types, const ch
     return false;
 }
 
+/* vgather: 16- or 32-bit data, 32-bit integer offsets; vreducev2: 16- or
+ * 32-bit data, the source of the same width. */
+static bool check_gather(const ptoc_op *op, const ptoc_type *const *types, uint32_t n)
+{
+    const ptoc_type *d = ptr_elem(types[0]), *s = ptr_elem(types[1]);
+    unsigned bits = ptoc_type_bitwidth(d);
+    bool gather = n == 4;
+    if ((bits == 16 || bits == 32) &&
+        (gather ? ptoc_type_is_int(s) && ptoc_type_bitwidth(s) == 32 : ptoc_type_bitwidth(s) == bits))
+        return true;
+    ptoc_op_emit_error(op, gather ? "gathers 16- or 32-bit elements at 32-bit integer offsets"
+                                  : "packs 16- or 32-bit elements from a source of their width");
+    return false;
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -229,6 +246,7 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_UB_PTR: return ub_address(op, types[rule == PTO_ROP_UB_ADDR ? 1 : 0]);
     case PTO_ROP_CONV: return check_conv(op, types);
     case PTO_ROP_UB_SCALAR: return ub_scalar(op, types, kinds);
+    case PTO_ROP_GATHER: return check_gather(op, types, n);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

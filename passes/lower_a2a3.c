@@ -53,6 +53,7 @@ static const a2_family families[] = {
     {a2_bitwise_lowers, a2_bitwise_lower},
     {a2_shift_lowers, a2_shift_lower},
     {a2_layout_lowers, a2_layout_lower},
+    {a2_gather_lowers, a2_gather_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -121,5 +121,8 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);
 /* tconcat (lower_a2a3_layout.c). */
 bool a2_layout_lowers(ptoc_pto_op_id opcode);
 void a2_layout_lower(vop_builder *L, ptoc_op *op);
+/* tgather's three forms (lower_a2a3_gather.c). */
+bool a2_gather_lowers(ptoc_pto_op_id opcode);
+void a2_gather_lower(vop_builder *L, ptoc_op *op);
 
 #endif
