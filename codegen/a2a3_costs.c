@@ -57,7 +57,10 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
     /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
-    /* vgather: the stub's 910B3 fit (head 24, slope 2); vreducev2: its (14, 14, 20) */
+    /* vgather: the stub's 910B3 fit (head 24, slope 2); vreducev2: its (14, 14, 20);
+     * vbitsort: the defaults. vmrgsort4 (head 20, 78 a repeat: the stub's fit) is
+     * counted apart: its repeat is config's low byte. */
+    {PTOC_PTO_VOP_A2A3_VBITSORT, DEFAULT},
     {PTOC_PTO_VOP_A2A3_VGATHER, 24, 2, 0},      {PTOC_PTO_VOP_A2A3_VREDUCEV2, 14, 14, 20},
 };
 
@@ -108,6 +111,13 @@ static void count(cg *g, const ptoc_op *op)
     ptoc_pto_vop_id id = ptoc_pto_vop(op);
     if (id == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF) {
         add_cycles(g, copy_cycles(g, op));
+        return;
+    }
+    if (id == PTOC_PTO_VOP_A2A3_VMRGSORT4) {
+        LLVMValueRef config = LLVMBuildSExt(g->b, cg_get(g, ptoc_op_operand(op, 11)), g->i64, "");
+        LLVMValueRef rep = LLVMBuildAnd(g->b, config, cg_i64(g, 0xff), "");
+        add_cycles(g, LLVMBuildAdd(g->b, LLVMBuildMul(g->b, rep, cg_i64(g, 78), ""), cg_i64(g, 20), ""));
+        LLVMBuildStore(g->b, cg_i64(g, 0), g->vf_state[1]);
         return;
     }
     const rep_cost *c = cost_of(id);

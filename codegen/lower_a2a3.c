@@ -58,6 +58,12 @@
  *     first lanes (the library passes its row count as the repeat and its
  *     valid columns as the count); the number written is RSVD_CNT, which
  *     get_rsvd_cnt reads (a state field, 0 at the start).
+ *   - vbitsort: unmasked; per repeat 32 pairs ranked by tsort32's order
+ *     (cg_sort_precedes), each written whole (an f16 value's upper half 0).
+ *   - vmrgsort4: unmasked; the merge of the cpu target's tmrgsort (ties to
+ *     the earlier list, a NaN head never replaces another), every pair of
+ *     the lists in use (count's fields) unless exhausted stops it after the
+ *     step that empties one; VMS4_SR (get_vms4_sr) the pairs taken per list.
  *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
  *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
  *     bytes. Between bursts the GM address advances by len_burst + its gap
@@ -114,13 +120,13 @@ bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 
 /* ---------------------------------------------------------------- the vector state */
 
-enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK, ST_PAD, ST_RSVD, ST_FIELDS };
+enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK, ST_PAD, ST_RSVD, ST_VMS4, ST_FIELDS };
 
 static LLVMTypeRef i128_of(cg *g) { return LLVMIntTypeInContext(g->llctx, 128); }
 
 static LLVMTypeRef state_type(cg *g)
 {
-    LLVMTypeRef fields[ST_FIELDS] = {g->i64, g->i64, g->i1, i128_of(g), g->i64, g->i64};
+    LLVMTypeRef fields[ST_FIELDS] = {g->i64, g->i64, g->i1, i128_of(g), g->i64, g->i64, g->i64};
     return LLVMStructTypeInContext(g->llctx, fields, ST_FIELDS, false);
 }
 
@@ -132,7 +138,8 @@ LLVMValueRef cg_a2a3_state(cg *g)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->llctx);
     LLVMPositionBuilderAtEnd(b, g->fn->entry);   /* no terminator until the body is done */
     LLVMValueRef init[ST_FIELDS] = {LLVMConstAllOnes(g->i64), LLVMConstAllOnes(g->i64), LLVMConstNull(g->i1),
-                                    LLVMConstNull(i128_of(g)), LLVMConstNull(g->i64), LLVMConstNull(g->i64)};
+                                    LLVMConstNull(i128_of(g)), LLVMConstNull(g->i64), LLVMConstNull(g->i64),
+                                    LLVMConstNull(g->i64)};
     LLVMBuildStore(b, LLVMConstNamedStruct(state_type(g), init, ST_FIELDS), st);
     LLVMDisposeBuilder(b);
     return g->fn->a2a3_state = st;
@@ -145,7 +152,7 @@ static LLVMValueRef field_ptr(cg *g, unsigned field)
 
 static LLVMValueRef field(cg *g, unsigned f)
 {
-    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask", "pad", "rsvd"};
+    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask", "pad", "rsvd", "vms4"};
     LLVMTypeRef ty = f == ST_COUNTER ? g->i1 : f == ST_CMPMASK ? i128_of(g) : g->i64;
     return LLVMBuildLoad2(g->b, ty, field_ptr(g, f), names[f]);
 }
@@ -898,6 +905,128 @@ static bool lower_get_rsvd_cnt(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* vbitsort dst, src, idx, repeat: per repeat, each of the 32 (value, index)
+ * pairs goes to the slot its rank gives (cg_sort_precedes, as tsort32). */
+static bool lower_vbitsort(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    unsigned esize = cg_elem_size(elem);
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, 8 * esize);
+    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2), idx = address(g, op, 4);
+    LLVMValueRef rank = cg_alloca(g, g->i64, "a2a3.rank");
+    cg_loop r, k, j;
+    cg_loop_begin(g, &r, i64c(g, 0), as_i64(g, op, 6), "a2a3.vbitsort");
+    LLVMValueRef first = LLVMBuildMul(B, r.iv, i64c(g, 32), "");
+    LLVMValueRef out = byte_gep(g, dst, LLVMBuildMul(B, r.iv, i64c(g, 256), ""));
+    cg_loop_begin(g, &k, i64c(g, 0), i64c(g, 32), "a2a3.vbitsort.elem");
+    LLVMValueRef ck = LLVMBuildAdd(B, first, k.iv, "");
+    LLVMValueRef pk = LLVMBuildGEP2(B, bits, src, &ck, 1, "");
+    LLVMValueRef vk = cg_load_elem(g, elem, pk), bk = LLVMBuildLoad2(B, bits, pk, "");
+    LLVMValueRef ik = LLVMBuildLoad2(B, g->i32, LLVMBuildGEP2(B, g->i32, idx, &ck, 1, ""), "");
+    LLVMBuildStore(B, i64c(g, 0), rank);
+    cg_loop_begin(g, &j, i64c(g, 0), i64c(g, 32), "a2a3.vbitsort.other");
+    LLVMValueRef cj = LLVMBuildAdd(B, first, j.iv, "");
+    LLVMValueRef vj = cg_load_elem(g, elem, LLVMBuildGEP2(B, bits, src, &cj, 1, ""));
+    LLVMValueRef ij = LLVMBuildLoad2(B, g->i32, LLVMBuildGEP2(B, g->i32, idx, &cj, 1, ""), "");
+    LLVMValueRef before = LLVMBuildZExt(B, cg_sort_precedes(g, vj, ij, j.iv, vk, ik, k.iv), g->i64, "");
+    LLVMBuildStore(B, LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, rank, ""), before, ""), rank);
+    cg_loop_end(g, &j);
+    LLVMValueRef slot = byte_gep(g, out, LLVMBuildMul(B, LLVMBuildLoad2(B, g->i64, rank, ""), i64c(g, 8), ""));
+    LLVMBuildStore(B, LLVMBuildZExtOrBitCast(B, bk, g->i32, ""), slot);   /* f16: 16 zero bits after the value */
+    LLVMBuildStore(B, ik, byte_gep(g, slot, i64c(g, 4)));
+    cg_loop_end(g, &k);
+    cg_loop_end(g, &r);
+    return true;
+}
+
+/* vmrgsort4 dst, l0, l1, l2, l3, count, config (the instruction's row in pto_vops.def). */
+static bool lower_vmrgsort4(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    LLVMTypeRef vt = cg_compute_type(g, elem), pt = LLVMPointerTypeInContext(g->llctx, 0);
+    LLVMValueRef count = as_i64(g, op, 10), config = as_i64(g, op, 11);
+    LLVMValueRef repeat = LLVMBuildAnd(B, config, i64c(g, 0xff), "");
+    LLVMValueRef exhausted = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, config, i64c(g, 1 << 12), ""), i64c(g, 0), "");
+    LLVMValueRef len[4], at[4], base[4], total = i64c(g, 0);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef on = LLVMBuildAnd(B, LLVMBuildLShr(B, config, i64c(g, 8 + k), ""), i64c(g, 1), "");
+        LLVMValueRef n = LLVMBuildAnd(B, LLVMBuildLShr(B, count, i64c(g, 16 * k), ""), i64c(g, 0xffff), "");
+        len[k] = LLVMBuildMul(B, n, on, "");
+        total = LLVMBuildAdd(B, total, len[k], "");
+        at[k] = cg_alloca(g, g->i64, "a2a3.at");
+    }
+    LLVMValueRef out = cg_alloca(g, g->i64, "a2a3.out"), pick = cg_alloca(g, g->i64, "a2a3.pick");
+    LLVMValueRef best = cg_alloca(g, vt, "a2a3.best"), from = cg_alloca(g, pt, "a2a3.from");
+    cg_loop r;
+    cg_loop_begin(g, &r, i64c(g, 0), repeat, "a2a3.vmrgsort4");
+    LLVMValueRef shift = LLVMBuildMul(B, LLVMBuildMul(B, r.iv, total, ""), i64c(g, 8), "");
+    for (unsigned k = 0; k < 4; k++) {
+        base[k] = byte_gep(g, address(g, op, 2 + 2 * k), shift);
+        LLVMBuildStore(B, i64c(g, 0), at[k]);
+    }
+    LLVMValueRef dst = byte_gep(g, address(g, op, 0), shift);
+    LLVMBuildStore(B, i64c(g, 0), out);
+    LLVMBasicBlockRef step = cg_block(g, "a2a3.merge.step"), take = cg_block(g, "a2a3.merge.take");
+    LLVMBasicBlockRef done = cg_block(g, "a2a3.merge.done");
+    LLVMBuildBr(B, step);
+    LLVMPositionBuilderAtEnd(B, step);
+    LLVMBuildStore(B, i64c(g, -1), pick);
+    LLVMBuildStore(B, LLVMConstNull(vt), best);
+    LLVMBuildStore(B, LLVMConstNull(pt), from);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef a = LLVMBuildLoad2(B, g->i64, at[k], "");
+        LLVMValueRef has = LLVMBuildICmp(B, LLVMIntULT, a, len[k], "");
+        LLVMValueRef p = byte_gep(g, base[k], LLVMBuildMul(B, LLVMBuildSelect(B, has, a, i64c(g, 0), ""), i64c(g, 8), ""));
+        LLVMBasicBlockRef next = when(g, has, "a2a3.merge.head");
+        LLVMValueRef v = cg_load_elem(g, elem, p);
+        LLVMValueRef none = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildLoad2(B, g->i64, pick, ""), i64c(g, 0), "");
+        LLVMValueRef greater = LLVMBuildFCmp(B, LLVMRealOGT, v, LLVMBuildLoad2(B, vt, best, ""), "");
+        LLVMValueRef choose = LLVMBuildOr(B, none, greater, "");
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, i64c(g, k), LLVMBuildLoad2(B, g->i64, pick, ""), ""), pick);
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, v, LLVMBuildLoad2(B, vt, best, ""), ""), best);
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, p, LLVMBuildLoad2(B, pt, from, ""), ""), from);
+        join(g, next);
+    }
+    LLVMValueRef picked = LLVMBuildLoad2(B, g->i64, pick, "");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSGE, picked, i64c(g, 0), ""), take, done);
+    LLVMPositionBuilderAtEnd(B, take);
+    LLVMValueRef o = LLVMBuildLoad2(B, g->i64, out, "");
+    LLVMValueRef pair = LLVMBuildLoad2(B, g->i64, LLVMBuildLoad2(B, pt, from, ""), "");
+    LLVMSetAlignment(pair, 1);
+    LLVMSetAlignment(LLVMBuildStore(B, pair, byte_gep(g, dst, LLVMBuildMul(B, o, i64c(g, 8), ""))), 1);
+    LLVMBuildStore(B, LLVMBuildAdd(B, o, i64c(g, 1), ""), out);
+    LLVMValueRef emptied = LLVMConstInt(g->i1, 0, false);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef mine = LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntEQ, picked, i64c(g, k), ""), g->i64, "");
+        LLVMValueRef a = LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, at[k], ""), mine, "");
+        LLVMBuildStore(B, a, at[k]);
+        LLVMValueRef in_use = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, LLVMBuildLShr(B, config, i64c(g, 8 + k), ""),
+                                                                       i64c(g, 1), ""), i64c(g, 0), "");
+        emptied = LLVMBuildOr(B, emptied, LLVMBuildAnd(B, in_use, LLVMBuildICmp(B, LLVMIntEQ, a, len[k], ""), ""), "");
+    }
+    LLVMBuildCondBr(B, LLVMBuildAnd(B, exhausted, emptied, ""), done, step);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef sr = i64c(g, 0);
+    for (unsigned k = 0; k < 4; k++)
+        sr = LLVMBuildOr(B, sr, LLVMBuildShl(B, LLVMBuildLoad2(B, g->i64, at[k], ""), i64c(g, 16 * k), ""), "");
+    set_field(g, ST_VMS4, sr);
+    cg_loop_end(g, &r);
+    return true;
+}
+
+static bool lower_get_vms4_sr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    LLVMValueRef v = field(g, ST_VMS4);
+    cg_set(g, &op->results[0], ty == g->i64 ? v : LLVMBuildTrunc(g->b, v, ty, ""));
+    return true;
+}
+
 /* ub_ptr a: the vec space's base plus a bytes. */
 static bool lower_ub_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -962,5 +1091,8 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VGATHER, lower_vgather, 0),
     VOP(A2A3_VREDUCEV2, lower_vreducev2, 0),
     VOP(A2A3_GET_RSVD_CNT, lower_get_rsvd_cnt, 0),
+    VOP(A2A3_VBITSORT, lower_vbitsort, 0),
+    VOP(A2A3_VMRGSORT4, lower_vmrgsort4, 0),
+    VOP(A2A3_GET_VMS4_SR, lower_get_vms4_sr, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -21,6 +21,8 @@
  *   - ld_ub / st_ub move one element of the pointer's element type.
  *   - vgather moves 16- or 32-bit elements at u32 offsets; vreducev2 packs
  *     16- or 32-bit elements.
+ *   - vbitsort sorts f16 or f32 values with 32-bit indices; vmrgsort4's
+ *     lists and destination share one element type, f16 or f32.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -223,6 +225,26 @@ static bool check_gather(const ptoc_op *op, const ptoc_type *const *types, uint3
     return false;
 }
 
+/* vbitsort: f16 or f32 dst and src, 32-bit integer indices; vmrgsort4: the
+ * five pointers share one element type, f16 or f32. */
+static bool check_sort(const ptoc_op *op, const ptoc_type *const *types, uint32_t n)
+{
+    const ptoc_type *e = ptr_elem(types[0]);
+    bool ok = computable(e, true, false);
+    uint32_t nptrs = n == 4 ? 2 : 5;
+    for (uint32_t i = 1; i < nptrs; i++)
+        ok = ok && ptr_elem(types[i]) == e;
+    if (n == 4) {
+        const ptoc_type *ix = ptr_elem(types[2]);
+        ok = ok && ptoc_type_is_int(ix) && ptoc_type_bitwidth(ix) == 32;
+    }
+    if (ok)
+        return true;
+    ptoc_op_emit_error(op, n == 4 ? "sorts f16 or f32 values with 32-bit integer indices"
+                                  : "merges lists of one element type, f16 or f32");
+    return false;
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -247,6 +269,7 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_CONV: return check_conv(op, types);
     case PTO_ROP_UB_SCALAR: return ub_scalar(op, types, kinds);
     case PTO_ROP_GATHER: return check_gather(op, types, n);
+    case PTO_ROP_SORT: return check_sort(op, types, n);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

@@ -54,6 +54,7 @@ static const a2_family families[] = {
     {a2_shift_lowers, a2_shift_lower},
     {a2_layout_lowers, a2_layout_lower},
     {a2_gather_lowers, a2_gather_lower},
+    {a2_sort_lowers, a2_sort_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -124,5 +124,8 @@ void a2_layout_lower(vop_builder *L, ptoc_op *op);
 /* tgather's three forms (lower_a2a3_gather.c). */
 bool a2_gather_lowers(ptoc_pto_op_id opcode);
 void a2_gather_lower(vop_builder *L, ptoc_op *op);
+/* tsort32, tmrgsort (lower_a2a3_sort.c). */
+bool a2_sort_lowers(ptoc_pto_op_id opcode);
+void a2_sort_lower(vop_builder *L, ptoc_op *op);
 
 #endif
