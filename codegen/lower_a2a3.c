@@ -49,7 +49,8 @@
  *   - vshl, vshr: each lane shifted by the scalar; vshr logical whatever the
  *     sign (TBitwiseSOp.hpp passes isArithmetic false); an amount of the
  *     width or more gives 0 (the cpu target's shift; the stubs say nothing).
- *   - ld_ub / st_ub: the scalar unit's load and store of one element in UB.
+ *   - ld_ub / st_ub: the scalar unit's load and store of one element in UB;
+ *     an element outside UB traps.
  *   - vgather: element k (as the mode walks them, contiguous) = the element
  *     at UB byte address base + off[k] (u32); past UB's end traps.
  *   - vreducev2: per repeat, the lanes on that its pattern selects (or the
@@ -778,11 +779,21 @@ static bool lower_ub_addr(cg *g, ptoc_op *op, const cg_rule *rule)
 /* ld_ub (arg 1) / st_ub (0): the scalar unit's one element at ptr + off. */
 static bool lower_ub_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
 {
+    uint32_t p = rule->arg ? 0 : 1;
+    unsigned esize = cg_elem_size(ptr_elem(op, p));
+    LLVMValueRef at = address(g, op, p);
+    /* an element outside UB traps (a scatter's index past its tile may land anywhere) */
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, at, g->i64, ""), base, "");
+    int64_t cap = (int64_t)cg_capacity(g, PTOC_PTO_AS_VEC);
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildAdd(g->b, off, i64c(g, esize), ""), i64c(g, cap), "");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, LLVMBuildSDiv(g->b, off, i64c(g, esize), ""), i64c(g, cap / esize),
+               i64c(g, 3));
     if (rule->arg) {
         LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
-        cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, ty, address(g, op, 0), "ld_ub"));
+        cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, ty, at, "ld_ub"));
     } else {
-        LLVMBuildStore(g->b, operand(g, op, 0), address(g, op, 1));
+        LLVMBuildStore(g->b, operand(g, op, 0), at);
     }
     return true;
 }

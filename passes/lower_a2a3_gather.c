@@ -23,6 +23,12 @@
  * the op owns; the window holds a chunk (4 KiB of numbers, its bits). kValue
  * is a scalar (PTOAS's form), so the library's conversion of a k tile goes.
  * Tiles other than row_major none_box vec tiles stay unlowered.
+ *
+ *   tscatter      (TScatter.hpp) dst's whole storage zeroed by vector_dup in
+ *                 counter mode (its u32 words for 4-byte data, else u16),
+ *                 then the scalar unit: dst's element idx[r, c] = src[r, c]
+ *                 over src's valid region in row order (ld_ub, st_ub; an
+ *                 index past dst's storage writes UB there, one past UB traps)
  */
 #include "passes/lower_a2a3.h"
 
@@ -30,7 +36,10 @@
 
 enum { CMP_CHUNK = 1024 };
 
-bool a2_gather_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TGATHER; }
+bool a2_gather_lowers(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER;
+}
 
 static const ptoc_pto_tile_desc *plain(const ptoc_value *v)
 {
@@ -242,8 +251,57 @@ static void compare_form(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* ---------------------------------------------------------------- tscatter */
+
+static void scatter(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = plain(idx), *d = ptoc_pto_tile_buf(dst->type);
+    unsigned bits = d ? ptoc_type_bitwidth(d->elem) : 0;
+    if (!s || !i || !d || s->elem != d->elem || (bits != 8 && bits != 16 && bits != 32) ||
+        (bits == 8 && !ptoc_type_is_int(d->elem)) || d->loc != PTOC_PTO_AS_VEC || s->loc != PTOC_PTO_AS_VEC ||
+        d->blayout != PTOC_PTO_BL_ROW_MAJOR || s->blayout != PTOC_PTO_BL_ROW_MAJOR ||
+        d->slayout != PTOC_PTO_SL_NONE_BOX || s->slayout != PTOC_PTO_SL_NONE_BOX ||
+        d->rows * d->cols * (int64_t)bits % 16)
+        return;
+    unsigned wbits = bits == 32 ? 32 : 16;   /* InitUBBuffer's words: u32 for 4-byte data, else u16 */
+    ptoc_value *tiles[3] = {src, idx, dst};
+    vb_open_vecscope(L, op, tiles, 3, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
+    ptoc_value *scols = vb_index(L, s->cols), *icols = vb_index(L, i->cols);
+    ptoc_type *w = int_of(L, wbits), *e = int_of(L, bits), *ie = int_of(L, ptoc_type_bitwidth(i->elem));
+    /* dst's whole storage zeroed: counter mode, its words as the count */
+    count_mode(L);
+    set_mask(L, i64v(L, 0), i64v(L, d->rows * d->cols * (int64_t)bits / wbits));
+    ptoc_value *dup[4] = {vb_tile_ptr(L, dst, w), zero, vb_int(L, w, 0), zero};
+    op0(L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, 4, dup);
+    norm_mode(L);
+    /* then the scalar unit: dst[idx[r, c]] = src[r, c] over src's valid region */
+    ptoc_value *sp = vb_tile_ptr(L, src, e), *ip = vb_tile_ptr(L, idx, ie), *dp = vb_tile_ptr(L, dst, e);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    vb_loop rl, cl;
+    ptoc_value *r = vb_loop_begin(L, &rl, zero, vrows, one);
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, scols), *irow = vb_arith(L, "arith.muli", r, icols);
+    ptoc_value *c = vb_loop_begin(L, &cl, zero, vcols, one);
+    ptoc_value *ld_i[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
+    ptoc_value *k = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld_i, 1, &ie, NULL, NULL, NULL, NULL));
+    ptoc_value *ld_s[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld_s, 1, &e, NULL, NULL, NULL, NULL));
+    bool is_signed = i->elem->u.integer.sign != PTOC_UNSIGNED;
+    ptoc_value *st[3] = {v, dp, vb_cast(L, is_signed ? "arith.index_cast" : "arith.index_castui", k, L->index)};
+    op0(L, PTOC_PTO_VOP_A2A3_ST_UB, 3, st);
+    vb_loop_end(L, &cl);
+    vb_loop_end(L, &rl);
+    ptoc_op_erase(op);
+}
+
 void a2_gather_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TSCATTER) {
+        scatter(L, op);
+        return;
+    }
     uint32_t nins = 0, nouts = 1;
     ptoc_pto_dps_split(op, &nins, &nouts);
     if (ptoc_op_attr(op, "maskPattern"))
