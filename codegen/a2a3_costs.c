@@ -58,9 +58,9 @@ static const rep_cost costs[] = {
     /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
     /* vgather: the stub's 910B3 fit (head 24, slope 2); vreducev2: its (14, 14, 20);
-     * vbitsort: the defaults. vmrgsort4 (head 20, 78 a repeat: the stub's fit) is
+     * vbitsort, vgatherb: the defaults. vmrgsort4 (head 20, 78 a repeat: the stub's fit) is
      * counted apart: its repeat is config's low byte. */
-    {PTOC_PTO_VOP_A2A3_VBITSORT, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VBITSORT, DEFAULT},      {PTOC_PTO_VOP_A2A3_VGATHERB, DEFAULT},
     {PTOC_PTO_VOP_A2A3_VGATHER, 24, 2, 0},      {PTOC_PTO_VOP_A2A3_VREDUCEV2, 14, 14, 20},
 };
 

@@ -53,6 +53,8 @@
  *     an element outside UB traps.
  *   - vgather: element k (as the mode walks them, contiguous) = the element
  *     at UB byte address base + off[k] (u32); past UB's end traps.
+ *   - vgatherb: unmasked, dst's blocks 8r + b (contiguous) = the 32 bytes at UB
+ *     byte address base + off[8r + b]; past UB's end traps.
  *   - vreducev2: per repeat, the lanes on that its pattern selects (or the
  *     bits of its third pointer), packed contiguously into dst after the
  *     previous repeat's; in counter mode every repeat reads the count's
@@ -855,6 +857,27 @@ static bool lower_vgather(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* vgatherb dst, off, base, repeat: block 8r + b of dst = the 32 bytes at
+ * UB byte address base + off[8r + b]; a block past UB's end traps. */
+static bool lower_vgatherb(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef dst = address(g, op, 0), off = address(g, op, 2), base = as_i64(g, op, 4);
+    LLVMValueRef ub = cg_space_base(g, PTOC_PTO_AS_VEC);
+    int64_t cap = (int64_t)cg_capacity(g, PTOC_PTO_AS_VEC);
+    cg_loop k;
+    cg_loop_begin(g, &k, i64c(g, 0), LLVMBuildMul(g->b, as_i64(g, op, 5), i64c(g, 8), ""), "a2a3.vgatherb");
+    LLVMValueRef o = LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, g->i32, off, &k.iv, 1, ""), "");
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMBuildZExt(g->b, o, g->i64, ""), "");
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildAdd(g->b, at, i64c(g, 32), ""), i64c(g, cap), "");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, LLVMBuildUDiv(g->b, at, i64c(g, 32), ""), i64c(g, cap / 32),
+               i64c(g, 3));
+    LLVMBuildMemMove(g->b, byte_gep(g, dst, LLVMBuildMul(g->b, k.iv, i64c(g, 32), "")), 1, byte_gep(g, ub, at), 1,
+                     i64c(g, 32));
+    cg_loop_end(g, &k);
+    return true;
+}
+
 /* Whether vreducev2's pattern p (1-7) selects lane e. */
 static LLVMValueRef pattern_selects(cg *g, LLVMValueRef p, LLVMValueRef e)
 {
@@ -1105,5 +1128,6 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VBITSORT, lower_vbitsort, 0),
     VOP(A2A3_VMRGSORT4, lower_vmrgsort4, 0),
     VOP(A2A3_GET_VMS4_SR, lower_get_vms4_sr, 0),
+    VOP(A2A3_VGATHERB, lower_vgatherb, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

@@ -19,7 +19,8 @@
  *     instruction (vconv_deq aside); rnd is R A F C Z or O (O from f32 to f16
  *     only, the one vconv_*o), sat SAT or NOSAT, rep two strides.
  *   - ld_ub / st_ub move one element of the pointer's element type.
- *   - vgather moves 16- or 32-bit elements at u32 offsets; vreducev2 packs
+ *   - vgather moves 16- or 32-bit elements at u32 offsets (vgatherb whole
+ *     blocks of any type, and reports as vgather does); vreducev2 packs
  *     16- or 32-bit elements.
  *   - vbitsort sorts f16 or f32 values with 32-bit indices; vmrgsort4's
  *     lists and destination share one element type, f16 or f32.
@@ -217,6 +218,9 @@ static bool check_gather(const ptoc_op *op, const ptoc_type *const *types, uint3
     const ptoc_type *d = ptr_elem(types[0]), *s = ptr_elem(types[1]);
     unsigned bits = ptoc_type_bitwidth(d);
     bool gather = n == 4;
+    if (gather && ptoc_pto_vop(op) == PTOC_PTO_VOP_A2A3_VGATHERB && ptoc_type_is_int(s) &&
+        ptoc_type_bitwidth(s) == 32)
+        return true;   /* vgatherb moves whole blocks: any element type */
     if ((bits == 16 || bits == 32) &&
         (gather ? ptoc_type_is_int(s) && ptoc_type_bitwidth(s) == 32 : ptoc_type_bitwidth(s) == bits))
         return true;

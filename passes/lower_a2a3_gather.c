@@ -24,6 +24,12 @@
  * is a scalar (PTOAS's form), so the library's conversion of a k tile goes.
  * Tiles other than row_major none_box vec tiles stay unlowered.
  *
+ *   tgatherb      (TGatherB.hpp) per valid row of dst: vgatherb of its whole
+ *                 256-byte repeats (8 blocks, each the 32 bytes at src's UB
+ *                 address + its offset), then the columns after them by the
+ *                 scalar unit (the library's tail vgatherb writes whole
+ *                 repeats past dst's valid columns, which the cpu target
+ *                 leaves alone)
  *   tscatter      (TScatter.hpp) dst's whole storage zeroed by vector_dup in
  *                 counter mode (its u32 words for 4-byte data, else u16),
  *                 then the scalar unit: dst's element idx[r, c] = src[r, c]
@@ -38,7 +44,7 @@ enum { CMP_CHUNK = 1024 };
 
 bool a2_gather_lowers(ptoc_pto_op_id opcode)
 {
-    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER;
+    return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER || opcode == PTOC_PTO_OP_TGATHERB;
 }
 
 static const ptoc_pto_tile_desc *plain(const ptoc_value *v)
@@ -296,8 +302,65 @@ static void scatter(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* ---------------------------------------------------------------- tgatherb */
+
+static bool vec_row_major(const ptoc_pto_tile_desc *d)
+{
+    unsigned bits = d ? ptoc_type_bitwidth(d->elem) : 0;
+    return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+           d->slayout == PTOC_PTO_SL_NONE_BOX && (bits == 8 || bits == 16 || bits == 32);
+}
+
+static void gatherb(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *src = ptoc_op_operand(op, 0), *off = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *o = plain(off), *d = ptoc_pto_tile_buf(dst->type);
+    if (!vec_row_major(s) || !vec_row_major(d) || !o || ptoc_type_bitwidth(o->elem) != 32 ||
+        !ptoc_type_is_int(o->elem) || ptoc_type_bitwidth(s->elem) != ptoc_type_bitwidth(d->elem))
+        return;
+    unsigned bits = ptoc_type_bitwidth(d->elem);
+    int64_t B = 256 / bits, E = 8 * B;
+    ptoc_value *tiles[3] = {src, off, dst};
+    vb_open_vecscope(L, op, tiles, 3, 1);
+    ptoc_type *e = int_of(L, bits), *u32 = int_of(L, 32), *i64 = i64_of(L);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *vB = vb_index(L, B), *vE = vb_index(L, E);
+    ptoc_value *dcols = vb_index(L, d->cols), *ocols = vb_index(L, o->cols);
+    ptoc_value *addr_ops[2] = {vb_tile_ptr(L, src, e), zero};
+    ptoc_value *base = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_ADDR, 2, addr_ops, 1, &i64, NULL, NULL, NULL, NULL));
+    ptoc_value *dp = vb_tile_ptr(L, dst, e), *op_ = vb_tile_ptr(L, off, u32);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *full = vb_arith(L, "arith.divui", vcols, vE);
+    vb_loop rl, cl;
+    ptoc_value *r = vb_loop_begin(L, &rl, zero, vrows, one);
+    ptoc_value *drow = vb_arith(L, "arith.muli", r, dcols), *orow = vb_arith(L, "arith.muli", r, ocols);
+    /* the whole repeats: vgatherb (8 blocks a repeat) */
+    ptoc_value *g[6] = {dp, drow, op_, orow, base, full};
+    op0(L, PTOC_PTO_VOP_A2A3_VGATHERB, 6, g);
+    /* the columns after them by the scalar unit, so that nothing past the valid ones is written */
+    ptoc_value *c = vb_loop_begin(L, &cl, vb_arith(L, "arith.muli", full, vE), vcols, one);
+    ptoc_value *ld_o[2] = {op_, vb_arith(L, "arith.addi", orow, vb_arith(L, "arith.divui", c, vB))};
+    ptoc_value *ob = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld_o, 1, &u32, NULL, NULL, NULL, NULL));
+    ptoc_value *in_blk = vb_arith(L, "arith.muli", vb_arith(L, "arith.remui", c, vB), vb_index(L, bits / 8));
+    ptoc_value *at = vb_arith(L, "arith.addi", vb_arith(L, "arith.addi", base, vb_cast(L, "arith.extui", ob, i64)),
+                              vb_cast(L, "arith.index_cast", in_blk, i64));
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, e);
+    ptoc_value *p = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &at, 1, &pt, NULL, NULL, NULL, NULL));
+    ptoc_value *ld_v[2] = {p, zero};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld_v, 1, &e, NULL, NULL, NULL, NULL));
+    ptoc_value *st[3] = {v, dp, vb_arith(L, "arith.addi", drow, c)};
+    op0(L, PTOC_PTO_VOP_A2A3_ST_UB, 3, st);
+    vb_loop_end(L, &cl);
+    vb_loop_end(L, &rl);
+    ptoc_op_erase(op);
+}
+
 void a2_gather_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TGATHERB) {
+        gatherb(L, op);
+        return;
+    }
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TSCATTER) {
         scatter(L, op);
         return;
