@@ -7,6 +7,11 @@
  *             unit's ld_ub / st_ub of src1's valid columns one by one (a
  *             vector copy cannot start inside a block).
  *
+ *   ttrans    the scalar unit (ld_ub / st_ub) moves src's valid region
+ *             element by element, dst[j, i] = src[i, j]: TTrans.hpp's own loop
+ *             for its tail tiles, here for the whole region; its vnchwconv
+ *             transposes of the 16 x 16 (32-byte) sub-tiles are not modelled.
+ *
  * The block copies also write dst's columns past the valid ones up to the
  * next block boundary (inside the row: the verifier keeps src0's and src1's
  * columns within dst's), as the hardware does; the valid region is the cpu
@@ -15,7 +20,10 @@
  */
 #include "passes/lower_a2a3.h"
 
-bool a2_layout_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TCONCAT; }
+bool a2_layout_lowers(ptoc_pto_op_id opcode)
+{
+    return opcode == PTOC_PTO_OP_TCONCAT || opcode == PTOC_PTO_OP_TTRANS;
+}
 
 static bool concat_tile(const ptoc_type *t, const ptoc_type *elem)
 {
@@ -27,8 +35,9 @@ static bool concat_tile(const ptoc_type *t, const ptoc_type *elem)
 
 typedef struct concat {
     vop_builder *L;
-    ptoc_type *elem, *i64;
+    ptoc_type *elem, *i64, *bits;   /* bits: the signless integer of elem's width */
     ptoc_value *dst, *src0, *src1;  /* their pointers */
+    ptoc_value *dst_bits, *src1_bits; /* the same as `bits`: the scalar unit moves bits */
     int64_t dcols, cols0, cols1;    /* their row strides */
     int64_t B;                      /* elements per 32-byte block */
     ptoc_value *vrows;
@@ -64,16 +73,50 @@ static void scalar_rows(concat *c, ptoc_value *at, ptoc_value *cols)
     ptoc_value *drow = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, c->dcols)), at);
     ptoc_value *srow = vb_arith(L, "arith.muli", r, vb_index(L, c->cols1));
     ptoc_value *j = vb_loop_begin(L, &jl, vb_index(L, 0), cols, vb_index(L, 1));
-    ptoc_value *ld[2] = {c->src1, vb_arith(L, "arith.addi", srow, j)};
-    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld, 1, &c->elem, NULL, NULL, NULL, NULL));
-    ptoc_value *st[3] = {v, c->dst, vb_arith(L, "arith.addi", drow, j)};
+    ptoc_value *ld[2] = {c->src1_bits, vb_arith(L, "arith.addi", srow, j)};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld, 1, &c->bits, NULL, NULL, NULL, NULL));
+    ptoc_value *st[3] = {v, c->dst_bits, vb_arith(L, "arith.addi", drow, j)};
     (void)vb_vop(L, PTOC_PTO_VOP_A2A3_ST_UB, 3, st, 0, NULL, NULL, NULL, NULL, NULL);
     vb_loop_end(L, &jl);
     vb_loop_end(L, &rl);
 }
 
+/* ttrans: dst[j, i] = src[i, j] over src's valid region, by the scalar unit
+ * (TTrans.hpp's TransTailTiles loop), element bits as they are. */
+static void trans_lower(vop_builder *L, ptoc_op *op)
+{
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 2);
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    if (!s || !d || !concat_tile(src->type, s->elem) || !concat_tile(dst->type, s->elem))
+        return;
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    ptoc_type *e = ptoc_type_int(L->ctx, ptoc_type_bitwidth(s->elem), PTOC_SIGNLESS);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1);
+    ptoc_value *scols = vb_index(L, s->cols), *dcols = vb_index(L, d->cols);
+    ptoc_value *sp = vb_tile_ptr(L, src, e), *dp = vb_tile_ptr(L, dst, e);
+    ptoc_op *valid = vb_tile_valid(L, src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    vb_loop il, jl;
+    ptoc_value *i = vb_loop_begin(L, &il, zero, vrows, one);
+    ptoc_value *srow = vb_arith(L, "arith.muli", i, scols);
+    ptoc_value *j = vb_loop_begin(L, &jl, zero, vcols, one);
+    ptoc_value *ld[2] = {sp, vb_arith(L, "arith.addi", srow, j)};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld, 1, &e, NULL, NULL, NULL, NULL));
+    ptoc_value *st[3] = {v, dp, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", j, dcols), i)};
+    (void)vb_vop(L, PTOC_PTO_VOP_A2A3_ST_UB, 3, st, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &jl);
+    vb_loop_end(L, &il);
+    ptoc_op_erase(op);
+}
+
 void a2_layout_lower(vop_builder *L, ptoc_op *op)
 {
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TTRANS) {
+        if (vb_dps_ins(op) == 2)
+            trans_lower(L, op);
+        return;
+    }
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *s0 = ptoc_op_operand(op, 0), *s1 = ptoc_op_operand(op, 1), *d = ptoc_op_operand(op, 2);
@@ -93,6 +136,9 @@ void a2_layout_lower(vop_builder *L, ptoc_op *op)
     c.dst = vb_tile_ptr(L, d, c.elem);
     c.src0 = vb_tile_ptr(L, s0, c.elem);
     c.src1 = vb_tile_ptr(L, s1, c.elem);
+    c.bits = ptoc_type_int(L->ctx, ptoc_type_bitwidth(c.elem), PTOC_SIGNLESS);
+    c.dst_bits = vb_tile_ptr(L, d, c.bits);
+    c.src1_bits = vb_tile_ptr(L, s1, c.bits);
     c.vrows = ptoc_op_result(vb_tile_valid(L, d), 0);
     ptoc_value *vc0 = ptoc_op_result(vb_tile_valid(L, s0), 1), *vc1 = ptoc_op_result(vb_tile_valid(L, s1), 1);
     copy_rows(&c, c.src0, c.cols0, vb_index(L, 0), vc0);
