@@ -9,8 +9,9 @@
  * figures of their own (vrec, most compares) take their default (head 6,
  * slope 2, tail 0). copy_ubuf_to_ubuf costs its bytes at the UB-to-UB
  * bandwidth (1024 GiB/s at 1.85 GHz). Everything else a vector function
- * runs (the mask and CMPMASK writes, address casts, bridges) is scalar work
- * and costs the vector pipe nothing.
+ * runs (the mask and CMPMASK writes, address casts, bridges, ld_ub and st_ub:
+ * the scalar unit's loads and stores, which the cost model's stubs do not
+ * price) is scalar work and costs the vector pipe nothing.
  *
  * A vecscope runs one program with nothing else on the queue, so it costs
  * the head of its first instruction + the slopes and floors of all it runs
@@ -56,6 +57,11 @@ static const rep_cost costs[] = {
     {PTOC_PTO_VOP_A2A3_VCMIN, DEFAULT},
     /* vshl, vshr: the stubs' defaults (cce_costmodel_vector_compute.hpp) */
     {PTOC_PTO_VOP_A2A3_VSHL, DEFAULT},          {PTOC_PTO_VOP_A2A3_VSHR, DEFAULT},
+    /* vgather: the stub's 910B3 fit (head 24, slope 2); vreducev2: its (14, 14, 20);
+     * vbitsort, vgatherb: the defaults. vmrgsort4 (head 20, 78 a repeat: the stub's fit) is
+     * counted apart: its repeat is config's low byte. */
+    {PTOC_PTO_VOP_A2A3_VBITSORT, DEFAULT},      {PTOC_PTO_VOP_A2A3_VGATHERB, DEFAULT},
+    {PTOC_PTO_VOP_A2A3_VGATHER, 24, 2, 0},      {PTOC_PTO_VOP_A2A3_VREDUCEV2, 14, 14, 20},
 };
 
 enum { COUNT_FLOOR = 16 };
@@ -105,6 +111,13 @@ static void count(cg *g, const ptoc_op *op)
     ptoc_pto_vop_id id = ptoc_pto_vop(op);
     if (id == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF) {
         add_cycles(g, copy_cycles(g, op));
+        return;
+    }
+    if (id == PTOC_PTO_VOP_A2A3_VMRGSORT4) {
+        LLVMValueRef config = LLVMBuildSExt(g->b, cg_get(g, ptoc_op_operand(op, 11)), g->i64, "");
+        LLVMValueRef rep = LLVMBuildAnd(g->b, config, cg_i64(g, 0xff), "");
+        add_cycles(g, LLVMBuildAdd(g->b, LLVMBuildMul(g->b, rep, cg_i64(g, 78), ""), cg_i64(g, 20), ""));
+        LLVMBuildStore(g->b, cg_i64(g, 0), g->vf_state[1]);
         return;
     }
     const rep_cost *c = cost_of(id);

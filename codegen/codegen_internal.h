@@ -115,6 +115,9 @@ extern const cg_rule cg_pto_sort_rules[];       /* lower_pto_sort.c: tsort32, tm
 extern const size_t cg_pto_sort_rule_count;
 extern const cg_rule cg_pto_sort_vop_rules[];   /* lower_pto_sort.c: vbitsort, vmrgsort4 */
 extern const size_t cg_pto_sort_vop_rule_count;
+/* Whether sorted pair (va, ia) at position a precedes (vb, ib) at b (lower_pto_sort.c). */
+LLVMValueRef cg_sort_precedes(cg *g, LLVMValueRef va, LLVMValueRef ia, LLVMValueRef a, LLVMValueRef vb,
+                              LLVMValueRef ib, LLVMValueRef b);
 extern const cg_rule cg_pto_gather_rules[];     /* lower_pto_gather.c: tgather tgatherb tscatter mgather mscatter */
 extern const size_t cg_pto_gather_rule_count;
 extern const cg_rule cg_pto_layout_rules[];     /* lower_pto_layout.c: ttrans tconcat tpack */

@@ -49,6 +49,24 @@
  *   - vshl, vshr: each lane shifted by the scalar; vshr logical whatever the
  *     sign (TBitwiseSOp.hpp passes isArithmetic false); an amount of the
  *     width or more gives 0 (the cpu target's shift; the stubs say nothing).
+ *   - ld_ub / st_ub: the scalar unit's load and store of one element in UB;
+ *     an element outside UB traps.
+ *   - vgather: element k (as the mode walks them, contiguous) = the element
+ *     at UB byte address base + off[k] (u32); past UB's end traps.
+ *   - vgatherb: unmasked, dst's blocks 8r + b (contiguous) = the 32 bytes at UB
+ *     byte address base + off[8r + b]; past UB's end traps.
+ *   - vreducev2: per repeat, the lanes on that its pattern selects (or the
+ *     bits of its third pointer), packed contiguously into dst after the
+ *     previous repeat's; in counter mode every repeat reads the count's
+ *     first lanes (the library passes its row count as the repeat and its
+ *     valid columns as the count); the number written is RSVD_CNT, which
+ *     get_rsvd_cnt reads (a state field, 0 at the start).
+ *   - vbitsort: unmasked; per repeat 32 pairs ranked by tsort32's order
+ *     (cg_sort_precedes), each written whole (an f16 value's upper half 0).
+ *   - vmrgsort4: unmasked; the merge of the cpu target's tmrgsort (ties to
+ *     the earlier list, a NaN head never replaces another), every pair of
+ *     the lists in use (count's fields) unless exhausted stops it after the
+ *     step that empties one; VMS4_SR (get_vms4_sr) the pairs taken per list.
  *   - copy_gm_to_ubuf / copy_ubuf_to_gm (dst, src, n_burst, len_burst,
  *     left_pad, right_pad, src gap, dst gap): n_burst bursts of len_burst
  *     bytes. Between bursts the GM address advances by len_burst + its gap
@@ -105,13 +123,13 @@ bool cg_vop_is_a2a3(ptoc_pto_vop_id id)
 
 /* ---------------------------------------------------------------- the vector state */
 
-enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK, ST_PAD, ST_FIELDS };
+enum { ST_MASK_HI, ST_MASK_LO, ST_COUNTER, ST_CMPMASK, ST_PAD, ST_RSVD, ST_VMS4, ST_FIELDS };
 
 static LLVMTypeRef i128_of(cg *g) { return LLVMIntTypeInContext(g->llctx, 128); }
 
 static LLVMTypeRef state_type(cg *g)
 {
-    LLVMTypeRef fields[ST_FIELDS] = {g->i64, g->i64, g->i1, i128_of(g), g->i64};
+    LLVMTypeRef fields[ST_FIELDS] = {g->i64, g->i64, g->i1, i128_of(g), g->i64, g->i64, g->i64};
     return LLVMStructTypeInContext(g->llctx, fields, ST_FIELDS, false);
 }
 
@@ -123,7 +141,8 @@ LLVMValueRef cg_a2a3_state(cg *g)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->llctx);
     LLVMPositionBuilderAtEnd(b, g->fn->entry);   /* no terminator until the body is done */
     LLVMValueRef init[ST_FIELDS] = {LLVMConstAllOnes(g->i64), LLVMConstAllOnes(g->i64), LLVMConstNull(g->i1),
-                                    LLVMConstNull(i128_of(g)), LLVMConstNull(g->i64)};
+                                    LLVMConstNull(i128_of(g)), LLVMConstNull(g->i64), LLVMConstNull(g->i64),
+                                    LLVMConstNull(g->i64)};
     LLVMBuildStore(b, LLVMConstNamedStruct(state_type(g), init, ST_FIELDS), st);
     LLVMDisposeBuilder(b);
     return g->fn->a2a3_state = st;
@@ -136,7 +155,7 @@ static LLVMValueRef field_ptr(cg *g, unsigned field)
 
 static LLVMValueRef field(cg *g, unsigned f)
 {
-    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask", "pad"};
+    static const char *const names[] = {"mask.hi", "mask.lo", "counter", "cmpmask", "pad", "rsvd", "vms4"};
     LLVMTypeRef ty = f == ST_COUNTER ? g->i1 : f == ST_CMPMASK ? i128_of(g) : g->i64;
     return LLVMBuildLoad2(g->b, ty, field_ptr(g, f), names[f]);
 }
@@ -759,6 +778,289 @@ static bool lower_ub_addr(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* ld_ub (arg 1) / st_ub (0): the scalar unit's one element at ptr + off. */
+static bool lower_ub_scalar(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    uint32_t p = rule->arg ? 0 : 1;
+    unsigned esize = cg_elem_size(ptr_elem(op, p));
+    LLVMValueRef at = address(g, op, p);
+    /* an element outside UB traps (a scatter's index past its tile may land anywhere) */
+    LLVMValueRef base = LLVMBuildPtrToInt(g->b, cg_space_base(g, PTOC_PTO_AS_VEC), g->i64, "");
+    LLVMValueRef off = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, at, g->i64, ""), base, "");
+    int64_t cap = (int64_t)cg_capacity(g, PTOC_PTO_AS_VEC);
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildAdd(g->b, off, i64c(g, esize), ""), i64c(g, cap), "");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, LLVMBuildSDiv(g->b, off, i64c(g, esize), ""), i64c(g, cap / esize),
+               i64c(g, 3));
+    if (rule->arg) {
+        LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+        cg_set(g, &op->results[0], LLVMBuildLoad2(g->b, ty, at, "ld_ub"));
+    } else {
+        LLVMBuildStore(g->b, operand(g, op, 0), at);
+    }
+    return true;
+}
+
+/* Whether lane k of a repeat (k < L) is on in norm mode: bit k of the mask. */
+static LLVMValueRef lane_on(cg *g, LLVMValueRef k)
+{
+    LLVMValueRef hi = LLVMBuildICmp(g->b, LLVMIntUGE, k, i64c(g, 64), "");
+    LLVMValueRef word = LLVMBuildSelect(g->b, hi, field(g, ST_MASK_HI), field(g, ST_MASK_LO), "");
+    LLVMValueRef at = LLVMBuildSelect(g->b, hi, LLVMBuildSub(g->b, k, i64c(g, 64), ""), k, "");
+    LLVMValueRef bit = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, word, at, ""), i64c(g, 1), "");
+    return LLVMBuildICmp(g->b, LLVMIntNE, bit, i64c(g, 0), "on");
+}
+
+/* Branches to a fresh block when cond holds; returns the block after. */
+static LLVMBasicBlockRef when(cg *g, LLVMValueRef cond, const char *name)
+{
+    LLVMBasicBlockRef yes = cg_block(g, name), next = cg_block(g, "a2a3.next");
+    LLVMBuildCondBr(g->b, cond, yes, next);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    return next;
+}
+
+static void join(cg *g, LLVMBasicBlockRef next)
+{
+    LLVMBuildBr(g->b, next);
+    LLVMPositionBuilderAtEnd(g->b, next);
+}
+
+/* vgather dst, off, base, repeat: element k (counter mode k < the count; norm
+ * mode k < repeat * L, lane k % L on) = the element at UB byte base + off[k];
+ * an element past UB's end traps. */
+static bool lower_vgather(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    unsigned esize = cg_elem_size(elem), L = 256 / esize;
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, 8 * esize);
+    LLVMValueRef counter = field(g, ST_COUNTER);
+    LLVMValueRef total = LLVMBuildSelect(g->b, counter, field(g, ST_MASK_LO),
+                                         LLVMBuildMul(g->b, as_i64(g, op, 5), i64c(g, L), ""), "");
+    LLVMValueRef dst = address(g, op, 0), off = address(g, op, 2), base = as_i64(g, op, 4);
+    LLVMValueRef ub = cg_space_base(g, PTOC_PTO_AS_VEC);
+    int64_t cap = (int64_t)cg_capacity(g, PTOC_PTO_AS_VEC);
+    cg_loop k;
+    cg_loop_begin(g, &k, i64c(g, 0), total, "a2a3.vgather");
+    LLVMValueRef on = LLVMBuildOr(g->b, counter, lane_on(g, LLVMBuildURem(g->b, k.iv, i64c(g, L), "")), "");
+    LLVMBasicBlockRef next = when(g, on, "a2a3.vgather.on");
+    LLVMValueRef o = LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, g->i32, off, &k.iv, 1, ""), "");
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMBuildZExt(g->b, o, g->i64, ""), "");
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildAdd(g->b, at, i64c(g, esize), ""), i64c(g, cap), "");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, LLVMBuildUDiv(g->b, at, i64c(g, esize), ""),
+               i64c(g, cap / esize), i64c(g, 3));
+    LLVMValueRef v = LLVMBuildLoad2(g->b, bits, byte_gep(g, ub, at), "");
+    LLVMSetAlignment(v, 1);
+    LLVMSetAlignment(LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, bits, dst, &k.iv, 1, "")), 1);
+    join(g, next);
+    cg_loop_end(g, &k);
+    return true;
+}
+
+/* vgatherb dst, off, base, repeat: block 8r + b of dst = the 32 bytes at
+ * UB byte address base + off[8r + b]; a block past UB's end traps. */
+static bool lower_vgatherb(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMValueRef dst = address(g, op, 0), off = address(g, op, 2), base = as_i64(g, op, 4);
+    LLVMValueRef ub = cg_space_base(g, PTOC_PTO_AS_VEC);
+    int64_t cap = (int64_t)cg_capacity(g, PTOC_PTO_AS_VEC);
+    cg_loop k;
+    cg_loop_begin(g, &k, i64c(g, 0), LLVMBuildMul(g->b, as_i64(g, op, 5), i64c(g, 8), ""), "a2a3.vgatherb");
+    LLVMValueRef o = LLVMBuildLoad2(g->b, g->i32, LLVMBuildGEP2(g->b, g->i32, off, &k.iv, 1, ""), "");
+    LLVMValueRef at = LLVMBuildAdd(g->b, base, LLVMBuildZExt(g->b, o, g->i64, ""), "");
+    LLVMValueRef out = LLVMBuildICmp(g->b, LLVMIntUGT, LLVMBuildAdd(g->b, at, i64c(g, 32), ""), i64c(g, cap), "");
+    cg_trap_if(g, out, PTOC_RT_TRAP_INDEX, op->loc, LLVMBuildUDiv(g->b, at, i64c(g, 32), ""), i64c(g, cap / 32),
+               i64c(g, 3));
+    LLVMBuildMemMove(g->b, byte_gep(g, dst, LLVMBuildMul(g->b, k.iv, i64c(g, 32), "")), 1, byte_gep(g, ub, at), 1,
+                     i64c(g, 32));
+    cg_loop_end(g, &k);
+    return true;
+}
+
+/* Whether vreducev2's pattern p (1-7) selects lane e. */
+static LLVMValueRef pattern_selects(cg *g, LLVMValueRef p, LLVMValueRef e)
+{
+    /* P0101 P1010: e % 2 == p - 1; P0001 .. P1000: e % 4 == p - 3; P1111: all */
+    LLVMValueRef two = LLVMBuildICmp(g->b, LLVMIntULE, p, i64c(g, 2), "");
+    LLVMValueRef m = LLVMBuildSelect(g->b, two, i64c(g, 2), i64c(g, 4), "");
+    LLVMValueRef first = LLVMBuildSub(g->b, p, LLVMBuildSelect(g->b, two, i64c(g, 1), i64c(g, 3), ""), "");
+    LLVMValueRef hit = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildURem(g->b, e, m, ""), first, "");
+    return LLVMBuildOr(g->b, hit, LLVMBuildICmp(g->b, LLVMIntEQ, p, i64c(g, 7), ""), "");
+}
+
+/* vreducev2 dst, src, bits, pattern, src_rep, bits_rep, repeat: per repeat
+ * r (counter mode: each repeat reads the count's first lanes), the lanes e
+ * on that the pattern (0: bit e at bits + r * bits_rep blocks) selects, of
+ * src + r * src_rep blocks, packed into dst; RSVD_CNT = how many. */
+static bool lower_vreducev2(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    unsigned esize = cg_elem_size(elem), L = 256 / esize;
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, 8 * esize);
+    LLVMValueRef counter = field(g, ST_COUNTER);
+    LLVMValueRef lanes = LLVMBuildSelect(g->b, counter, field(g, ST_MASK_LO), i64c(g, L), "");
+    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2), mask = address(g, op, 4);
+    LLVMValueRef pat = as_i64(g, op, 6), srep = as_i64(g, op, 7), brep = as_i64(g, op, 8);
+    LLVMValueRef n = cg_alloca(g, g->i64, "a2a3.packed");
+    LLVMBuildStore(g->b, i64c(g, 0), n);
+    cg_loop r, e;
+    cg_loop_begin(g, &r, i64c(g, 0), as_i64(g, op, 9), "a2a3.vreducev2");
+    LLVMValueRef srow = byte_gep(g, src, LLVMBuildMul(g->b, r.iv, LLVMBuildMul(g->b, srep, i64c(g, 32), ""), ""));
+    LLVMValueRef brow = byte_gep(g, mask, LLVMBuildMul(g->b, r.iv, LLVMBuildMul(g->b, brep, i64c(g, 32), ""), ""));
+    cg_loop_begin(g, &e, i64c(g, 0), lanes, "a2a3.vreducev2.lane");
+    LLVMValueRef byte = LLVMBuildLoad2(g->b, g->i8, byte_gep(g, brow, LLVMBuildUDiv(g->b, e.iv, i64c(g, 8), "")), "");
+    LLVMValueRef bit = LLVMBuildTrunc(g->b, LLVMBuildURem(g->b, e.iv, i64c(g, 8), ""), g->i8, "");
+    LLVMValueRef user = LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, byte, bit, ""),
+                                                                    LLVMConstInt(g->i8, 1, false), ""),
+                                      LLVMConstInt(g->i8, 0, false), "");
+    LLVMValueRef sel = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, pat, i64c(g, 0), ""), user,
+                                       pattern_selects(g, pat, e.iv), "");
+    LLVMValueRef on = LLVMBuildOr(g->b, counter, lane_on(g, LLVMBuildURem(g->b, e.iv, i64c(g, L), "")), "");
+    LLVMBasicBlockRef next = when(g, LLVMBuildAnd(g->b, on, sel, ""), "a2a3.vreducev2.take");
+    LLVMValueRef v = LLVMBuildLoad2(g->b, bits, LLVMBuildGEP2(g->b, bits, srow, &e.iv, 1, ""), "");
+    LLVMValueRef k = LLVMBuildLoad2(g->b, g->i64, n, "");
+    LLVMBuildStore(g->b, v, LLVMBuildGEP2(g->b, bits, dst, &k, 1, ""));
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, k, i64c(g, 1), ""), n);
+    join(g, next);
+    cg_loop_end(g, &e);
+    cg_loop_end(g, &r);
+    set_field(g, ST_RSVD, LLVMBuildLoad2(g->b, g->i64, n, ""));
+    return true;
+}
+
+static bool lower_get_rsvd_cnt(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    LLVMValueRef v = field(g, ST_RSVD);
+    cg_set(g, &op->results[0], ty == g->i64 ? v : LLVMBuildTrunc(g->b, v, ty, ""));
+    return true;
+}
+
+/* vbitsort dst, src, idx, repeat: per repeat, each of the 32 (value, index)
+ * pairs goes to the slot its rank gives (cg_sort_precedes, as tsort32). */
+static bool lower_vbitsort(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    unsigned esize = cg_elem_size(elem);
+    LLVMTypeRef bits = LLVMIntTypeInContext(g->llctx, 8 * esize);
+    LLVMValueRef dst = address(g, op, 0), src = address(g, op, 2), idx = address(g, op, 4);
+    LLVMValueRef rank = cg_alloca(g, g->i64, "a2a3.rank");
+    cg_loop r, k, j;
+    cg_loop_begin(g, &r, i64c(g, 0), as_i64(g, op, 6), "a2a3.vbitsort");
+    LLVMValueRef first = LLVMBuildMul(B, r.iv, i64c(g, 32), "");
+    LLVMValueRef out = byte_gep(g, dst, LLVMBuildMul(B, r.iv, i64c(g, 256), ""));
+    cg_loop_begin(g, &k, i64c(g, 0), i64c(g, 32), "a2a3.vbitsort.elem");
+    LLVMValueRef ck = LLVMBuildAdd(B, first, k.iv, "");
+    LLVMValueRef pk = LLVMBuildGEP2(B, bits, src, &ck, 1, "");
+    LLVMValueRef vk = cg_load_elem(g, elem, pk), bk = LLVMBuildLoad2(B, bits, pk, "");
+    LLVMValueRef ik = LLVMBuildLoad2(B, g->i32, LLVMBuildGEP2(B, g->i32, idx, &ck, 1, ""), "");
+    LLVMBuildStore(B, i64c(g, 0), rank);
+    cg_loop_begin(g, &j, i64c(g, 0), i64c(g, 32), "a2a3.vbitsort.other");
+    LLVMValueRef cj = LLVMBuildAdd(B, first, j.iv, "");
+    LLVMValueRef vj = cg_load_elem(g, elem, LLVMBuildGEP2(B, bits, src, &cj, 1, ""));
+    LLVMValueRef ij = LLVMBuildLoad2(B, g->i32, LLVMBuildGEP2(B, g->i32, idx, &cj, 1, ""), "");
+    LLVMValueRef before = LLVMBuildZExt(B, cg_sort_precedes(g, vj, ij, j.iv, vk, ik, k.iv), g->i64, "");
+    LLVMBuildStore(B, LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, rank, ""), before, ""), rank);
+    cg_loop_end(g, &j);
+    LLVMValueRef slot = byte_gep(g, out, LLVMBuildMul(B, LLVMBuildLoad2(B, g->i64, rank, ""), i64c(g, 8), ""));
+    LLVMBuildStore(B, LLVMBuildZExtOrBitCast(B, bk, g->i32, ""), slot);   /* f16: 16 zero bits after the value */
+    LLVMBuildStore(B, ik, byte_gep(g, slot, i64c(g, 4)));
+    cg_loop_end(g, &k);
+    cg_loop_end(g, &r);
+    return true;
+}
+
+/* vmrgsort4 dst, l0, l1, l2, l3, count, config (the instruction's row in pto_vops.def). */
+static bool lower_vmrgsort4(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMBuilderRef B = g->b;
+    const ptoc_type *elem = ptr_elem(op, 0);
+    LLVMTypeRef vt = cg_compute_type(g, elem), pt = LLVMPointerTypeInContext(g->llctx, 0);
+    LLVMValueRef count = as_i64(g, op, 10), config = as_i64(g, op, 11);
+    LLVMValueRef repeat = LLVMBuildAnd(B, config, i64c(g, 0xff), "");
+    LLVMValueRef exhausted = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, config, i64c(g, 1 << 12), ""), i64c(g, 0), "");
+    LLVMValueRef len[4], at[4], base[4], total = i64c(g, 0);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef on = LLVMBuildAnd(B, LLVMBuildLShr(B, config, i64c(g, 8 + k), ""), i64c(g, 1), "");
+        LLVMValueRef n = LLVMBuildAnd(B, LLVMBuildLShr(B, count, i64c(g, 16 * k), ""), i64c(g, 0xffff), "");
+        len[k] = LLVMBuildMul(B, n, on, "");
+        total = LLVMBuildAdd(B, total, len[k], "");
+        at[k] = cg_alloca(g, g->i64, "a2a3.at");
+    }
+    LLVMValueRef out = cg_alloca(g, g->i64, "a2a3.out"), pick = cg_alloca(g, g->i64, "a2a3.pick");
+    LLVMValueRef best = cg_alloca(g, vt, "a2a3.best"), from = cg_alloca(g, pt, "a2a3.from");
+    cg_loop r;
+    cg_loop_begin(g, &r, i64c(g, 0), repeat, "a2a3.vmrgsort4");
+    LLVMValueRef shift = LLVMBuildMul(B, LLVMBuildMul(B, r.iv, total, ""), i64c(g, 8), "");
+    for (unsigned k = 0; k < 4; k++) {
+        base[k] = byte_gep(g, address(g, op, 2 + 2 * k), shift);
+        LLVMBuildStore(B, i64c(g, 0), at[k]);
+    }
+    LLVMValueRef dst = byte_gep(g, address(g, op, 0), shift);
+    LLVMBuildStore(B, i64c(g, 0), out);
+    LLVMBasicBlockRef step = cg_block(g, "a2a3.merge.step"), take = cg_block(g, "a2a3.merge.take");
+    LLVMBasicBlockRef done = cg_block(g, "a2a3.merge.done");
+    LLVMBuildBr(B, step);
+    LLVMPositionBuilderAtEnd(B, step);
+    LLVMBuildStore(B, i64c(g, -1), pick);
+    LLVMBuildStore(B, LLVMConstNull(vt), best);
+    LLVMBuildStore(B, LLVMConstNull(pt), from);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef a = LLVMBuildLoad2(B, g->i64, at[k], "");
+        LLVMValueRef has = LLVMBuildICmp(B, LLVMIntULT, a, len[k], "");
+        LLVMValueRef p = byte_gep(g, base[k], LLVMBuildMul(B, LLVMBuildSelect(B, has, a, i64c(g, 0), ""), i64c(g, 8), ""));
+        LLVMBasicBlockRef next = when(g, has, "a2a3.merge.head");
+        LLVMValueRef v = cg_load_elem(g, elem, p);
+        LLVMValueRef none = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildLoad2(B, g->i64, pick, ""), i64c(g, 0), "");
+        LLVMValueRef greater = LLVMBuildFCmp(B, LLVMRealOGT, v, LLVMBuildLoad2(B, vt, best, ""), "");
+        LLVMValueRef choose = LLVMBuildOr(B, none, greater, "");
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, i64c(g, k), LLVMBuildLoad2(B, g->i64, pick, ""), ""), pick);
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, v, LLVMBuildLoad2(B, vt, best, ""), ""), best);
+        LLVMBuildStore(B, LLVMBuildSelect(B, choose, p, LLVMBuildLoad2(B, pt, from, ""), ""), from);
+        join(g, next);
+    }
+    LLVMValueRef picked = LLVMBuildLoad2(B, g->i64, pick, "");
+    LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSGE, picked, i64c(g, 0), ""), take, done);
+    LLVMPositionBuilderAtEnd(B, take);
+    LLVMValueRef o = LLVMBuildLoad2(B, g->i64, out, "");
+    LLVMValueRef pair = LLVMBuildLoad2(B, g->i64, LLVMBuildLoad2(B, pt, from, ""), "");
+    LLVMSetAlignment(pair, 1);
+    LLVMSetAlignment(LLVMBuildStore(B, pair, byte_gep(g, dst, LLVMBuildMul(B, o, i64c(g, 8), ""))), 1);
+    LLVMBuildStore(B, LLVMBuildAdd(B, o, i64c(g, 1), ""), out);
+    LLVMValueRef emptied = LLVMConstInt(g->i1, 0, false);
+    for (unsigned k = 0; k < 4; k++) {
+        LLVMValueRef mine = LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntEQ, picked, i64c(g, k), ""), g->i64, "");
+        LLVMValueRef a = LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, at[k], ""), mine, "");
+        LLVMBuildStore(B, a, at[k]);
+        LLVMValueRef in_use = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, LLVMBuildLShr(B, config, i64c(g, 8 + k), ""),
+                                                                       i64c(g, 1), ""), i64c(g, 0), "");
+        emptied = LLVMBuildOr(B, emptied, LLVMBuildAnd(B, in_use, LLVMBuildICmp(B, LLVMIntEQ, a, len[k], ""), ""), "");
+    }
+    LLVMBuildCondBr(B, LLVMBuildAnd(B, exhausted, emptied, ""), done, step);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMValueRef sr = i64c(g, 0);
+    for (unsigned k = 0; k < 4; k++)
+        sr = LLVMBuildOr(B, sr, LLVMBuildShl(B, LLVMBuildLoad2(B, g->i64, at[k], ""), i64c(g, 16 * k), ""), "");
+    set_field(g, ST_VMS4, sr);
+    cg_loop_end(g, &r);
+    return true;
+}
+
+static bool lower_get_vms4_sr(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
+    LLVMValueRef v = field(g, ST_VMS4);
+    cg_set(g, &op->results[0], ty == g->i64 ? v : LLVMBuildTrunc(g->b, v, ty, ""));
+    return true;
+}
+
 /* ub_ptr a: the vec space's base plus a bytes. */
 static bool lower_ub_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -818,5 +1120,14 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_VCADD, lower_whole_reduce, VB_ADD),
     VOP(A2A3_VCMAX, lower_whole_reduce, VB_MAX),
     VOP(A2A3_VCMIN, lower_whole_reduce, VB_MIN),
+    VOP(A2A3_LD_UB, lower_ub_scalar, 1),
+    VOP(A2A3_ST_UB, lower_ub_scalar, 0),
+    VOP(A2A3_VGATHER, lower_vgather, 0),
+    VOP(A2A3_VREDUCEV2, lower_vreducev2, 0),
+    VOP(A2A3_GET_RSVD_CNT, lower_get_rsvd_cnt, 0),
+    VOP(A2A3_VBITSORT, lower_vbitsort, 0),
+    VOP(A2A3_VMRGSORT4, lower_vmrgsort4, 0),
+    VOP(A2A3_GET_VMS4_SR, lower_get_vms4_sr, 0),
+    VOP(A2A3_VGATHERB, lower_vgatherb, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];

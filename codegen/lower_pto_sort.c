@@ -64,8 +64,9 @@ static LLVMValueRef pair_ptr(cg *g, const cg_tile *t, LLVMValueRef row, LLVMValu
 
 /* Whether pair (va, ia, a) precedes pair (vb, ib, b) in a sorted block: the
  * greater value first, a NaN after every number, then the smaller index,
- * then the earlier position. A strict total order, so ranks are distinct. */
-static LLVMValueRef precedes(cg *g, LLVMValueRef va, LLVMValueRef ia, LLVMValueRef a, LLVMValueRef vb,
+ * then the earlier position. A strict total order, so ranks are distinct.
+ * (The A2/A3 model's vbitsort sorts by it too: cg_sort_precedes.) */
+LLVMValueRef cg_sort_precedes(cg *g, LLVMValueRef va, LLVMValueRef ia, LLVMValueRef a, LLVMValueRef vb,
                              LLVMValueRef ib, LLVMValueRef b)
 {
     LLVMBuilderRef B = g->b;
@@ -131,7 +132,7 @@ static void emit_block(cg *g, const sort_operands *o, LLVMValueRef row, LLVMValu
     LLVMValueRef cj = LLVMBuildAdd(B, first, j.iv, "");
     LLVMValueRef vj = cg_load_elem(g, elem, block_in(g, o, false, row, cj));
     LLVMValueRef ij = LLVMBuildLoad2(B, g->i32, block_in(g, o, true, irow, cj), "");
-    LLVMValueRef before = LLVMBuildZExt(B, precedes(g, vj, ij, j.iv, vk, ik, k.iv), g->i64, "");
+    LLVMValueRef before = LLVMBuildZExt(B, cg_sort_precedes(g, vj, ij, j.iv, vk, ik, k.iv), g->i64, "");
     LLVMBuildStore(B, LLVMBuildAdd(B, LLVMBuildLoad2(B, g->i64, rank, ""), before, ""), rank);
     cg_loop_end(g, &j);
     /* pair (vk, ik) goes to pair slot 32*blk + rank of dst's row */

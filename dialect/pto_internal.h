@@ -172,6 +172,7 @@ typedef enum pto_rop_rule {
     PTO_ROP_SET_CMPMASK, PTO_ROP_COPY_IN, PTO_ROP_COPY_OUT, PTO_ROP_COPY_UB, PTO_ROP_UB_ADDR, PTO_ROP_UB_PTR,
     PTO_ROP_CONV,
     PTO_ROP_SCALAR_INT,
+    PTO_ROP_UB_SCALAR, PTO_ROP_GATHER, PTO_ROP_SORT,
 } pto_rop_rule;
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n);

@@ -18,6 +18,12 @@
  *   - vconv converts between a pair a2a3 TCvt.hpp converts with one vconv_*
  *     instruction (vconv_deq aside); rnd is R A F C Z or O (O from f32 to f16
  *     only, the one vconv_*o), sat SAT or NOSAT, rep two strides.
+ *   - ld_ub / st_ub move one element of the pointer's element type.
+ *   - vgather moves 16- or 32-bit elements at u32 offsets (vgatherb whole
+ *     blocks of any type, and reports as vgather does); vreducev2 packs
+ *     16- or 32-bit elements.
+ *   - vbitsort sorts f16 or f32 values with 32-bit indices; vmrgsort4's
+ *     lists and destination share one element type, f16 or f32.
  * The counts (repeat, the burst fields) are values: their ranges are the
  * lowering's to keep (repeats above 255 split) and the definition's to
  * check at run time.
@@ -194,6 +200,55 @@ static bool check_conv(const ptoc_op *op, const ptoc_type *const *types)
     return check_stride_list(op, "rep", 2);
 }
 
+/* ld_ub / st_ub: the value is of the pointer's element type. */
+static bool ub_scalar(const ptoc_op *op, const ptoc_type *const *types, const char *kinds)
+{
+    bool load = kinds[0] == 'p';
+    const ptoc_type *e = ptr_elem(types[load ? 0 : 1]), *v = types[load ? 1 : 0];
+    if (e == v || (ptoc_type_is_int(e) && ptoc_type_is_int(v) && ptoc_type_bitwidth(e) == ptoc_type_bitwidth(v)))
+        return true;
+    ptoc_op_emit_error(op, "moves an element of its UB pointer's element type");
+    return false;
+}
+
+/* vgather: 16- or 32-bit data, 32-bit integer offsets; vreducev2: 16- or
+ * 32-bit data, the source of the same width. */
+static bool check_gather(const ptoc_op *op, const ptoc_type *const *types, uint32_t n)
+{
+    const ptoc_type *d = ptr_elem(types[0]), *s = ptr_elem(types[1]);
+    unsigned bits = ptoc_type_bitwidth(d);
+    bool gather = n == 4;
+    if (gather && ptoc_pto_vop(op) == PTOC_PTO_VOP_A2A3_VGATHERB && ptoc_type_is_int(s) &&
+        ptoc_type_bitwidth(s) == 32)
+        return true;   /* vgatherb moves whole blocks: any element type */
+    if ((bits == 16 || bits == 32) &&
+        (gather ? ptoc_type_is_int(s) && ptoc_type_bitwidth(s) == 32 : ptoc_type_bitwidth(s) == bits))
+        return true;
+    ptoc_op_emit_error(op, gather ? "gathers 16- or 32-bit elements at 32-bit integer offsets"
+                                  : "packs 16- or 32-bit elements from a source of their width");
+    return false;
+}
+
+/* vbitsort: f16 or f32 dst and src, 32-bit integer indices; vmrgsort4: the
+ * five pointers share one element type, f16 or f32. */
+static bool check_sort(const ptoc_op *op, const ptoc_type *const *types, uint32_t n)
+{
+    const ptoc_type *e = ptr_elem(types[0]);
+    bool ok = computable(e, true, false);
+    uint32_t nptrs = n == 4 ? 2 : 5;
+    for (uint32_t i = 1; i < nptrs; i++)
+        ok = ok && ptr_elem(types[i]) == e;
+    if (n == 4) {
+        const ptoc_type *ix = ptr_elem(types[2]);
+        ok = ok && ptoc_type_is_int(ix) && ptoc_type_bitwidth(ix) == 32;
+    }
+    if (ok)
+        return true;
+    ptoc_op_emit_error(op, n == 4 ? "sorts f16 or f32 values with 32-bit integer indices"
+                                  : "merges lists of one element type, f16 or f32");
+    return false;
+}
+
 bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const *types, const char *kinds,
                    uint32_t n)
 {
@@ -216,6 +271,9 @@ bool pto_check_rop(const ptoc_op *op, pto_rop_rule rule, const ptoc_type *const 
     case PTO_ROP_UB_ADDR:
     case PTO_ROP_UB_PTR: return ub_address(op, types[rule == PTO_ROP_UB_ADDR ? 1 : 0]);
     case PTO_ROP_CONV: return check_conv(op, types);
+    case PTO_ROP_UB_SCALAR: return ub_scalar(op, types, kinds);
+    case PTO_ROP_GATHER: return check_gather(op, types, n);
+    case PTO_ROP_SORT: return check_sort(op, types, n);
     case PTO_ROP_SET_MASK:
     case PTO_ROP_MODE:
     case PTO_ROP_SET_CMPMASK: return true;

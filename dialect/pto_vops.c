@@ -59,10 +59,14 @@ typedef enum vop_rule {
     VR_REP_BINARY, VR_REP_BINARY_INT, VR_REP_UNARY, VR_REP_UNARY_FLOAT, VR_REP_UNARY_INT, VR_REP_SCALAR,
     VR_REP_CMP, VR_REP_CMPS, VR_REP_SEL, VR_REP_BRCB, VR_REP_DUP, VR_SET_MASK, VR_MODE, VR_SET_CMPMASK,
     VR_COPY_IN, VR_COPY_OUT, VR_COPY_UB, VR_UB_ADDR, VR_UB_PTR, VR_REP_CONV, VR_REP_SCALAR_INT,
+    VR_UB_SCALAR, VR_REP_GATHER, VR_REP_SORT,
 } vop_rule;
 _Static_assert(VR_UB_PTR - VR_REP_BINARY == PTO_ROP_UB_PTR, "the repeat rules in pto_rops.c's order");
 _Static_assert(VR_REP_CONV - VR_REP_BINARY == PTO_ROP_CONV, "the repeat rules in pto_rops.c's order");
 _Static_assert(VR_REP_SCALAR_INT - VR_REP_BINARY == PTO_ROP_SCALAR_INT, "the repeat rules in pto_rops.c's order");
+_Static_assert(VR_REP_SORT - VR_REP_BINARY == PTO_ROP_SORT, "the repeat rules in pto_rops.c's order");
+_Static_assert(VR_REP_GATHER - VR_REP_BINARY == PTO_ROP_GATHER, "the repeat rules in pto_rops.c's order");
+_Static_assert(VR_UB_SCALAR - VR_REP_BINARY == PTO_ROP_UB_SCALAR, "the repeat rules in pto_rops.c's order");
 
 typedef struct vop_row {
     ptoc_pto_vop_info info;
@@ -918,6 +922,7 @@ static bool check_rule(const vop_view *w)
     case VR_REP_SCALAR: case VR_REP_CMP: case VR_REP_CMPS: case VR_REP_SEL: case VR_REP_BRCB: case VR_REP_DUP:
     case VR_SET_MASK: case VR_MODE: case VR_SET_CMPMASK: case VR_COPY_IN: case VR_COPY_OUT: case VR_COPY_UB:
     case VR_UB_ADDR: case VR_UB_PTR: case VR_REP_CONV: case VR_REP_SCALAR_INT:
+    case VR_UB_SCALAR: case VR_REP_GATHER: case VR_REP_SORT:
         return pto_check_rop(w->op, (pto_rop_rule)(rule - VR_REP_BINARY), w->types, w->kinds, w->ntypes);
     }
     return true;

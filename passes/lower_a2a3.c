@@ -59,6 +59,9 @@ static const a2_family families[] = {
     {a2_rowexpand_dup_lowers, a2_rowexpand_dup_lower},
     {a2_rowprod_lowers, a2_rowprod_lower},
     {a2_argreduce_lowers, a2_argreduce_lower},
+    {a2_layout_lowers, a2_layout_lower},
+    {a2_gather_lowers, a2_gather_lower},
+    {a2_sort_lowers, a2_sort_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -147,6 +147,15 @@ void a2_rowprod_lower(vop_builder *L, ptoc_op *op);
 /* trowargmax trowargmin tcolargmax tcolargmin (lower_a2a3_argreduce.c). */
 bool a2_argreduce_lowers(ptoc_pto_op_id opcode);
 void a2_argreduce_lower(vop_builder *L, ptoc_op *op);
+/* tconcat (lower_a2a3_layout.c). */
+bool a2_layout_lowers(ptoc_pto_op_id opcode);
+void a2_layout_lower(vop_builder *L, ptoc_op *op);
+/* tgather's three forms (lower_a2a3_gather.c). */
+bool a2_gather_lowers(ptoc_pto_op_id opcode);
+void a2_gather_lower(vop_builder *L, ptoc_op *op);
+/* tsort32, tmrgsort (lower_a2a3_sort.c). */
+bool a2_sort_lowers(ptoc_pto_op_id opcode);
+void a2_sort_lower(vop_builder *L, ptoc_op *op);
 
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);

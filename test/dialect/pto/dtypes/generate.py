@@ -193,6 +193,7 @@ hw("mscatter", "src", "", "i8 ui8 i16 ui16 i32 ui32 f16 bf16 f32", "i8 ui8 i16 u
 hw("mscatter", "idx", "", "i32 ui32", "i32 ui32")
 hw("ttrans", "src", "", "b8 b16 b32", "b8 b16 b32")
 hw("tconcat", "dst", "", "i32 i16 i8 ui32 ui16 ui8 f16 f32 bf16", "i32 ui32 f32 i16 ui16 f16 bf16 ui8 i8")
+hw("tpack", "src", "", "-", "any")          # no a2a3/TPack.hpp; A5 unchecked
 
 # ---------------------------------------------------------------- op fixtures
 
@@ -299,6 +300,7 @@ fixture("tscatter", [("src", T()), ("indexes", T(dflt="i32"))], [("dst", T())])
 fixture("mgather", [("mem", T()), ("idx", T(dflt="i32"))], [("dst", T())])
 fixture("mscatter", [("src", T()), ("idx", T(dflt="i32"))], [("mem", T())])
 fixture("ttrans", [("src", T()), ("tmp", T())], [("dst", T())])
+fixture("tpack", [("src", T(dflt="i32"))], [("dst", T(dflt="i16"))])
 
 # ---------------------------------------------------------------- the table's rows
 
