@@ -402,7 +402,9 @@ static bool check_kinds(const vop_view *w)
             break;
         case 't': {
             const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-            if (!d || d->loc != PTOC_PTO_AS_VEC) {
+            ptoc_pto_address_space space;
+            bool vec_memref = ptoc_pto_memref_space(t, &space) && space == PTOC_PTO_AS_VEC;
+            if (!vec_memref && (!d || d->loc != PTOC_PTO_AS_VEC)) {
                 ptoc_op_emit_error(w->op, "a tile operand must be a !pto.tile_buf in vec");
                 ok = false;
             }
@@ -831,7 +833,9 @@ static bool check_rule(const vop_view *w)
          * an integer tile's as its bytes (mask tiles) or 16-bit words (A2/A3 TCmp.hpp's
          * vnot of the mask), any tile's as another type of its width (A2/A3 TSel.hpp
          * selects on half or float by size) */
-        const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])->elem;
+        const ptoc_type *pe = ptoc_pto_ub_ptr_elem(w->types[1]), *te = ptoc_pto_tile_buf(w->types[0])
+                                                         ? ptoc_pto_tile_buf(w->types[0])->elem
+                                                         : w->types[0]->u.shaped.elem; /* a vec memref */
         bool words = ptoc_type_is_int(te) && ptoc_type_bitwidth(te) == 64 && is_uint(pe, 32);
         bool bytes = ptoc_type_is_int(te) && ptoc_type_is_int(pe) && ptoc_type_bitwidth(pe) <= 16 &&
                      ptoc_type_bitwidth(pe) >= ptoc_type_bitwidth(te);

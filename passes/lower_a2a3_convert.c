@@ -198,7 +198,7 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
     if (!plain(s) || !plain(d))
         return;
     const pair_row *pr = pair_of(s->elem, d->elem);

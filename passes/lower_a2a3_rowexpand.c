@@ -55,7 +55,7 @@ bool a2_rowexpand_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL;
 /* A col_major none_box vec tile of one column of `elem`. */
 static bool col_vector(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_COL_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && d->cols == 1;
 }
@@ -134,11 +134,11 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *src0 = ptoc_op_operand(op, 0), *src1 = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src0->type, d->elem) ||
         !col_vector(src1->type, d->elem) || d->rows >= 256 || (!row->ints && !ptoc_type_is_float(d->elem)))
         return;
-    const ptoc_pto_tile_desc *s0 = ptoc_pto_tile_buf(src0->type);
+    const ptoc_pto_tile_desc *s0 = a2_tile_desc(src0->type);
     ptoc_value *tiles[3] = {src0, src1, dst};
     vb_open_vecscope(L, op, tiles, 3, 1);
     a2_prog P;
