@@ -1598,6 +1598,42 @@ static bool scalar_tdivs(const ptoc_op *op)
     return arch && arch->dtypes == PTOC_PTO_DTYPE_COLUMN_A2A3;
 }
 
+bool ptoc_pto_a2a3_scalar_unit(ptoc_pto_op_id opcode, bool is_int, unsigned bits, bool is_unsigned)
+{
+    static const ptoc_pto_op_id any[] = {
+        PTOC_PTO_OP_TREM, PTOC_PTO_OP_TREMS, PTOC_PTO_OP_TFMOD, PTOC_PTO_OP_TFMODS, PTOC_PTO_OP_TADDC,
+        PTOC_PTO_OP_TSUBC, PTOC_PTO_OP_TADDSC, PTOC_PTO_OP_TSUBSC, PTOC_PTO_OP_TAXPY, PTOC_PTO_OP_TPRELU,
+        PTOC_PTO_OP_TLRELU};
+    static const ptoc_pto_op_id bytes[] = {PTOC_PTO_OP_TAND, PTOC_PTO_OP_TOR, PTOC_PTO_OP_TXOR,
+                                           PTOC_PTO_OP_TANDS, PTOC_PTO_OP_TORS, PTOC_PTO_OP_TXORS,
+                                           PTOC_PTO_OP_TNOT};
+    for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
+        if (opcode == any[i])
+            return true;
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
+        if (opcode == bytes[i])
+            return is_int && bits == 8;
+    if (opcode == PTOC_PTO_OP_TSHRS)
+        return is_int && !is_unsigned;
+    return opcode == PTOC_PTO_OP_TRECIP && is_int;
+}
+
+/* Whether `op` on A2/A3 runs on the scalar unit in ptoc (ptoc_pto_a2a3_scalar_unit). */
+static bool scalar_a2a3(const ptoc_op *op)
+{
+    if (!op->noperands)
+        return false;
+    const ptoc_type *t = ptoc_op_operand(op, op->noperands - 1)->type;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    const ptoc_type *e = d ? d->elem : t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+    const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(ptoc_pto_target_arch(op, NULL));
+    if (!e || !arch || arch->dtypes != PTOC_PTO_DTYPE_COLUMN_A2A3)
+        return false;
+    bool is_int = ptoc_type_is_int(e);
+    return ptoc_pto_a2a3_scalar_unit(ptoc_pto_opcode(op), is_int, ptoc_type_bitwidth(e),
+                                     is_int && e->u.integer.sign == PTOC_UNSIGNED);
+}
+
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
@@ -1605,7 +1641,7 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
         return PTOC_PTO_PIPE_NONE;
     if (info->pipe == PTOC_PTO_PIPE_BY_SPACES)
         return op_move_pipe(op);
-    if (scalar_tdivs(op))
+    if (scalar_tdivs(op) || scalar_a2a3(op))
         return PTOC_PTO_PIPE_S;
     return (ptoc_pto_pipe)info->pipe;
 }

@@ -62,6 +62,7 @@ static const a2_family families[] = {
     {a2_layout_lowers, a2_layout_lower},
     {a2_gather_lowers, a2_gather_lower},
     {a2_sort_lowers, a2_sort_lower},
+    {a2_scalar_lowers, a2_scalar_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
@@ -78,9 +79,31 @@ bool ptoc_lower_a2a3_lowers(ptoc_pto_op_id opcode) { return family_of(opcode) !=
 
 /* ---------------------------------------------------------------- tiles */
 
-bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)
+/* A vec memref's description, kept per thread for the few types one op's
+ * lowering reads (the description is a function of the type alone). */
+enum { MEMREF_SLOTS = 64 };
+static _Thread_local struct { const ptoc_type *type; ptoc_pto_tile_desc desc; } memref_descs[MEMREF_SLOTS];
+static _Thread_local uint32_t memref_next;
+
+const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t)
 {
     const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    ptoc_pto_address_space space;
+    if (d || !ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_VEC || t->u.shaped.rank != 2 ||
+        t->u.shaped.shape[0] == PTOC_DYNAMIC || t->u.shaped.shape[1] == PTOC_DYNAMIC || t->u.shaped.layout)
+        return d;
+    for (uint32_t i = 0; i < MEMREF_SLOTS; i++)
+        if (memref_descs[i].type == t)
+            return &memref_descs[i].desc;
+    uint32_t i = memref_next++ % MEMREF_SLOTS;
+    memref_descs[i].type = t;
+    memref_descs[i].desc = ptoc_pto_tile_desc_init(t->u.shaped.elem, t->u.shaped.shape[0], t->u.shaped.shape[1]);
+    return &memref_descs[i].desc;
+}
+
+bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)
+{
+    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
     if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR ||
         d->slayout != PTOC_PTO_SL_NONE_BOX || d->elem != elem)
         return false;
@@ -296,6 +319,10 @@ static bool lowers_any(ptoc_pto_op_id opcode) { return family_of(opcode) != NULL
 
 static void lower_one(vop_builder *L, ptoc_op *op)
 {
+    if (a2_scalar_claims(op)) {
+        a2_scalar_lower(L, op);
+        return;
+    }
     family_of(ptoc_pto_opcode(op))->lower_one(L, op);
 }
 

@@ -78,6 +78,10 @@ void a2_rows_count(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols);
 /* Whether every row stride is a whole number of 32-byte blocks. */
 bool a2_blocks_whole(const a2_prog *P);
 
+/* The tile description of a tile_buf, or of a static 2-D vec memref (a
+ * row_major none_box tile, valid shape = shape); NULL for anything else. */
+const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t);
+
 /* A row_major none_box vec tile of `elem`, an element type the vector unit
  * computes on (f16, f32, i16, i32 of either sign). */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);
@@ -156,6 +160,11 @@ void a2_gather_lower(vop_builder *L, ptoc_op *op);
 /* tsort32, tmrgsort (lower_a2a3_sort.c). */
 bool a2_sort_lowers(ptoc_pto_op_id opcode);
 void a2_sort_lower(vop_builder *L, ptoc_op *op);
+/* Ops run element by element on the scalar unit (lower_a2a3_scalar.c);
+ * a2_scalar_claims: the ones it takes before the vector families. */
+bool a2_scalar_lowers(ptoc_pto_op_id opcode);
+bool a2_scalar_claims(ptoc_op *op);
+void a2_scalar_lower(vop_builder *L, ptoc_op *op);
 
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);

@@ -1,7 +1,10 @@
 /* lower_a2a3_unary.c: pto-lower-a2a3's unary family (pto-isa a2a3 TUnaryOp.hpp).
  *
  *   tabs tsqrt trelu tnot      vabs vsqrt vrelu vnot dst, src
- *   trsqrt                     vrsqrt dst, src (RsqrtOp, the default precision)
+ *   trsqrt                     vrsqrt dst, src (RsqrtOp, the default precision);
+ *                              the form with tmp too: the library's high-precision
+ *                              vsqrt then vdiv rounds twice, the cpu target's
+ *                              1 / sqrt(x) once, and vrsqrt gives the latter
  *   trecip (floats)            vrec dst, src (the library has no TRECIP; vrec is
  *                              its one-instruction 1 / x)
  *   tneg                       vmuls dst, src, -1 (TNEG_IMPL is TMULS by -1)
@@ -58,10 +61,11 @@ static bool takes(const u_row *row, const ptoc_type *elem)
 void a2_unary_lower(vop_builder *L, ptoc_op *op)
 {
     const u_row *row = row_of(ptoc_pto_opcode(op));
-    if (vb_dps_ins(op) != 1)
+    int nins = vb_dps_ins(op);
+    if (nins != 1 && !(nins == 2 && row->op == PTOC_PTO_OP_TRSQRT))
         return;
-    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem) ||
         !takes(row, d->elem))
         return;

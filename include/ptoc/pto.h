@@ -408,6 +408,12 @@ static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { retur
  * An integer tdivs on A2/A3 runs on S (the hardware divides it element by
  * element on the scalar unit). */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
+/* Whether ptoc runs `opcode` on A2/A3's scalar unit (S pipe), element by
+ * element, for a dst element of that kind: the ops whose library vector
+ * sequences do not give the cpu target's bytes (trem, tfmod, taddc, tsubc,
+ * taddsc, tsubsc, taxpy, tprelu, tlrelu and their scalar forms), the bitwise
+ * ops on 8-bit integers, signed tshrs and integer trecip. */
+bool ptoc_pto_a2a3_scalar_unit(ptoc_pto_op_id opcode, bool is_int, unsigned bits, bool is_unsigned);
 /* The hardware buffers the `scaling` space stands for: the fixpipe's (FB,
  * tmov.fp and the other fp forms) and, on A5, the MX matmuls' scale buffers
  * beside L0A and L0B (ScaleLeft, ScaleRight). Which one operand `i` of `op`

@@ -401,7 +401,8 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 /* The pipe a step runs on, for the flags between consecutive steps. */
 /* The pipe a step runs on: the DMA engines' for transfers; V for the ops,
  * but for an integer tdivs, tshl and tshr on A2/A3, which run on the scalar
- * unit (pto-isa a2a3/TDivS.hpp, TShl.hpp, TShr.hpp). */
+ * unit (pto-isa a2a3/TDivS.hpp, TShl.hpp, TShr.hpp), and the ops ptoc runs
+ * there (ptoc_pto_a2a3_scalar_unit). */
 static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char *arch)
 {
     if (s->kind != E2E_OP)
@@ -410,7 +411,10 @@ static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char
     bool int_divs = s->op == PTOC_PTO_OP_TDIVS && !ref_dtype_is_float(p->tiles[s->tile].dtype);
     bool shift = s->op == PTOC_PTO_OP_TSHL || s->op == PTOC_PTO_OP_TSHR ||   /* TShl.hpp, TShr.hpp */
                  s->op == PTOC_PTO_OP_TCI;                                   /* TCI.hpp */
-    return a2a3 && (int_divs || shift) ? "PIPE_S" : "PIPE_V";
+    ref_dtype d = p->tiles[s->tile].dtype;
+    bool is_int = !ref_dtype_is_float(d);
+    bool scalar_unit = ptoc_pto_a2a3_scalar_unit(s->op, is_int, 8 * ref_dtype_size(d), is_int && !ref_dtype_is_signed(d));
+    return a2a3 && (int_divs || shift || scalar_unit) ? "PIPE_S" : "PIPE_V";
 }
 
 /* `  func.func @name(params) {` and the index constants both forms start with. */
