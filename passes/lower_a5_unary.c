@@ -122,9 +122,10 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         uint32_t j = 0;
         while (tiles[j] != tiles[i])    /* an in-place op reads and writes one tile: one pointer */
             j++;
-        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], elem);
+        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], ptoc_pto_tile_buf(tiles[i]->type)->elem);
     }
-    ptoc_value *all16 = m->f16_in_f32 ? all_lanes(L, 16) : NULL, *all32 = m->f16_in_f32 ? all_lanes(L, 32) : NULL;
+    bool halves = m->f16_in_f32 || m->widen_ins;
+    ptoc_value *all16 = halves ? all_lanes(L, 16) : NULL, *all32 = m->f16_in_f32 ? all_lanes(L, 32) : NULL;
     ptoc_op *valid = vb_tile_valid(L, m->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
@@ -150,12 +151,13 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         }
         offs[i] = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
     }
-    ptoc_type *half = m->f16_in_f32 ? ptoc_pto_vreg_type_get(L->ctx, elem, 128) : ln.vreg;
+    ptoc_type *half = halves ? ptoc_pto_vreg_type_get(L->ctx, ptoc_type_float(L->ctx, PTOC_F16), 128) : ln.vreg;
     for (uint32_t i = 0; i < nin; i++) {
+        bool h = m->f16_in_f32 || (m->widen_ins >> i & 1);
         ptoc_value *ops[2] = {ptrs[i], offs[i]};
-        regs[i] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &half, "dist",
-                                    m->f16_in_f32 ? "UNPK_B16" : "NORM", NULL, NULL));
-        if (m->f16_in_f32)
+        regs[i] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, h ? &half : &ln.vreg, "dist",
+                                    h ? "UNPK_B16" : "NORM", NULL, NULL));
+        if (h)
             regs[i] = widen_f16(L, &ln, regs[i], all16);
     }
     ptoc_value *res = m->f(L, &ln, regs, &at, m->ctx);
