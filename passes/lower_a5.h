@@ -36,6 +36,8 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op);
 /* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
 bool a5_quant_lowers(ptoc_pto_op_id opcode);
 void a5_quant_lower(vop_builder *L, ptoc_op *op);
+/* trandom (lower_a5_random.c), reached through the fill hooks. */
+void a5_random_lower(vop_builder *L, ptoc_op *op);
 /* tmov vec -> vec that the elementwise copy leaves (lower_a5_mov.c). */
 void a5_mov_lower(vop_builder *L, ptoc_op *op);
 
