@@ -63,8 +63,9 @@ static void step(vop_builder *L, const argf *A, ptoc_value *x, ptoc_value *col, 
                  ptoc_value **acc)
 {
     ptoc_value *strict = cmp(L, A, x, acc[0], tail, A->max ? "gt" : "lt");
-    ptoc_value *fresh = op3(L, PTOC_PTO_VOP_PAND, cmp(L, A, acc[0], acc[0], tail, "ne"),
-                            cmp(L, A, x, x, tail, "eq"), tail, A->f.mask);
+    ptoc_value *empty = cmp(L, A, acc[0], acc[0], tail, "ne");     /* (one statement each: the ops' order) */
+    ptoc_value *number = cmp(L, A, x, x, tail, "eq");
+    ptoc_value *fresh = op3(L, PTOC_PTO_VOP_PAND, empty, number, tail, A->f.mask);
     ptoc_value *better = op3(L, PTOC_PTO_VOP_POR, strict, fresh, tail, A->f.mask);
     acc[0] = op3(L, PTOC_PTO_VOP_VSEL, x, acc[0], better, A->f.vreg);
     acc[1] = op3(L, PTOC_PTO_VOP_VSEL, col, acc[1], better, A->ix.vreg);

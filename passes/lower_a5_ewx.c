@@ -6,8 +6,7 @@
  *                              so float tiles too); the scalar forms vbr the
  *                              scalar's bits once, before the loop
  *   tshl tshr                  vshl, vshr (TShl.hpp, TShr.hpp); tshls tshrs: vshls,
- *   tshls tshrs                vshrs; not on 64-bit types (pto-split-u64 has no
- *                              shifts)
+ *   tshls tshrs                vshrs; 64-bit types through pto-split-u64
  *   tprelu tlrelu              a > 0 ? a : a * slope: vcmps gt 0, vmul (vmuls),
  *                              vsel; the library's vprelu and vlrelu compute the
  *                              same (TPrelu.hpp, TLRelu.hpp)
@@ -35,7 +34,7 @@
  *
  * Not lowered (they stay; the a5 backend says so): float trem, tfmod (the
  * library's division and truncation differ from the exact fmod the cpu target
- * computes), shifts on 64-bit types. The tmp operand is not touched.
+ * computes). The tmp operand is not touched.
  */
 #include "passes/lower_a5_ew.h"
 #include "ptoc/ptoc.h"
@@ -232,9 +231,9 @@ static bool x_operands(const ptoc_op *op, const x_row *row, x_op *x)
 /* Whether the element type is one this lowering computes the op on. */
 static bool x_elem_ok(const x_row *row, const ptoc_type *elem)
 {
-    bool fp = ptoc_type_is_float(elem), wide = ptoc_type_bitwidth(elem) == 64;
+    bool fp = ptoc_type_is_float(elem);
     switch (row->kind) {
-    case K_SHIFT: return !fp && !wide;
+    case K_SHIFT: return !fp;   /* 64-bit: pto-split-u64 splits the shifts */
     case K_PRELU: return fp;
     case K_FMOD: case K_REM: return !fp;
     case K_AXPY: return fp;

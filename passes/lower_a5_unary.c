@@ -122,7 +122,8 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         uint32_t j = 0;
         while (tiles[j] != tiles[i])    /* an in-place op reads and writes one tile: one pointer */
             j++;
-        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], ptoc_pto_tile_buf(tiles[i]->type)->elem);
+        bool h = m->f16_in_f32 || (i < nin && (m->widen_ins >> i & 1));
+        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], h ? ptoc_type_float(L->ctx, PTOC_F16) : ln.elem);
     }
     bool halves = m->f16_in_f32 || m->widen_ins;
     ptoc_value *all16 = halves ? all_lanes(L, 16) : NULL, *all32 = m->f16_in_f32 ? all_lanes(L, 32) : NULL;
