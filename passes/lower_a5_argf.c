@@ -72,13 +72,16 @@ static void step(vop_builder *L, const argf *A, ptoc_value *x, ptoc_value *col, 
 }
 
 /* The first column holding the row's best, from the lanes' bests and columns. */
-static ptoc_value *first_best(vop_builder *L, const argf *A, ptoc_value *best, ptoc_value *idx, ptoc_value *big)
+static ptoc_value *first_best(vop_builder *L, const argf *A, ptoc_value *best, ptoc_value *idx,
+                              ptoc_value *big)
 {
     ptoc_value *none = vb_float(L, A->f.elem, A->max ? -INFINITY : INFINITY);
     ptoc_value *nones = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &none, A->f.vreg, NULL, NULL);
-    ptoc_value *clean = op3(L, PTOC_PTO_VOP_VSEL, best, nones, cmp(L, A, best, best, A->all, "eq"), A->f.vreg);
+    ptoc_value *numbers = cmp(L, A, best, best, A->all, "eq");
+    ptoc_value *clean = op3(L, PTOC_PTO_VOP_VSEL, best, nones, numbers, A->f.vreg);
     ptoc_value *rops[2] = {clean, A->all};
-    ptoc_value *m = vb_vop1(L, A->max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN, 2, rops, A->f.vreg, NULL, NULL);
+    ptoc_pto_vop_id reduce = A->max ? PTOC_PTO_VOP_VCMAX : PTOC_PTO_VOP_VCMIN;
+    ptoc_value *m = vb_vop1(L, reduce, 2, rops, A->f.vreg, NULL, NULL);
     ptoc_value *dops[2] = {m, A->all};
     m = vb_vop1(L, PTOC_PTO_VOP_VDUP, 2, dops, A->f.vreg, "position", "LOWEST");
     ptoc_value *bigs = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &big, A->ix.vreg, NULL, NULL);

@@ -46,7 +46,8 @@ bool a5_fill_lowers(ptoc_pto_op_id opcode)
 {
     return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI || opcode == PTOC_PTO_OP_TTRI ||
            opcode == PTOC_PTO_OP_TFILLPAD || opcode == PTOC_PTO_OP_TFILLPAD_EXPAND ||
-           opcode == PTOC_PTO_OP_TFILLPAD_INPLACE || a5_quant_lowers(opcode) || opcode == PTOC_PTO_OP_TRANDOM;
+           opcode == PTOC_PTO_OP_TFILLPAD_INPLACE || a5_quant_lowers(opcode) ||
+           opcode == PTOC_PTO_OP_TRANDOM;
 }
 
 /* ---------------------------------------------------------------- registers */

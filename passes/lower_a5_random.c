@@ -93,10 +93,10 @@ static void rounds(vop_builder *L, const rnd *R, ptoc_value *x[4], ptoc_value *a
         ptoc_value *o0[3] = {x[0], R->mul[0], all}, *o1[3] = {x[2], R->mul[1], all};
         ptoc_op *p0 = vb_vop(L, PTOC_PTO_VOP_VMULL, 3, o0, 2, two, NULL, NULL, NULL, NULL);
         ptoc_op *p1 = vb_vop(L, PTOC_PTO_VOP_VMULL, 3, o1, 2, two, NULL, NULL, NULL, NULL);
-        ptoc_value *n0 = op3(L, R, PTOC_PTO_VOP_VXOR, op3(L, R, PTOC_PTO_VOP_VXOR, ptoc_op_result(p1, 1), x[1], all),
-                             R->keys[i][0], all);
-        ptoc_value *n2 = op3(L, R, PTOC_PTO_VOP_VXOR, op3(L, R, PTOC_PTO_VOP_VXOR, ptoc_op_result(p0, 1), x[3], all),
-                             R->keys[i][1], all);
+        ptoc_value *t0 = op3(L, R, PTOC_PTO_VOP_VXOR, ptoc_op_result(p1, 1), x[1], all);
+        ptoc_value *n0 = op3(L, R, PTOC_PTO_VOP_VXOR, t0, R->keys[i][0], all);
+        ptoc_value *t2 = op3(L, R, PTOC_PTO_VOP_VXOR, ptoc_op_result(p0, 1), x[3], all);
+        ptoc_value *n2 = op3(L, R, PTOC_PTO_VOP_VXOR, t2, R->keys[i][1], all);
         x[1] = ptoc_op_result(p1, 0);
         x[3] = ptoc_op_result(p0, 0);
         x[0] = n0;
@@ -110,8 +110,8 @@ void a5_random_lower(vop_builder *L, ptoc_op *op)
     const ptoc_pto_tile_desc *d = dst ? ptoc_pto_tile_buf(dst->type) : NULL;
     ptoc_attr *ra = ptoc_op_attr(op, "rounds");
     int64_t nr = ra && ra->kind == PTOC_ATTR_INTEGER ? ra->u.integer.value : 10;
-    if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR || !ptoc_type_is_int(d->elem) ||
-        ptoc_type_bitwidth(d->elem) != 32 || (nr != 7 && nr != 10))
+    if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR ||
+        !ptoc_type_is_int(d->elem) || ptoc_type_bitwidth(d->elem) != 32 || (nr != 7 && nr != 10))
         return;
     for (uint32_t i = 0; i < 6; i++) {
         ptoc_type *t = ptoc_op_operand(op, i)->type;
@@ -120,8 +120,9 @@ void a5_random_lower(vop_builder *L, ptoc_op *op)
     }
     ptoc_value *tiles[1] = {dst};
     vb_open_vecscope(L, op, tiles, 1, 1);
-    rnd R = {vb_lanes_of(L, ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED)), ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS),
-             ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), {{0}}, {0}, (int)nr};
+    rnd R = {vb_lanes_of(L, ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED)),
+             ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), {{0}}, {0},
+             (int)nr};
     ptoc_value *k[2] = {as_i32(L, &R, ptoc_op_operand(op, 0)), as_i32(L, &R, ptoc_op_operand(op, 1))};
     static const int64_t step[2] = {0x9E3779B9, 0xBB67AE85}, mul[2] = {0xD2511F53, 0xCD9E8D57};
     for (int i = 0; i < R.rounds; i++)
@@ -141,7 +142,8 @@ void a5_random_lower(vop_builder *L, ptoc_op *op)
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *chunk = vb_index(L, 256);
     ptoc_value *all = vb_first(L, &R.u, vb_index(L, 64));
-    ptoc_value *nchunks = vb_arith(L, "arith.divui", vb_arith(L, "arith.addi", vcols, vb_index(L, 255)), chunk);
+    ptoc_value *up = vb_arith(L, "arith.addi", vcols, vb_index(L, 255));
+    ptoc_value *nchunks = vb_arith(L, "arith.divui", up, chunk);
     ptoc_value *adv = vb_index(L, d->cols / 4), *stride = vb_index(L, d->cols);
     vb_loop rows, cols;
     ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);

@@ -152,7 +152,8 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         }
         offs[i] = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
     }
-    ptoc_type *half = halves ? ptoc_pto_vreg_type_get(L->ctx, ptoc_type_float(L->ctx, PTOC_F16), 128) : ln.vreg;
+    ptoc_type *f16 = ptoc_type_float(L->ctx, PTOC_F16);
+    ptoc_type *half = halves ? ptoc_pto_vreg_type_get(L->ctx, f16, 128) : ln.vreg;
     for (uint32_t i = 0; i < nin; i++) {
         bool h = m->f16_in_f32 || (m->widen_ins >> i & 1);
         ptoc_value *ops[2] = {ptrs[i], offs[i]};
@@ -165,8 +166,8 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     if (m->f16_in_f32)
         res = narrow_f16(L, half, res, all32);
     ptoc_value *ops[4] = {res, ptrs[nin], offs[nin], at.mask};
-    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", m->f16_in_f32 ? "PK_B32" : store_dist(ln.bits), NULL,
-           NULL);
+    const char *dist = m->f16_in_f32 ? "PK_B32" : store_dist(ln.bits);
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", dist, NULL, NULL);
     vb_loop_end(L, &cols);
     if (!flat)
         vb_loop_end(L, &rows);
