@@ -12,6 +12,8 @@ void a5_convert_lower(vop_builder *L, ptoc_op *op);
 /* The row and column reductions (lower_a5_reduce.c). */
 bool a5_reduce_lowers(ptoc_pto_op_id opcode);
 void a5_reduce_lower(vop_builder *L, ptoc_op *op);
+/* trowargmax/trowargmin of f32, f16, bf16 rows (lower_a5_argf.c), in a vecscope. */
+void a5_row_argf_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst, int64_t dst_stride);
 /* The trowexpand family (lower_a5_rowexpand.c). */
 bool a5_rowexpand_lowers(ptoc_pto_op_id opcode);
 void a5_rowexpand_lower(vop_builder *L, ptoc_op *op);
@@ -37,6 +39,8 @@ void a5_sort_lower(vop_builder *L, ptoc_op *op);
 /* tquant, tdequant (lower_a5_quant.c), reached through the fill hooks. */
 bool a5_quant_lowers(ptoc_pto_op_id opcode);
 void a5_quant_lower(vop_builder *L, ptoc_op *op);
+/* trandom (lower_a5_random.c), reached through the fill hooks. */
+void a5_random_lower(vop_builder *L, ptoc_op *op);
 /* tmov vec -> vec that the elementwise copy leaves, textract and tinsert
  * vec -> vec (lower_a5_mov.c). */
 bool a5_mov_lowers(ptoc_pto_op_id opcode);

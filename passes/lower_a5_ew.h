@@ -42,6 +42,9 @@ typedef struct a5_map_spec {
     ptoc_value *dst;
     ptoc_type *elem;            /* the registers' element type: NULL for dst's (bitwise ops: an integer) */
     bool by_rows;               /* the row loop even when the rows are contiguous */
+    bool f16_in_f32;            /* f16 tiles computed in f32 lanes: UNPK_B16 loads widened by vcvt,
+                                 * results rounded to f16 once (vcvt R) and stored PK_B32 */
+    uint32_t widen_ins;         /* bit i: in i is an f16 tile read into f32 lanes (UNPK_B16, vcvt) */
     a5_reg_fn f;
     const void *ctx;
 } a5_map_spec;

@@ -6,8 +6,7 @@
  *                              so float tiles too); the scalar forms vbr the
  *                              scalar's bits once, before the loop
  *   tshl tshr                  vshl, vshr (TShl.hpp, TShr.hpp); tshls tshrs: vshls,
- *   tshls tshrs                vshrs; not on 64-bit types (pto-split-u64 has no
- *                              shifts)
+ *   tshls tshrs                vshrs; 64-bit types through pto-split-u64
  *   tprelu tlrelu              a > 0 ? a : a * slope: vcmps gt 0, vmul (vmuls),
  *                              vsel; the library's vprelu and vlrelu compute the
  *                              same (TPrelu.hpp, TLRelu.hpp)
@@ -27,15 +26,20 @@
  *                              different sides of 0 (vcmps, pxor, pand, vadd
  *                              under that predicate)
  *
+ *   taxpy                      vmuls then vadd, dst read as a second in (the
+ *                              library's vaxpy is fused; the cpu target rounds
+ *                              the product); a NaN dst is kept (vcmp ne, vsel);
+ *                              an f16 src of an f32 dst is read into f32 lanes
+ *                              (UNPK_B16, vcvt EVEN, as TAxpy.hpp widens)
+ *
  * Not lowered (they stay; the a5 backend says so): float trem, tfmod (the
  * library's division and truncation differ from the exact fmod the cpu target
- * computes), taxpy (the library's vaxpy is fused; the cpu target rounds the
- * product), shifts on 64-bit types. The tmp operand is not touched.
+ * computes). The tmp operand is not touched.
  */
 #include "passes/lower_a5_ew.h"
 #include "ptoc/ptoc.h"
 
-typedef enum x_kind { K_BITWISE, K_SHIFT, K_PRELU, K_ADDC, K_PART, K_FMOD, K_REM } x_kind;
+typedef enum x_kind { K_BITWISE, K_SHIFT, K_PRELU, K_ADDC, K_PART, K_FMOD, K_REM, K_AXPY } x_kind;
 
 /* `vop` computes the first step; `scalar`: the form with a scalar in. */
 typedef struct x_row { ptoc_pto_op_id op; x_kind kind; ptoc_pto_vop_id vop; bool scalar; } x_row;
@@ -65,6 +69,7 @@ static const x_row x_rows[] = {
     {PTOC_PTO_OP_TFMODS, K_FMOD, PTOC_PTO_VOP_VDIV, true},
     {PTOC_PTO_OP_TREM, K_REM, PTOC_PTO_VOP_VDIV, false},
     {PTOC_PTO_OP_TREMS, K_REM, PTOC_PTO_VOP_VDIV, true},
+    {PTOC_PTO_OP_TAXPY, K_AXPY, PTOC_PTO_VOP_VMULS, true},
 };
 
 static const x_row *x_row_of(ptoc_pto_op_id opcode)
@@ -155,6 +160,13 @@ static ptoc_value *x_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *
         return vop2(L, ln, x->row->vop, a, b, m);
     case K_PRELU:
         return sel(L, ln, a, vop2(L, ln, x->row->vop, a, b, m), cmps(L, ln, a, x->zero, "gt", m));
+    case K_AXPY: {               /* dst + round(src * s): not fused; a NaN dst is the result */
+        ptoc_value *d = in[1];
+        ptoc_value *ops[3] = {d, d, m};
+        ptoc_value *nan =
+            vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMP, 3, ops, 1, &ln->mask, "cmp_mode", "ne", NULL, NULL));
+        return sel(L, ln, d, vop2(L, ln, PTOC_PTO_VOP_VADD, d, vop2(L, ln, x->row->vop, a, b, m), m), nan);
+    }
     case K_ADDC: {
         ptoc_value *r = vop2(L, ln, x->row->vop, a, b, m);
         ptoc_value *sum = vop2(L, ln, PTOC_PTO_VOP_VADD, r, in[x->row->scalar ? 1 : 2], m);
@@ -179,6 +191,15 @@ static ptoc_value *x_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *
 
 /* ---------------------------------------------------------------- operands */
 
+static bool is_f(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_float(t) && t->u.fp.kind == k; }
+
+/* taxpy's widening form: an f16 src with an f32 dst (a5/TAxpy.hpp's vcvt). */
+static bool f16_into_f32(const ptoc_value *src, const ptoc_type *dst_elem)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    return s && is_f(s->elem, PTOC_F16) && is_f(dst_elem, PTOC_F32) && a5_plain_tile(src, s->elem);
+}
+
 /* Reads the op's operands; false when this lowering does not apply. */
 static bool x_operands(const ptoc_op *op, const x_row *row, x_op *x)
 {
@@ -197,22 +218,25 @@ static bool x_operands(const ptoc_op *op, const x_row *row, x_op *x)
                 return false;
             x->scalar = v;
         } else if (x->ntiles < want) {
-            if (!a5_plain_tile(v, d->elem))
+            if (!a5_plain_tile(v, d->elem) && !(row->kind == K_AXPY && f16_into_f32(v, d->elem)))
                 return false;
             x->tiles[x->ntiles++] = v;
         }
     }
+    if (row->kind == K_AXPY && x->ntiles == want)
+        x->tiles[x->ntiles] = x->dst;   /* read as the second in */
     return x->ntiles == want && (x->scalar != NULL) == row->scalar;
 }
 
 /* Whether the element type is one this lowering computes the op on. */
 static bool x_elem_ok(const x_row *row, const ptoc_type *elem)
 {
-    bool fp = ptoc_type_is_float(elem), wide = ptoc_type_bitwidth(elem) == 64;
+    bool fp = ptoc_type_is_float(elem);
     switch (row->kind) {
-    case K_SHIFT: return !fp && !wide;
+    case K_SHIFT: return !fp;   /* 64-bit: pto-split-u64 splits the shifts */
     case K_PRELU: return fp;
     case K_FMOD: case K_REM: return !fp;
+    case K_AXPY: return fp;
     default: return true;
     }
 }
@@ -243,9 +267,13 @@ void a5_ewx_lower(vop_builder *L, ptoc_op *op)
     ptoc_type *elem = ptoc_pto_tile_buf(x.dst->type)->elem, *reg_elem = x_reg_elem(L, row, elem);
     if (!x_elem_ok(row, elem) || (x.scalar && !vb_scalar_fits(x.scalar->type, elem)))
         return;
+    ptoc_type *src_elem = ptoc_pto_tile_buf(x.tiles[0]->type)->elem;
+    bool widen = src_elem != elem;      /* taxpy f16 -> f32: the scalar is src's type, then f32 */
     a5_open_vecscope(L, op);
     a5_lanes ln = a5_lanes_of(L, reg_elem);
-    if (x.scalar)
+    if (x.scalar && widen)
+        x.scalar = vb_cast(L, "arith.extf", vb_scalar_as(L, x.scalar, src_elem), elem);
+    else if (x.scalar)
         x.scalar = x_scalar(L, x.scalar, elem, reg_elem);
     if (x.scalar && (row->kind == K_BITWISE || row->kind == K_FMOD || row->kind == K_REM))
         x.scalar_reg =
@@ -260,7 +288,8 @@ void a5_ewx_lower(vop_builder *L, ptoc_op *op)
             x.valid[k][1] = ptoc_op_result(v, 1);
         }
     }
-    a5_map_spec m = {.ins = x.tiles, .nin = x.ntiles, .dst = x.dst, .elem = reg_elem,
+    a5_map_spec m = {.ins = x.tiles, .nin = x.ntiles + (row->kind == K_AXPY), .dst = x.dst, .elem = reg_elem,
+                     .widen_ins = widen,
                      .by_rows = row->kind == K_PART, .f = x_reg, .ctx = &x};
     a5_map(L, &m);
     ptoc_op_erase(op);

@@ -46,7 +46,8 @@ bool a5_fill_lowers(ptoc_pto_op_id opcode)
 {
     return opcode == PTOC_PTO_OP_TEXPANDS || opcode == PTOC_PTO_OP_TCI || opcode == PTOC_PTO_OP_TTRI ||
            opcode == PTOC_PTO_OP_TFILLPAD || opcode == PTOC_PTO_OP_TFILLPAD_EXPAND ||
-           opcode == PTOC_PTO_OP_TFILLPAD_INPLACE || a5_quant_lowers(opcode);
+           opcode == PTOC_PTO_OP_TFILLPAD_INPLACE || a5_quant_lowers(opcode) ||
+           opcode == PTOC_PTO_OP_TRANDOM;
 }
 
 /* ---------------------------------------------------------------- registers */
@@ -367,6 +368,10 @@ void a5_fill_lower(vop_builder *L, ptoc_op *op)
 {
     if (a5_quant_lowers(ptoc_pto_opcode(op))) {
         a5_quant_lower(L, op);
+        return;
+    }
+    if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TRANDOM) {
+        a5_random_lower(L, op);         /* lower_a5_random.c */
         return;
     }
     if (vb_dps_ins(op) != 1)

@@ -46,11 +46,11 @@
  *                             base += lanes (vadds); vsts lane 0 of the index
  *
  * The column programs' strict ordered compare takes the first best and never
- * a NaN, as the cpu target does. The row programs are lowered for integer
- * data only: with a NaN in a row, vcmax's tree (max as vmax) can lose the
- * row's best value, and a NaN first element wins on the cpu target but not
- * across registers in the library's sequence, so float rows stay for the
- * backend (docs/decisions.md). tmp, when present, is unused, as
+ * a NaN, as the cpu target does. The row program above is for integer
+ * data: with a NaN in a row, vcmax's tree (max as vmax) can lose the row's
+ * best value, and a NaN first element wins on the cpu target but not across
+ * registers in the library's sequence, so float rows take compares and
+ * selects instead (lower_a5_argf.c, docs/decisions.md). tmp, when present, is unused, as
  * on the hardware. A 64-bit column reduction keeps its accumulator in an
  * scf.for's iteration argument, which pto-split-u64 does not split: it runs
  * as 64-bit micro-ops.
@@ -505,11 +505,14 @@ static void lower_row_arg(vop_builder *L, ptoc_op *op)
         ptoc_type_bitwidth(d->elem) != 32)
         return;
     unsigned bits = ptoc_type_bitwidth(s->elem);
-    if ((bits != 16 && bits != 32) || !ptoc_type_is_int(s->elem))
-        return;                  /* float rows: see the header (NaN) */
+    if (bits != 16 && bits != 32)
+        return;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
-    row_arg_program(L, op, src, dst);
+    if (ptoc_type_is_float(s->elem))
+        a5_row_argf_program(L, op, src, dst, one_column(d) ? 1 : d->cols);     /* lower_a5_argf.c */
+    else
+        row_arg_program(L, op, src, dst);
     ptoc_op_erase(op);
 }
 

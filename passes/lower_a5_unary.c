@@ -9,10 +9,10 @@
  *                              floats: vneg, the sign flip the cpu target
  *                              defines (a NaN keeps its payload)
  *   trsqrt                     vsqrt, then vdiv of a register of ones by it
- *                              (TRsqrt.hpp's default path; tmp is unused), f32
- *                              only: on f16 registers the library rounds the
- *                              root to f16 before dividing, where the cpu
- *                              target rounds once, so f16 stays unlowered
+ *                              (TRsqrt.hpp's default path; tmp is unused); f16
+ *                              in f32 lanes (vcvt there and back): on f16
+ *                              registers the library rounds the root to f16
+ *                              before dividing, the cpu target rounds once
  *   trecip                     vdiv of a register of ones by src (TRECIP is
  *                              TDIVS(dst, 1, src))
  *
@@ -71,6 +71,29 @@ static const char *store_dist(unsigned bits)
     return bits == 8 ? "NORM_B8" : bits == 16 ? "NORM_B16" : "NORM_B32";
 }
 
+static ptoc_value *all_lanes(vop_builder *L, unsigned bits)
+{
+    ptoc_type *m = ptoc_pto_mask_type_get(L->ctx, bits);
+    ptoc_pto_vop_id id = bits == 16 ? PTOC_PTO_VOP_PSET_B16 : PTOC_PTO_VOP_PSET_B32;
+    return vb_result0(vb_vop(L, id, 0, NULL, 1, &m, "pattern", "PAT_ALL", NULL, NULL));
+}
+
+/* The f16 elements in v's EVEN lanes (an UNPK_B16 load) as f32 lanes: exact. */
+static ptoc_value *widen_f16(vop_builder *L, const a5_lanes *ln, ptoc_value *v, ptoc_value *all16)
+{
+    ptoc_value *ops[2] = {v, all16};
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &ln->vreg, "part", "EVEN", NULL, NULL));
+}
+
+/* f32 lanes rounded to f16 (nearest even, overflow to inf) into the EVEN lanes. */
+static ptoc_value *narrow_f16(vop_builder *L, ptoc_type *half, ptoc_value *v, ptoc_value *all32)
+{
+    ptoc_value *ops[2] = {v, all32};
+    ptoc_op *c = vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &half, "rnd", "R", "part", "EVEN");
+    ptoc_op_set_attr(c, L->b.arena, ptoc_ident_cstr(L->ctx, "sat"), ptoc_attr_string(L->ctx, "NOSAT", 5));
+    return vb_result0(c);
+}
+
 /* Whether every tile's rows follow each other without a gap, all with one
  * row stride (the library's 1D forms). */
 static bool flat_tiles(ptoc_value *const *tiles, uint32_t n)
@@ -93,13 +116,17 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     for (uint32_t i = 0; i < nin; i++)
         tiles[i] = m->ins[i];
     tiles[nin] = m->dst;
-    a5_lanes ln = a5_lanes_of(L, m->elem ? m->elem : ptoc_pto_tile_buf(m->dst->type)->elem);
+    ptoc_type *elem = m->elem ? m->elem : ptoc_pto_tile_buf(m->dst->type)->elem;
+    a5_lanes ln = a5_lanes_of(L, m->f16_in_f32 ? ptoc_type_float(L->ctx, PTOC_F32) : elem);
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t j = 0;
         while (tiles[j] != tiles[i])    /* an in-place op reads and writes one tile: one pointer */
             j++;
-        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], ln.elem);
+        bool h = m->f16_in_f32 || (i < nin && (m->widen_ins >> i & 1));
+        ptrs[i] = j < i ? ptrs[j] : vb_tile_ptr(L, tiles[i], h ? ptoc_type_float(L->ctx, PTOC_F16) : ln.elem);
     }
+    bool halves = m->f16_in_f32 || m->widen_ins;
+    ptoc_value *all16 = halves ? all_lanes(L, 16) : NULL, *all32 = m->f16_in_f32 ? all_lanes(L, 32) : NULL;
     ptoc_op *valid = vb_tile_valid(L, m->dst);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count);
@@ -125,12 +152,22 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         }
         offs[i] = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, stride)), c);
     }
+    ptoc_type *f16 = ptoc_type_float(L->ctx, PTOC_F16);
+    ptoc_type *half = halves ? ptoc_pto_vreg_type_get(L->ctx, f16, 128) : ln.vreg;
     for (uint32_t i = 0; i < nin; i++) {
+        bool h = m->f16_in_f32 || (m->widen_ins >> i & 1);
         ptoc_value *ops[2] = {ptrs[i], offs[i]};
-        regs[i] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, &ln.vreg, "dist", "NORM", NULL, NULL));
+        regs[i] = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, ops, 1, h ? &half : &ln.vreg, "dist",
+                                    h ? "UNPK_B16" : "NORM", NULL, NULL));
+        if (h)
+            regs[i] = widen_f16(L, &ln, regs[i], all16);
     }
-    ptoc_value *ops[4] = {m->f(L, &ln, regs, &at, m->ctx), ptrs[nin], offs[nin], at.mask};
-    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", store_dist(ln.bits), NULL, NULL);
+    ptoc_value *res = m->f(L, &ln, regs, &at, m->ctx);
+    if (m->f16_in_f32)
+        res = narrow_f16(L, half, res, all32);
+    ptoc_value *ops[4] = {res, ptrs[nin], offs[nin], at.mask};
+    const char *dist = m->f16_in_f32 ? "PK_B32" : store_dist(ln.bits);
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", dist, NULL, NULL);
     vb_loop_end(L, &cols);
     if (!flat)
         vb_loop_end(L, &rows);
@@ -196,16 +233,16 @@ void a5_unary_lower(vop_builder *L, ptoc_op *op)
     bool neg_int = u.row->op == PTOC_PTO_OP_TNEG && ptoc_type_is_int(d->elem);
     if (ptoc_type_bitwidth(d->elem) == 64 && !neg_int)
         return;                 /* pto-split-u64 splits vmuls, not the other ops */
-    if (u.row->op == PTOC_PTO_OP_TRSQRT && ptoc_type_bitwidth(d->elem) == 16)
-        return;                 /* the library rounds sqrt to f16 before dividing; the cpu target once */
+    /* the library rounds f16 sqrt to f16 before dividing; the cpu target rounds 1/sqrt once, from f32 */
+    bool wide = u.row->op == PTOC_PTO_OP_TRSQRT && ptoc_type_bitwidth(d->elem) == 16;
     a5_open_vecscope(L, op);
-    a5_lanes ln = a5_lanes_of(L, d->elem);
+    a5_lanes ln = a5_lanes_of(L, wide ? ptoc_type_float(L->ctx, PTOC_F32) : d->elem);
     if (u.row->vop == PTOC_PTO_VOP_VDIV) {
         ptoc_value *one = a5_elem_const(L, &ln, 1.0);
         u.one = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &one, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     }
     if (neg_int)
         u.minus_one = a5_elem_const(L, &ln, -1.0);
-    a5_map(L, &(a5_map_spec){.ins = &src, .nin = 1, .dst = dst, .f = un_reg, .ctx = &u});
+    a5_map(L, &(a5_map_spec){.ins = &src, .nin = 1, .dst = dst, .f16_in_f32 = wide, .f = un_reg, .ctx = &u});
     ptoc_op_erase(op);
 }

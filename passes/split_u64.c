@@ -21,6 +21,9 @@
  *                        type comparing its highs with the sign bit flipped
  *   vmax, vmin (+s)      that compare, then vsel per half
  *   vsel                 per half
+ *   vshl, vshr (+s)      word shifts (vshl, vshr; vshr on i32 lanes for a
+ *                        signed type) and the bits crossing between the
+ *                        words (shift below)
  *   vdiv                 the library's Int64Div: the magnitudes (signed), a
  *                        float estimate of 2^64 / d from the words (vcvt, an
  *                        f32 vdiv), two Newton steps on it (vmull, and vaddc/
@@ -37,7 +40,7 @@
  * the offset.
  *
  * A vecscope with a 64-bit op this pass cannot split (one not above, such as
- * a shift or a vlds of another distribution, or a 64-bit pointer not from a
+ * a vlds of another distribution, or a 64-bit pointer not from a
  * tile_ptr) is left whole, as 64-bit micro-ops.
  *
  * Requires: micro-op programs in vecscopes (pto-lower-a5).
@@ -103,7 +106,8 @@ static bool splittable(const ptoc_op *op)
     case PTOC_PTO_VOP_VSUBS: case PTOC_PTO_VOP_VMUL: case PTOC_PTO_VOP_VMULS: case PTOC_PTO_VOP_VAND:
     case PTOC_PTO_VOP_VOR: case PTOC_PTO_VOP_VXOR: case PTOC_PTO_VOP_VCMP: case PTOC_PTO_VOP_VCMPS:
     case PTOC_PTO_VOP_VMAX: case PTOC_PTO_VOP_VMIN: case PTOC_PTO_VOP_VMAXS: case PTOC_PTO_VOP_VMINS:
-    case PTOC_PTO_VOP_VSEL: case PTOC_PTO_VOP_VDIV:
+    case PTOC_PTO_VOP_VSEL: case PTOC_PTO_VOP_VDIV: case PTOC_PTO_VOP_VSHL: case PTOC_PTO_VOP_VSHR:
+    case PTOC_PTO_VOP_VSHLS: case PTOC_PTO_VOP_VSHRS:
         return true;
     default: return false;
     }
@@ -456,6 +460,56 @@ static ptoc_value *double_offset(split *S, ptoc_value *off)
     return twice;
 }
 
+/* ---------------------------------------------------------------- shifts */
+
+/* x << n or x >> n on words (ui32 halves; `arith`: as i32 lanes, the sign filling). */
+static ptoc_value *wshift(split *S, bool left, bool arith, ptoc_value *x, ptoc_value *n, ptoc_value *m)
+{
+    ptoc_pto_vop_id id = left ? PTOC_PTO_VOP_VSHL : PTOC_PTO_VOP_VSHR;
+    if (!arith)
+        return half_op(S, id, x, n, m);
+    ptoc_type *sv = ptoc_pto_vreg_type_get(S->vb.ctx, ptoc_type_int(S->vb.ctx, 32, PTOC_SIGNED), 64);
+    ptoc_value *sx = vb_vop1(&S->vb, PTOC_PTO_VOP_VBITCAST, 1, &x, sv, NULL, NULL);
+    ptoc_value *sn = vb_vop1(&S->vb, PTOC_PTO_VOP_VBITCAST, 1, &n, sv, NULL, NULL);
+    ptoc_value *r = vop3(S, id, sx, sn, m, sv);
+    return vb_vop1(&S->vb, PTOC_PTO_VOP_VBITCAST, 1, &r, S->half, NULL, NULL);
+}
+
+/* a << b, a >> b on 64-bit lanes, the amount b read as unsigned: from word
+ * shifts, whose amounts of 32 or more give 0 (a signed >> the sign): with
+ * n = b's low word, the bits crossing between the words are the other word
+ * shifted by 32 - n or n - 32 (one of which wraps to 32 or more); a signed >>
+ * takes hi >> (n - 32) for n >= 32 by a vsel; b's high word nonzero (b >= 2^32)
+ * gives what an amount of 64 gives. */
+static pair shift(split *S, pair a, pair b, ptoc_value *m, bool left, bool is_signed)
+{
+    ptoc_value *n = b.lo, *w32 = word(S, 32);
+    ptoc_value *up = half_op(S, PTOC_PTO_VOP_VSUB, w32, n, m);       /* 32 - n */
+    ptoc_value *down = half_op(S, PTOC_PTO_VOP_VSUB, n, w32, m);     /* n - 32 */
+    pair r;
+    if (left) {                         /* (one statement each: the ops' order) */
+        r.lo = wshift(S, true, false, a.lo, n, m);
+        ptoc_value *own = wshift(S, true, false, a.hi, n, m);
+        ptoc_value *near = wshift(S, false, false, a.lo, up, m);
+        ptoc_value *far = wshift(S, true, false, a.lo, down, m);
+        r.hi = half_op(S, PTOC_PTO_VOP_VOR, half_op(S, PTOC_PTO_VOP_VOR, own, near, m), far, m);
+    } else {
+        r.hi = wshift(S, false, is_signed, a.hi, n, m);
+        ptoc_value *own = wshift(S, false, false, a.lo, n, m);
+        ptoc_value *near = wshift(S, true, false, a.hi, up, m);
+        ptoc_value *l = half_op(S, PTOC_PTO_VOP_VOR, own, near, m);
+        ptoc_value *far = wshift(S, false, is_signed, a.hi, down, m);
+        if (is_signed)
+            r.lo = half_op(S, PTOC_PTO_VOP_VSEL, l, far, cmp(S, n, w32, m, "lt"));
+        else
+            r.lo = half_op(S, PTOC_PTO_VOP_VOR, l, far, m);
+    }
+    ptoc_value *fill = is_signed && !left ? wshift(S, false, true, a.hi, w32, m) : word(S, 0);
+    ptoc_value *huge = cmp(S, b.hi, word(S, 0), m, "ne");
+    r = select_halves(S, (pair){fill, fill}, r, huge);
+    return zero_outside(S, r, m);
+}
+
 static void split_op(split *S, ptoc_op *op)
 {
     ptoc_builder_set_before(&S->vb.b, op);
@@ -508,6 +562,9 @@ static void split_op(split *S, ptoc_op *op)
         case PTOC_PTO_VOP_VSUB: case PTOC_PTO_VOP_VSUBS: r = add_sub(S, a, b, m, true); break;
         case PTOC_PTO_VOP_VMUL: case PTOC_PTO_VOP_VMULS: r = mul(S, a, b, m); break;
         case PTOC_PTO_VOP_VDIV: r = divide(S, a, b, m, signed_lanes(op)); break;
+        case PTOC_PTO_VOP_VSHL: case PTOC_PTO_VOP_VSHLS: case PTOC_PTO_VOP_VSHR: case PTOC_PTO_VOP_VSHRS:
+            r = shift(S, a, b, m, id == PTOC_PTO_VOP_VSHL || id == PTOC_PTO_VOP_VSHLS, signed_lanes(op));
+            break;
         case PTOC_PTO_VOP_VAND: case PTOC_PTO_VOP_VOR: case PTOC_PTO_VOP_VXOR:
             r.lo = half_op(S, id, a.lo, b.lo, m);
             r.hi = half_op(S, id, a.hi, b.hi, m);
