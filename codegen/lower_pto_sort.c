@@ -165,17 +165,9 @@ static bool lower_tsort32(cg *g, ptoc_op *op, const cg_rule *rule)
     LLVMValueRef nblocks = with_tmp ? LLVMBuildUDiv(B, LLVMBuildAdd(B, vcols, cg_i64(g, 31), ""), c32, "")
                                     : LLVMBuildUDiv(B, vcols, c32, "sort.blocks");
     /* A dst row holds cols*esize/256 blocks of pairs; the hardware writes past
-     * a shorter row. Static shapes that do are an error; dynamic ones sort
-     * only the blocks that fit. */
+     * a shorter row. The verifier refuses static shapes that do; dynamic ones
+     * sort only the blocks that fit. */
     int64_t fit = o.dst.desc.cols * (int64_t)o.dst.esize / 256;
-    if (LLVMIsAConstantInt(nblocks) && (int64_t)LLVMConstIntGetZExtValue(nblocks) > fit) {
-        ptoc_op_emit_error(op,
-                           "dst rows of %lld bytes cannot hold the sorted pairs of src's valid columns (%lld "
-                           "bytes: 8 per element, whole 32-element blocks)",
-                           (long long)(o.dst.desc.cols * o.dst.esize),
-                           (long long)LLVMConstIntGetZExtValue(nblocks) * 256);
-        return false;
-    }
     LLVMValueRef fits = cg_i64(g, fit);
     nblocks = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, nblocks, fits, ""), nblocks, fits, "");
     LLVMValueRef one_row = LLVMBuildICmp(B, LLVMIntEQ, o.idx.vrows, cg_i64(g, 1), "");

@@ -180,6 +180,7 @@ void pto_fill_vop_defs(ptoc_op_def *defs);
 bool pto_verify_elementwise(const ptoc_op *op);    /* tadd tsub tmul tdiv tmax tmin */
 bool pto_verify_scalar_elementwise(const ptoc_op *op); /* tadds tsubs tmuls tdivs tmaxs tmins */
 bool pto_verify_tile_dtypes(const ptoc_op *op);    /* tiles whose rule is the dtype table */
+bool pto_verify_tsort32(const ptoc_op *op);        /* the dtype table; dst rows hold the pairs */
 bool pto_verify_tquant(const ptoc_op *op);         /* the dtype table, and the form its quant_type asks */
 bool pto_verify_tcvt(const ptoc_op *op);
 bool pto_verify_textract(const ptoc_op *op);

@@ -500,6 +500,36 @@ bool pto_verify_tile_dtypes(const ptoc_op *op)
     return check_row_operands_are_tiles(op) && pto_check_dtype_rules(op, arch);
 }
 
+/* ---------------------------------------------------------------- tsort32 */
+
+/* tsort32 writes each 32-element block of src's valid columns as 32 eight-byte
+ * value/index pairs (pto-isa TSort32; with a tmp a partial last block too), so a
+ * dst row must hold them all: on hardware a shorter row is written past. Only
+ * static shapes are checked; a dynamic one sorts the blocks that fit. */
+static bool check_sort_fits(const ptoc_op *op)
+{
+    uint32_t nins, nouts;
+    if (!ptoc_pto_dps_split(op, &nins, &nouts) || nouts < 1)
+        return true;
+    const ptoc_pto_tile_desc *src = ptoc_pto_tile_like(dps_in(op, 0)), *dst = ptoc_pto_tile_like(dps_out(op, 0));
+    if (!src || !dst || src->valid_cols == PTOC_DYNAMIC || dst->cols == PTOC_DYNAMIC)
+        return true;
+    int64_t blocks = nins > 2 ? (src->valid_cols + 31) / 32 : src->valid_cols / 32;
+    int64_t row_bytes = dst->cols * (int64_t)ptoc_pto_elem_bytes(dst->elem);
+    if (blocks * 256 <= row_bytes)
+        return true;
+    ptoc_op_emit_error(op,
+                       "dst rows of %lld bytes cannot hold the sorted pairs of src's valid columns (%lld "
+                       "bytes: 8 per element, whole 32-element blocks)",
+                       (long long)row_bytes, (long long)blocks * 256);
+    return false;
+}
+
+bool pto_verify_tsort32(const ptoc_op *op)
+{
+    return pto_verify_tile_dtypes(op) && check_sort_fits(op);
+}
+
 /* ---------------------------------------------------------------- tquant */
 
 static ptoc_type *data_elem(const ptoc_type *t);

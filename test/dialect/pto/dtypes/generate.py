@@ -294,7 +294,7 @@ for op in ["trowargmax", "trowargmin", "tcolargmax", "tcolargmin"]:
     fixture(op, [("src", T()), ("tmp", T())], [("dst", T(dflt="i32"))])
 fixture("texpands", [("scalar", SC())], [("dst", T())])
 fixture("thistogram", [("src", T("8x64", "ui16")), ("idx", T("8x64", "ui8"))], [("dst", T("8x256", "ui32"))])
-fixture("tsort32", [("src", T()), ("idx", T(dflt="ui32"))], [("dst", T())])
+fixture("tsort32", [("src", T("16x32")), ("idx", T("16x32", dflt="ui32"))], [("dst", T("16x128"))])
 fixture("tgatherb", [("src", T()), ("offsets", T(dflt="ui32"))], [("dst", T())])
 fixture("tscatter", [("src", T()), ("indexes", T(dflt="i32"))], [("dst", T())])
 fixture("mgather", [("mem", T()), ("idx", T(dflt="i32"))], [("dst", T())])
