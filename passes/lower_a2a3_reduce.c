@@ -127,27 +127,30 @@ static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_va
 
 /* A float sum or product's NaNs made the quiet NaN 0x7fc00000 (f16 0x7e00),
  * as the cpu target's reductions give them (the host's vadd and vmul give
- * x86's negative one for inf - inf, 0 * inf): dst's first vcols elements on
- * the scalar unit, between a V -> S and an S -> V set_flag/wait_flag. NaNs
- * propagate through the folds, so fixing the result fixes every step. */
-static void canonical_nans(vop_builder *L, ptoc_value *dst, ptoc_type *elem, ptoc_value *vcols)
+ * x86's negative one for inf - inf, 0 * inf): n elements of dst, `stride`
+ * apart, on the scalar unit, between a V -> S and an S -> V handshake. NaNs
+ * propagate through the folds, so fixing the result fixes every step. With
+ * plus_zero each element becomes 0.0 + x first (a row sum's start). */
+static void canonical_nans(vop_builder *L, ptoc_value *dst, ptoc_type *elem, ptoc_value *n, int64_t stride,
+                           bool plus_zero)
 {
     ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
     a2_handshake(L, PTOC_PTO_PIPE_V, PTOC_PTO_PIPE_S);
     vb_loop l;
-    ptoc_value *c = vb_loop_begin(L, &l, vb_index(L, 0), vcols, vb_index(L, 1));
-    ptoc_value *gops[2] = {dst, c};
+    ptoc_value *k = vb_loop_begin(L, &l, vb_index(L, 0), n, vb_index(L, 1));
+    ptoc_value *at = vb_arith(L, "arith.muli", k, vb_index(L, stride)), *gops[2] = {dst, at};
     ptoc_op *load = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TGETVAL), 2, gops, 1, &elem, 0, NULL, 0);
     ptoc_op_set_segment_sizes(load, L->b.arena, 2, (int64_t[2]){2, 0});
-    ptoc_value *x = vb_result0(load), *cops[2] = {x, x};
+    ptoc_value *x = vb_result0(load);
+    if (plus_zero)
+        x = vb_arith(L, "arith.addf", vb_float(L, elem, 0.0), x);
+    ptoc_value *cops[2] = {x, x};
     ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
                             ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 14 /* uno */)};
-    vb_if nan;
-    vb_if_begin(L, &nan, vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, cops, 1, &i1, 1, &pred, 0)));
-    ptoc_value *sops[3] = {c, vb_float(L, elem, (double)NAN), dst};
+    ptoc_value *nan = vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, cops, 1, &i1, 1, &pred, 0));
+    ptoc_value *sops[3] = {at, vb_select(L, nan, vb_float(L, elem, (double)NAN), x), dst};
     ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, sops, 0, NULL, 0, NULL, 0);
     ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
-    vb_if_end(L, &nan);
     vb_loop_end(L, &l);
     a2_handshake(L, PTOC_PTO_PIPE_S, PTOC_PTO_PIPE_V);
 }
@@ -176,7 +179,7 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op)
     first_row(L, dst, src, d->elem, vcols);
     fold_rows(L, row, dst, src, d->elem, vrows, vcols);
     if (fix_nans)
-        canonical_nans(L, dst, d->elem, vcols);
+        canonical_nans(L, dst, d->elem, vcols, 1, false);
     vb_if_end(L, &some);
     ptoc_op_erase(op);
 }
@@ -185,30 +188,26 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op)
  *
  *   trowsum trowmax trowmin    dst[i, 0] = the reduction of src row i
  *
- * Each row's chunks of E = 256 bytes are folded lane by lane into a scratch
- * row, which one whole reduce (vcadd, vcmax, vcmin) turns into dst's element;
- * a row of at most E valid columns is whole-reduced in place. The folds are
- * the library's (TRowReduceInstr), an A2/A3 quirk beside the cpu target's
- * (chunk by chunk, each chunk reduced and added to the running result):
- *   sum: the chunks in pairs into scratch chunks (FillTmp: t[i] = c[2i] +
- *        c[2i+1]), an odd last whole chunk into t[0], the partial tail chunk
- *        into t[0]'s first lanes, then the t's paired as a tree (TmpProc: each
- *        level t[i] = t[2i] + t[2i+1], an odd one out added into the level's
- *        last), then vcadd of t[0];
- *   max, min: t = OP(c0, c1), the tail into t, then t = OP(t, c[i]) for
- *        i = 2 ..; vcmax / vcmin of t.
- * With one whole chunk and a tail, t is c0's copy (copy_ubuf_to_ubuf).
- * The C reference models this order in its A2/A3 mode (ref_trow_reduce_a2a3).
- * Every instruction runs in counter mode (E, or the tail as the count); the
- * library's runs the rows as repeats of one instruction, here one row at a
- * time: the same lanes and operations, more instruction heads.
- * The scratch row is tmp's when the op has one big enough (its first
- * row's worth), else the hidden scratch window UB[184 KiB, 192 KiB) (the
- * ops are SW_A2A3); a row whose scratch outgrows both stays unlowered. dst
- * is a row_major tile, or an Nx1 col_major one (the library's DN dst).
- * Integers (i16, i32) take the same program: the library folds them block by
- * block and sums the last block in scalar code, which gives the same bits,
- * as integer sums wrap and max / min are exact in any order.
+ * The order is the cpu target's (A5's chunked one), not the library's: each
+ * chunk of E = 256 bytes of the row is reduced on its own by the whole reduce
+ * (vcadd, vcmax, vcmin: the tree of the chunk, the partial tail's missing
+ * lanes the identity), chunk 0 into dst's element, each later one into a
+ * scratch element that one vadd / vmax / vmin (count 1) folds into dst:
+ * acc = OP(acc, tree(chunk j)). A float sum then gets the cpu target's
+ * starting 0.0 + acc (a -0.0 row sum is +0.0) and its NaN, the quiet NaN
+ * 0x7fc00000 (x86's vadd makes a negative one of inf - inf), on the scalar
+ * unit (canonical_nans). The library instead folds the chunks lane by lane
+ * (TRowReduceInstr's FillTmp and TmpProc) and reduces the folded chunk once:
+ * another order of float additions, so its sums would differ from the other
+ * targets' in the last bits; ptoc gives one answer on every target
+ * (docs/decisions.md). A row of at most E valid columns is one whole reduce
+ * either way, the library's program, and so are TROWSUM's hardware profiles.
+ * Every instruction runs in counter mode (E, the tail or 1 as the count), one
+ * row at a time. The scratch element is tmp's when the op has one, else the
+ * hidden scratch window UB[184 KiB, 192 KiB) (the ops are SW_A2A3). dst is a
+ * row_major tile, or an Nx1 col_major one (the library's DN dst).
+ * Integers (i16, i32) take the same program: integer sums wrap and max / min
+ * are exact, in any order.
  */
 
 typedef struct rr_prog {
@@ -223,118 +222,45 @@ typedef struct rr_prog {
 static ptoc_value *rr_mul(rr_prog *R, ptoc_value *a, int64_t k) { return vb_arith(R->L, "arith.muli", a, vb_index(R->L, k)); }
 static ptoc_value *rr_add(rr_prog *R, ptoc_value *a, ptoc_value *b) { return vb_arith(R->L, "arith.addi", a, b); }
 
-/* One fold instruction: d[doff] = OP(a[aoff], b[boff]), under the count set now. */
-static void rr_fold(rr_prog *R, ptoc_value *d, ptoc_value *doff, ptoc_value *a, ptoc_value *aoff, ptoc_value *b,
-                    ptoc_value *boff)
+/* d[doff] = the whole reduce of the count's lanes at s[soff]. */
+static void rr_whole(rr_prog *R, ptoc_value *d, ptoc_value *doff, ptoc_value *s, ptoc_value *soff)
 {
-    ptoc_value *ops[7] = {d, doff, a, aoff, b, boff, vb_index(R->L, 0)};
-    (void)vb_vop(R->L, R->row->vop, 7, ops, 0, NULL, NULL, NULL, NULL, NULL);
-}
-
-/* t[i] = OP(t[i], s[j]) for chunk indices i, j (index values), s at soff. */
-static void rr_fold_chunk(rr_prog *R, ptoc_value *ti, ptoc_value *s, ptoc_value *soff, ptoc_value *sj)
-{
-    ptoc_value *t = rr_mul(R, ti, R->E);
-    rr_fold(R, R->tmp, t, R->tmp, t, s, rr_add(R, soff, rr_mul(R, sj, R->E)));
-}
-
-static void rr_whole(rr_prog *R, ptoc_value *doff, ptoc_value *s, ptoc_value *soff)
-{
-    ptoc_value *ops[5] = {R->dst, doff, s, soff, vb_index(R->L, 0)};
+    ptoc_value *ops[5] = {d, doff, s, soff, vb_index(R->L, 0)};
     (void)vb_vop(R->L, R->row->whole, 5, ops, 0, NULL, NULL, NULL, NULL, NULL);
 }
 
-/* The tail's `rem` lanes of the row at soff + nchunks * E into t[0]. */
-static void rr_tail(rr_prog *R, ptoc_value *soff, ptoc_value *nchunks, ptoc_value *rem)
-{
-    vb_if f;
-    vb_if_begin(R->L, &f, vb_cmpi(R->L, VB_CMP_UGT, rem, vb_index(R->L, 0)));
-    a2_count_begin(&R->P, rem);
-    rr_fold_chunk(R, vb_index(R->L, 0), R->src, soff, nchunks);
-    a2_count_end(&R->P);
-    vb_if_end(R->L, &f);
-}
-
-/* TRowSumOp's FillTmp and TmpProc, under the count E. */
-static void rr_sum_chunks(rr_prog *R, ptoc_value *soff, ptoc_value *n, ptoc_value *rem, int64_t levels)
+/* Chunk j (`lanes` of them) of the row at soff folded into dst[doff]. */
+static void rr_fold_chunk(rr_prog *R, ptoc_value *soff, ptoc_value *doff, ptoc_value *j, ptoc_value *lanes)
 {
     vop_builder *L = R->L;
-    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2);
-    ptoc_value *pairs = vb_arith(L, "arith.divui", n, two);
-    vb_loop l;
-    ptoc_value *i = vb_loop_begin(L, &l, zero, pairs, one);
-    ptoc_value *c = rr_mul(R, i, 2 * R->E);
-    rr_fold(R, R->tmp, rr_mul(R, i, R->E), R->src, rr_add(R, soff, c), R->src, rr_add(R, soff, rr_add(R, c, vb_index(L, R->E))));
-    vb_loop_end(L, &l);
-    vb_if f;
-    ptoc_value *odd = vb_cmpi(L, VB_CMP_EQ, vb_arith(L, "arith.remui", n, two), one);
-    vb_if_begin(L, &f, vb_arith(L, "arith.andi", odd, vb_cmpi(L, VB_CMP_NE, n, one)));
-    rr_fold_chunk(R, zero, R->src, soff, vb_arith(L, "arith.subi", n, one));
-    vb_if_end(L, &f);
+    ptoc_value *zero = vb_index(L, 0);
+    a2_count_begin(&R->P, lanes);
+    rr_whole(R, R->tmp, zero, R->src, rr_add(R, soff, rr_mul(R, j, R->E)));
     a2_count_end(&R->P);
-    rr_tail(R, soff, n, rem);
-    a2_count_begin(&R->P, vb_index(L, R->E));
-    for (int64_t k = 0; k < levels; k++) {
-        ptoc_value *cur = vb_arith(L, "arith.shrui", pairs, vb_index(L, k));
-        vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, cur, one));
-        ptoc_value *h = vb_arith(L, "arith.divui", cur, two);
-        i = vb_loop_begin(L, &l, zero, h, one);
-        c = rr_mul(R, i, 2 * R->E);
-        rr_fold(R, R->tmp, rr_mul(R, i, R->E), R->tmp, c, R->tmp, rr_add(R, c, vb_index(L, R->E)));
-        vb_loop_end(L, &l);
-        vb_if g;
-        vb_if_begin(L, &g, vb_cmpi(L, VB_CMP_EQ, vb_arith(L, "arith.remui", cur, two), one));
-        rr_fold_chunk(R, vb_arith(L, "arith.subi", h, one), R->tmp, zero, vb_arith(L, "arith.muli", h, two));
-        vb_if_end(L, &g);
-        vb_if_end(L, &f);
-    }
+    a2_count_begin(&R->P, vb_index(L, 1));
+    ptoc_value *ops[7] = {R->dst, doff, R->dst, doff, R->tmp, zero, zero};
+    (void)vb_vop(L, R->row->vop, 7, ops, 0, NULL, NULL, NULL, NULL, NULL);
+    a2_count_end(&R->P);
 }
 
-/* TRowReduceOp's FillTmp and TmpProc (max, min), under the count E. */
-static void rr_fold_chunks(rr_prog *R, ptoc_value *soff, ptoc_value *n, ptoc_value *rem)
-{
-    vop_builder *L = R->L;
-    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2);
-    vb_if f;
-    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, n, one));
-    rr_fold(R, R->tmp, zero, R->src, soff, R->src, rr_add(R, soff, vb_index(L, R->E)));
-    vb_if_end(L, &f);
-    a2_count_end(&R->P);
-    rr_tail(R, soff, n, rem);
-    a2_count_begin(&R->P, vb_index(L, R->E));
-    vb_loop l;
-    ptoc_value *i = vb_loop_begin(L, &l, two, n, one);
-    rr_fold_chunk(R, zero, R->src, soff, i);
-    vb_loop_end(L, &l);
-}
-
-/* Row r of src into dst's element at doff. */
-static void rr_one_row(rr_prog *R, ptoc_value *soff, ptoc_value *doff, ptoc_value *vcols, int64_t levels)
+/* Row r of src (at soff) into dst's element at doff. */
+static void rr_one_row(rr_prog *R, ptoc_value *soff, ptoc_value *doff, ptoc_value *vcols)
 {
     vop_builder *L = R->L;
     ptoc_value *E = vb_index(L, R->E), *one = vb_index(L, 1);
-    vb_if narrow;
-    vb_if_begin(L, &narrow, vb_cmpi(L, VB_CMP_UGT, vcols, E));
+    ptoc_value *wide = vb_cmpi(L, VB_CMP_UGT, vcols, E);
+    a2_count_begin(&R->P, vb_select(L, wide, E, vcols));
+    rr_whole(R, R->dst, doff, R->src, soff);
+    a2_count_end(&R->P);
     ptoc_value *n = vb_arith(L, "arith.divui", vcols, E), *rem = vb_arith(L, "arith.remui", vcols, E);
-    vb_if f;
-    vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_EQ, n, one));
-    ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
-    ptoc_value *gap = vb_int(L, i64, 0);
-    ptoc_value *ops[8] = {R->tmp, vb_index(L, 0), R->src, soff, vb_int(L, i64, 1), vb_int(L, i64, 8), gap, gap};
-    (void)vb_vop(L, PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF, 8, ops, 0, NULL, NULL, NULL, NULL, NULL);
-    vb_if_end(L, &f);
-    a2_count_begin(&R->P, E);
-    if (R->row->vop == PTOC_PTO_VOP_A2A3_VADD)
-        rr_sum_chunks(R, soff, n, rem, levels);
-    else
-        rr_fold_chunks(R, soff, n, rem);
-    rr_whole(R, doff, R->tmp, vb_index(L, 0));
-    a2_count_end(&R->P);
-    vb_if_else(L, &narrow);
-    a2_count_begin(&R->P, vcols);
-    rr_whole(R, doff, R->src, soff);
-    a2_count_end(&R->P);
-    vb_if_end(L, &narrow);
+    vb_loop l;
+    ptoc_value *j = vb_loop_begin(L, &l, one, n, one);
+    rr_fold_chunk(R, soff, doff, j, E);
+    vb_loop_end(L, &l);
+    vb_if tail;
+    vb_if_begin(L, &tail, vb_arith(L, "arith.andi", wide, vb_cmpi(L, VB_CMP_UGT, rem, vb_index(L, 0))));
+    rr_fold_chunk(R, soff, doff, n, rem);
+    vb_if_end(L, &tail);
 }
 
 /* dst's row stride in elements: a row_major tile's cols, an Nx1 col_major tile's 1; 0 when neither. */
@@ -369,37 +295,31 @@ static void row_reduce_lower(vop_builder *L, ptoc_op *op, const r_row *row)
     if (!s || !a2_plain_tile(src->type, s->elem))
         return;
     int64_t dstride = rr_dst_stride(dst, s->elem), esize = (int64_t)ptoc_pto_elem_bytes(s->elem);
-    int64_t E = 256 / esize, chunks = s->cols / E, pairs = chunks / 2 > 1 ? chunks / 2 : 1;
     const ptoc_pto_tile_desc *t = tmp ? a2_tile_desc(tmp->type) : NULL;
-    bool tmp_fits = t && t->elem == s->elem && a2_plain_tile(tmp->type, s->elem) && t->rows * t->cols >= pairs * E;
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    bool window_fits = pairs * 256 <= (int64_t)(a3->scratch_end - a3->scratch_begin);
-    if (!dstride || (!tmp_fits && !window_fits))
+    bool tmp_fits = t && t->elem == s->elem && a2_plain_tile(tmp->type, s->elem);
+    if (!dstride)
         return;
     ptoc_value *tiles[3] = {src, tmp_fits ? tmp : dst, dst};
     vb_open_vecscope(L, op, tiles, tmp_fits ? 3 : 2, 1);
-    rr_prog R = {.L = L, .row = row, .elem = s->elem, .E = E};
+    rr_prog R = {.L = L, .row = row, .elem = s->elem, .E = 256 / esize};
     a2_prog_init(&R.P, L, row->vop, s->elem);
     R.src = vb_tile_ptr(L, src, s->elem);
     R.dst = vb_tile_ptr(L, dst, s->elem);
     R.tmp = tmp_fits ? vb_tile_ptr(L, tmp, s->elem) : rr_window(L, s->elem);
-    int64_t levels = 0;
-    while ((pairs >> levels) > 1)
-        levels++;
     /* the index constants the loops use, made here where they dominate every use */
-    const int64_t consts[] = {0, 1, 2, E, 2 * E, s->cols, dstride};
+    const int64_t consts[] = {0, 1, R.E, s->cols, dstride};
     for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++)
         (void)vb_index(L, consts[k]);
-    for (int64_t k = 0; k < levels; k++)
-        (void)vb_index(L, k);
     ptoc_op *valid = vb_tile_valid(L, src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
     vb_if some;
     vb_if_begin(L, &some, vb_cmpi(L, VB_CMP_UGT, vcols, vb_index(L, 0)));
     vb_loop l;
     ptoc_value *r = vb_loop_begin(L, &l, vb_index(L, 0), vrows, vb_index(L, 1));
-    rr_one_row(&R, rr_mul(&R, r, s->cols), rr_mul(&R, r, dstride), vcols, levels);
+    rr_one_row(&R, rr_mul(&R, r, s->cols), rr_mul(&R, r, dstride), vcols);
     vb_loop_end(L, &l);
+    if (row->vop == PTOC_PTO_VOP_A2A3_VADD && ptoc_type_is_float(s->elem))
+        canonical_nans(L, dst, s->elem, vrows, dstride, true);
     vb_if_end(L, &some);
     ptoc_op_erase(op);
 }

@@ -44,6 +44,12 @@ ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value
     return vb_result0(ptoc_builder_create(&L->b, name, 2, ops, 1, &x->type, 0, NULL, 0));
 }
 
+ptoc_value *vb_select(vop_builder *L, ptoc_value *c, ptoc_value *a, ptoc_value *b)
+{
+    ptoc_value *ops[3] = {c, a, b};
+    return vb_result0(ptoc_builder_create(&L->b, "arith.select", 3, ops, 1, &a->type, 0, NULL, 0));
+}
+
 ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to)
 {
     return vb_result0(ptoc_builder_create(&L->b, name, 1, &x, 1, &to, 0, NULL, 0));

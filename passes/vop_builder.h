@@ -35,6 +35,8 @@ ptoc_value *vb_int(vop_builder *L, ptoc_type *t, int64_t v);
 ptoc_value *vb_float(vop_builder *L, ptoc_type *t, double v);
 /* A binary arith op ("arith.addi") on x and y, of x's type. */
 ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value *y);
+/* arith.select c, a, b (of a's type). */
+ptoc_value *vb_select(vop_builder *L, ptoc_value *c, ptoc_value *a, ptoc_value *b);
 /* A cast ("arith.trunci") of x to `to`. */
 ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to);
 /* A micro-op with at most two string attributes (key, value pairs; NULL key: none). */

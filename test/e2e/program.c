@@ -713,13 +713,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
             (a2a3 ? ref_tcmps_tile_a2a3 : ref_tcmps_tile)(s->cmp, d, IN(0), IN(1));
         break;
     case PTOC_PTO_OP_TROWSUM: case PTOC_PTO_OP_TROWMAX: case PTOC_PTO_OP_TROWMIN:
-        if (!a2a3) {
-            reduce_reference_op(s, t);   /* reduce.c */
-            break;
-        }
-        /* A2/A3 folds a row's chunks lane by lane, then reduces one (its library's order) */
-        ref_trow_reduce_a2a3(s->op == PTOC_PTO_OP_TROWSUM ? REF_ADD : s->op == PTOC_PTO_OP_TROWMAX ? REF_MAX : REF_MIN,
-                             d, IN(0));
+        reduce_reference_op(s, t);   /* reduce.c; every target's order */
         break;
     case PTOC_PTO_OP_TROWPROD:
         if (!a2a3)

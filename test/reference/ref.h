@@ -242,9 +242,6 @@ void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
  * row i) for each following row. Floats can round (and, with a NaN among the
  * rows, max/min choose) differently from ref_tcol_reduce. */
 void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
-/* The A2/A3 library's order of a row reduction (chunks folded lane by lane,
- * sums paired as a tree, then one whole reduce). */
-void ref_trow_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* trowprod in the A2/A3 library's order (a2a3 TRowProd.hpp): lane l of a
  * 32-byte block multiplies columns l, l + B, ... in order (the dtype's own
  * multiply), then the B lanes left to right in f32 (f16's rounded once at

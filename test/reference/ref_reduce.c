@@ -240,69 +240,6 @@ void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src
     }
 }
 
-/* The A2/A3 library's row reduction (a2a3 TRowReduceOps.hpp, TRowSum.hpp):
- * chunks of `lanes` folded lane by lane into scratch chunks t, then t[0]
- * reduced by the tree. Sum: t[p] = c[2p] + c[2p+1], an odd last chunk into
- * t[0], the partial tail into t[0]'s first lanes, then the t's paired level
- * by level (an odd one out into the level's last). Max, min: t = OP(c0, c1),
- * the tail, then t = OP(t, c[j]) for j = 2 ... */
-enum { A2_MAX_CHUNKS = 64 };
-
-static void a2_fold(ref_binop op, ref_dtype t, uint64_t *d, const uint64_t *a, const uint64_t *b, int64_t n)
-{
-    for (int64_t l = 0; l < n; l++)
-        d[l] = combine(op, t, a[l], b[l]);
-}
-
-static void a2_row_chunks(ref_binop op, ref_dtype t, uint64_t (*c)[256], uint64_t (*tmp)[256], int64_t nc,
-                          int64_t rem, int64_t lanes)
-{
-    if (nc == 1)
-        memcpy(tmp[0], c[0], sizeof tmp[0]);
-    if (op != REF_ADD) {
-        if (nc > 1)
-            a2_fold(op, t, tmp[0], c[0], c[1], lanes);
-        a2_fold(op, t, tmp[0], tmp[0], c[nc], rem);
-        for (int64_t j = 2; j < nc; j++)
-            a2_fold(op, t, tmp[0], tmp[0], c[j], lanes);
-        return;
-    }
-    for (int64_t p = 0; p < nc / 2; p++)
-        a2_fold(op, t, tmp[p], c[2 * p], c[2 * p + 1], lanes);
-    if (nc != 1 && nc % 2)
-        a2_fold(op, t, tmp[0], tmp[0], c[nc - 1], lanes);
-    a2_fold(op, t, tmp[0], tmp[0], c[nc], rem);
-    for (int64_t cur = nc / 2; cur > 1; cur /= 2) {
-        int64_t h = cur / 2;
-        for (int64_t p = 0; p < h; p++)
-            a2_fold(op, t, tmp[p], tmp[2 * p], tmp[2 * p + 1], lanes);
-        if (cur % 2)
-            a2_fold(op, t, tmp[h - 1], tmp[h - 1], tmp[2 * h], lanes);
-    }
-}
-
-void ref_trow_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src)
-{
-    ref_dtype t = src->dtype;
-    int64_t lanes = 256 / ref_dtype_size(t), n = src->vcols;
-    static uint64_t c[A2_MAX_CHUNKS + 1][256], tmp[A2_MAX_CHUNKS][256];
-    uint64_t id = identity(op, t);
-    if (n > A2_MAX_CHUNKS * lanes)
-        return;
-    for (int64_t i = 0; i < src->vrows; i++) {
-        for (int64_t k = 0; k <= n / lanes; k++)
-            for (int64_t l = 0; l < lanes; l++)
-                c[k][l] = k * lanes + l < n ? ref_get(src, i, k * lanes + l) : id;
-        uint64_t *last = c[0];
-        if (n > lanes) {
-            a2_row_chunks(op, t, c, tmp, n / lanes, n % lanes, lanes);
-            last = tmp[0];
-        }
-        tree(op, t, last, lanes);
-        ref_set(dst, i, 0, last[0]);
-    }
-}
-
 /* ---------------------------------------------------------------- arg reductions */
 
 /* The index of the first strictly greatest (least) of n elements get(k):
