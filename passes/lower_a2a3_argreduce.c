@@ -113,8 +113,7 @@ void a2_argreduce_lower(vop_builder *L, ptoc_op *op)
     ptoc_value *k = vb_carry_begin(L, &scan, one, row->row ? vcols : vrows, one, zero, &at);
     ptoc_value *best = element(L, src, row->row ? offset_of(L, src, line, at) : offset_of(L, src, at, line));
     ptoc_value *cur = element(L, src, row->row ? offset_of(L, src, line, k) : offset_of(L, src, k, line));
-    ptoc_value *sops[3] = {better(L, row, s->elem, cur, best), k, at};
-    ptoc_value *next = vb_result0(ptoc_builder_create(&L->b, "arith.select", 3, sops, 1, &L->index, 0, NULL, 0));
+    ptoc_value *next = vb_select(L, better(L, row, s->elem, cur, best), k, at);
     at = vb_carry_end(L, &scan, next);
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
     ptoc_value *where = row->row ? offset_of(L, dst, line, zero) : offset_of(L, dst, zero, line);

@@ -31,8 +31,6 @@
 #include "passes/lower_a2a3.h"
 #include "ptoc/ptoc.h"
 
-#include <math.h>
-
 typedef struct r_row {
     ptoc_pto_op_id op;
     ptoc_pto_vop_id vop;
@@ -134,7 +132,6 @@ static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_va
 static void canonical_nans(vop_builder *L, ptoc_value *dst, ptoc_type *elem, ptoc_value *n, int64_t stride,
                            bool plus_zero)
 {
-    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
     a2_handshake(L, PTOC_PTO_PIPE_V, PTOC_PTO_PIPE_S);
     vb_loop l;
     ptoc_value *k = vb_loop_begin(L, &l, vb_index(L, 0), n, vb_index(L, 1));
@@ -144,11 +141,7 @@ static void canonical_nans(vop_builder *L, ptoc_value *dst, ptoc_type *elem, pto
     ptoc_value *x = vb_result0(load);
     if (plus_zero)
         x = vb_arith(L, "arith.addf", vb_float(L, elem, 0.0), x);
-    ptoc_value *cops[2] = {x, x};
-    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
-                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 14 /* uno */)};
-    ptoc_value *nan = vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, cops, 1, &i1, 1, &pred, 0));
-    ptoc_value *sops[3] = {at, vb_select(L, nan, vb_float(L, elem, (double)NAN), x), dst};
+    ptoc_value *sops[3] = {at, vb_quiet_nan(L, x), dst};
     ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, sops, 0, NULL, 0, NULL, 0);
     ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
     vb_loop_end(L, &l);

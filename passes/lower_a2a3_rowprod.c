@@ -18,8 +18,6 @@
 #include "passes/lower_a2a3.h"
 #include "ptoc/ptoc.h"
 
-#include <math.h>
-
 bool a2_rowprod_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TROWPROD; }
 
 static bool vec_none_box(const ptoc_value *v, const ptoc_type *elem)
@@ -72,18 +70,6 @@ static ptoc_value *get(vop_builder *L, ptoc_value *tile, ptoc_value *at, ptoc_ty
     return vb_result0(load);
 }
 
-/* x, or the quiet NaN 0x7fc00000 (as x's type) when x is a NaN. */
-static ptoc_value *canonical_nan(vop_builder *L, ptoc_value *x)
-{
-    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_value *ops[2] = {x, x};
-    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
-                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 14 /* uno */)};
-    ptoc_value *nan = vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, ops, 1, &i1, 1, &pred, 0));
-    ptoc_value *sops[3] = {nan, vb_float(L, x->type, (double)NAN), x};
-    return vb_result0(ptoc_builder_create(&L->b, "arith.select", 3, sops, 1, &x->type, 0, NULL, 0));
-}
-
 /* The scalar unit's product of the buffer's B lanes, as dst's element. */
 static ptoc_value *lanes_product(vop_builder *L, ptoc_value *buf, ptoc_type *elem, int64_t B)
 {
@@ -101,7 +87,7 @@ static ptoc_value *lanes_product(vop_builder *L, ptoc_value *buf, ptoc_type *ele
         return acc;
     if (ty != f32)
         acc = vb_cast(L, "arith.truncf", acc, ty);
-    return canonical_nan(L, acc);
+    return vb_quiet_nan(L, acc);
 }
 
 void a2_rowprod_lower(vop_builder *L, ptoc_op *op)

@@ -3,6 +3,7 @@
 #include "ptoc/ir.h"
 #include "ptoc/util.h"
 
+#include <math.h>
 #include <string.h>
 
 void vb_init(vop_builder *L, ptoc_context *ctx, ptoc_arena *arena)
@@ -48,6 +49,16 @@ ptoc_value *vb_select(vop_builder *L, ptoc_value *c, ptoc_value *a, ptoc_value *
 {
     ptoc_value *ops[3] = {c, a, b};
     return vb_result0(ptoc_builder_create(&L->b, "arith.select", 3, ops, 1, &a->type, 0, NULL, 0));
+}
+
+ptoc_value *vb_quiet_nan(vop_builder *L, ptoc_value *x)
+{
+    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
+    ptoc_value *ops[2] = {x, x};
+    ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),
+                            ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 14 /* uno */)};
+    ptoc_value *nan = vb_result0(ptoc_builder_create(&L->b, "arith.cmpf", 2, ops, 1, &i1, 1, &pred, 0));
+    return vb_select(L, nan, vb_float(L, x->type, (double)NAN), x);
 }
 
 ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to)

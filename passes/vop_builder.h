@@ -37,6 +37,8 @@ ptoc_value *vb_float(vop_builder *L, ptoc_type *t, double v);
 ptoc_value *vb_arith(vop_builder *L, const char *name, ptoc_value *x, ptoc_value *y);
 /* arith.select c, a, b (of a's type). */
 ptoc_value *vb_select(vop_builder *L, ptoc_value *c, ptoc_value *a, ptoc_value *b);
+/* x, or the quiet NaN 0x7fc00000 (as x's float type) when x is a NaN. */
+ptoc_value *vb_quiet_nan(vop_builder *L, ptoc_value *x);
 /* A cast ("arith.trunci") of x to `to`. */
 ptoc_value *vb_cast(vop_builder *L, const char *name, ptoc_value *x, ptoc_type *to);
 /* A micro-op with at most two string attributes (key, value pairs; NULL key: none). */
