@@ -156,6 +156,11 @@ static void flush(cg *g)
     LLVMBuildStore(g->b, LLVMBuildSelect(g->b, none, tail, cg_i64(g, 0), ""), g->vf_state[1]);
 }
 
+bool cg_a2a3_has_cost(ptoc_pto_vop_id vop)
+{
+    return vop == PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF || vop == PTOC_PTO_VOP_A2A3_VMRGSORT4 || cost_of(vop);
+}
+
 const cg_vf_model cg_a2a3_vf_model = {.begin = begin, .count = count, .end = end, .flush = flush};
 
 /* The cube unit's costs (lower_cube_model.c), pto-isa's A2/A3 cost model: the

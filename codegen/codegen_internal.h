@@ -241,6 +241,9 @@ typedef struct cg_vf_model {
 } cg_vf_model;
 extern const cg_vf_model cg_a5_vf_model;     /* a5_costs.c */
 extern const cg_vf_model cg_a2a3_vf_model;   /* a2a3_costs.c */
+/* Whether the A2/A3 model prices the repeat intrinsic (a cost row, or a count of its own);
+ * false for the ones that cost the vector pipe nothing. */
+bool cg_a2a3_has_cost(ptoc_pto_vop_id vop);
 
 /* Per-function state. */
 typedef struct cg_func {
