@@ -323,6 +323,10 @@ static void lower_one(vop_builder *L, ptoc_op *op)
         a2_scalar_lower(L, op);
         return;
     }
+    if (a2_bytes_claims(op)) {
+        a2_bytes_lower(L, op);
+        return;
+    }
     family_of(ptoc_pto_opcode(op))->lower_one(L, op);
 }
 
