@@ -63,6 +63,7 @@ static const a2_family families[] = {
     {a2_gather_lowers, a2_gather_lower},
     {a2_sort_lowers, a2_sort_lower},
     {a2_scalar_lowers, a2_scalar_lower},
+    {a2_part_lowers, a2_part_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

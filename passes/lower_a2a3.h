@@ -170,6 +170,9 @@ void a2_scalar_lower(vop_builder *L, ptoc_op *op);
  * a2_bytes_claims: the ops it takes before the other families. */
 bool a2_bytes_claims(ptoc_op *op);
 void a2_bytes_lower(vop_builder *L, ptoc_op *op);
+/* tpartadd tpartmax tpartmin tpartmul (lower_a2a3_part.c). */
+bool a2_part_lowers(ptoc_pto_op_id opcode);
+void a2_part_lower(vop_builder *L, ptoc_op *op);
 
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);
