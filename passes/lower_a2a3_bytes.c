@@ -28,8 +28,9 @@
  */
 #include "passes/lower_a2a3.h"
 
-static const ptoc_pto_op_id byte_ops[] = {PTOC_PTO_OP_TAND,  PTOC_PTO_OP_TOR,  PTOC_PTO_OP_TXOR, PTOC_PTO_OP_TANDS,
-                                          PTOC_PTO_OP_TORS, PTOC_PTO_OP_TXORS, PTOC_PTO_OP_TNOT};
+static const ptoc_pto_op_id byte_ops[] = {PTOC_PTO_OP_TAND, PTOC_PTO_OP_TOR, PTOC_PTO_OP_TXOR,
+                                          PTOC_PTO_OP_TANDS, PTOC_PTO_OP_TORS, PTOC_PTO_OP_TXORS,
+                                          PTOC_PTO_OP_TNOT};
 
 static bool byte_op(ptoc_pto_op_id opcode)
 {
@@ -43,8 +44,8 @@ static bool byte_op(ptoc_pto_op_id opcode)
 static bool byte_tile(const ptoc_pto_tile_desc *d)
 {
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
-           d->slayout == PTOC_PTO_SL_NONE_BOX && ptoc_type_is_int(d->elem) && ptoc_type_bitwidth(d->elem) == 8 &&
-           d->cols % 32 == 0;
+           d->slayout == PTOC_PTO_SL_NONE_BOX && ptoc_type_is_int(d->elem) &&
+           ptoc_type_bitwidth(d->elem) == 8 && d->cols % 32 == 0;
 }
 
 bool a2_bytes_claims(ptoc_op *op)
@@ -70,8 +71,8 @@ typedef struct b_ctx {
 static int64_t row_lanes(ptoc_value *tile) { return a2_tile_desc(tile->type)->cols / 2; }
 
 /* One instruction of one repeat: vop over ptrs[i] at offs[i] (dst first). */
-static void one_repeat(b_ctx *C, ptoc_pto_vop_id vop, uint32_t n, ptoc_value *const *ptrs, ptoc_value *const *offs,
-                       ptoc_value *scalar)
+static void one_repeat(b_ctx *C, ptoc_pto_vop_id vop, uint32_t n, ptoc_value *const *ptrs,
+                       ptoc_value *const *offs, ptoc_value *scalar)
 {
     a2_prog P;
     a2_prog_init(&P, C->L, vop, C->lane);
@@ -113,7 +114,8 @@ static void last_bytes(b_ctx *C, a2_prog *P)
 }
 
 /* vop over dst and the sources (NULL: none) as lanes, with `scalar` (a lane). */
-static void step(b_ctx *C, ptoc_pto_vop_id vop, ptoc_value *dst, ptoc_value *a, ptoc_value *b, ptoc_value *scalar)
+static void step(b_ctx *C, ptoc_pto_vop_id vop, ptoc_value *dst, ptoc_value *a, ptoc_value *b,
+                 ptoc_value *scalar)
 {
     vop_builder *L = C->L;
     a2_prog P;

@@ -69,8 +69,8 @@ static region meet(vop_builder *L, region a, region b)
 /* Whether the types show that src covers dst's valid region. */
 static bool covers(region src, region dst)
 {
-    return src.rows.s >= 0 && src.cols.s >= 0 && dst.rows.s >= 0 && dst.cols.s >= 0 && src.rows.s >= dst.rows.s &&
-           src.cols.s >= dst.cols.s;
+    return src.rows.s >= 0 && src.cols.s >= 0 && dst.rows.s >= 0 && dst.cols.s >= 0 &&
+           src.rows.s >= dst.rows.s && src.cols.s >= dst.cols.s;
 }
 
 static bool stride_over(const a2_prog *P)
@@ -106,8 +106,8 @@ static void run_region(a2_prog *P, region r)
 }
 
 /* vop over tiles (dst first; n of them) as `elem` lanes, with scalar, over r. */
-static void program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_type *elem, ptoc_value *const *tiles, uint32_t n,
-                    ptoc_value *scalar, region r)
+static void program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_type *elem, ptoc_value *const *tiles,
+                    uint32_t n, ptoc_value *scalar, region r)
 {
     a2_prog P;
     a2_prog_init(&P, L, vop, elem);
