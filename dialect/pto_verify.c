@@ -1634,18 +1634,38 @@ bool ptoc_pto_a2a3_scalar_unit(ptoc_pto_op_id opcode, bool is_int, unsigned bits
         PTOC_PTO_OP_TREM, PTOC_PTO_OP_TREMS, PTOC_PTO_OP_TFMOD, PTOC_PTO_OP_TFMODS, PTOC_PTO_OP_TADDC,
         PTOC_PTO_OP_TSUBC, PTOC_PTO_OP_TADDSC, PTOC_PTO_OP_TSUBSC, PTOC_PTO_OP_TAXPY, PTOC_PTO_OP_TPRELU,
         PTOC_PTO_OP_TLRELU};
-    static const ptoc_pto_op_id bytes[] = {PTOC_PTO_OP_TAND, PTOC_PTO_OP_TOR, PTOC_PTO_OP_TXOR,
-                                           PTOC_PTO_OP_TANDS, PTOC_PTO_OP_TORS, PTOC_PTO_OP_TXORS,
-                                           PTOC_PTO_OP_TNOT};
     for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
         if (opcode == any[i])
             return true;
-    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
-        if (opcode == bytes[i])
-            return is_int && bits == 8;
     if (opcode == PTOC_PTO_OP_TSHRS)
         return is_int && !is_unsigned;
     return opcode == PTOC_PTO_OP_TRECIP && is_int;
+}
+
+/* A bitwise op on 8-bit tiles one of which is not a row-major none_box vec
+ * tile of whole 32-byte rows: the vector lowering views bytes as u16 lanes of
+ * such rows (passes/lower_a2a3_bytes.c); any other layout runs on the scalar
+ * unit. */
+static bool scalar_bytes(const ptoc_op *op, const ptoc_type *e)
+{
+    static const ptoc_pto_op_id bytes[] = {PTOC_PTO_OP_TAND, PTOC_PTO_OP_TOR, PTOC_PTO_OP_TXOR,
+                                           PTOC_PTO_OP_TANDS, PTOC_PTO_OP_TORS, PTOC_PTO_OP_TXORS,
+                                           PTOC_PTO_OP_TNOT};
+    bool listed = false;
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
+        listed |= ptoc_pto_opcode(op) == bytes[i];
+    if (!listed || !ptoc_type_is_int(e) || ptoc_type_bitwidth(e) != 8)
+        return false;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const ptoc_type *t = ptoc_op_operand(op, i)->type;
+        const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+        if (d && (d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR ||
+                  d->slayout != PTOC_PTO_SL_NONE_BOX || d->cols % 32 != 0))
+            return true;
+        if (!d && t->kind == PTOC_TYPE_MEMREF && (t->u.shaped.rank != 2 || t->u.shaped.shape[1] % 32 != 0))
+            return true;
+    }
+    return false;
 }
 
 /* Whether `op` on A2/A3 runs on the scalar unit in ptoc (ptoc_pto_a2a3_scalar_unit). */
@@ -1660,6 +1680,8 @@ static bool scalar_a2a3(const ptoc_op *op)
     if (!e || !arch || arch->dtypes != PTOC_PTO_DTYPE_COLUMN_A2A3)
         return false;
     bool is_int = ptoc_type_is_int(e);
+    if (scalar_bytes(op, e))
+        return true;
     return ptoc_pto_a2a3_scalar_unit(ptoc_pto_opcode(op), is_int, ptoc_type_bitwidth(e),
                                      is_int && e->u.integer.sign == PTOC_UNSIGNED);
 }

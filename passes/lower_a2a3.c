@@ -63,6 +63,7 @@ static const a2_family families[] = {
     {a2_gather_lowers, a2_gather_lower},
     {a2_sort_lowers, a2_sort_lower},
     {a2_scalar_lowers, a2_scalar_lower},
+    {a2_part_lowers, a2_part_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
@@ -321,6 +322,10 @@ static void lower_one(vop_builder *L, ptoc_op *op)
 {
     if (a2_scalar_claims(op)) {
         a2_scalar_lower(L, op);
+        return;
+    }
+    if (a2_bytes_claims(op)) {
+        a2_bytes_lower(L, op);
         return;
     }
     family_of(ptoc_pto_opcode(op))->lower_one(L, op);

@@ -166,6 +166,14 @@ bool a2_scalar_lowers(ptoc_pto_op_id opcode);
 bool a2_scalar_claims(ptoc_op *op);
 void a2_scalar_lower(vop_builder *L, ptoc_op *op);
 
+/* The bitwise ops on 8-bit tiles, as u16 lanes (lower_a2a3_bytes.c);
+ * a2_bytes_claims: the ops it takes before the other families. */
+bool a2_bytes_claims(ptoc_op *op);
+void a2_bytes_lower(vop_builder *L, ptoc_op *op);
+/* tpartadd tpartmax tpartmin tpartmul (lower_a2a3_part.c). */
+bool a2_part_lowers(ptoc_pto_op_id opcode);
+void a2_part_lower(vop_builder *L, ptoc_op *op);
+
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);
 void a2_mov_lower(vop_builder *L, ptoc_op *op);

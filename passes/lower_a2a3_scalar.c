@@ -12,8 +12,9 @@
  *                                  rounds once)
  *   tprelu tlrelu                  a > 0 ? a : a * b (vlrelu's zero sign
  *                                  differs: docs/decisions.md)
- *   tand tor txor tands tors txors, tnot   8-bit elements (vector paths take
- *                                  16 and 32 bits)
+ *   tand tor txor tands tors txors, tnot   8-bit elements on tiles the byte
+ *                                  lowering does not take (not row-major
+ *                                  none_box: lower_a2a3_bytes.c)
  *   tshrs (signed)                 arithmetic a >> s (the vector shift is logical)
  *   trecip (integers)              1 / x, x / 0 = -1 (arith.divsi's rule)
  *

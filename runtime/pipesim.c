@@ -409,7 +409,17 @@ typedef struct active {
     uint32_t ev, acc;
     int pipe;
     uint32_t stamp;
+    uint64_t seq;                   /* the order the accesses were added in */
 } active;
+
+/* One pipe's active accesses, in the order they ran: their stamps never
+ * decrease (a pipe's checkpoint count only grows), so the accesses an op
+ * already knows to be complete are a prefix, skipped by a binary search. A
+ * long scalar loop on S then costs each S op nothing for S's own accesses. */
+typedef struct active_list {
+    active *a;
+    uint32_t n, cap;
+} active_list;
 
 typedef struct replay {
     const rt_log *log;
@@ -433,8 +443,11 @@ typedef struct replay {
     uint32_t last_op[NPIPE];        /* each pipe's latest op that ran (UINT32_MAX: none) */
     uint32_t last_vc[NPIPE][NPIPE]; /* what it knew when it started */
     bool used[NPIPE];
-    active *act;
-    uint32_t nact, capact;
+    active_list act[NPIPE];         /* per pipe the op ran on */
+    size_t nact;                    /* over every list */
+    uint64_t next_seq;
+    active *hits;                   /* check_accesses' overlapping unordered accesses */
+    uint32_t nhits, caphits;
     size_t prune_at;
     deferred_waw *waw;
     uint32_t nwaw, capwaw;
@@ -663,15 +676,21 @@ static void report_race(replay *r, uint32_t ia, const ptoc_rt_access *a, int pa,
 /* Drops accesses every pipe with events left already knows to be complete. */
 static void prune(replay *r)
 {
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < r->nact; i++) {
-        const active *a = &r->act[i];
-        bool dead = true;
-        for (int q = 0; q < NPIPE && dead; q++)
-            if (r->qpos[q] < r->qlen[q] && r->svc[q][a->pipe] < a->stamp)
-                dead = false;
-        if (!dead)
-            r->act[kept++] = *a;
+    size_t kept = 0;
+    for (int p = 0; p < NPIPE; p++) {
+        active_list *list = &r->act[p];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < list->n; i++) {
+            const active *a = &list->a[i];
+            bool dead = true;
+            for (int q = 0; q < NPIPE && dead; q++)
+                if (r->qpos[q] < r->qlen[q] && r->svc[q][a->pipe] < a->stamp)
+                    dead = false;
+            if (!dead)
+                list->a[n++] = *a;
+        }
+        list->n = n;
+        kept += n;
     }
     r->nact = kept;
     r->prune_at = 2 * (size_t)kept > 4096 ? 2 * (size_t)kept : 4096;
@@ -710,6 +729,46 @@ static void settle_deferred(replay *r, const ptoc_rt_access *b, const uint32_t *
     r->nwaw = kept;
 }
 
+/* The first of a list's accesses whose stamp is past `known` (a clock the
+ * checking op holds for the list's pipe): the ones before it are complete. */
+static uint32_t first_unknown(const active_list *list, uint32_t known)
+{
+    uint32_t lo = 0, hi = list->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (list->a[mid].stamp <= known)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int by_seq(const void *x, const void *y)
+{
+    const active *a = x, *b = y;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Into r->hits, in the order they were added: the active accesses of other
+ * ops that overlap b and that vc does not know complete. */
+static void collect_hits(replay *r, uint32_t i, const ptoc_rt_access *b, const uint32_t *vc)
+{
+    r->nhits = 0;
+    for (int q = 0; q < NPIPE; q++) {
+        const active_list *list = &r->act[q];
+        for (uint32_t j = first_unknown(list, vc[q]); j < list->n; j++) {
+            const active *a = &list->a[j];
+            if (a->ev == i || !overlap(&r->log->acc[a->acc], b))
+                continue;
+            if (reserve((void **)&r->hits, &r->caphits, r->nhits + 1, sizeof *r->hits))
+                r->hits[r->nhits++] = *a;
+        }
+    }
+    if (r->nhits > 1)
+        qsort(r->hits, r->nhits, sizeof *r->hits, by_seq);
+}
+
 static void check_accesses(replay *r, uint32_t i, int p, const uint32_t *vc, uint32_t stamp)
 {
     const rt_log *l = r->log;
@@ -718,21 +777,22 @@ static void check_accesses(replay *r, uint32_t i, int p, const uint32_t *vc, uin
         const ptoc_rt_access *b = &l->acc[e->acc + k];
         if (r->nwaw)
             settle_deferred(r, b, vc);
-        for (size_t j = 0; j < r->nact; j++) {
-            const active *a = &r->act[j];
+        collect_hits(r, i, b, vc);
+        for (uint32_t j = 0; j < r->nhits; j++) {
+            const active *a = &r->hits[j];
             const ptoc_rt_access *aa = &l->acc[a->acc];
-            if (a->ev == i || !overlap(aa, b) || vc[a->pipe] >= a->stamp)
-                continue;
             if (reads(aa) || reads(b) || b->space == PTOC_RT_SPACE_GM || !defer_waw(r, a, i, e->acc + k, p, stamp))
                 report_race(r, a->ev, aa, a->pipe, i, b, p);
         }
     }
     if (r->nact + e->nacc > r->prune_at)
         prune(r);
-    if (!reserve((void **)&r->act, &r->capact, r->nact + e->nacc, sizeof *r->act))
+    active_list *list = &r->act[p];
+    if (!reserve((void **)&list->a, &list->cap, (size_t)list->n + e->nacc, sizeof *list->a))
         return;                     /* out of memory: later races with this op go unseen */
     for (uint32_t k = 0; k < e->nacc; k++)
-        r->act[r->nact++] = (active){i, e->acc + k, p, stamp};
+        list->a[list->n++] = (active){i, e->acc + k, p, stamp, r->next_seq++};
+    r->nact += e->nacc;
 }
 
 /* ---- running one event */
@@ -951,7 +1011,9 @@ static void replay_free(replay *r)
     free(r->done);
     free(r->end);
     free(r->stamp);
-    free(r->act);
+    for (int p = 0; p < NPIPE; p++)
+        free(r->act[p].a);
+    free(r->hits);
     free(r->waw);
     for (int p = 0; p < NPIPE; p++)
         free(r->queue[p]);
