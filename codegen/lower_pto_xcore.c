@@ -342,24 +342,21 @@ static bool tile_range(cg *g, const ptoc_value *v, LLVMValueRef out[3])
     return true;
 }
 
-/* With pipe_events, a push is an op on the producer's pipe reading its tile:
- * FIX for an L0C tile (the cube's fixpipe), MTE3 for a UB tile (pto-isa TPUSH
- * moves C2V by TMOV/TSTORE from L0C, V2C by TSTORE/TMOV from UB). */
+/* With pipe_events, a push is an op on the producer's pipe reading its tile
+ * (ptoc_pto_op_pipe: FIX for an L0C tile, MTE3 for a UB tile). */
 static void push_event(cg *g, ptoc_op *op)
 {
     LLVMValueRef r[3];
-    if (!g->opts->pipe_events || !tile_range(g, ptoc_op_operand(op, 0), r))
+    ptoc_pto_pipe pipe = ptoc_pto_op_pipe(op);
+    if (!g->opts->pipe_events || pipe == PTOC_PTO_PIPE_NONE || !tile_range(g, ptoc_op_operand(op, 0), r))
         return;
-    ptoc_pto_tile_desc d;
-    cg_tile_desc_of(ptoc_op_operand(op, 0)->type, &d);
     LLVMTypeRef fields[4] = {g->i32, g->i32, g->i64, g->i64};
     LLVMTypeRef acc_ty = LLVMStructTypeInContext(g->llctx, fields, 4, false);
     LLVMValueRef acc = cg_alloca(g, acc_ty, "push.acc");
     LLVMValueRef vals[4] = {r[0], cg_i32(g, PTOC_RT_READ), r[1], r[2]};
     for (unsigned f = 0; f < 4; f++)
         LLVMBuildStore(g->b, vals[f], LLVMBuildStructGEP2(g->b, acc_ty, acc, f, ""));
-    int32_t pipe = d.loc == PTOC_PTO_AS_ACC ? PTOC_PTO_PIPE_FIX : PTOC_PTO_PIPE_MTE3;
-    LLVMValueRef args[] = {cg_i32(g, pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc), cg_i32(g, 1), acc};
+    LLVMValueRef args[] = {cg_i32(g, (int32_t)pipe), cg_op_name(g, op->name->str), cg_where(g, op->loc), cg_i32(g, 1), acc};
     cg_call_runtime(g, "ptoc_rt_pipe_op", args, 5);
 }
 

@@ -258,6 +258,9 @@ bool cg_pipe_events(cg *g, ptoc_op *op)
         return false;
     case PTOC_PTO_OP_SYNC_SET: case PTOC_PTO_OP_SYNC_WAIT:
         return true;    /* they order another core's log, which each core's replay does not see */
+    case PTOC_PTO_OP_TPUSH_TO_AIV: case PTOC_PTO_OP_TPUSH_TO_AIC: case PTOC_PTO_OP_TPUSH:
+    case PTOC_PTO_OP_TPOP_FROM_AIC: case PTOC_PTO_OP_TPOP_FROM_AIV: case PTOC_PTO_OP_TPOP:
+        return true;    /* their lowering logs them with the slot's flags (lower_pto_xcore.c, xcore.c) */
     default:
         break;
     }

@@ -1686,11 +1686,48 @@ static bool scalar_a2a3(const ptoc_op *op)
                                      is_int && e->u.integer.sign == PTOC_UNSIGNED);
 }
 
+/* A push reads its tile on the producer's pipe: FIX for an L0C tile (the
+ * cube's fixpipe moves C2V data), MTE3 for a UB tile (V2C data leaves by
+ * TSTORE/TMOV; pto-isa TPUSH). */
+static ptoc_pto_pipe push_pipe(const ptoc_op *op)
+{
+    const ptoc_pto_tile_desc *d = op->noperands ? ptoc_pto_tile_like(ptoc_op_operand(op, 0)->type) : NULL;
+    if (!d)
+        return PTOC_PTO_PIPE_NONE;
+    return d->loc == PTOC_PTO_AS_ACC ? PTOC_PTO_PIPE_FIX : d->loc == PTOC_PTO_AS_VEC ? PTOC_PTO_PIPE_MTE3
+                                                                                   : PTOC_PTO_PIPE_NONE;
+}
+
+/* A pop writes its tile, for this core, on the pipe that waits for it: on A5
+ * (and cpu, which follows A5) V for a vector core's UB tile and MTE1 for the
+ * cube's L1 one (the producer wrote the slot); on A2/A3 MTE2, which loads
+ * the tile from the GM slot (pto-isa TPipe::Consumer::wait; the runtime's
+ * pipe simulator logs the pop so, runtime/xcore.c). */
+static ptoc_pto_pipe pop_pipe(const ptoc_op *op)
+{
+    const ptoc_value *t = op->nresults ? &op->results[0] : op->noperands ? ptoc_op_operand(op, 0) : NULL;
+    const ptoc_pto_tile_desc *d = t ? ptoc_pto_tile_like(t->type) : NULL;
+    if (!d || (d->loc != PTOC_PTO_AS_VEC && d->loc != PTOC_PTO_AS_MAT))
+        return PTOC_PTO_PIPE_NONE;
+    ptoc_pto_arch arch = ptoc_pto_target_arch(op, NULL);
+    if (arch == PTOC_PTO_ARCH_A2 || arch == PTOC_PTO_ARCH_A3)
+        return PTOC_PTO_PIPE_MTE2;
+    return d->loc == PTOC_PTO_AS_VEC ? PTOC_PTO_PIPE_V : PTOC_PTO_PIPE_MTE1;
+}
+
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
     if (!info)
         return PTOC_PTO_PIPE_NONE;
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_TPUSH_TO_AIV: case PTOC_PTO_OP_TPUSH_TO_AIC: case PTOC_PTO_OP_TPUSH:
+        return push_pipe(op);
+    case PTOC_PTO_OP_TPOP_FROM_AIC: case PTOC_PTO_OP_TPOP_FROM_AIV: case PTOC_PTO_OP_TPOP:
+        return pop_pipe(op);
+    default:
+        break;
+    }
     if (info->pipe == PTOC_PTO_PIPE_BY_SPACES)
         return op_move_pipe(op);
     if (scalar_tdivs(op) || scalar_a2a3(op))
