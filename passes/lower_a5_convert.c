@@ -43,12 +43,18 @@ typedef vop_builder lower;
 /* rmode values (pto_attrs.c): NONE RINT ROUND FLOOR CEIL TRUNC ODD CAST_RINT. */
 enum { RM_NONE = 0, RM_ODD = 6, RM_ABSENT = 100 };
 
-/* One vcvt of a chain: to `to`, with its rnd (NULL: none) and sat. */
+/* What a step computes: one vcvt, or a sequence for a rounding no vcvt has
+ * (the cpu target's ODD: ties to odd into an integer, round to odd into a
+ * float; f32 -> f32, an integral value). */
+typedef enum cvt_kind { CK_VCVT, CK_TIES_ODD, CK_ROUND_ODD, CK_INTEGRAL } cvt_kind;
+
+/* One step of a chain: to `to`, with its rnd (NULL: none) and sat. */
 typedef struct cvt_step {
     ptoc_type *to;
     const char *rnd;
     bool sat;
     bool and255;        /* an AND with 255 before this step (the f16 -> 8-bit chain) */
+    cvt_kind kind;
 } cvt_step;
 
 enum { MAX_STEPS = 3 };
@@ -123,7 +129,40 @@ static const char *rnd_letter(uint32_t rmode)
 
 static void push(cvt_plan *p, ptoc_type *to, const char *rnd, bool sat)
 {
-    p->steps[p->nsteps++] = (cvt_step){to, rnd, sat, false};
+    p->steps[p->nsteps++] = (cvt_step){to, rnd, sat, false, CK_VCVT};
+}
+
+static void push_kind(cvt_plan *p, ptoc_type *to, const char *rnd, bool sat, cvt_kind kind)
+{
+    p->steps[p->nsteps++] = (cvt_step){to, rnd, sat, false, kind};
+}
+
+/* ODD where vcvt has no such rounding: into a float, truncate and set the
+ * last bit when inexact; into an integer, ties to odd at the source's lane
+ * width (f16 and bf16 widened exactly to f32 first for a 32-bit integer,
+ * narrowed after by an integer vcvt with the op's saturation). */
+static bool plan_odd(lower *L, cvt_plan *p, bool sat)
+{
+    ptoc_type *se = p->from, *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    if (!ptoc_type_is_float(se) || ptoc_type_is_float(de)) {
+        if (bits_of(de) > bits_of(se))
+            return false;
+        push_kind(p, de, "Z", sat, CK_ROUND_ODD);
+        return true;
+    }
+    ptoc_type *from = se;
+    if (bits_of(se) == 16 && bits_of(de) == 32) {
+        from = ptoc_type_float(L->ctx, PTOC_F32);
+        push(p, from, NULL, false);
+    }
+    unsigned w = bits_of(from);
+    if (bits_of(de) == w) {
+        push_kind(p, de, "A", sat || w == 32, CK_TIES_ODD);
+    } else {
+        push_kind(p, ptoc_type_int(L->ctx, w, PTOC_SIGNED), "A", sat || w == 32, CK_TIES_ODD);
+        push(p, de, NULL, sat);
+    }
+    return true;
 }
 
 /* Whether two lane widths are equal or one is twice the other. */
@@ -134,11 +173,16 @@ static bool plan_steps(lower *L, cvt_plan *p, uint32_t rmode, bool sat)
     ptoc_type *se = p->from, *de = ptoc_pto_tile_buf(p->dst->type)->elem;
     bool sf = ptoc_type_is_float(se), df = ptoc_type_is_float(de);
     unsigned sb = bits_of(se), db = bits_of(de);
+    if (is_fkind(se, PTOC_F32) && se == de) {
+        push_kind(p, de, rnd_letter(rmode), false, CK_INTEGRAL);
+        return true;
+    }
     if (se == de || sb == 64 || db == 64 || !twofold(sb, db) || (!sf && df && db < sb))
         return false;
     bool r = rounds(se, de);
-    if (r && (rmode == RM_ODD ? !(is_fkind(se, PTOC_F32) && is_fkind(de, PTOC_F16))
-                              : rmode == RM_NONE && sf && !df))
+    if (r && rmode == RM_ODD && !(is_fkind(se, PTOC_F32) && is_fkind(de, PTOC_F16)))
+        return plan_odd(L, p, sat);
+    if (r && rmode == RM_NONE && sf && !df)
         return false;
     const char *rnd = r ? rnd_letter(rmode) : NULL;
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *i16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNED);
@@ -219,6 +263,120 @@ static ptoc_value *convert(lower *L, const cvt_step *s, ptoc_type *from, ptoc_va
     return vb_result0(c);
 }
 
+static ptoc_type *elem_of_reg(const ptoc_value *v) { return ptoc_pto_vreg_type(v->type)->elem; }
+
+/* v converted to `to` by one vcvt, under `all` (v's lanes). */
+static ptoc_value *vcvt_to(lower *L, ptoc_value *v, ptoc_type *to, const char *rnd, bool sat, ptoc_value *all)
+{
+    cvt_step s = {to, rnd, sat, false, CK_VCVT};
+    return convert(L, &s, elem_of_reg(v), v, all);
+}
+
+static ptoc_value *vop2(lower *L, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b, ptoc_value *m)
+{
+    ptoc_value *ops[3] = {a, b, m};
+    return vb_vop1(L, id, 3, ops, a->type, NULL, NULL);
+}
+
+static ptoc_value *abs_of(lower *L, ptoc_value *v, ptoc_value *m)
+{
+    ptoc_value *ops[2] = {v, m};
+    return vb_vop1(L, PTOC_PTO_VOP_VABS, 2, ops, v->type, NULL, NULL);
+}
+
+static ptoc_value *bitcast(lower *L, ptoc_value *v, ptoc_type *elem)
+{
+    return vb_vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &v, vreg_of(L, elem), NULL, NULL);
+}
+
+/* Every lane the integer k (v's lane width). */
+static ptoc_value *splat(lower *L, ptoc_type *vt, int64_t k)
+{
+    ptoc_value *c = vb_int(L, ptoc_type_int(L->ctx, bits_of(ptoc_pto_vreg_type(vt)->elem), PTOC_SIGNLESS), k);
+    return vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &c, vt, NULL, NULL);
+}
+
+/* a CMP b (a register, or a scalar of a's element type) under the seed. */
+static ptoc_value *compare(lower *L, ptoc_value *a, ptoc_value *b, const char *mode, ptoc_value *seed)
+{
+    ptoc_value *ops[3] = {a, b, seed};
+    bool reg = ptoc_pto_vreg_type(b->type) != NULL;
+    return vb_vop1(L, reg ? PTOC_PTO_VOP_VCMP : PTOC_PTO_VOP_VCMPS, 3, ops, seed->type, "cmp_mode", mode);
+}
+
+/* The lanes of integer register v whose low bit is `bit`, under the seed. */
+static ptoc_value *parity(lower *L, ptoc_value *v, int bit, ptoc_value *seed, ptoc_value *all)
+{
+    ptoc_value *low = vop2(L, PTOC_PTO_VOP_VAND, v, splat(L, v->type, 1), all);
+    ptoc_type *sl = ptoc_type_int(L->ctx, bits_of(elem_of_reg(v)), PTOC_SIGNLESS);
+    return compare(L, low, vb_int(L, sl, 0), bit ? "ne" : "eq", seed);
+}
+
+/* x rounded to the nearest integer of `to` (x's lane width), ties to odd:
+ * rounded away from zero (A), or toward zero (Z) where x is a tie and A is
+ * even. x is a tie where 2x is an odd integer below 2^digits (F and C of
+ * 2x agree), which holds every tie and keeps 2x exact in the integer. */
+static ptoc_value *ties_odd(lower *L, ptoc_value *x, ptoc_type *to, bool sat, ptoc_value *all)
+{
+    ptoc_type *fe = elem_of_reg(x);
+    unsigned w = bits_of(fe), digits = is_fkind(fe, PTOC_F32) ? 24 : is_fkind(fe, PTOC_F16) ? 11 : 8;
+    ptoc_value *a = vcvt_to(L, x, to, "A", sat, all), *z = vcvt_to(L, x, to, "Z", sat, all);
+    ptoc_type *si = ptoc_type_int(L->ctx, w, PTOC_SIGNED);
+    ptoc_value *y = vop2(L, PTOC_PTO_VOP_VADD, x, x, all);
+    ptoc_value *fy = vcvt_to(L, y, si, "F", true, all), *cy = vcvt_to(L, y, si, "C", true, all);
+    ptoc_value *tie = compare(L, fy, cy, "eq", all);
+    tie = parity(L, fy, 1, tie, all);
+    ptoc_value *bound = vb_int(L, ptoc_type_int(L->ctx, w, PTOC_SIGNLESS), (int64_t)1 << digits);
+    tie = compare(L, abs_of(L, fy, all), bound, "lt", tie);
+    return vop2(L, PTOC_PTO_VOP_VSEL, z, a, parity(L, a, 0, tie, all));
+}
+
+/* x converted to float type `to` by round to odd: truncated (Z), the last
+ * bit set where that was inexact (the truncation, converted back exactly or
+ * by Z, is smaller in magnitude, or another integer). */
+static ptoc_value *round_odd(lower *L, ptoc_value *x, ptoc_type *to, bool sat, ptoc_value *all)
+{
+    ptoc_type *se = elem_of_reg(x);
+    ptoc_value *r = vcvt_to(L, x, to, "Z", sat, all);
+    bool sf = ptoc_type_is_float(se);
+    ptoc_value *all_to = bits_of(to) == bits_of(se) ? all : all_lanes(L, bits_of(to));
+    ptoc_value *back = vcvt_to(L, r, se, "Z", !sf, all_to);
+    ptoc_value *inexact = sf ? compare(L, abs_of(L, back, all), abs_of(L, x, all), "lt", all)
+                             : compare(L, back, x, "ne", all);
+    ptoc_type *bits = ptoc_type_int(L->ctx, bits_of(se), PTOC_UNSIGNED);
+    ptoc_value *rb = bitcast(L, r, bits);
+    rb = vop2(L, PTOC_PTO_VOP_VSEL, vop2(L, PTOC_PTO_VOP_VOR, rb, splat(L, rb->type, 1), all), rb, inexact);
+    return vb_vop1(L, PTOC_PTO_VOP_VBITCAST, 1, &rb, r->type, NULL, NULL);
+}
+
+/* f32 x rounded to an integral f32 by rnd (O: ties to odd): through i32
+ * where |x| < 2^23 (above, x is integral; infinities stay, a NaN comes out
+ * quiet), the sign of x kept (-0.3 to -0). */
+static ptoc_value *integral(lower *L, ptoc_value *x, const char *rnd, ptoc_value *all)
+{
+    ptoc_type *f32 = elem_of_reg(x), *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
+    ptoc_value *i = !strcmp(rnd, "O") ? ties_odd(L, x, i32, true, all) : vcvt_to(L, x, i32, rnd, true, all);
+    ptoc_value *back = bitcast(L, vcvt_to(L, i, f32, "R", false, all), u32);
+    ptoc_value *sign = vop2(L, PTOC_PTO_VOP_VAND, bitcast(L, x, u32), splat(L, back->type, 0x80000000), all);
+    ptoc_value *r = bitcast(L, vop2(L, PTOC_PTO_VOP_VOR, back, sign, all), f32);
+    ptoc_value *quiet = vop2(L, PTOC_PTO_VOP_VOR, bitcast(L, x, u32), splat(L, back->type, 0x400000), all);
+    ptoc_value *big = vop2(L, PTOC_PTO_VOP_VSEL, bitcast(L, quiet, f32), x, compare(L, x, x, "ne", all));
+    ptoc_value *small = compare(L, abs_of(L, x, all), vb_float(L, f32, 8388608.0), "lt", all);
+    return vop2(L, PTOC_PTO_VOP_VSEL, r, big, small);
+}
+
+/* One step of the chain (convert for a plain vcvt). */
+static ptoc_value *step_of(lower *L, const cvt_step *s, ptoc_type *from, ptoc_value *v, ptoc_value *all)
+{
+    switch (s->kind) {
+    case CK_TIES_ODD: return ties_odd(L, v, s->to, s->sat, all);
+    case CK_ROUND_ODD: return round_odd(L, v, s->to, s->sat, all);
+    case CK_INTEGRAL: return integral(L, v, s->rnd, all);
+    default: return convert(L, s, from, v, all);
+    }
+}
+
 /* v & 255 on its i16 lanes. */
 static ptoc_value *low_byte(lower *L, ptoc_value *v, ptoc_value *all16)
 {
@@ -267,7 +425,7 @@ static void convert_program(lower *L, const cvt_plan *p)
     for (int i = 0; i < p->nsteps; i++) {
         if (p->steps[i].and255)
             v = low_byte(L, v, alls[0]);
-        v = convert(L, &p->steps[i], from, v, alls[i]);
+        v = step_of(L, &p->steps[i], from, v, alls[i]);
         from = p->steps[i].to;
     }
     snprintf(dist, sizeof dist, "%s_B%u", packed ? "PK" : "NORM", store_bits);
