@@ -177,6 +177,15 @@ static bool plan_steps(lower *L, cvt_plan *p, uint32_t rmode, bool sat)
         push_kind(p, de, rnd_letter(rmode), false, CK_INTEGRAL);
         return true;
     }
+    if (!sf && !df && sb == 8 && db == 32) {          /* one vcvt reading part P0 */
+        push(p, de, NULL, sat);
+        return true;
+    }
+    if (!sf && !df && sb == 32 && db == 8) {          /* through 16 bits, each step saturating or not */
+        push(p, ptoc_type_int(L->ctx, 16, is_unsigned(se) ? PTOC_UNSIGNED : PTOC_SIGNED), NULL, sat);
+        push(p, de, NULL, sat);
+        return true;
+    }
     if (se == de || sb == 64 || db == 64 || !twofold(sb, db) || (!sf && df && db < sb))
         return false;
     bool r = rounds(se, de);
@@ -258,8 +267,10 @@ static ptoc_value *convert(lower *L, const cvt_step *s, ptoc_type *from, ptoc_va
     ptoc_value *ops[2] = {v, all};
     ptoc_op *c = vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &to, "sat", s->sat ? "SAT" : "NOSAT",
                         s->rnd ? "rnd" : NULL, s->rnd);
-    if (fb != tb)
-        ptoc_op_set_attr(c, L->b.arena, ptoc_ident_cstr(L->ctx, "part"), ptoc_attr_string(L->ctx, "EVEN", 4));
+    if (fb != tb) {
+        const char *part = fb * 4 == tb ? "P0" : "EVEN";
+        ptoc_op_set_attr(c, L->b.arena, ptoc_ident_cstr(L->ctx, "part"), ptoc_attr_string(L->ctx, part, strlen(part)));
+    }
     return vb_result0(c);
 }
 
@@ -409,14 +420,14 @@ static void convert_program(lower *L, const cvt_plan *p)
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vc, step);
     /* the store's predicate: one lane per element at dst's width, or at the wider
      * width a packed store reads */
-    bool packed = db < wide && 2048 / db != chunk;
-    unsigned store_bits = packed ? 2 * db : db;
+    bool packed = db < wide && 2048 / db != chunk, packed4 = db * 4 == wide;
+    unsigned store_bits = packed4 ? 32 : packed ? 2 * db : db;
     ptoc_type *tail_types[2] = {mask_of(L, store_bits), L->index};
     ptoc_value *rest = vb_arith(L, "arith.subi", vc, c);
     ptoc_value *tail = vb_result0(vb_vop(L, vb_plt(store_bits), 1, &rest, 2, tail_types, NULL, NULL, NULL, NULL));
     bool unpacked = sb < wide && 2048 / sb != chunk;
     char dist[24];
-    snprintf(dist, sizeof dist, "UNPK_B%u", sb);
+    snprintf(dist, sizeof dist, sb * 4 == wide ? "UNPK4_B%u" : "UNPK_B%u", sb);
     ptoc_type *sv = vreg_of(L, p->from);
     ptoc_value *lops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
     ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_VLDS, 2, lops, 1, &sv, "dist", unpacked ? dist : "NORM", NULL,
@@ -428,7 +439,7 @@ static void convert_program(lower *L, const cvt_plan *p)
         v = step_of(L, &p->steps[i], from, v, alls[i]);
         from = p->steps[i].to;
     }
-    snprintf(dist, sizeof dist, "%s_B%u", packed ? "PK" : "NORM", store_bits);
+    snprintf(dist, sizeof dist, "%s_B%u", packed4 ? "PK4" : packed ? "PK" : "NORM", store_bits);
     ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), tail};
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
     vb_loop_end(L, &cols);
