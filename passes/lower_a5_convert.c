@@ -446,10 +446,121 @@ static void convert_program(lower *L, const cvt_plan *p)
     vb_loop_end(L, &rows);
 }
 
+/* ---------------------------------------------------------------- 64-bit integers */
+
+/* A 64-bit integer is a (lo, hi) pair of 32-bit words in memory, handled
+ * as i32 lanes: s32 -> s64 interleaves x with its sign (x >> 31) by vintlv
+ * and stores the two registers; s64 -> s32 deinterleaves two registers by
+ * vdintlv and keeps lo, or with saturation the bound of the value's sign
+ * where hi is not lo's sign. A chunk is 64 elements: one register of 32-bit
+ * words, two of pairs. */
+static bool int64_pair(const ptoc_type *se, const ptoc_type *de)
+{
+    bool s_signed = ptoc_type_is_int(se) && !is_unsigned(se), d_signed = ptoc_type_is_int(de) && !is_unsigned(de);
+    return s_signed && d_signed &&
+           ((bits_of(se) == 32 && bits_of(de) == 64) || (bits_of(se) == 64 && bits_of(de) == 32));
+}
+
+static ptoc_value *plt32(lower *L, ptoc_value *n, ptoc_value **rest)
+{
+    ptoc_type *types[2] = {mask_of(L, 32), L->index};
+    ptoc_op *o = vb_vop(L, PTOC_PTO_VOP_PLT_B32, 1, &n, 2, types, NULL, NULL, NULL, NULL);
+    if (rest)
+        *rest = ptoc_op_result(o, 1);
+    return ptoc_op_result(o, 0);
+}
+
+static ptoc_value *load32(lower *L, ptoc_value *ptr, ptoc_value *off, ptoc_type *vt)
+{
+    ptoc_value *ops[2] = {ptr, off};
+    return vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, ops, vt, "dist", "NORM");
+}
+
+static void store32(lower *L, ptoc_value *v, ptoc_value *ptr, ptoc_value *off, ptoc_value *m)
+{
+    ptoc_value *ops[4] = {v, ptr, off, m};
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, ops, 0, NULL, "dist", "NORM_B32", NULL, NULL);
+}
+
+static void pair_of_regs(lower *L, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b, ptoc_value **out)
+{
+    ptoc_value *ops[2] = {a, b};
+    ptoc_type *types[2] = {a->type, a->type};
+    ptoc_op *o = vb_vop(L, id, 2, ops, 2, types, NULL, NULL, NULL, NULL);
+    out[0] = ptoc_op_result(o, 0), out[1] = ptoc_op_result(o, 1);
+}
+
+/* s64 -> s32 of the words lo, hi: lo, or saturated. */
+static ptoc_value *narrow64(lower *L, ptoc_value *lo, ptoc_value *hi, bool sat, ptoc_value *all)
+{
+    if (!sat)
+        return lo;
+    ptoc_type *s32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_value *sign = vop2(L, PTOC_PTO_VOP_VSHRS, lo, vb_int(L, s32, 31), all);
+    ptoc_value *fits = compare(L, hi, sign, "eq", all);
+    ptoc_value *neg = compare(L, hi, vb_int(L, s32, 0), "lt", all);
+    ptoc_value *bound = vop2(L, PTOC_PTO_VOP_VSEL, splat(L, lo->type, INT32_MIN), splat(L, lo->type, INT32_MAX), neg);
+    return vop2(L, PTOC_PTO_VOP_VSEL, lo, bound, fits);
+}
+
+static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    bool widen = bits_of(d->elem) == 64;
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *vt = vreg_of(L, i32);
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *ut = vreg_of(L, u32);
+    ptoc_value *sp = vb_tile_ptr(L, src, widen ? i32 : u32), *dp = vb_tile_ptr(L, dst, widen ? u32 : i32);
+    ptoc_op *valid = vb_tile_valid(L, dst);
+    ptoc_value *all = all_lanes(L, 32);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2), *step = vb_index(L, 64);
+    ptoc_value *swords = vb_index(L, s->cols * (widen ? 1 : 2)), *dwords = vb_index(L, d->cols * (widen ? 2 : 1));
+    vb_loop rows, cols;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, ptoc_op_result(valid, 0), one);
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, swords), *drow = vb_arith(L, "arith.muli", r, dwords);
+    ptoc_value *vc = ptoc_op_result(valid, 1);
+    ptoc_value *c = vb_loop_begin(L, &cols, zero, vc, step);
+    ptoc_value *rest = vb_arith(L, "arith.subi", vc, c), *c2 = vb_arith(L, "arith.muli", c, two);
+    if (widen) {
+        ptoc_value *x = load32(L, sp, vb_arith(L, "arith.addi", srow, c), vt), *w[2], *left;
+        ptoc_value *hi = vop2(L, PTOC_PTO_VOP_VSHRS, x, vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 31), all);
+        pair_of_regs(L, PTOC_PTO_VOP_VINTLV, x, hi, w);
+        ptoc_value *m0 = plt32(L, vb_arith(L, "arith.muli", rest, two), &left), *m1 = plt32(L, left, NULL);
+        ptoc_value *at = vb_arith(L, "arith.addi", drow, c2);
+        store32(L, bitcast(L, w[0], u32), dp, at, m0);
+        store32(L, bitcast(L, w[1], u32), dp, vb_arith(L, "arith.addi", at, step), m1);
+    } else {
+        ptoc_value *at = vb_arith(L, "arith.addi", srow, c2), *w[2];
+        ptoc_value *a = bitcast(L, load32(L, sp, at, ut), i32);
+        ptoc_value *b = bitcast(L, load32(L, sp, vb_arith(L, "arith.addi", at, step), ut), i32);
+        pair_of_regs(L, PTOC_PTO_VOP_VDINTLV, a, b, w);
+        store32(L, narrow64(L, w[0], w[1], sat, all), dp, vb_arith(L, "arith.addi", drow, c), plt32(L, rest, NULL));
+    }
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
+static bool lower_int64(lower *L, ptoc_op *op)
+{
+    int nins = vb_dps_ins(op);
+    if (nins < 1)
+        return false;
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
+    if (!plain_vec(src->type) || !plain_vec(dst->type))
+        return false;
+    ptoc_type *se = ptoc_pto_tile_buf(src->type)->elem, *de = ptoc_pto_tile_buf(dst->type)->elem;
+    if (!int64_pair(se, de))
+        return false;
+    ptoc_value *tiles[2] = {src, dst};
+    vb_open_vecscope(L, op, tiles, 2, 1);
+    int64_program(L, src, dst, sat_of(op, se, de));
+    ptoc_op_erase(op);
+    return true;
+}
+
 void a5_convert_lower(lower *L, ptoc_op *op)
 {
     cvt_plan p;
-    if (!plan_of(L, op, &p))
+    if (lower_int64(L, op) || !plan_of(L, op, &p))
         return;
     ptoc_value *tiles[2] = {p.src, p.dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
