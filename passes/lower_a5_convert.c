@@ -24,13 +24,29 @@
  *                                  f16 -> 8 bits wrapping (cast16to8_NonSatTorch)
  *   every other pair               one vcvt by the op's rmode and saturation
  *
- * Not lowered (the op stays, and the a5 backend says so): 8-bit to 32-bit
- * pairs and back (the library's PART_P0..P3 and vselr), 64-bit pairs, f32 ->
- * f32 (vtrc), int -> narrower float (A5 has none), and the rmodes whose
- * library rounding differs from the cpu target's: ODD where it rounds
- * (the library rounds to odd from f32 to f16 only, and otherwise truncates
- * a float to an integer or rounds to nearest even), and an explicit NONE to
- * an integer (the library truncates; ptoc's NONE is RINT).
+ *   8-bit -> 32-bit integers       UNPK4_B8 (byte k in lane 4k), vcvt part P0
+ *   32-bit -> 8-bit integers       through 16 bits (each step saturating or
+ *                                  not), the bytes stored by PK4_B32
+ *   s32 <-> s64                    on 32-bit words (int64_program)
+ *
+ * Where no vcvt rounds as the cpu target does, a step is a sequence of
+ * micro-ops (the library falls back to another rounding there):
+ *
+ *   rmode ODD into a float         round to odd: vcvt Z, converted back (Z),
+ *                                  the last bit set by vor where the value
+ *                                  shrank in magnitude (an integer: changed)
+ *   rmode ODD into an integer      ties to odd: vcvt A, or Z where x is a tie
+ *                                  (2x an odd integer: its F and C agree) and
+ *                                  A is even; f16 and bf16 widened to f32
+ *                                  first for a 32-bit integer, a narrower
+ *                                  integer reached through s32 or s16
+ *   f32 -> f32                     an integral value: through s32 by the
+ *                                  rmode where |x| < 2^23, the sign kept;
+ *                                  x itself above (a NaN quieted)
+ *
+ * Not lowered (the op stays, and the a5 backend says so): f32 <-> s64 and
+ * the other 64-bit pairs, int -> narrower float (A5 has none), and an
+ * explicit NONE to an integer (the library truncates; ptoc's NONE is RINT).
  */
 #include "passes/lower_a5.h"
 #include "ptoc/ptoc.h"
