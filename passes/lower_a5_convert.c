@@ -472,6 +472,8 @@ static void convert_program(lower *L, const cvt_plan *p)
  * words, two of pairs. */
 static bool int64_pair(const ptoc_type *se, const ptoc_type *de)
 {
+    if (is_fkind(se, PTOC_F32) && ptoc_type_is_int(de) && !is_unsigned(de) && bits_of(de) == 64)
+        return true;
     bool s_signed = ptoc_type_is_int(se) && !is_unsigned(se), d_signed = ptoc_type_is_int(de) && !is_unsigned(de);
     return s_signed && d_signed &&
            ((bits_of(se) == 32 && bits_of(de) == 64) || (bits_of(se) == 64 && bits_of(de) == 32));
@@ -519,13 +521,66 @@ static ptoc_value *narrow64(lower *L, ptoc_value *lo, ptoc_value *hi, bool sat, 
     return vop2(L, PTOC_PTO_VOP_VSEL, lo, bound, fits);
 }
 
-static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat)
+static ptoc_value *one_op(lower *L, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *m)
+{
+    ptoc_value *ops[2] = {a, m};
+    return vb_vop1(L, id, 2, ops, a->type, NULL, NULL);
+}
+
+static ptoc_value *sel(lower *L, ptoc_value *a, ptoc_value *b, ptoc_value *m)
+{
+    return vop2(L, PTOC_PTO_VOP_VSEL, a, b, m);
+}
+
+/* The words (lo, hi) of s64 of f32 x, rounded by rnd: an integral f32 v
+ * (integral()), then below 2^31 by vcvt to s32 and its sign; below 2^63 its
+ * significand m shifted by s = exponent - 150 (8..39) across the words, and
+ * negated as a pair; above, the bound of its sign; NaN 0. */
+static void f32_words(lower *L, ptoc_value *x, const char *rnd, ptoc_value *all, ptoc_value **lo, ptoc_value **hi)
+{
+    ptoc_type *f32 = elem_of_reg(x), *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED);
+    ptoc_type *sl = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_value *v = integral(L, x, rnd, all), *av = abs_of(L, v, all);
+    ptoc_value *los = vcvt_to(L, v, i32, "R", true, all);
+    ptoc_value *his = vop2(L, PTOC_PTO_VOP_VSHRS, los, vb_int(L, sl, 31), all);
+    ptoc_value *b = bitcast(L, v, i32);
+    ptoc_value *e = vop2(L, PTOC_PTO_VOP_VAND, vop2(L, PTOC_PTO_VOP_VSHRS, b, vb_int(L, sl, 23), all),
+                         splat(L, b->type, 255), all);
+    ptoc_value *m = vop2(L, PTOC_PTO_VOP_VOR, vop2(L, PTOC_PTO_VOP_VAND, b, splat(L, b->type, 0x7fffff), all),
+                         splat(L, b->type, 0x800000), all);
+    ptoc_value *sh = vop2(L, PTOC_PTO_VOP_VSUBS, e, vb_int(L, sl, 150), all);
+    ptoc_value *s1 = vop2(L, PTOC_PTO_VOP_VMINS, sh, vb_int(L, sl, 31), all);
+    ptoc_value *lo1 = vop2(L, PTOC_PTO_VOP_VSHL, m, s1, all);
+    ptoc_value *r1 = vop2(L, PTOC_PTO_VOP_VSUB, splat(L, b->type, 32), s1, all);
+    ptoc_value *hi1 = vop2(L, PTOC_PTO_VOP_VSHR, m, r1, all);
+    ptoc_value *s2 = vop2(L, PTOC_PTO_VOP_VMAXS, vop2(L, PTOC_PTO_VOP_VSUBS, sh, vb_int(L, sl, 32), all),
+                          vb_int(L, sl, 0), all);
+    ptoc_value *hi2 = vop2(L, PTOC_PTO_VOP_VSHL, m, s2, all);
+    ptoc_value *high = compare(L, sh, vb_int(L, sl, 32), "ge", all);
+    ptoc_value *blo = sel(L, splat(L, b->type, 0), lo1, high), *bhi = sel(L, hi2, hi1, high);
+    ptoc_value *neg = compare(L, b, vb_int(L, sl, 0), "lt", all);
+    ptoc_value *nlo = one_op(L, PTOC_PTO_VOP_VNEG, blo, all);
+    ptoc_value *lo_zero = compare(L, blo, vb_int(L, sl, 0), "eq", all);
+    ptoc_value *nhi = sel(L, one_op(L, PTOC_PTO_VOP_VNEG, bhi, all), one_op(L, PTOC_PTO_VOP_VNOT, bhi, all), lo_zero);
+    blo = sel(L, nlo, blo, neg), bhi = sel(L, nhi, bhi, neg);
+    ptoc_value *huge = compare(L, av, vb_float(L, f32, 9223372036854775808.0), "ge", all);
+    blo = sel(L, sel(L, splat(L, b->type, 0), splat(L, b->type, -1), neg), blo, huge);
+    bhi = sel(L, sel(L, splat(L, b->type, INT32_MIN), splat(L, b->type, INT32_MAX), neg), bhi, huge);
+    ptoc_value *nan = compare(L, v, v, "ne", all);
+    blo = sel(L, splat(L, b->type, 0), blo, nan), bhi = sel(L, splat(L, b->type, 0), bhi, nan);
+    ptoc_value *small = compare(L, av, vb_float(L, f32, 2147483648.0), "lt", all);
+    *lo = sel(L, los, blo, small), *hi = sel(L, his, bhi, small);
+}
+
+static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat, const char *rnd)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
     bool widen = bits_of(d->elem) == 64;
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *vt = vreg_of(L, i32);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *ut = vreg_of(L, u32);
-    ptoc_value *sp = vb_tile_ptr(L, src, widen ? i32 : u32), *dp = vb_tile_ptr(L, dst, widen ? u32 : i32);
+    bool from_f32 = is_fkind(s->elem, PTOC_F32);
+    ptoc_value *sp = vb_tile_ptr(L, src, from_f32 ? s->elem : widen ? i32 : u32);
+    ptoc_value *dp = vb_tile_ptr(L, dst, widen ? u32 : i32);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *all = all_lanes(L, 32);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2), *step = vb_index(L, 64);
@@ -537,8 +592,12 @@ static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat)
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vc, step);
     ptoc_value *rest = vb_arith(L, "arith.subi", vc, c), *c2 = vb_arith(L, "arith.muli", c, two);
     if (widen) {
-        ptoc_value *x = load32(L, sp, vb_arith(L, "arith.addi", srow, c), vt), *w[2], *left;
-        ptoc_value *hi = vop2(L, PTOC_PTO_VOP_VSHRS, x, vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 31), all);
+        ptoc_value *x = load32(L, sp, vb_arith(L, "arith.addi", srow, c), from_f32 ? vreg_of(L, s->elem) : vt);
+        ptoc_value *w[2], *left, *hi;
+        if (from_f32)
+            f32_words(L, x, rnd, all, &x, &hi);
+        else
+            hi = vop2(L, PTOC_PTO_VOP_VSHRS, x, vb_int(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), 31), all);
         pair_of_regs(L, PTOC_PTO_VOP_VINTLV, x, hi, w);
         ptoc_value *m0 = plt32(L, vb_arith(L, "arith.muli", rest, two), &left), *m1 = plt32(L, left, NULL);
         ptoc_value *at = vb_arith(L, "arith.addi", drow, c2);
@@ -568,7 +627,7 @@ static bool lower_int64(lower *L, ptoc_op *op)
         return false;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
-    int64_program(L, src, dst, sat_of(op, se, de));
+    int64_program(L, src, dst, sat_of(op, se, de), rnd_letter(rmode_of(op)));
     ptoc_op_erase(op);
     return true;
 }
