@@ -474,6 +474,8 @@ static bool int64_pair(const ptoc_type *se, const ptoc_type *de)
 {
     if (is_fkind(se, PTOC_F32) && ptoc_type_is_int(de) && !is_unsigned(de) && bits_of(de) == 64)
         return true;
+    if (is_fkind(de, PTOC_F32) && ptoc_type_is_int(se) && !is_unsigned(se) && bits_of(se) == 64)
+        return true;
     bool s_signed = ptoc_type_is_int(se) && !is_unsigned(se), d_signed = ptoc_type_is_int(de) && !is_unsigned(de);
     return s_signed && d_signed &&
            ((bits_of(se) == 32 && bits_of(de) == 64) || (bits_of(se) == 64 && bits_of(de) == 32));
@@ -572,6 +574,52 @@ static void f32_words(lower *L, ptoc_value *x, const char *rnd, ptoc_value *all,
     *lo = sel(L, los, blo, small), *hi = sel(L, his, bhi, small);
 }
 
+/* u32 lanes m to f32 by rnd (O: round to odd). */
+static ptoc_value *u32_to_f32(lower *L, ptoc_value *m, const char *rnd, ptoc_value *all)
+{
+    ptoc_type *f32 = ptoc_type_float(L->ctx, PTOC_F32);
+    return !strcmp(rnd, "O") ? round_odd(L, m, f32, false, all) : vcvt_to(L, m, f32, rnd, false, all);
+}
+
+/* f32 of the s64 words (lo, hi) by rnd, rounded once: the magnitude M (the
+ * pair negated where hi < 0), by a u32 vcvt where M < 2^32; else M >> k
+ * with the dropped bits' OR in its last bit (k = hi's bit length, 1..32,
+ * from the exponent of hi truncated to f32), 32 significant bits that round
+ * as M does, converted and scaled by 2^k (exact). F and C swap for a
+ * negative value, whose magnitude rounds the other way. */
+static ptoc_value *words_f32(lower *L, ptoc_value *lo, ptoc_value *hi, const char *rnd, ptoc_value *all)
+{
+    ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *f32 = ptoc_type_float(L->ctx, PTOC_F32);
+    ptoc_type *sl = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    ptoc_value *zero = vb_int(L, sl, 0);
+    ptoc_value *neg = compare(L, hi, zero, "lt", all), *lo_zero = compare(L, lo, zero, "eq", all);
+    ptoc_value *nhi = sel(L, one_op(L, PTOC_PTO_VOP_VNEG, hi, all), one_op(L, PTOC_PTO_VOP_VNOT, hi, all), lo_zero);
+    ptoc_value *mlo = bitcast(L, sel(L, one_op(L, PTOC_PTO_VOP_VNEG, lo, all), lo, neg), u32);
+    ptoc_value *mhi = bitcast(L, sel(L, nhi, hi, neg), u32);
+    ptoc_value *fh = bitcast(L, vcvt_to(L, mhi, f32, "Z", false, all), u32);
+    ptoc_value *k = vop2(L, PTOC_PTO_VOP_VSUBS, vop2(L, PTOC_PTO_VOP_VSHRS, fh, vb_int(L, sl, 23), all),
+                         vb_int(L, sl, 126), all);
+    k = vop2(L, PTOC_PTO_VOP_VMAXS, vop2(L, PTOC_PTO_VOP_VMINS, k, vb_int(L, sl, 32), all), vb_int(L, sl, 1), all);
+    ptoc_value *k1 = vop2(L, PTOC_PTO_VOP_VMINS, k, vb_int(L, sl, 31), all);
+    ptoc_value *r1 = vop2(L, PTOC_PTO_VOP_VSUB, splat(L, k->type, 32), k1, all);
+    ptoc_value *full = compare(L, k, vb_int(L, sl, 32), "eq", all);
+    ptoc_value *top = vop2(L, PTOC_PTO_VOP_VOR, vop2(L, PTOC_PTO_VOP_VSHR, mlo, k1, all),
+                           vop2(L, PTOC_PTO_VOP_VSHL, mhi, r1, all), all);
+    top = sel(L, mhi, top, full);
+    ptoc_value *dropped = sel(L, mlo, vop2(L, PTOC_PTO_VOP_VSHL, mlo, r1, all), full);
+    ptoc_value *sticky = compare(L, dropped, zero, "ne", all);
+    top = sel(L, vop2(L, PTOC_PTO_VOP_VOR, top, splat(L, top->type, 1), all), top, sticky);
+    const char *mirror = !strcmp(rnd, "F") ? "C" : !strcmp(rnd, "C") ? "F" : rnd;
+    ptoc_value *scale = bitcast(L, vop2(L, PTOC_PTO_VOP_VSHLS, vop2(L, PTOC_PTO_VOP_VADDS, k, vb_int(L, sl, 127), all),
+                                        vb_int(L, sl, 23), all), f32);
+    ptoc_value *big_p = vop2(L, PTOC_PTO_VOP_VMUL, u32_to_f32(L, top, rnd, all), scale, all);
+    ptoc_value *big_n = vop2(L, PTOC_PTO_VOP_VMUL, u32_to_f32(L, top, mirror, all), scale, all);
+    ptoc_value *small_p = u32_to_f32(L, mlo, rnd, all), *small_n = u32_to_f32(L, mlo, mirror, all);
+    ptoc_value *big = compare(L, mhi, zero, "ne", all);
+    ptoc_value *mag = sel(L, sel(L, big_n, big_p, neg), sel(L, small_n, small_p, neg), big);
+    return sel(L, one_op(L, PTOC_PTO_VOP_VNEG, mag, all), mag, neg);
+}
+
 static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat, const char *rnd)
 {
     const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
@@ -580,7 +628,7 @@ static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat, 
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *ut = vreg_of(L, u32);
     bool from_f32 = is_fkind(s->elem, PTOC_F32);
     ptoc_value *sp = vb_tile_ptr(L, src, from_f32 ? s->elem : widen ? i32 : u32);
-    ptoc_value *dp = vb_tile_ptr(L, dst, widen ? u32 : i32);
+    ptoc_value *dp = vb_tile_ptr(L, dst, widen ? u32 : is_fkind(d->elem, PTOC_F32) ? d->elem : i32);
     ptoc_op *valid = vb_tile_valid(L, dst);
     ptoc_value *all = all_lanes(L, 32);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2), *step = vb_index(L, 64);
@@ -608,7 +656,9 @@ static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat, 
         ptoc_value *a = bitcast(L, load32(L, sp, at, ut), i32);
         ptoc_value *b = bitcast(L, load32(L, sp, vb_arith(L, "arith.addi", at, step), ut), i32);
         pair_of_regs(L, PTOC_PTO_VOP_VDINTLV, a, b, w);
-        store32(L, narrow64(L, w[0], w[1], sat, all), dp, vb_arith(L, "arith.addi", drow, c), plt32(L, rest, NULL));
+        ptoc_value *out = is_fkind(d->elem, PTOC_F32) ? words_f32(L, w[0], w[1], rnd, all)
+                                                      : narrow64(L, w[0], w[1], sat, all);
+        store32(L, out, dp, vb_arith(L, "arith.addi", drow, c), plt32(L, rest, NULL));
     }
     vb_loop_end(L, &cols);
     vb_loop_end(L, &rows);
