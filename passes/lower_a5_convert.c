@@ -27,7 +27,7 @@
  *   8-bit -> 32-bit integers       UNPK4_B8 (byte k in lane 4k), vcvt part P0
  *   32-bit -> 8-bit integers       through 16 bits (each step saturating or
  *                                  not), the bytes stored by PK4_B32
- *   s32 <-> s64                    on 32-bit words (int64_program)
+ *   s32 <-> s64, f32 <-> s64       on 32-bit words (int64_program)
  *
  * Where no vcvt rounds as the cpu target does, a step is a sequence of
  * micro-ops (the library falls back to another rounding there):
@@ -44,9 +44,9 @@
  *                                  rmode where |x| < 2^23, the sign kept;
  *                                  x itself above (a NaN quieted)
  *
- * Not lowered (the op stays, and the a5 backend says so): f32 <-> s64 and
- * the other 64-bit pairs, int -> narrower float (A5 has none), and an
- * explicit NONE to an integer (the library truncates; ptoc's NONE is RINT).
+ * Not lowered (the op stays, and the a5 backend says so): the other 64-bit
+ * pairs, int -> narrower float (A5 has none), and an explicit NONE to an
+ * integer other than s64 (the library truncates; ptoc's NONE is RINT).
  */
 #include "passes/lower_a5.h"
 #include "ptoc/ptoc.h"
@@ -466,9 +466,10 @@ static void convert_program(lower *L, const cvt_plan *p)
 
 /* A 64-bit integer is a (lo, hi) pair of 32-bit words in memory, handled
  * as i32 lanes: s32 -> s64 interleaves x with its sign (x >> 31) by vintlv
- * and stores the two registers; s64 -> s32 deinterleaves two registers by
- * vdintlv and keeps lo, or with saturation the bound of the value's sign
- * where hi is not lo's sign. A chunk is 64 elements: one register of 32-bit
+ * and stores the two registers (f32 -> s64: the words of f32_words);
+ * s64 -> s32 deinterleaves two registers by vdintlv and keeps lo, or with
+ * saturation the bound of the value's sign where hi is not lo's sign
+ * (s64 -> f32: words_f32). A chunk is 64 elements: one register of 32-bit
  * words, two of pairs. */
 static bool int64_pair(const ptoc_type *se, const ptoc_type *de)
 {
