@@ -119,6 +119,8 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op);
 /* tcvt (lower_a2a3_convert.c). */
 bool a2_convert_lowers(ptoc_pto_op_id opcode);
 void a2_convert_lower(vop_builder *L, ptoc_op *op);
+/* tcvt by rmode ODD (lower_a2a3_convert_odd.c); false: not this program. */
+bool a2_convert_odd_lower(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst, int nins, bool sat);
 /* The row-expand binary ops (lower_a2a3_rowexpand.c). */
 bool a2_rowexpand_lowers(ptoc_pto_op_id opcode);
 void a2_rowexpand_lower(vop_builder *L, ptoc_op *op);

@@ -24,9 +24,9 @@
  * f32/f16 -> i16 without saturation (the library's NonSatTorch) and i32 ->
  * f16 (ptoc's replacement of vconv_deq). f16 -> i8 without saturation is
  * the f16 -> u8 vconv without saturation (the same low 8 bits; the library
- * runs a five-step NonSatTorch program to the same bytes). Not lowered (the
- * op stays, and the a2a3 backend says so): ODD other than f32 -> f16 and s32
- * -> f16, and an explicit NONE where the pair rounds to or from an integer
+ * runs a five-step NonSatTorch program to the same bytes). ODD other than
+ * f32 -> f16 is lower_a2a3_convert_odd.c's program. Not lowered (the op
+ * stays, and the a2a3 backend says so): ODD on s32 -> f16, an explicit NONE where the pair rounds to or from an integer
  * (the library's switch falls back to another rounding than ptoc's RINT);
  * every other pair; a non-row-major tile.
  *
@@ -112,6 +112,16 @@ static const char *sat_of(const ptoc_op *op, const pair_row *pr)
     if (v != 0 && pr->nosat_stays)
         return NULL;
     return v != 0 ? "NOSAT" : "SAT";
+}
+
+/* The op's saturation for the ODD program (sat_of without its NonSatTorch exclusion). */
+static bool odd_sat(const ptoc_op *op, const pair_row *pr)
+{
+    uint32_t v = pr->narrowing;
+    ptoc_attr *a = ptoc_op_attr(op, "sat_mode");
+    if (a)
+        (void)ptoc_pto_enum_value(a, PTOC_PTO_ENUM_SATURATION_MODE, &v);
+    return v == 0;
 }
 
 /* A row-major none_box vec tile whose rows are whole blocks. */
@@ -281,6 +291,8 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
         return;
     const pair_row *pr = pair_of(s->elem, d->elem);
     conv c = {.rnd = pr ? rnd_of(op, pr) : NULL, .sat = pr ? sat_of(op, pr) : NULL};
+    if (pr && a2_convert_odd_lower(L, op, src, dst, nins, odd_sat(op, pr)))
+        return;
     if (two_step_lower(L, op, src, dst, nins, pr, c.rnd, c.sat) || !pr)
         return;
     ptoc_type *delem = d->elem;
