@@ -62,7 +62,7 @@ static const a2_family families[] = {
     {a2_layout_lowers, a2_layout_lower},
     {a2_gather_lowers, a2_gather_lower},
     {a2_sort_lowers, a2_sort_lower},
-    {a2_scalar_lowers, a2_scalar_lower},
+    {scalar_unit_lowers, scalar_unit_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };
@@ -299,8 +299,8 @@ static bool lowers_any(ptoc_pto_op_id opcode) { return family_of(opcode) != NULL
 
 static void lower_one(vop_builder *L, ptoc_op *op)
 {
-    if (a2_scalar_claims(op)) {
-        a2_scalar_lower(L, op);
+    if (scalar_unit_claims(op)) {
+        scalar_unit_lower(L, op);
         return;
     }
     family_of(ptoc_pto_opcode(op))->lower_one(L, op);
