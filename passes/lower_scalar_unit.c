@@ -184,21 +184,29 @@ static ptoc_value *get(s_ctx *S, ptoc_value *tile, ptoc_value *idx)
     return t != S->ctype ? vb_cast(L, "arith.extf", v, S->ctype) : v;
 }
 
+/* On an arch whose S pipe does not keep its own ops in order (A5), a
+ * pipe_barrier PIPE_S: the element's reads before its write, its write
+ * before the next element's reads and write (the tiles may be one). */
+static void s_barrier(s_ctx *S)
+{
+    if (S->s_in_order)
+        return;
+    vop_builder *L = S->L;
+    ptoc_named_attr pipe = {ptoc_ident_cstr(L->ctx, "pipe"),
+                            ptoc_pto_enum_attr(L->ctx, PTOC_PTO_ENUM_PIPE, PTOC_PTO_PIPE_S)};
+    ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_PIPE_BARRIER), 0, NULL, 0, NULL, 1, &pipe, 0);
+}
+
 static void set(s_ctx *S, ptoc_value *dst, ptoc_value *idx, ptoc_value *v)
 {
     vop_builder *L = S->L;
     if (S->bf16)
         v = vb_cast(L, "arith.truncf", v, S->elem);
+    s_barrier(S);
     ptoc_value *ops[3] = {idx, v, dst};
     ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, ops, 0, NULL, 0, NULL, 0);
     ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
-    if (S->s_in_order)
-        return;
-    /* an arch whose S pipe does not keep its own ops in order (A5): this
-     * element's write before the next element's reads and write */
-    ptoc_named_attr pipe = {ptoc_ident_cstr(L->ctx, "pipe"),
-                            ptoc_pto_enum_attr(L->ctx, PTOC_PTO_ENUM_PIPE, PTOC_PTO_PIPE_S)};
-    ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_PIPE_BARRIER), 0, NULL, 0, NULL, 1, &pipe, 0);
+    s_barrier(S);
 }
 
 static ptoc_value *flat_index(s_ctx *S, ptoc_value *tile, ptoc_value *r, ptoc_value *c)
