@@ -1100,6 +1100,38 @@ static bool lower_vci(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
+/* vsqz v, mask: the active lanes packed to the front in lane order, 0 in
+ * the lanes after them, and how many were active. Lane i goes to slot j (the
+ * lanes active before it): an active lane's value, an inactive lane's 0, which
+ * the next active lane overwrites, so the slots from the count on stay 0. */
+static bool lower_vsqz(cg *g, ptoc_op *op, const cg_rule *rule)
+{
+    (void)rule;
+    const ptoc_type *vt = ptoc_op_operand(op, 0)->type;
+    unsigned n = lanes_of_type(vt);
+    LLVMValueRef v = operand(g, op, 0);
+    LLVMTypeRef ty = LLVMTypeOf(v), lane = LLVMGetElementType(ty);
+    LLVMValueRef active = lane_mask(g, operand(g, op, 1), n, lane_bytes(vt));
+    LLVMValueRef buf = cg_alloca(g, ty, "vsqz.buf"), count = cg_alloca(g, g->i64, "vsqz.count");
+    LLVMBuildStore(g->b, LLVMConstNull(ty), buf);
+    LLVMBuildStore(g->b, cg_i64(g, 0), count);
+    cg_loop l;
+    cg_loop_begin(g, &l, cg_i64(g, 0), cg_i64(g, n), "vsqz.lane");
+    LLVMValueRef on = LLVMBuildExtractElement(g->b, active, l.iv, "");
+    LLVMValueRef j = LLVMBuildLoad2(g->b, g->i64, count, "");
+    LLVMValueRef x = LLVMBuildSelect(g->b, on, LLVMBuildExtractElement(g->b, v, l.iv, ""), LLVMConstNull(lane), "");
+    LLVMValueRef st = LLVMBuildStore(g->b, x, LLVMBuildGEP2(g->b, lane, buf, &j, 1, ""));
+    LLVMSetAlignment(st, 1);
+    LLVMBuildStore(g->b, LLVMBuildAdd(g->b, j, LLVMBuildZExt(g->b, on, g->i64, ""), ""), count);
+    cg_loop_end(g, &l);
+    LLVMValueRef r = LLVMBuildLoad2(g->b, ty, buf, "vsqz");
+    LLVMSetAlignment(r, 1);
+    cg_set(g, &op->results[0], r);
+    LLVMTypeRef ct = cg_type(g, op->results[1].type, op->loc);
+    cg_set(g, &op->results[1], LLVMBuildZExtOrBitCast(g->b, LLVMBuildLoad2(g->b, g->i64, count, ""), ct, ""));
+    return true;
+}
+
 /* vbitcast: the same bits as the result's type. */
 static bool lower_vbitcast(cg *g, ptoc_op *op, const cg_rule *rule)
 {
@@ -1447,5 +1479,6 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VSTAS, lower_vstas, 0),
     VOP(VBITCAST, lower_vbitcast, 0),
     VOP(VGATHERB, lower_gatherb, 0),
+    VOP(VSQZ, lower_vsqz, 0),
 };
 const size_t cg_pto_vop_rule_count = sizeof cg_pto_vop_rules / sizeof cg_pto_vop_rules[0];

@@ -1715,6 +1715,25 @@ static ptoc_pto_pipe pop_pipe(const ptoc_op *op)
     return d->loc == PTOC_PTO_AS_VEC ? PTOC_PTO_PIPE_V : PTOC_PTO_PIPE_MTE1;
 }
 
+bool ptoc_pto_a5_scalar_unit(ptoc_pto_op_id opcode, bool is_float)
+{
+    return is_float && (opcode == PTOC_PTO_OP_TREM || opcode == PTOC_PTO_OP_TREMS || opcode == PTOC_PTO_OP_TFMOD ||
+                        opcode == PTOC_PTO_OP_TFMODS);
+}
+
+/* Whether `op` on A5 runs on the scalar unit in ptoc (ptoc_pto_a5_scalar_unit). */
+static bool scalar_a5(const ptoc_op *op)
+{
+    if (!op->noperands)
+        return false;
+    const ptoc_type *t = ptoc_op_operand(op, op->noperands - 1)->type;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    const ptoc_type *e = d ? d->elem : t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+    const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(ptoc_pto_target_arch(op, NULL));
+    return e && arch && arch->dtypes == PTOC_PTO_DTYPE_COLUMN_A5 &&
+           ptoc_pto_a5_scalar_unit(ptoc_pto_opcode(op), ptoc_type_is_float(e));
+}
+
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
 {
     const ptoc_pto_op_info *info = ptoc_pto_op_info_of(op);
@@ -1730,7 +1749,7 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op)
     }
     if (info->pipe == PTOC_PTO_PIPE_BY_SPACES)
         return op_move_pipe(op);
-    if (scalar_tdivs(op) || scalar_a2a3(op))
+    if (scalar_tdivs(op) || scalar_a2a3(op) || scalar_a5(op))
         return PTOC_PTO_PIPE_S;
     return (ptoc_pto_pipe)info->pipe;
 }

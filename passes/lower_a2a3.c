@@ -62,7 +62,7 @@ static const a2_family families[] = {
     {a2_layout_lowers, a2_layout_lower},
     {a2_gather_lowers, a2_gather_lower},
     {a2_sort_lowers, a2_sort_lower},
-    {a2_scalar_lowers, a2_scalar_lower},
+    {scalar_unit_lowers, scalar_unit_lower},
     {a2_part_lowers, a2_part_lower},
 };
 
@@ -80,27 +80,7 @@ bool ptoc_lower_a2a3_lowers(ptoc_pto_op_id opcode) { return family_of(opcode) !=
 
 /* ---------------------------------------------------------------- tiles */
 
-/* A vec memref's description, kept per thread for the few types one op's
- * lowering reads (the description is a function of the type alone). */
-enum { MEMREF_SLOTS = 64 };
-static _Thread_local struct { const ptoc_type *type; ptoc_pto_tile_desc desc; } memref_descs[MEMREF_SLOTS];
-static _Thread_local uint32_t memref_next;
-
-const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t)
-{
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-    ptoc_pto_address_space space;
-    if (d || !ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_VEC || t->u.shaped.rank != 2 ||
-        t->u.shaped.shape[0] == PTOC_DYNAMIC || t->u.shaped.shape[1] == PTOC_DYNAMIC || t->u.shaped.layout)
-        return d;
-    for (uint32_t i = 0; i < MEMREF_SLOTS; i++)
-        if (memref_descs[i].type == t)
-            return &memref_descs[i].desc;
-    uint32_t i = memref_next++ % MEMREF_SLOTS;
-    memref_descs[i].type = t;
-    memref_descs[i].desc = ptoc_pto_tile_desc_init(t->u.shaped.elem, t->u.shaped.shape[0], t->u.shaped.shape[1]);
-    return &memref_descs[i].desc;
-}
+const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t) { return vb_tile_desc(t); }
 
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)
 {
@@ -320,8 +300,8 @@ static bool lowers_any(ptoc_pto_op_id opcode) { return family_of(opcode) != NULL
 
 static void lower_one(vop_builder *L, ptoc_op *op)
 {
-    if (a2_scalar_claims(op)) {
-        a2_scalar_lower(L, op);
+    if (scalar_unit_claims(op)) {
+        scalar_unit_lower(L, op);
         return;
     }
     if (a2_bytes_claims(op)) {

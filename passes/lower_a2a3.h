@@ -16,6 +16,7 @@
 #ifndef PTOC_PASSES_LOWER_A2A3_H
 #define PTOC_PASSES_LOWER_A2A3_H
 
+#include "passes/lower_scalar_unit.h"
 #include "passes/vop_builder.h"
 #include "ptoc/pto.h"
 
@@ -162,11 +163,7 @@ void a2_gather_lower(vop_builder *L, ptoc_op *op);
 /* tsort32, tmrgsort (lower_a2a3_sort.c). */
 bool a2_sort_lowers(ptoc_pto_op_id opcode);
 void a2_sort_lower(vop_builder *L, ptoc_op *op);
-/* Ops run element by element on the scalar unit (lower_a2a3_scalar.c);
- * a2_scalar_claims: the ones it takes before the vector families. */
-bool a2_scalar_lowers(ptoc_pto_op_id opcode);
-bool a2_scalar_claims(ptoc_op *op);
-void a2_scalar_lower(vop_builder *L, ptoc_op *op);
+/* Ops run element by element on the scalar unit: lower_scalar_unit.h. */
 
 /* The bitwise ops on 8-bit tiles, as u16 lanes (lower_a2a3_bytes.c);
  * a2_bytes_claims: the ops it takes before the other families. */

@@ -36,6 +36,7 @@
  * Produces: pto.vecscope ops in place of the lowered ones.
  */
 #include "passes/lower_a5.h"
+#include "passes/lower_scalar_unit.h"
 #include "passes/passes.h"
 #include "passes/vop_builder.h"
 #include "ptoc/ptoc.h"
@@ -756,7 +757,9 @@ static void lower_one(lower *L, ptoc_op *op)
     sel_op s;
     cmp_op c;
     hist_op h;
-    if (a5_convert_lowers(ptoc_pto_opcode(op))) {
+    if (scalar_unit_claims(op)) {
+        scalar_unit_lower(L, op);
+    } else if (a5_convert_lowers(ptoc_pto_opcode(op))) {
         a5_convert_lower(L, op);
     } else if (a5_reduce_lowers(ptoc_pto_opcode(op))) {
         a5_reduce_lower(L, op);

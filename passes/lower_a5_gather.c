@@ -39,8 +39,21 @@
  *                        bytes packed by vdintlv), vstus into one unaligned
  *                        stream over dst's storage, vstas at its end
  *
- * Not lowered (the op stays): the compare form (vsqz and its stored-count
- * stores, vstur / vstar, which ptoc lacks),
+ *   tgather, compare     per valid row of src: a fresh unaligned stream, then
+ *   form                 per register of its valid columns (64 of 32-bit data,
+ *                        128 of 16-bit: vlds, vcmps eq/gt with kValue under plt,
+ *                        punpack LOWER/HIGHER to two b32 halves), vci of the
+ *                        elements' numbers offset + row * cols + column, vsqz of
+ *                        them under the hits, vstus of the count at the row's
+ *                        next place in dst; vstas at the row's end, and the row's
+ *                        count into element row of cdst (vbr, vsts under plt 1).
+ *                        The library (TGather_float_gt ...) compares f32 data
+ *                        converted to s32 and f16 data as their bits, and keeps
+ *                        the count in the AR register (vsqz MODE_STORED, vstur,
+ *                        sprsts); ptoc compares in the element type, as the cpu
+ *                        target does, and takes vsqz's count as a result.
+ *
+ * Not lowered (the op stays):
  * 16-bit data with 32-bit indices (vgather2_bc), 64-bit tgather, and tiles
  * other than row_major none_box vec tiles.
  */
@@ -338,6 +351,132 @@ static void lower_mask(vop_builder *L, ptoc_op *op)
     ptoc_op_erase(op);
 }
 
+/* scf.for %iv = lb to ub step s iter_args(a, b): the builder left in the
+ * body, *sa and *sb the carried values there. */
+typedef struct carry2 { ptoc_op *op; ptoc_builder after; } carry2;
+
+static ptoc_value *carry2_begin(vop_builder *L, carry2 *l, ptoc_value *const bounds[3], ptoc_value *a,
+                                ptoc_value *b, ptoc_value **sa, ptoc_value **sb)
+{
+    ptoc_value *ops[5] = {bounds[0], bounds[1], bounds[2], a, b};
+    ptoc_type *types[2] = {a->type, b->type};
+    l->op = ptoc_builder_create(&L->b, "scf.for", 5, ops, 2, types, 0, NULL, 1);
+    ptoc_block *body = ptoc_block_create(L->b.arena);
+    ptoc_value *iv = ptoc_block_add_arg(body, L->b.arena, L->index, L->b.loc);
+    *sa = ptoc_block_add_arg(body, L->b.arena, a->type, L->b.loc);
+    *sb = ptoc_block_add_arg(body, L->b.arena, b->type, L->b.loc);
+    ptoc_region_append(&l->op->regions[0], body);
+    l->after = L->b;
+    ptoc_builder_set_end(&L->b, body);
+    return iv;
+}
+
+static void carry2_end(vop_builder *L, carry2 *l, ptoc_value *a, ptoc_value *b)
+{
+    ptoc_value *next[2] = {a, b};
+    ptoc_builder_create(&L->b, "scf.yield", 2, next, 0, NULL, 0, NULL, 0);
+    L->b = l->after;
+}
+
+/* The compare form's operands and attributes. */
+typedef struct cmp_gather {
+    ptoc_value *src, *k, *dst, *cdst;
+    const char *mode;       /* vcmps's cmp_mode: eq or gt */
+    int64_t offset;
+} cmp_gather;
+
+/* One register of hits: the numbers `first` + lane as i32, squeezed under
+ * `hit` and stored at dst's element `at`; the stream's state and the count
+ * of hits so far, updated. */
+static void squeeze_store(vop_builder *L, ptoc_value *dp, ptoc_value *first, ptoc_value *hit, ptoc_value **state,
+                          ptoc_value **count, ptoc_value *drow)
+{
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
+    vb_lanes il = vb_lanes_of(L, i32);
+    ptoc_type *align = ptoc_pto_align_type_get(L->ctx);
+    ptoc_value *s32 = vb_cast(L, "arith.index_cast", first, i32);
+    ptoc_value *numbers = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &s32, il.vreg, "order", "ASC");
+    ptoc_value *qops[2] = {numbers, hit};
+    ptoc_type *qtypes[2] = {il.vreg, L->index};
+    ptoc_op *sq = vb_vop(L, PTOC_PTO_VOP_VSQZ, 2, qops, 2, qtypes, NULL, NULL, NULL, NULL);
+    ptoc_value *n = ptoc_op_result(sq, 1);
+    ptoc_value *sops[5] = {*state, n, vb_result0(sq), dp, vb_arith(L, "arith.addi", drow, *count)};
+    *state = vb_result0(vb_vop(L, PTOC_PTO_VOP_VSTUS, 5, sops, 1, &align, NULL, NULL, NULL, NULL));
+    *count = vb_arith(L, "arith.addi", *count, n);
+}
+
+static void compare_program(vop_builder *L, const cmp_gather *g)
+{
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(g->src->type), *d = ptoc_pto_tile_buf(g->dst->type);
+    ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
+    vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, i32);
+    ptoc_value *sp = vb_tile_ptr(L, g->src, s->elem), *dp = vb_tile_ptr(L, g->dst, i32);
+    ptoc_value *cp = vb_tile_ptr(L, g->cdst, i32);
+    ptoc_value *k = vb_scalar_as(L, g->k, s->elem);
+    ptoc_op *valid = vb_tile_valid(L, g->src);
+    ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *half = vb_index(L, il.count);
+    vb_loop rows;
+    ptoc_value *r = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *srow = vb_arith(L, "arith.muli", r, vb_index(L, s->cols));
+    ptoc_value *drow = vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
+    ptoc_value *base = vb_arith(L, "arith.addi", srow, vb_index(L, g->offset));
+    ptoc_value *fresh = vb_result0(vb_vop(L, PTOC_PTO_VOP_INIT_ALIGN, 0, NULL, 1, &align, NULL, NULL, NULL, NULL));
+    carry2 regs;
+    ptoc_value *state, *count;
+    ptoc_value *c = carry2_begin(L, &regs, (ptoc_value *[3]){zero, vcols, vb_index(L, ln.count)}, fresh, zero,
+                                 &state, &count);
+    ptoc_value *m = vb_first(L, &ln, vb_arith(L, "arith.subi", vcols, c));
+    ptoc_value *lops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
+    ptoc_value *x = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ln.vreg, "dist", "NORM");
+    ptoc_value *cops[3] = {x, k, m};
+    ptoc_value *hit = vb_vop1(L, PTOC_PTO_VOP_VCMPS, 3, cops, ln.mask, "cmp_mode", g->mode);
+    ptoc_value *first = vb_arith(L, "arith.addi", base, c);
+    if (ln.bits == 32) {
+        squeeze_store(L, dp, first, hit, &state, &count, drow);
+    } else {   /* 16-bit data: the hits of lanes 0..63 and 64..127 as two b32 predicates */
+        ptoc_value *lo = vb_vop1(L, PTOC_PTO_VOP_PUNPACK, 1, &hit, il.mask, "part", "LOWER");
+        ptoc_value *hi = vb_vop1(L, PTOC_PTO_VOP_PUNPACK, 1, &hit, il.mask, "part", "HIGHER");
+        squeeze_store(L, dp, first, lo, &state, &count, drow);
+        squeeze_store(L, dp, vb_arith(L, "arith.addi", first, half), hi, &state, &count, drow);
+    }
+    carry2_end(L, &regs, state, count);
+    state = ptoc_op_result(regs.op, 0);
+    count = ptoc_op_result(regs.op, 1);
+    ptoc_value *flush[3] = {state, dp, vb_arith(L, "arith.addi", drow, count)};
+    vb_vop(L, PTOC_PTO_VOP_VSTAS, 3, flush, 0, NULL, NULL, NULL, NULL, NULL);
+    ptoc_value *n32 = vb_cast(L, "arith.index_cast", count, i32);
+    ptoc_value *all = vb_vop1(L, PTOC_PTO_VOP_VBR, 1, &n32, il.vreg, NULL, NULL);
+    ptoc_value *cops2[4] = {all, cp, r, vb_first(L, &il, one)};
+    vb_vop(L, PTOC_PTO_VOP_VSTS, 4, cops2, 0, NULL, "dist", "NORM_B32", NULL, NULL);
+    vb_loop_end(L, &rows);
+}
+
+/* tgather ins(src, kValue, tmp) outs(dst, cdst) {cmpMode, offset}: 16- and
+ * 32-bit src, i32 dst and cdst, row_major none_box vec tiles. */
+static void lower_compare(vop_builder *L, ptoc_op *op)
+{
+    cmp_gather g = {ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 3),
+                    ptoc_op_operand(op, 4), "eq", 0};
+    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(g.src->type), *d = ptoc_pto_tile_buf(g.dst->type);
+    const ptoc_pto_tile_desc *c = ptoc_pto_tile_buf(g.cdst->type);
+    ptoc_attr *mode = ptoc_op_attr(op, "cmpMode"), *offset = ptoc_op_attr(op, "offset");
+    uint32_t v = PTOC_PTO_CMP_EQ;
+    if (mode && !ptoc_pto_enum_value(mode, PTOC_PTO_ENUM_CMP, &v))
+        return;
+    if (v != PTOC_PTO_CMP_EQ && v != PTOC_PTO_CMP_GT)
+        return;
+    g.mode = v == PTOC_PTO_CMP_GT ? "gt" : "eq";
+    g.offset = offset && offset->kind == PTOC_ATTR_INTEGER ? offset->u.integer.value : 0;
+    if (!plain_vec(s) || !plain_vec(d) || !plain_vec(c) || ptoc_pto_tile_buf(g.k->type) ||
+        !vb_scalar_fits(g.k->type, s->elem) || ptoc_type_bitwidth(d->elem) != 32 ||
+        ptoc_type_bitwidth(c->elem) != 32 || (ptoc_type_bitwidth(s->elem) != 16 && ptoc_type_bitwidth(s->elem) != 32))
+        return;
+    vb_open_vecscope(L, op, (ptoc_value *[4]){g.src, ptoc_op_operand(op, 2), g.dst, g.cdst}, 4, 2);
+    compare_program(L, &g);
+    ptoc_op_erase(op);
+}
+
 bool a5_gather_lowers(ptoc_pto_op_id opcode)
 {
     return opcode == PTOC_PTO_OP_TGATHER || opcode == PTOC_PTO_OP_TSCATTER || opcode == PTOC_PTO_OP_TGATHERB;
@@ -351,6 +490,11 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
     }
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TGATHERB) {
         lower_gatherb(L, op);
+        return;
+    }
+    uint32_t ins = 0, outs = 0;
+    if (ptoc_pto_dps_split(op, &ins, &outs) && ins == 3 && outs == 2 && op->noperands == 5) {
+        lower_compare(L, op);
         return;
     }
     int nins = vb_dps_ins(op);

@@ -190,6 +190,28 @@ int vb_dps_ins(const ptoc_op *op)
     return (int)nins;
 }
 
+/* A vec memref's description, kept per thread for the few types one op's
+ * lowering reads (the description is a function of the type alone). */
+enum { MEMREF_SLOTS = 64 };
+static _Thread_local struct { const ptoc_type *type; ptoc_pto_tile_desc desc; } memref_descs[MEMREF_SLOTS];
+static _Thread_local uint32_t memref_next;
+
+const ptoc_pto_tile_desc *vb_tile_desc(const ptoc_type *t)
+{
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    ptoc_pto_address_space space;
+    if (d || !ptoc_pto_memref_space(t, &space) || space != PTOC_PTO_AS_VEC || t->u.shaped.rank != 2 ||
+        t->u.shaped.shape[0] == PTOC_DYNAMIC || t->u.shaped.shape[1] == PTOC_DYNAMIC || t->u.shaped.layout)
+        return d;
+    for (uint32_t i = 0; i < MEMREF_SLOTS; i++)
+        if (memref_descs[i].type == t)
+            return &memref_descs[i].desc;
+    uint32_t i = memref_next++ % MEMREF_SLOTS;
+    memref_descs[i].type = t;
+    memref_descs[i].desc = ptoc_pto_tile_desc_init(t->u.shaped.elem, t->u.shaped.shape[0], t->u.shaped.shape[1]);
+    return &memref_descs[i].desc;
+}
+
 ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem)
 {
     ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);

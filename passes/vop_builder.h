@@ -96,6 +96,10 @@ ptoc_value *vb_cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value
  * operand (the tile ops the lowerings take), or -1 for any other op. */
 int vb_dps_ins(const ptoc_op *op);
 
+/* A tile operand's description: a tile_buf's, or for an on-chip vec memref
+ * of static 2-D shape (PTOAS kernels pass buffers so) the row_major none_box
+ * tile of that shape, valid as a whole; NULL for anything else. */
+const ptoc_pto_tile_desc *vb_tile_desc(const ptoc_type *t);
 /* The tile's address as a pointer to `elem` (its element type, or ui8 for
  * its bytes): pto.tile_ptr. */
 ptoc_value *vb_tile_ptr(vop_builder *L, ptoc_value *tile, ptoc_type *elem);

@@ -414,6 +414,10 @@ ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
  * taddsc, tsubsc, taxpy, tprelu, tlrelu and their scalar forms), the bitwise
  * ops on 8-bit integers, signed tshrs and integer trecip. */
 bool ptoc_pto_a2a3_scalar_unit(ptoc_pto_op_id opcode, bool is_int, unsigned bits, bool is_unsigned);
+/* Whether ptoc runs `opcode` on A5's scalar unit (PIPE_S) one element at a
+ * time: the float remainders (trem, trems, tfmod, tfmods), whose library
+ * vector sequence is not fmod's exact result. */
+bool ptoc_pto_a5_scalar_unit(ptoc_pto_op_id opcode, bool is_float);
 /* The hardware buffers the `scaling` space stands for: the fixpipe's (FB,
  * tmov.fp and the other fp forms) and, on A5, the MX matmuls' scale buffers
  * beside L0A and L0B (ScaleLeft, ScaleRight). Which one operand `i` of `op`

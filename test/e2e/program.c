@@ -402,7 +402,7 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
 /* The pipe a step runs on: the DMA engines' for transfers; V for the ops,
  * but for an integer tdivs, tshl and tshr on A2/A3, which run on the scalar
  * unit (pto-isa a2a3/TDivS.hpp, TShl.hpp, TShr.hpp), and the ops ptoc runs
- * there (ptoc_pto_a2a3_scalar_unit). */
+ * there (ptoc_pto_a2a3_scalar_unit; on A5 ptoc_pto_a5_scalar_unit). */
 static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char *arch)
 {
     if (s->kind != E2E_OP)
@@ -414,7 +414,8 @@ static const char *step_pipe(const e2e_program *p, const e2e_step *s, const char
     ref_dtype d = p->tiles[s->tile].dtype;
     bool is_int = !ref_dtype_is_float(d);
     bool scalar_unit = ptoc_pto_a2a3_scalar_unit(s->op, is_int, 8 * ref_dtype_size(d), is_int && !ref_dtype_is_signed(d));
-    return a2a3 && (int_divs || shift || scalar_unit) ? "PIPE_S" : "PIPE_V";
+    bool a5_scalar = !strcmp(arch, "a5") && ptoc_pto_a5_scalar_unit(s->op, !is_int);
+    return (a2a3 && (int_divs || shift || scalar_unit)) || a5_scalar ? "PIPE_S" : "PIPE_V";
 }
 
 /* `  func.func @name(params) {` and the index constants both forms start with. */

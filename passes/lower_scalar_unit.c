@@ -1,6 +1,8 @@
-/* lower_a2a3_scalar.c: pto-lower-a2a3's element-by-element ops, run on the
- * scalar unit (the S pipe) one element at a time through tgetval / tsetval,
- * as the library's integer tdivs does (TDivs_naive):
+/* lower_scalar_unit.c: the element-by-element ops of the model passes, run
+ * on the scalar unit (the S pipe) one element at a time through tgetval /
+ * tsetval, as the A2/A3 library's integer tdivs does (TDivs_naive).
+ * pto-lower-a2a3 runs all of these there (ptoc_pto_a2a3_scalar_unit),
+ * pto-lower-a5 the float remainders (ptoc_pto_a5_scalar_unit):
  *
  *   trem trems tfmod tfmods        the cpu target's remainder (floor and
  *                                  truncated): the library's vector sequence
@@ -22,7 +24,8 @@
  * (codegen/lower_pto_ewx.c), so the bytes are the cpu target's; bf16
  * computes in f32 and rounds each step. The tmp operands are scratch, unused.
  */
-#include "passes/lower_a2a3.h"
+#include "passes/lower_scalar_unit.h"
+#include "ptoc/ptoc.h"
 
 typedef enum s_kind { K_REM, K_FMOD, K_ADDC, K_SUBC, K_AXPY, K_PRELU, K_AND, K_OR, K_XOR, K_NOT, K_SHR, K_RECIP } s_kind;
 
@@ -50,11 +53,12 @@ static const s_row *row_of(ptoc_pto_op_id opcode)
     return NULL;
 }
 
-bool a2_scalar_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
+bool scalar_unit_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL; }
 
 /* Whether this family, not a vector one, takes the op: the ops the dialect
- * puts on the S pipe for A2/A3 (ptoc_pto_op_pipe), so that sync orders them. */
-bool a2_scalar_claims(ptoc_op *op)
+ * puts on the S pipe for the target arch (ptoc_pto_op_pipe), so that sync
+ * orders them. */
+bool scalar_unit_claims(ptoc_op *op)
 {
     return row_of(ptoc_pto_opcode(op)) && ptoc_pto_op_pipe(op) == PTOC_PTO_PIPE_S;
 }
@@ -66,6 +70,7 @@ typedef struct s_ctx {
     ptoc_type *elem;    /* dst's element type */
     ptoc_type *ctype;   /* the compute type: signless ints, f32 for bf16 */
     bool is_float, is_unsigned, bf16;
+    bool s_in_order;    /* the arch keeps the S pipe's ops in order */
 } s_ctx;
 
 /* MLIR arith.cmpf / arith.cmpi predicate numbers. */
@@ -171,7 +176,7 @@ static ptoc_value *compute(s_ctx *S, s_kind k, ptoc_value *a, ptoc_value *b, pto
 static ptoc_value *get(s_ctx *S, ptoc_value *tile, ptoc_value *idx)
 {
     vop_builder *L = S->L;
-    ptoc_type *elem = a2_tile_desc(tile->type)->elem;
+    ptoc_type *elem = vb_tile_desc(tile->type)->elem;
     ptoc_type *t = ptoc_type_is_int(elem) ? ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS) : elem;
     ptoc_value *ops[2] = {tile, idx};
     ptoc_op *load = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TGETVAL), 2, ops, 1, &t, 0, NULL, 0);
@@ -180,19 +185,34 @@ static ptoc_value *get(s_ctx *S, ptoc_value *tile, ptoc_value *idx)
     return t != S->ctype ? vb_cast(L, "arith.extf", v, S->ctype) : v;
 }
 
+/* On an arch whose S pipe does not keep its own ops in order (A5), a
+ * pipe_barrier PIPE_S: the element's reads before its write, its write
+ * before the next element's reads and write (the tiles may be one). */
+static void s_barrier(s_ctx *S)
+{
+    if (S->s_in_order)
+        return;
+    vop_builder *L = S->L;
+    ptoc_named_attr pipe = {ptoc_ident_cstr(L->ctx, "pipe"),
+                            ptoc_pto_enum_attr(L->ctx, PTOC_PTO_ENUM_PIPE, PTOC_PTO_PIPE_S)};
+    ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_PIPE_BARRIER), 0, NULL, 0, NULL, 1, &pipe, 0);
+}
+
 static void set(s_ctx *S, ptoc_value *dst, ptoc_value *idx, ptoc_value *v)
 {
     vop_builder *L = S->L;
     if (S->bf16)
         v = vb_cast(L, "arith.truncf", v, S->elem);
+    s_barrier(S);
     ptoc_value *ops[3] = {idx, v, dst};
     ptoc_op *store = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TSETVAL), 3, ops, 0, NULL, 0, NULL, 0);
     ptoc_op_set_segment_sizes(store, L->b.arena, 2, (int64_t[2]){2, 1});
+    s_barrier(S);
 }
 
 static ptoc_value *flat_index(s_ctx *S, ptoc_value *tile, ptoc_value *r, ptoc_value *c)
 {
-    int64_t cols = a2_tile_desc(tile->type)->cols;
+    int64_t cols = vb_tile_desc(tile->type)->cols;
     return vb_arith(S->L, "arith.addi", vb_arith(S->L, "arith.muli", r, vb_int(S->L, S->L->index, cols)), c);
 }
 
@@ -205,18 +225,18 @@ static bool read_operands(ptoc_op *op, const s_row *row, s_operands *o)
     if (nins < row->nused)
         return false;
     *o = (s_operands){.dst = ptoc_op_operand(op, (uint32_t)nins)};
-    const ptoc_pto_tile_desc *d = a2_tile_desc(o->dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(o->dst->type);
     for (int i = 0; i < row->nused; i++) {
         o->in[i] = ptoc_op_operand(op, (uint32_t)i);
         o->is_scalar[i] = i == row->scalar_at;
-        const ptoc_pto_tile_desc *t = a2_tile_desc(o->in[i]->type);
+        const ptoc_pto_tile_desc *t = vb_tile_desc(o->in[i]->type);
         if (o->is_scalar[i] ? t != NULL || !vb_scalar_fits(o->in[i]->type, d->elem) : !t)
             return false;
         if (!o->is_scalar[i] && t->elem != d->elem && row->kind != K_AXPY)
             return false;
     }
     if (row->kind == K_AXPY) {
-        ptoc_type *se = a2_tile_desc(o->in[0]->type)->elem;
+        ptoc_type *se = vb_tile_desc(o->in[0]->type)->elem;
         bool widen = ptoc_type_is_float(se) && se->u.fp.kind == PTOC_F16 && ptoc_type_is_float(d->elem) &&
                      d->elem->u.fp.kind == PTOC_F32;
         if (se != d->elem && !widen)
@@ -226,15 +246,16 @@ static bool read_operands(ptoc_op *op, const s_row *row, s_operands *o)
     return true;
 }
 
-void a2_scalar_lower(vop_builder *L, ptoc_op *op)
+void scalar_unit_lower(vop_builder *L, ptoc_op *op)
 {
     const s_row *row = row_of(ptoc_pto_opcode(op));
     s_operands o;
     if (!read_operands(op, row, &o))
         return;
-    ptoc_type *elem = a2_tile_desc(o.dst->type)->elem;
+    ptoc_type *elem = vb_tile_desc(o.dst->type)->elem;
     s_ctx S = {.L = L, .elem = elem, .is_float = ptoc_type_is_float(elem)};
     S.bf16 = S.is_float && elem->u.fp.kind == PTOC_BF16;
+    S.s_in_order = ptoc_pto_pipe_in_order(ptoc_pto_target_arch(op, NULL), PTOC_PTO_PIPE_S);
     S.is_unsigned = !S.is_float && elem->u.integer.sign == PTOC_UNSIGNED;
     S.ctype = S.bf16 ? ptoc_type_float(L->ctx, PTOC_F32)
               : S.is_float ? elem : ptoc_type_int(L->ctx, ptoc_type_bitwidth(elem), PTOC_SIGNLESS);
@@ -242,7 +263,7 @@ void a2_scalar_lower(vop_builder *L, ptoc_op *op)
     L->b.loc = op->loc;
     ptoc_value *scalar = NULL;
     if (row->scalar_at >= 0) {
-        ptoc_type *se = row->kind == K_AXPY ? a2_tile_desc(o.in[0]->type)->elem : elem;
+        ptoc_type *se = row->kind == K_AXPY ? vb_tile_desc(o.in[0]->type)->elem : elem;
         scalar = vb_scalar_as(L, o.in[row->scalar_at], se);
         if (!scalar)
             return;
