@@ -80,11 +80,11 @@ bool ptoc_lower_a2a3_lowers(ptoc_pto_op_id opcode) { return family_of(opcode) !=
 
 /* ---------------------------------------------------------------- tiles */
 
-const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t) { return vb_tile_desc(t); }
-
+/* Tiles are read through vb_tile_desc (vop_builder.h), so a static 2-D vec
+ * memref lowers as the row_major none_box tile of its shape. */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR ||
         d->slayout != PTOC_PTO_SL_NONE_BOX || d->elem != elem)
         return false;

@@ -79,10 +79,6 @@ void a2_rows_count(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols);
 /* Whether every row stride is a whole number of 32-byte blocks. */
 bool a2_blocks_whole(const a2_prog *P);
 
-/* The tile description of a tile_buf, or of a static 2-D vec memref (a
- * row_major none_box tile, valid shape = shape); NULL for anything else. */
-const ptoc_pto_tile_desc *a2_tile_desc(const ptoc_type *t);
-
 /* A row_major none_box vec tile of `elem`, an element type the vector unit
  * computes on (f16, f32, i16, i32 of either sign). */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);

@@ -47,7 +47,7 @@ static bool vec_none_box(const ptoc_pto_tile_desc *d)
 /* Element (r, c)'s offset in the tile's storage. */
 static ptoc_value *offset_of(vop_builder *L, ptoc_value *tile, ptoc_value *r, ptoc_value *c)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     bool col = d->blayout == PTOC_PTO_BL_COL_MAJOR;
     ptoc_value *major = vb_arith(L, "arith.muli", col ? c : r, vb_index(L, col ? d->rows : d->cols));
     return vb_arith(L, "arith.addi", major, col ? r : c);
@@ -56,7 +56,7 @@ static ptoc_value *offset_of(vop_builder *L, ptoc_value *tile, ptoc_value *r, pt
 /* src's element at `at` as the type it is compared in (floats: f32). */
 static ptoc_value *element(vop_builder *L, ptoc_value *src, ptoc_value *at)
 {
-    ptoc_type *elem = a2_tile_desc(src->type)->elem;
+    ptoc_type *elem = vb_tile_desc(src->type)->elem;
     unsigned bits = ptoc_type_bitwidth(elem);
     bool bf16 = ptoc_type_is_float(elem) && elem->u.fp.kind == PTOC_BF16;
     ptoc_type *ty = ptoc_type_is_float(elem) && !bf16 ? elem : ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS);
@@ -94,7 +94,7 @@ void a2_argreduce_lower(vop_builder *L, ptoc_op *op)
     if (nins != 1 && nins != 2)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!vec_none_box(s) || !vec_none_box(d) || !ptoc_type_is_int(d->elem) || ptoc_type_bitwidth(d->elem) != 32 ||
         ptoc_type_bitwidth(s->elem) > 32)
         return;

@@ -29,7 +29,7 @@ bool a2_bitwise_lowers(ptoc_pto_op_id opcode) { return lowers(opcode); }
 /* Whether t is a plain integer tile of elem with dst's valid shape. */
 static bool fits(const ptoc_value *t, const ptoc_pto_tile_desc *d)
 {
-    const ptoc_pto_tile_desc *td = a2_tile_desc(t->type);
+    const ptoc_pto_tile_desc *td = vb_tile_desc(t->type);
     return td && ptoc_type_is_int(d->elem) && a2_plain_tile(t->type, d->elem) &&
            td->valid_rows == d->valid_rows && td->valid_cols == d->valid_cols;
 }
@@ -64,10 +64,10 @@ void a2_bitwise_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *b = ptoc_op_operand(op, 1);
     ptoc_value *tmp = xor ? ptoc_op_operand(op, 2) : NULL, *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !fits(dst, d) || !fits(src, d) || (tmp && !fits(tmp, d)))
         return;
-    if (scalar ? a2_tile_desc(b->type) || !vb_scalar_fits(b->type, d->elem) : !fits(b, d))
+    if (scalar ? vb_tile_desc(b->type) || !vb_scalar_fits(b->type, d->elem) : !fits(b, d))
         return;
     /* The ins, then tmp and dst (both written). */
     ptoc_value *tiles[4];

@@ -53,7 +53,7 @@ bool a2_bytes_claims(ptoc_op *op)
     int nins = vb_dps_ins(op);
     if (!byte_op(ptoc_pto_opcode(op)) || nins < 1)
         return false;
-    const ptoc_pto_tile_desc *d = a2_tile_desc(ptoc_op_operand(op, (uint32_t)nins)->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(ptoc_op_operand(op, (uint32_t)nins)->type);
     return d && ptoc_type_is_int(d->elem) && ptoc_type_bitwidth(d->elem) == 8;
 }
 
@@ -68,7 +68,7 @@ typedef struct b_ctx {
     ptoc_value *window;         /* the scratch window as u16 lanes */
 } b_ctx;
 
-static int64_t row_lanes(ptoc_value *tile) { return a2_tile_desc(tile->type)->cols / 2; }
+static int64_t row_lanes(ptoc_value *tile) { return vb_tile_desc(tile->type)->cols / 2; }
 
 /* One instruction of one repeat: vop over ptrs[i] at offs[i] (dst first). */
 static void one_repeat(b_ctx *C, ptoc_pto_vop_id vop, uint32_t n, ptoc_value *const *ptrs,
@@ -146,7 +146,7 @@ static void step(b_ctx *C, ptoc_pto_vop_id vop, ptoc_value *dst, ptoc_value *a, 
 /* Whether t is a byte tile of dst's element type and valid shape. */
 static bool fits(const ptoc_value *t, const ptoc_pto_tile_desc *d)
 {
-    const ptoc_pto_tile_desc *td = a2_tile_desc(t->type);
+    const ptoc_pto_tile_desc *td = vb_tile_desc(t->type);
     return byte_tile(td) && td->elem == d->elem && td->valid_rows == d->valid_rows &&
            td->valid_cols == d->valid_cols;
 }
@@ -166,7 +166,7 @@ static void shape(b_ctx *C, ptoc_value *const *tiles, uint32_t n)
     ptoc_value *dst = tiles[n - 1];
     bool full = true, one_row = true;
     for (uint32_t i = 0; i < n; i++) {
-        const ptoc_pto_tile_desc *d = a2_tile_desc(tiles[i]->type);
+        const ptoc_pto_tile_desc *d = vb_tile_desc(tiles[i]->type);
         full &= d->valid_cols != PTOC_DYNAMIC && d->valid_cols == d->cols;
         one_row &= d->rows == 1;
     }
@@ -176,7 +176,7 @@ static void shape(b_ctx *C, ptoc_value *const *tiles, uint32_t n)
     ptoc_value *elems = C->contiguous ? vb_arith(L, "arith.muli", vrows, vcols) : vcols;
     C->rows = C->contiguous ? vb_index(L, 1) : vrows;
     C->lanes = vb_arith(L, "arith.divui", elems, vb_index(L, 2));
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     bool even = d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC &&
                 (C->contiguous ? d->valid_rows * d->valid_cols : d->valid_cols) % 2 == 0;
     if (even)
@@ -206,10 +206,10 @@ void a2_bytes_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *b = unary ? NULL : ptoc_op_operand(op, 1);
     ptoc_value *tmp = xor ? ptoc_op_operand(op, 2) : NULL, *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!byte_tile(d) || !fits(src, d) || (tmp && !fits(tmp, d)))
         return;
-    if (b && (scalar ? a2_tile_desc(b->type) || !vb_scalar_fits(b->type, d->elem) : !fits(b, d)))
+    if (b && (scalar ? vb_tile_desc(b->type) || !vb_scalar_fits(b->type, d->elem) : !fits(b, d)))
         return;
     ptoc_value *tiles[4];
     uint32_t n = 0;

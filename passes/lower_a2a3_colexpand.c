@@ -73,13 +73,13 @@ typedef struct c_op {
     ptoc_type *elem;
 } c_op;
 
-static const ptoc_pto_tile_desc *desc(ptoc_value *t) { return a2_tile_desc(t->type); }
+static const ptoc_pto_tile_desc *desc(ptoc_value *t) { return vb_tile_desc(t->type); }
 
 /* tcolexpand moves bits: a row_major none_box vec tile of any 1-, 2- or
  * 4-byte element (TColExpand.hpp's sizes). */
 static bool movable(const ptoc_value *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t->type);
     uint64_t esize = ptoc_pto_elem_bytes(elem);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && (esize == 1 || esize == 2 || esize == 4);

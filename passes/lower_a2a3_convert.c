@@ -223,7 +223,7 @@ typedef struct two_step { ptoc_type *mid; const char *rnd1, *sat1, *rnd2, *sat2;
 static void via_window(vop_builder *L, ptoc_value *src, ptoc_value *dst, const two_step *t)
 {
     enum { CHUNK = 1024 };
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VCONV, t->mid);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
@@ -260,13 +260,13 @@ static bool two_step_lower(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_va
 {
     ptoc_context *ctx = L->ctx;
     two_step t;
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     if (pr && rnd && !sat && !strcmp(pr->dst, "s16") && strcmp(pr->src, "s32"))
         t = (two_step){ptoc_type_int(ctx, 32, PTOC_SIGNLESS), rnd, "SAT", "", "NOSAT"};
     else if (!pr && !strcmp(ptoc_pto_vconv_type_name(s->elem), "s32") &&
-             !strcmp(ptoc_pto_vconv_type_name(a2_tile_desc(dst->type)->elem), "f16")) {
+             !strcmp(ptoc_pto_vconv_type_name(vb_tile_desc(dst->type)->elem), "f16")) {
         ptoc_type *f32 = ptoc_type_float(ctx, PTOC_F32);
-        const pair_row *narrow = pair_of(f32, a2_tile_desc(dst->type)->elem);
+        const pair_row *narrow = pair_of(f32, vb_tile_desc(dst->type)->elem);
         const char *r2 = rnd_of(op, narrow), *s2 = sat_of(op, narrow);
         if (!r2 || !s2)
             return false;
@@ -286,7 +286,7 @@ void a2_convert_lower(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!plain(s) || !plain(d))
         return;
     const pair_row *pr = pair_of(s->elem, d->elem);

@@ -207,7 +207,7 @@ static uint32_t rmode_of(const ptoc_op *op)
 
 bool a2_convert_odd_lower(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst, int nins, bool sat)
 {
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (rmode_of(op) != RM_ODD || (is_kind(s->elem, PTOC_F32) && is_kind(d->elem, PTOC_F16)))
         return false;
     ptoc_type *view = dst_view(L, s->elem, d->elem, sat);

@@ -68,15 +68,15 @@ static bool read_operands(const ptoc_op *op, const a_row *row, a_op *out)
     if (nins < 0)
         return false;
     ptoc_value *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d)
         return false;
     *out = (a_op){.row = row};
     for (uint32_t i = 0; i < (uint32_t)nins; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
-        if (a2_tile_desc(v->type) && out->ntiles < 2)
+        if (vb_tile_desc(v->type) && out->ntiles < 2)
             out->tiles[out->ntiles++] = v;
-        else if (!a2_tile_desc(v->type) && scalar_at(row, i) && !out->scalar) {
+        else if (!vb_tile_desc(v->type) && scalar_at(row, i) && !out->scalar) {
             out->scalar = v;
             out->scalar_first = i == 0;
         } else
@@ -97,7 +97,7 @@ static bool contiguous(const a_op *e)
 {
     bool all_full = true, all_one_row = true;
     for (uint32_t i = 0; i < e->ntiles; i++) {
-        const ptoc_pto_tile_desc *d = a2_tile_desc(e->tiles[i]->type);
+        const ptoc_pto_tile_desc *d = vb_tile_desc(e->tiles[i]->type);
         all_full &= d->valid_cols == d->cols;
         all_one_row &= d->rows == 1;
     }
@@ -119,7 +119,7 @@ typedef struct a_shape {
 static bool blocks_whole(const a_op *e, int64_t B)
 {
     for (uint32_t i = 0; i < e->ntiles; i++)
-        if (a2_tile_desc(e->tiles[i]->type)->cols % B)
+        if (vb_tile_desc(e->tiles[i]->type)->cols % B)
             return false;
     return true;
 }
@@ -128,7 +128,7 @@ static bool blocks_whole(const a_op *e, int64_t B)
 static a_shape choose_path(vop_builder *L, const a_op *e, int64_t E, int64_t B)
 {
     ptoc_value *dst = e->tiles[e->ntiles - 1];
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     bool known = d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
     a_shape sh = {.vr = d->valid_rows, .vc = d->valid_cols};
     bool flat = contiguous(e);
@@ -161,7 +161,7 @@ static void run_path(a2_prog *P, const a_shape *sh)
 
 /* ---------------------------------------------------------------- the programs */
 
-static ptoc_type *elem_of(const a_op *e) { return a2_tile_desc(e->tiles[e->ntiles - 1]->type)->elem; }
+static ptoc_type *elem_of(const a_op *e) { return vb_tile_desc(e->tiles[e->ntiles - 1]->type)->elem; }
 
 /* `vop` over `tiles` (dst first), each at its own row stride, with `scalar`. */
 static void run(vop_builder *L, const a_shape *sh, ptoc_pto_vop_id vop, ptoc_type *elem, ptoc_value *const *tiles,
@@ -170,7 +170,7 @@ static void run(vop_builder *L, const a_shape *sh, ptoc_pto_vop_id vop, ptoc_typ
     a2_prog P;
     a2_prog_init(&P, L, vop, elem);
     for (uint32_t i = 0; i < n; i++)
-        a2_ptr(&P, tiles[i], elem, a2_tile_desc(tiles[i]->type)->cols);
+        a2_ptr(&P, tiles[i], elem, vb_tile_desc(tiles[i]->type)->cols);
     P.scalar = scalar;
     run_path(&P, sh);
 }
@@ -239,7 +239,7 @@ static void scalar_divs(vop_builder *L, const a_op *e)
     ptoc_value *c = vb_loop_begin(L, &cols, zero, ptoc_op_result(valid, 1), one);
     ptoc_value *at[2];
     for (uint32_t i = 0; i < 2; i++) {
-        int64_t cols_i = a2_tile_desc(e->tiles[i]->type)->cols;
+        int64_t cols_i = vb_tile_desc(e->tiles[i]->type)->cols;
         at[i] = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_int(L, L->index, cols_i)), c);
     }
     ptoc_value *get[2] = {src, at[0]};

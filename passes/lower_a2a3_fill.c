@@ -32,7 +32,7 @@ bool a2_fill_lowers(ptoc_pto_op_id opcode)
 static void lower_tci(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     ptoc_attr *desc = ptoc_op_attr(op, "descending");
     if (!d || d->rows != 1 || !ptoc_type_is_int(d->elem) || !a2_plain_tile(dst->type, d->elem) ||
         !ptoc_type_is_int(s->type) || (desc && desc->kind != PTOC_ATTR_INTEGER && desc->kind != PTOC_ATTR_BOOL))
@@ -56,7 +56,7 @@ static void lower_tci(vop_builder *L, ptoc_op *op)
 
 void a2_fill_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, d->elem);
     a2_ptr(&P, dst, d->elem, d->cols);
@@ -82,7 +82,7 @@ static void dup_count(a2_prog *P, ptoc_value *off, ptoc_value *n, ptoc_value *v)
 static void lower_ttri(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *diag = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     ptoc_attr *which = ptoc_op_attr(op, "upperOrLower");
     if (!d || !a2_plain_tile(dst->type, d->elem) || !ptoc_type_is_int(diag->type) ||
         (which && which->kind != PTOC_ATTR_INTEGER && which->kind != PTOC_ATTR_BOOL))
@@ -131,7 +131,7 @@ static bool halfword_tile(const ptoc_pto_tile_desc *d)
  * writes the whole lane. */
 static void halfword_program(vop_builder *L, ptoc_value *dst, ptoc_value *s)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     ptoc_type *lane = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
     bool bytes = ptoc_type_bitwidth(d->elem) == 8;
     ptoc_value *v = vb_scalar_as(L, s, d->elem);
@@ -182,14 +182,14 @@ void a2_fill_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 1)
         return;
     ptoc_value *s = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
-    if (d && !a2_tile_desc(s->type) && halfword_tile(d) && vb_scalar_fits(s->type, d->elem)) {
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
+    if (d && !vb_tile_desc(s->type) && halfword_tile(d) && vb_scalar_fits(s->type, d->elem)) {
         vb_open_vecscope(L, op, &dst, 1, 1);
         halfword_program(L, dst, s);
         ptoc_op_erase(op);
         return;
     }
-    if (!d || a2_tile_desc(s->type) || !a2_plain_tile(dst->type, d->elem) ||
+    if (!d || vb_tile_desc(s->type) || !a2_plain_tile(dst->type, d->elem) ||
         !vb_scalar_fits(s->type, d->elem))
         return;
     vb_open_vecscope(L, op, &dst, 1, 1);

@@ -80,8 +80,8 @@ static bool read_op(vop_builder *L, ptoc_op *op, fp_op *f)
         return false;
     *f = (fp_op){.src = ptoc_op_operand(op, 0)};
     f->dst = nins == 1 ? ptoc_op_operand(op, 1) : f->src;
-    f->s = a2_tile_desc(f->src->type);
-    f->d = a2_tile_desc(f->dst->type);
+    f->s = vb_tile_desc(f->src->type);
+    f->d = vb_tile_desc(f->dst->type);
     if (!plain(f->s) || !plain(f->d) || ptoc_type_bitwidth(f->s->elem) != ptoc_type_bitwidth(f->d->elem))
         return false;
     bool expand = ptoc_pto_opcode(op) == PTOC_PTO_OP_TFILLPAD_EXPAND;

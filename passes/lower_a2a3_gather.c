@@ -49,7 +49,7 @@ bool a2_gather_lowers(ptoc_pto_op_id opcode)
 
 static const ptoc_pto_tile_desc *plain(const ptoc_value *v)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     unsigned bits = d ? ptoc_type_bitwidth(d->elem) : 0;
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
                    d->slayout == PTOC_PTO_SL_NONE_BOX && (bits == 16 || bits == 32)
@@ -224,7 +224,7 @@ static void compare_form(vop_builder *L, ptoc_op *op)
     const ptoc_pto_tile_desc *s = plain(src), *d = plain(dst), *c = plain(cdst);
     ptoc_attr *m = ptoc_op_attr(op, "cmpMode"), *o = ptoc_op_attr(op, "offset");
     uint32_t mode = PTOC_PTO_CMP_EQ;
-    if (!s || !d || !c || !a2_tile_desc(tmp->type) || (m && !ptoc_pto_enum_value(m, PTOC_PTO_ENUM_CMP, &mode)))
+    if (!s || !d || !c || !vb_tile_desc(tmp->type) || (m && !ptoc_pto_enum_value(m, PTOC_PTO_ENUM_CMP, &mode)))
         return;
     ptoc_value *tiles[4] = {src, tmp, dst, cdst};
     vb_open_vecscope(L, op, tiles, 4, 2);
@@ -262,7 +262,7 @@ static void compare_form(vop_builder *L, ptoc_op *op)
 static void scatter(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *i = plain(idx), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = plain(idx), *d = vb_tile_desc(dst->type);
     unsigned bits = d ? ptoc_type_bitwidth(d->elem) : 0;
     if (!s || !i || !d || s->elem != d->elem || (bits != 8 && bits != 16 && bits != 32) ||
         (bits == 8 && !ptoc_type_is_int(d->elem)) || d->loc != PTOC_PTO_AS_VEC || s->loc != PTOC_PTO_AS_VEC ||
@@ -314,7 +314,7 @@ static bool vec_row_major(const ptoc_pto_tile_desc *d)
 static void gatherb(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *src = ptoc_op_operand(op, 0), *off = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *o = plain(off), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *o = plain(off), *d = vb_tile_desc(dst->type);
     if (!vec_row_major(s) || !vec_row_major(d) || !o || ptoc_type_bitwidth(o->elem) != 32 ||
         !ptoc_type_is_int(o->elem) || ptoc_type_bitwidth(s->elem) != ptoc_type_bitwidth(d->elem))
         return;

@@ -27,7 +27,7 @@ bool a2_layout_lowers(ptoc_pto_op_id opcode)
 
 static bool concat_tile(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     unsigned bits = ptoc_type_bitwidth(elem);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && (bits == 8 || bits == 16 || bits == 32);
@@ -86,7 +86,7 @@ static void scalar_rows(concat *c, ptoc_value *at, ptoc_value *cols)
 static void trans_lower(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!s || !d || !concat_tile(src->type, s->elem) || !concat_tile(dst->type, s->elem))
         return;
     ptoc_value *tiles[2] = {src, dst};
@@ -120,15 +120,15 @@ void a2_layout_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *s0 = ptoc_op_operand(op, 0), *s1 = ptoc_op_operand(op, 1), *d = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *dd = a2_tile_desc(d->type);
+    const ptoc_pto_tile_desc *dd = vb_tile_desc(d->type);
     if (!dd || !concat_tile(d->type, dd->elem) || !concat_tile(s0->type, dd->elem) ||
         !concat_tile(s1->type, dd->elem))
         return;
     ptoc_value *tiles[3] = {s0, s1, d};
     vb_open_vecscope(L, op, tiles, 3, 1);
     concat c = {.L = L, .elem = dd->elem, .i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS),
-                .dcols = dd->cols, .cols0 = a2_tile_desc(s0->type)->cols,
-                .cols1 = a2_tile_desc(s1->type)->cols, .B = 256 / ptoc_type_bitwidth(dd->elem)};
+                .dcols = dd->cols, .cols0 = vb_tile_desc(s0->type)->cols,
+                .cols1 = vb_tile_desc(s1->type)->cols, .B = 256 / ptoc_type_bitwidth(dd->elem)};
     /* the index constants the loops use, made here at the top (vb_index caches them) */
     int64_t consts[7] = {0, 1, c.B, c.B - 1, c.dcols, c.cols0, c.cols1};
     for (int k = 0; k < 7; k++)

@@ -33,7 +33,7 @@
 
 bool a2_mov_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TMOV; }
 
-static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return a2_tile_desc(v->type); }
+static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return vb_tile_desc(v->type); }
 
 static bool vec_none_box(const ptoc_pto_tile_desc *d, uint32_t blayout)
 {

@@ -44,7 +44,7 @@ typedef struct region { extent rows, cols; } region;
 
 static region valid_of(vop_builder *L, ptoc_value *tile)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     ptoc_op *valid = vb_tile_valid(L, tile);
     region r = {{d->valid_rows, ptoc_op_result(valid, 0)}, {d->valid_cols, ptoc_op_result(valid, 1)}};
     if (r.rows.s == PTOC_DYNAMIC)
@@ -112,7 +112,7 @@ static void program(vop_builder *L, ptoc_pto_vop_id vop, ptoc_type *elem, ptoc_v
     a2_prog P;
     a2_prog_init(&P, L, vop, elem);
     for (uint32_t i = 0; i < n; i++)
-        a2_ptr(&P, tiles[i], elem, a2_tile_desc(tiles[i]->type)->cols);
+        a2_ptr(&P, tiles[i], elem, vb_tile_desc(tiles[i]->type)->cols);
     P.scalar = scalar;
     run_region(&P, r);
 }
@@ -129,7 +129,7 @@ void a2_part_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *src0 = ptoc_op_operand(op, 0), *src1 = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src0->type, d->elem) ||
         !a2_plain_tile(src1->type, d->elem))
         return;

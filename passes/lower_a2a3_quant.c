@@ -37,13 +37,13 @@ bool a2_quant_lowers(ptoc_pto_op_id opcode)
 
 static bool row_major(const ptoc_value *v, int bits, bool is_float)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && (int)ptoc_type_bitwidth(d->elem) == bits &&
            (is_float ? ptoc_type_is_float(d->elem) : ptoc_type_is_int(d->elem));
 }
 
-static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return a2_tile_desc(v->type); }
+static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return vb_tile_desc(v->type); }
 
 typedef struct q_prog {
     vop_builder *L;

@@ -112,7 +112,7 @@ static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_va
     a2_prog_init(&P, L, row->vop, elem);
     a2_ptr(&P, dst, elem, 0);
     a2_ptr(&P, dst, elem, 0);
-    a2_ptr(&P, src, elem, a2_tile_desc(src->type)->cols);
+    a2_ptr(&P, src, elem, vb_tile_desc(src->type)->cols);
     a2_count_begin(&P, vcols);
     vb_loop l;
     ptoc_value *r = vb_loop_begin(L, &l, a2_index(&P, 1), vrows, a2_index(&P, 1));
@@ -159,7 +159,7 @@ void a2_reduce_lower(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem))
         return;
     bool fix_nans = ptoc_type_is_float(d->elem) && !row->floats;
@@ -259,7 +259,7 @@ static void rr_one_row(rr_prog *R, ptoc_value *soff, ptoc_value *doff, ptoc_valu
 /* dst's row stride in elements: a row_major tile's cols, an Nx1 col_major tile's 1; 0 when neither. */
 static int64_t rr_dst_stride(const ptoc_value *dst, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || d->elem != elem || d->loc != PTOC_PTO_AS_VEC || d->slayout != PTOC_PTO_SL_NONE_BOX)
         return 0;
     if (d->blayout == PTOC_PTO_BL_ROW_MAJOR)
@@ -284,11 +284,11 @@ static void row_reduce_lower(vop_builder *L, ptoc_op *op, const r_row *row)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
     ptoc_value *tmp = nins > 1 ? ptoc_op_operand(op, 1) : NULL;
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     if (!s || !a2_plain_tile(src->type, s->elem))
         return;
     int64_t dstride = rr_dst_stride(dst, s->elem), esize = (int64_t)ptoc_pto_elem_bytes(s->elem);
-    const ptoc_pto_tile_desc *t = tmp ? a2_tile_desc(tmp->type) : NULL;
+    const ptoc_pto_tile_desc *t = tmp ? vb_tile_desc(tmp->type) : NULL;
     bool tmp_fits = t && t->elem == s->elem && a2_plain_tile(tmp->type, s->elem);
     if (!dstride)
         return;

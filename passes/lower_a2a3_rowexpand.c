@@ -63,7 +63,7 @@ bool a2_rowexpand_lowers(ptoc_pto_op_id opcode) { return row_of(opcode) != NULL;
 /* A col_major none_box vec tile of one column of `elem`. */
 static bool col_vector(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_COL_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && d->cols == 1;
 }
@@ -71,7 +71,7 @@ static bool col_vector(const ptoc_type *t, const ptoc_type *elem)
 /* A row_major tile of one 32-byte block per row. */
 static bool block_vector(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     return a2_plain_tile(t, elem) && d->cols * (int64_t)ptoc_type_bitwidth(elem) == 256;
 }
 
@@ -82,14 +82,14 @@ static bool is_vector(const ptoc_type *t, const ptoc_type *elem)
 
 static bool valid_static(const ptoc_type *t)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     return d && d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
 }
 
 /* Which operand (0 or 1) is the row vector; -1: undecided here. */
 static int vector_operand(const ptoc_value *src0, const ptoc_value *src1, const ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *a = a2_tile_desc(src0->type), *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *a = vb_tile_desc(src0->type), *d = vb_tile_desc(dst->type);
     ptoc_type *elem = d->elem;
     if (valid_static(src0->type) && valid_static(dst->type))
         return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols ? 1 : 0;
@@ -199,7 +199,7 @@ static ptoc_value *window_of(a2_prog *P, ptoc_value *tmp, ptoc_type *elem)
 /* The tmp form's tmp: a row_major none_box vec tile of dst's element type. */
 static bool tmp_ok(const ptoc_value *tmp, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *t = a2_tile_desc(tmp->type);
+    const ptoc_pto_tile_desc *t = vb_tile_desc(tmp->type);
     return t && t->loc == PTOC_PTO_AS_VEC && t->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            t->slayout == PTOC_PTO_SL_NONE_BOX && t->elem == elem;
 }
@@ -212,7 +212,7 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *srcs[2] = {ptoc_op_operand(op, 0), ptoc_op_operand(op, 1)};
     ptoc_value *tmp = nins == 3 ? ptoc_op_operand(op, 2) : NULL, *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || d->rows >= 256 ||
         (!row->ints && !ptoc_type_is_float(d->elem)) || (tmp && !tmp_ok(tmp, d->elem)))
         return;
@@ -221,7 +221,7 @@ void a2_rowexpand_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *vector = srcs[v], *full = srcs[1 - v];
     bool col = col_vector(vector->type, d->elem);
-    const ptoc_pto_tile_desc *f = a2_tile_desc(full->type), *vd = a2_tile_desc(vector->type);
+    const ptoc_pto_tile_desc *f = vb_tile_desc(full->type), *vd = vb_tile_desc(vector->type);
     ptoc_value *tiles[4] = {srcs[0], srcs[1], tmp ? tmp : dst, dst};
     vb_open_vecscope(L, op, tiles, tmp ? 4 : 3, tmp ? 2 : 1);
     a2_prog P;

@@ -77,7 +77,7 @@ void a2_handshake(vop_builder *L, ptoc_pto_pipe src, ptoc_pto_pipe dst)
 /* tgetval of src's value for row r, as `ty`. */
 static ptoc_value *get_value(vop_builder *L, ptoc_value *src, ptoc_value *r, ptoc_type *ty)
 {
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     ptoc_value *at = s->blayout == PTOC_PTO_BL_ROW_MAJOR ? vb_arith(L, "arith.muli", r, vb_index(L, s->cols)) : r;
     ptoc_value *ops[2] = {src, at};
     ptoc_op *load = ptoc_builder_create(&L->b, ptoc_pto_op_name(PTOC_PTO_OP_TGETVAL), 2, ops, 1, &ty, 0, NULL, 0);
@@ -89,7 +89,7 @@ static ptoc_value *get_value(vop_builder *L, ptoc_value *src, ptoc_value *r, pto
  * the valid ones keeps its value (the cpu target's bytes). */
 static void last_byte(vop_builder *L, ptoc_value *dst, ptoc_value *r, ptoc_value *vcols, ptoc_value *x)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     vb_if odd;
     ptoc_value *rem = vb_arith(L, "arith.remsi", vcols, vb_index(L, 2));
     vb_if_begin(L, &odd, vb_cmpi(L, 1 /* ne */, rem, vb_index(L, 0)));
@@ -106,7 +106,7 @@ static void last_byte(vop_builder *L, ptoc_value *dst, ptoc_value *r, ptoc_value
 static ptoc_value *row_value(vop_builder *L, ptoc_value *src, ptoc_value *dst, ptoc_value *r,
                              ptoc_value *vcols, ptoc_type *lane)
 {
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     unsigned bits = ptoc_type_bitwidth(s->elem);
     ptoc_type *ty = ptoc_type_is_float(s->elem) ? s->elem : ptoc_type_int(L->ctx, bits, PTOC_SIGNLESS);
     ptoc_value *x = get_value(L, src, r, ty);
@@ -124,7 +124,7 @@ void a2_rowexpand_dup_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type), *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type), *s = vb_tile_desc(src->type);
     if (!d || !vec_none_box(d, d->elem) || d->blayout != PTOC_PTO_BL_ROW_MAJOR || !vec_none_box(s, d->elem))
         return;
     unsigned bits = ptoc_type_bitwidth(d->elem);

@@ -22,14 +22,14 @@ bool a2_rowprod_lowers(ptoc_pto_op_id opcode) { return opcode == PTOC_PTO_OP_TRO
 
 static bool vec_none_box(const ptoc_value *v, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem;
 }
 
 /* Element (r, 0)'s offset in the tile's storage. */
 static ptoc_value *first_of_row(vop_builder *L, ptoc_value *tile, ptoc_value *r)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     return d->blayout == PTOC_PTO_BL_COL_MAJOR ? r : vb_arith(L, "arith.muli", r, vb_index(L, d->cols));
 }
 
@@ -97,7 +97,7 @@ void a2_rowprod_lower(vop_builder *L, ptoc_op *op)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
     ptoc_value *tmp = nins == 2 ? ptoc_op_operand(op, 1) : NULL;
-    const ptoc_pto_tile_desc *s = a2_tile_desc(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     if (!s || !a2_plain_tile(src->type, s->elem) || !vec_none_box(dst, s->elem) ||
         (tmp && !a2_plain_tile(tmp->type, s->elem)))
         return;

@@ -56,12 +56,12 @@ bool a2_select_lowers(ptoc_pto_op_id opcode)
 /* A row_major none_box vec tile whose elements are `bits` wide (0: any). */
 static bool row_tile(const ptoc_value *v, unsigned bits)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && (!bits || ptoc_type_bitwidth(d->elem) == bits);
 }
 
-static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return a2_tile_desc(v->type); }
+static const ptoc_pto_tile_desc *desc(const ptoc_value *v) { return vb_tile_desc(v->type); }
 
 /* A mask tile: 8-bit integers, its rows a whole number of `unit` bytes. */
 static bool mask_tile(const ptoc_value *v, int64_t unit)
@@ -271,7 +271,7 @@ static bool cmp_operands(const ptoc_op *op, cmp_op *c)
     if (!row_tile(c->src, 0) || !a2_plain_tile(c->src->type, desc(c->src)->elem))
         return false;
     ptoc_type *elem = desc(c->src)->elem;
-    c->tile_form = tcmps && a2_tile_desc(c->rhs->type);
+    c->tile_form = tcmps && vb_tile_desc(c->rhs->type);
     c->scalar = tcmps && !c->tile_form;
     bool half_ints = tcmps && ptoc_type_is_int(elem) && ptoc_type_bitwidth(elem) == 16;    /* TCmps.hpp */
     c->lane = half_ints ? ptoc_type_float(ptoc_op_context(op), PTOC_F16) : elem;
@@ -509,7 +509,7 @@ static bool select_ok(const ptoc_op *op, bool scalar)
         !row_tile(ptoc_op_operand(op, 1), bits))
         return false;
     ptoc_value *tmp = ptoc_op_operand(op, scalar ? 2 : 3);
-    if (!a2_tile_desc(tmp->type) || desc(tmp)->loc != PTOC_PTO_AS_VEC)
+    if (!vb_tile_desc(tmp->type) || desc(tmp)->loc != PTOC_PTO_AS_VEC)
         return false;
     if (scalar)
         return vb_scalar_fits(ptoc_op_operand(op, 3)->type, d->elem);

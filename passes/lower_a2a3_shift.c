@@ -36,10 +36,10 @@ static void lower_by_scalar(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *s = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     bool left = ptoc_pto_opcode(op) == PTOC_PTO_OP_TSHLS;
     if (!d || !ptoc_type_is_int(d->elem) || !a2_plain_tile(dst->type, d->elem) ||
-        !a2_plain_tile(src->type, d->elem) || a2_tile_desc(s->type) || !vb_scalar_fits(s->type, d->elem))
+        !a2_plain_tile(src->type, d->elem) || vb_tile_desc(s->type) || !vb_scalar_fits(s->type, d->elem))
         return;
     if (!left && d->elem->u.integer.sign != PTOC_UNSIGNED)
         return;
@@ -53,7 +53,7 @@ static void lower_by_scalar(vop_builder *L, ptoc_op *op)
 /* A row-major, none-box vec tile of the integer elem the library shifts. */
 static bool shift_tile(const ptoc_value *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(t->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t->type);
     unsigned bits = ptoc_type_bitwidth(elem);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem && ptoc_type_is_int(elem) &&
@@ -78,7 +78,7 @@ static void set(vop_builder *L, ptoc_value *tile, ptoc_value *at, ptoc_value *v)
 
 static ptoc_value *offset(vop_builder *L, ptoc_value *tile, ptoc_value *r, ptoc_value *c)
 {
-    int64_t cols = a2_tile_desc(tile->type)->cols;
+    int64_t cols = vb_tile_desc(tile->type)->cols;
     return vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_int(L, L->index, cols)), c);
 }
 
@@ -92,7 +92,7 @@ void a2_shift_lower(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *a = ptoc_op_operand(op, 0), *b = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !shift_tile(dst, d->elem) || !shift_tile(a, d->elem) || !shift_tile(b, d->elem))
         return;
     ptoc_builder_set_before(&L->b, op);

@@ -38,7 +38,7 @@ bool a2_sort_lowers(ptoc_pto_op_id opcode)
 
 static const ptoc_pto_tile_desc *vec_tile(const ptoc_value *v, bool floats)
 {
-    const ptoc_pto_tile_desc *d = a2_tile_desc(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR || d->slayout != PTOC_PTO_SL_NONE_BOX)
         return NULL;
     if (floats)
@@ -306,7 +306,7 @@ void a2_sort_lower(vop_builder *L, ptoc_op *op)
             tsort32_lower(L, op, nins);
         return;
     }
-    if (nins == 2 && !a2_tile_desc(ptoc_op_operand(op, 1)->type))
+    if (nins == 2 && !vb_tile_desc(ptoc_op_operand(op, 1)->type))
         blocks_lower(L, op);
     else if (nins >= 3 && nins <= 5)
         lists_lower(L, op, nins - 1);

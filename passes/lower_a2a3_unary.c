@@ -65,7 +65,7 @@ void a2_unary_lower(vop_builder *L, ptoc_op *op)
     if (nins != 1 && !(nins == 2 && row->op == PTOC_PTO_OP_TRSQRT))
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = a2_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !a2_plain_tile(dst->type, d->elem) || !a2_plain_tile(src->type, d->elem) ||
         !takes(row, d->elem))
         return;

@@ -156,7 +156,7 @@ typedef struct ew_op {
 
 static bool plain_vec_tile(const ptoc_type *t, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem;
 }
@@ -166,7 +166,7 @@ static bool plain_vec_tile(const ptoc_type *t, const ptoc_type *elem)
  * them is a flat copy). */
 static bool whole_same_layout(const ptoc_type *a, const ptoc_type *b)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(a), *d = ptoc_pto_tile_buf(b);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(a), *d = vb_tile_desc(b);
     return s && d && s->loc == PTOC_PTO_AS_VEC && d->loc == PTOC_PTO_AS_VEC && s->elem == d->elem &&
            s->rows == d->rows && s->cols == d->cols && s->blayout == d->blayout && s->slayout == d->slayout &&
            s->fractal == d->fractal && s->valid_rows == s->rows && s->valid_cols == s->cols &&
@@ -180,13 +180,13 @@ static bool ew_operands(const ptoc_op *op, const ew_row *row, ew_op *out)
     if (nins < 0)
         return false;
     ptoc_value *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d)
         return false;
     *out = (ew_op){.row = row};
     for (uint32_t i = 0; i < (uint32_t)nins; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
-        if (ptoc_pto_tile_buf(v->type)) {
+        if (vb_tile_desc(v->type)) {
             if (out->ntiles == 2)
                 return false;
             out->tiles[out->ntiles++] = v;
@@ -232,7 +232,7 @@ static ptoc_value *ew_compute(lower *L, const ew_op *e, const lanes *ln, ptoc_va
     return vb_result0(vb_vop(L, e->row->vop, 3, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
 
-static int64_t row_stride(const ptoc_value *tile) { return ptoc_pto_tile_buf(tile->type)->cols; }
+static int64_t row_stride(const ptoc_value *tile) { return vb_tile_desc(tile->type)->cols; }
 
 /* Whether every tile's rows follow each other without a gap (TBinOps_1D);
  * never with a broadcast row. */
@@ -242,7 +242,7 @@ static bool contiguous(const ew_op *e)
         return false;
     bool all_full = true, all_one_row = true;
     for (uint32_t i = 0; i < e->ntiles; i++) {
-        const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[i]->type);
+        const ptoc_pto_tile_desc *d = vb_tile_desc(e->tiles[i]->type);
         all_full &= d->valid_cols == d->cols;
         all_one_row &= d->rows == 1;
     }
@@ -261,7 +261,7 @@ static uint32_t first_same(const ew_op *e, uint32_t i)
 static void ew_program(lower *L, const ew_op *e)
 {
     uint32_t nt = e->ntiles, last = nt - 1;
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(e->tiles[last]->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(e->tiles[last]->type);
     lanes ln = lanes_of(L, d->elem);
     ptoc_value *ptrs[3], *offs[3], *row_base[3] = {NULL, NULL, NULL};
     for (uint32_t i = 0; i < nt; i++)
@@ -309,7 +309,7 @@ static void ew_program(lower *L, const ew_op *e)
 /* Whether src0's valid shape is dst's, when both are static (*known). */
 static bool src0_full(const ew_op *e, bool *known)
 {
-    const ptoc_pto_tile_desc *a = ptoc_pto_tile_buf(e->tiles[0]->type), *d = ptoc_pto_tile_buf(e->tiles[2]->type);
+    const ptoc_pto_tile_desc *a = vb_tile_desc(e->tiles[0]->type), *d = vb_tile_desc(e->tiles[2]->type);
     *known = a->valid_rows != PTOC_DYNAMIC && a->valid_cols != PTOC_DYNAMIC && d->valid_rows != PTOC_DYNAMIC &&
              d->valid_cols != PTOC_DYNAMIC;
     return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols;
@@ -386,11 +386,11 @@ static bool cmp_operands(const ptoc_op *op, cmp_op *out)
         return false;
     *out = (cmp_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2), modes[mode],
                     ptoc_pto_is(op, PTOC_PTO_OP_TCMPS)};
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *m = ptoc_pto_tile_buf(out->mask->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(out->src->type), *m = vb_tile_desc(out->mask->type);
     if (!s || !m || !ptoc_type_is_int(m->elem) || !plain_vec_tile(out->src->type, s->elem) ||
         !plain_vec_tile(out->mask->type, m->elem))
         return false;
-    if (ptoc_pto_tile_buf(out->rhs->type))
+    if (vb_tile_desc(out->rhs->type))
         return plain_vec_tile(out->rhs->type, s->elem);
     return out->scalar && vb_scalar_fits(out->rhs->type, s->elem);
 }
@@ -409,8 +409,8 @@ static ptoc_value *packable(lower *L, const lanes *ln, ptoc_value *p)
 
 static void cmp_program(lower *L, const cmp_op *c)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(c->src->type), *m = ptoc_pto_tile_buf(c->mask->type);
-    const ptoc_pto_tile_desc *rt = ptoc_pto_tile_buf(c->rhs->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(c->src->type), *m = vb_tile_desc(c->mask->type);
+    const ptoc_pto_tile_desc *rt = vb_tile_desc(c->rhs->type);
     lanes ln = lanes_of(L, s->elem);
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED);
     lanes bytes = lanes_of(L, u8);
@@ -460,7 +460,7 @@ static void cmp_program(lower *L, const cmp_op *c)
 static void replace_cmp(lower *L, ptoc_op *op, const cmp_op *c)
 {
     ptoc_value *tiles[3] = {c->src, c->rhs, c->mask};
-    bool tile_rhs = ptoc_pto_tile_buf(c->rhs->type) != NULL;
+    bool tile_rhs = vb_tile_desc(c->rhs->type) != NULL;
     if (!tile_rhs)
         tiles[1] = c->mask;
     vb_open_vecscope(L, op, tiles, tile_rhs ? 3 : 2, 1);
@@ -489,8 +489,8 @@ static bool hist_operands(const ptoc_op *op, hist_op *out)
     if (vb_dps_ins(op) != 2)
         return false;
     *out = (hist_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 2), 0};
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *i = ptoc_pto_tile_buf(out->idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(out->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(out->src->type), *i = vb_tile_desc(out->idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(out->dst->type);
     if (!s || !i || !d || !ptoc_type_is_int(s->elem) || !ptoc_type_is_int(i->elem) ||
         ptoc_type_bitwidth(i->elem) != 8 || !plain_vec_tile(out->src->type, s->elem) ||
         !plain_vec_tile(out->dst->type, d->elem) || ptoc_type_bitwidth(d->elem) != 32 || d->cols < 256 ||
@@ -537,8 +537,8 @@ static void count_bank(lower *L, ptoc_value *bytes, ptoc_value *pred, const char
 
 static void hist_program(lower *L, const hist_op *h)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(h->src->type), *i = ptoc_pto_tile_buf(h->idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(h->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(h->src->type), *i = vb_tile_desc(h->idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(h->dst->type);
     bool wide = ptoc_type_bitwidth(s->elem) == 32;
     ptoc_type *u8 = ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), *u16 = ptoc_type_int(L->ctx, 16, PTOC_UNSIGNED);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
@@ -651,7 +651,7 @@ static bool sel_operands(const ptoc_op *op, sel_op *out)
         return false;
     *out = (sel_op){ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), scalar ? NULL : ptoc_op_operand(op, 2),
                     ptoc_op_operand(op, nins), scalar ? ptoc_op_operand(op, nins - 1) : NULL};
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(out->dst->type), *m = ptoc_pto_tile_buf(out->mask->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(out->dst->type), *m = vb_tile_desc(out->mask->type);
     if (!d || !m || !ptoc_type_is_int(m->elem) || !plain_vec_tile(out->mask->type, m->elem) ||
         !plain_vec_tile(out->src0->type, d->elem) || !plain_vec_tile(out->dst->type, d->elem) ||
         (out->src1 && !plain_vec_tile(out->src1->type, d->elem)))
@@ -676,7 +676,7 @@ static ptoc_value *mask_bits(lower *L, const lanes *ln, ptoc_value *mptr, ptoc_v
 
 static void select_program(lower *L, const sel_op *s)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(s->dst->type), *m = ptoc_pto_tile_buf(s->mask->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(s->dst->type), *m = vb_tile_desc(s->mask->type);
     lanes ln = lanes_of(L, d->elem);
     ptoc_value *mptr = vb_tile_ptr(L, s->mask, m->elem), *p0 = vb_tile_ptr(L, s->src0, d->elem);
     ptoc_value *p1 = s->src1 ? vb_tile_ptr(L, s->src1, d->elem) : NULL, *pd = vb_tile_ptr(L, s->dst, d->elem);
@@ -686,8 +686,8 @@ static void select_program(lower *L, const sel_op *s)
         ptoc_value *sc = vb_scalar_as(L, s->scalar, d->elem);
         fill = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &sc, 1, &ln.vreg, NULL, NULL, NULL, NULL));
     }
-    const ptoc_pto_tile_desc *t0 = ptoc_pto_tile_buf(s->src0->type);
-    const ptoc_pto_tile_desc *t1 = s->src1 ? ptoc_pto_tile_buf(s->src1->type) : d;
+    const ptoc_pto_tile_desc *t0 = vb_tile_desc(s->src0->type);
+    const ptoc_pto_tile_desc *t1 = s->src1 ? vb_tile_desc(s->src1->type) : d;
     ptoc_value *zero = vb_index(L, 0), *step = vb_index(L, ln.count), *one = vb_index(L, 1);
     ptoc_value *mstride = vb_index(L, m->cols * (int64_t)ptoc_pto_elem_bytes(m->elem));
     ptoc_value *s0 = vb_index(L, t0->cols), *s1 = vb_index(L, t1->cols), *sd = vb_index(L, d->cols);
@@ -731,7 +731,7 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
     ptoc_value **operands = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
     uint32_t n = 0;
     for (uint32_t i = 0; i < op->noperands; i++)
-        if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
+        if (vb_tile_desc(ptoc_op_operand(op, i)->type))
             operands[n++] = ptoc_op_operand(op, i);
     vb_open_vecscope(L, op, operands, n, nouts);
     if (e->row->expand && e->bcast < 0)
@@ -744,7 +744,7 @@ static void replace_by_vecscope(lower *L, ptoc_op *op, ew_op *e)
 /* Whether scalar_as can give the scalar the element type. */
 static bool lowerable(const ew_op *e)
 {
-    return !e->scalar || vb_scalar_fits(e->scalar->type, ptoc_pto_tile_buf(e->tiles[0]->type)->elem);
+    return !e->scalar || vb_scalar_fits(e->scalar->type, vb_tile_desc(e->tiles[0]->type)->elem);
 }
 
 static bool is_select(const ptoc_op *op) { return ptoc_pto_is(op, PTOC_PTO_OP_TSEL) || ptoc_pto_is(op, PTOC_PTO_OP_TSELS); }

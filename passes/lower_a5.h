@@ -6,11 +6,6 @@
 
 #include "passes/vop_builder.h"
 
-/* Every A5 lowering reads its operands' tile descriptions through
- * vb_tile_desc, so a static 2-D vec memref lowers as the row_major none_box
- * tile of its shape wherever a tile_buf would (tile_ptr and tile_valid take
- * such memrefs too). */
-#define ptoc_pto_tile_buf(t) vb_tile_desc(t)
 
 /* tcvt (lower_a5_convert.c). */
 bool a5_convert_lowers(ptoc_pto_op_id opcode);

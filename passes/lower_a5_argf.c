@@ -92,7 +92,7 @@ static ptoc_value *first_best(vop_builder *L, const argf *A, ptoc_value *best, p
 
 void a5_row_argf_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst, int64_t dst_stride)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     ptoc_type *f32 = ptoc_type_float(L->ctx, PTOC_F32), *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
     argf A = {vb_lanes_of(L, f32), vb_lanes_of(L, d->elem), NULL, NULL, NULL,
               ptoc_pto_opcode(op) == PTOC_PTO_OP_TROWARGMAX};

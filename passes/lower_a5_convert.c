@@ -159,7 +159,7 @@ static void push_kind(cvt_plan *p, ptoc_type *to, const char *rnd, bool sat, cvt
  * narrowed after by an integer vcvt with the op's saturation). */
 static bool plan_odd(lower *L, cvt_plan *p, bool sat)
 {
-    ptoc_type *se = p->from, *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    ptoc_type *se = p->from, *de = vb_tile_desc(p->dst->type)->elem;
     if (!ptoc_type_is_float(se) || ptoc_type_is_float(de)) {
         if (bits_of(de) > bits_of(se))
             return false;
@@ -186,7 +186,7 @@ static bool twofold(unsigned a, unsigned b) { return a == b || a == 2 * b || b =
 
 static bool plan_steps(lower *L, cvt_plan *p, uint32_t rmode, bool sat)
 {
-    ptoc_type *se = p->from, *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    ptoc_type *se = p->from, *de = vb_tile_desc(p->dst->type)->elem;
     bool sf = ptoc_type_is_float(se), df = ptoc_type_is_float(de);
     unsigned sb = bits_of(se), db = bits_of(de);
     if (is_fkind(se, PTOC_F32) && se == de) {
@@ -227,7 +227,7 @@ static bool plan_steps(lower *L, cvt_plan *p, uint32_t rmode, bool sat)
 
 static bool plain_vec(const ptoc_type *t)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(t);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX;
 }
@@ -240,8 +240,8 @@ static bool plan_of(lower *L, const ptoc_op *op, cvt_plan *p)
     *p = (cvt_plan){.src = ptoc_op_operand(op, 0), .dst = ptoc_op_operand(op, (uint32_t)nins)};
     if (!plain_vec(p->src->type) || !plain_vec(p->dst->type))
         return false;
-    p->from = ptoc_pto_tile_buf(p->src->type)->elem;
-    const ptoc_type *de = ptoc_pto_tile_buf(p->dst->type)->elem;
+    p->from = vb_tile_desc(p->src->type)->elem;
+    const ptoc_type *de = vb_tile_desc(p->dst->type)->elem;
     return plan_steps(L, p, rmode_of(op), sat_of(op, p->from, de));
 }
 
@@ -416,7 +416,7 @@ static ptoc_value *low_byte(lower *L, ptoc_value *v, ptoc_value *all16)
 
 static void convert_program(lower *L, const cvt_plan *p)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(p->src->type), *d = ptoc_pto_tile_buf(p->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(p->src->type), *d = vb_tile_desc(p->dst->type);
     unsigned wide = widest(p), sb = bits_of(p->from), db = bits_of(d->elem);
     int64_t chunk = 2048 / wide;
     ptoc_value *sp = vb_tile_ptr(L, p->src, p->from), *dp = vb_tile_ptr(L, p->dst, d->elem);
@@ -623,7 +623,7 @@ static ptoc_value *words_f32(lower *L, ptoc_value *lo, ptoc_value *hi, const cha
 
 static void int64_program(lower *L, ptoc_value *src, ptoc_value *dst, bool sat, const char *rnd)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     bool widen = bits_of(d->elem) == 64;
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNED), *vt = vreg_of(L, i32);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED), *ut = vreg_of(L, u32);
@@ -673,7 +673,7 @@ static bool lower_int64(lower *L, ptoc_op *op)
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
     if (!plain_vec(src->type) || !plain_vec(dst->type))
         return false;
-    ptoc_type *se = ptoc_pto_tile_buf(src->type)->elem, *de = ptoc_pto_tile_buf(dst->type)->elem;
+    ptoc_type *se = vb_tile_desc(src->type)->elem, *de = vb_tile_desc(dst->type)->elem;
     if (!int64_pair(se, de))
         return false;
     ptoc_value *tiles[2] = {src, dst};

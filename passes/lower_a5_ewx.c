@@ -196,7 +196,7 @@ static bool is_f(const ptoc_type *t, ptoc_float_kind k) { return ptoc_type_is_fl
 /* taxpy's widening form: an f16 src with an f32 dst (a5/TAxpy.hpp's vcvt). */
 static bool f16_into_f32(const ptoc_value *src, const ptoc_type *dst_elem)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     return s && is_f(s->elem, PTOC_F16) && is_f(dst_elem, PTOC_F32) && a5_plain_tile(src, s->elem);
 }
 
@@ -207,13 +207,13 @@ static bool x_operands(const ptoc_op *op, const x_row *row, x_op *x)
     if (nins < 1)
         return false;
     *x = (x_op){.row = row, .dst = ptoc_op_operand(op, (uint32_t)nins)};
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(x->dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(x->dst->type);
     if (!d || !a5_plain_tile(x->dst, d->elem))
         return false;
     uint32_t want = row->kind == K_ADDC ? 2 + !row->scalar : 1 + !row->scalar;
     for (uint32_t i = 0; i < (uint32_t)nins; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
-        if (!ptoc_pto_tile_buf(v->type)) {
+        if (!vb_tile_desc(v->type)) {
             if (x->scalar || !row->scalar)
                 return false;
             x->scalar = v;
@@ -264,10 +264,10 @@ void a5_ewx_lower(vop_builder *L, ptoc_op *op)
     const x_row *row = x_row_of(ptoc_pto_opcode(op));
     if (!x_operands(op, row, &x))
         return;
-    ptoc_type *elem = ptoc_pto_tile_buf(x.dst->type)->elem, *reg_elem = x_reg_elem(L, row, elem);
+    ptoc_type *elem = vb_tile_desc(x.dst->type)->elem, *reg_elem = x_reg_elem(L, row, elem);
     if (!x_elem_ok(row, elem) || (x.scalar && !vb_scalar_fits(x.scalar->type, elem)))
         return;
-    ptoc_type *src_elem = ptoc_pto_tile_buf(x.tiles[0]->type)->elem;
+    ptoc_type *src_elem = vb_tile_desc(x.tiles[0]->type)->elem;
     bool widen = src_elem != elem;      /* taxpy f16 -> f32: the scalar is src's type, then f32 */
     a5_open_vecscope(L, op);
     a5_lanes ln = a5_lanes_of(L, reg_elem);

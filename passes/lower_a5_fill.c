@@ -64,7 +64,7 @@ static void store(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value 
 
 static void expands_program(vop_builder *L, ptoc_value *scalar, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     bool by_rows = d->blayout == PTOC_PTO_BL_ROW_MAJOR;
     vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
@@ -95,8 +95,8 @@ static void expands_program(vop_builder *L, ptoc_value *scalar, ptoc_value *dst)
 static void expands_lower(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *scalar = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    if (!d || ptoc_pto_tile_buf(scalar->type) || d->loc != PTOC_PTO_AS_VEC ||
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
+    if (!d || vb_tile_desc(scalar->type) || d->loc != PTOC_PTO_AS_VEC ||
         d->slayout != PTOC_PTO_SL_NONE_BOX ||
         (d->blayout != PTOC_PTO_BL_ROW_MAJOR && d->blayout != PTOC_PTO_BL_COL_MAJOR) ||
         !vb_scalar_fits(scalar->type, d->elem) ||
@@ -112,7 +112,7 @@ static void expands_lower(vop_builder *L, ptoc_op *op)
 /* A vec row_major none_box tile. */
 static const ptoc_pto_tile_desc *plain_tile(ptoc_value *v)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
                    d->slayout == PTOC_PTO_SL_NONE_BOX ? d : NULL;
 }
@@ -145,7 +145,7 @@ static ptoc_value *broadcast(vop_builder *L, const vb_lanes *ln, ptoc_value *s)
 
 static void tci_program(vop_builder *L, ptoc_value *start, ptoc_value *dst, bool descending)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_value *cols = ptoc_op_result(vb_tile_valid(L, dst), 1);
@@ -195,7 +195,7 @@ static void store_run(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_va
 
 static void ttri_program(vop_builder *L, ptoc_value *diagonal, ptoc_value *dst, bool upper)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, dst);
@@ -317,7 +317,7 @@ static void fillpad_rows(vop_builder *L, const fillpad *f)
 
 static void fillpad_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     ptoc_type *bits = ptoc_type_int(L->ctx, ptoc_type_bitwidth(d->elem), PTOC_SIGNLESS);
     fillpad f = {.ln = vb_lanes_of(L, bits), .src_stride = s->cols, .dst_stride = d->cols, .dst_rows = d->rows};
     f.sp = vb_tile_ptr(L, src, bits);

@@ -71,8 +71,8 @@ static bool plain_vec(const ptoc_pto_tile_desc *t)
 
 static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
     int64_t count = 2048 / ib;
     ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
@@ -106,7 +106,7 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
 /* InitUBBuffer: every element of dst's storage (rows x cols) zero. */
 static void zero_storage(vop_builder *L, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     unsigned bits = ptoc_type_bitwidth(d->elem);
     int64_t count = 2048 / bits;
     ptoc_type *mask = ptoc_pto_mask_type_get(L->ctx, bits);
@@ -130,7 +130,7 @@ static void zero_storage(vop_builder *L, ptoc_value *dst)
 
 static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
     unsigned bits = ptoc_type_bitwidth(s->elem), ib = ptoc_type_bitwidth(i->elem);
     int64_t count = 2048 / ib;
     ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
@@ -167,8 +167,8 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
  * 2i + 1 of dst (vadd of the index to itself, vadds 1). */
 static void scatter64_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
     vb_lanes ln = vb_lanes_of(L, u32);
     ptoc_value *sp = vb_tile_ptr(L, src, u32), *ip = vb_tile_ptr(L, idx, u32), *dp = vb_tile_ptr(L, dst, u32);
@@ -211,8 +211,8 @@ static void lower_scatter(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(i->elem))
         return;
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
@@ -235,8 +235,8 @@ static void lower_gatherb(vop_builder *L, ptoc_op *op)
     if (vb_dps_ins(op) != 2)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *off = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 2);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *o = ptoc_pto_tile_buf(off->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *o = vb_tile_desc(off->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!plain_vec(s) || !plain_vec(o) || !plain_vec(d) || s->elem != d->elem || !ptoc_type_is_int(o->elem) ||
         ptoc_type_bitwidth(o->elem) != 32 || ptoc_type_bitwidth(d->elem) > 32)
         return;
@@ -289,7 +289,7 @@ static bool mask_pattern(ptoc_op *op, int64_t *every, int64_t *first)
  * indices, 128 a register. */
 static void mask_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t every, int64_t first)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type);
     unsigned bits = ptoc_type_bitwidth(s->elem), ib = bits == 8 ? 16 : bits;
     vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED));
     ptoc_type *it = ptoc_type_int(L->ctx, ib, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
@@ -339,7 +339,7 @@ static void lower_mask(vop_builder *L, ptoc_op *op)
 {
     int64_t every, first;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 1);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!mask_pattern(op, &every, &first) || !plain_vec(s) || !plain_vec(d) || s->elem != d->elem ||
         d->rows * d->cols < s->rows * s->cols)
         return;
@@ -407,7 +407,7 @@ static void squeeze_store(vop_builder *L, ptoc_value *dp, ptoc_value *first, pto
 
 static void compare_program(vop_builder *L, const cmp_gather *g)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(g->src->type), *d = ptoc_pto_tile_buf(g->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(g->src->type), *d = vb_tile_desc(g->dst->type);
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), *align = ptoc_pto_align_type_get(L->ctx);
     vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, i32);
     ptoc_value *sp = vb_tile_ptr(L, g->src, s->elem), *dp = vb_tile_ptr(L, g->dst, i32);
@@ -458,8 +458,8 @@ static void lower_compare(vop_builder *L, ptoc_op *op)
 {
     cmp_gather g = {ptoc_op_operand(op, 0), ptoc_op_operand(op, 1), ptoc_op_operand(op, 3),
                     ptoc_op_operand(op, 4), "eq", 0};
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(g.src->type), *d = ptoc_pto_tile_buf(g.dst->type);
-    const ptoc_pto_tile_desc *c = ptoc_pto_tile_buf(g.cdst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(g.src->type), *d = vb_tile_desc(g.dst->type);
+    const ptoc_pto_tile_desc *c = vb_tile_desc(g.cdst->type);
     ptoc_attr *mode = ptoc_op_attr(op, "cmpMode"), *offset = ptoc_op_attr(op, "offset");
     uint32_t v = PTOC_PTO_CMP_EQ;
     if (mode && !ptoc_pto_enum_value(mode, PTOC_PTO_ENUM_CMP, &v))
@@ -468,7 +468,7 @@ static void lower_compare(vop_builder *L, ptoc_op *op)
         return;
     g.mode = v == PTOC_PTO_CMP_GT ? "gt" : "eq";
     g.offset = offset && offset->kind == PTOC_ATTR_INTEGER ? offset->u.integer.value : 0;
-    if (!plain_vec(s) || !plain_vec(d) || !plain_vec(c) || ptoc_pto_tile_buf(g.k->type) ||
+    if (!plain_vec(s) || !plain_vec(d) || !plain_vec(c) || vb_tile_desc(g.k->type) ||
         !vb_scalar_fits(g.k->type, s->elem) || ptoc_type_bitwidth(d->elem) != 32 ||
         ptoc_type_bitwidth(c->elem) != 32 || (ptoc_type_bitwidth(s->elem) != 16 && ptoc_type_bitwidth(s->elem) != 32))
         return;
@@ -505,9 +505,9 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
     if (nins != 3)
         return;                                  /* the index form: ins(src, indices, tmp) outs(dst) */
     ptoc_value *src = ptoc_op_operand(op, 0), *idx = ptoc_op_operand(op, 1), *dst = ptoc_op_operand(op, 3);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(ptoc_op_operand(op, 2)->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *t = vb_tile_desc(ptoc_op_operand(op, 2)->type);
     if (!plain_vec(s) || !plain_vec(i) || !plain_vec(d) || !t || s->elem != d->elem ||
         !ptoc_type_is_int(i->elem))
         return;

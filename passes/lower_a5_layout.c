@@ -88,7 +88,7 @@ static bool plain_vec(const ptoc_pto_tile_desc *t, const ptoc_type *elem)
 
 static unsigned elem_bits(const ptoc_value *tile)
 {
-    return ptoc_type_bitwidth(ptoc_pto_tile_buf(tile->type)->elem);
+    return ptoc_type_bitwidth(vb_tile_desc(tile->type)->elem);
 }
 
 /* The index lanes for elements of `bits`: u32 for 32-bit data, u16 otherwise. */
@@ -97,7 +97,7 @@ static unsigned index_bits(unsigned bits) { return bits == 32 ? 32 : 16; }
 /* Whether every element offset of the tile fits an index of `bits`. */
 static bool reachable(const ptoc_value *tile, unsigned bits)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     return bits == 32 || d->rows * d->cols <= 65536;
 }
 
@@ -143,7 +143,7 @@ static ptoc_value *gather(vop_builder *L, const lanes *data, ptoc_value *ptr, pt
 
 static void trans_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     unsigned bits = ptoc_type_bitwidth(s->elem), ib = index_bits(bits);
     lanes data = lanes_at(L, s->elem, ib), ix = lanes_at(L, uint_of(L, ib), ib);
     bool b8 = bits == 8, row_wise = s->rows < s->cols;
@@ -176,8 +176,8 @@ static void trans_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 
 static void concat_program(vop_builder *L, ptoc_value *a, ptoc_value *b, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
-    const ptoc_pto_tile_desc *sa = ptoc_pto_tile_buf(a->type), *sb = ptoc_pto_tile_buf(b->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
+    const ptoc_pto_tile_desc *sa = vb_tile_desc(a->type), *sb = vb_tile_desc(b->type);
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = index_bits(bits);
     lanes full = lanes_at(L, d->elem, bits), data = lanes_at(L, d->elem, ib);
     lanes ix = lanes_at(L, uint_of(L, ib), ib);
@@ -222,7 +222,7 @@ static ptoc_value *narrow(vop_builder *L, ptoc_value *v, unsigned from, unsigned
 
 static void pack_program(vop_builder *L, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     unsigned wide = ptoc_type_bitwidth(s->elem), thin = ptoc_type_bitwidth(d->elem);
     lanes in = lanes_at(L, uint_of(L, wide), wide);
     lanes out = lanes_at(L, uint_of(L, thin), thin), mid = lanes_at(L, uint_of(L, 16), 16);
@@ -265,7 +265,7 @@ void a5_layout_lower(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *dst = ptoc_op_operand(op, (uint32_t)nins), *a = ptoc_op_operand(op, 0);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type), *s = ptoc_pto_tile_buf(a->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type), *s = vb_tile_desc(a->type);
     if (!d || !s || !plain_vec(d, d->elem) || !plain_vec(s, s->elem) || elem_bits(a) > 32)
         return;
     if (opcode == PTOC_PTO_OP_TPACK) {
@@ -283,7 +283,7 @@ void a5_layout_lower(vop_builder *L, ptoc_op *op)
         trans_program(L, a, dst);
     } else {
         ptoc_value *b = ptoc_op_operand(op, 1);
-        if (nins != 2 || !plain_vec(ptoc_pto_tile_buf(b->type), d->elem) || s->elem != d->elem ||
+        if (nins != 2 || !plain_vec(vb_tile_desc(b->type), d->elem) || s->elem != d->elem ||
             !reachable(dst, index_bits(elem_bits(dst))))
             return;
         vb_open_vecscope(L, op, (ptoc_value *[3]){a, b, dst}, 3, 1);

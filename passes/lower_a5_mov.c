@@ -45,7 +45,7 @@ typedef struct mov_desc { ptoc_pto_tile_desc d; bool ok; } mov_desc;
 static mov_desc desc_of(const ptoc_value *v)
 {
     mov_desc m = {{0}, false};
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     ptoc_pto_address_space space;
     if (d) {
         m.d = *d;
@@ -154,7 +154,7 @@ static void lower_tmov(vop_builder *L, ptoc_op *op)
     if (!ms.ok || !md.ok || s->elem != d->elem)
         return;
     ptoc_value *tiles[2] = {src, dst};
-    bool memref = !ptoc_pto_tile_buf(src->type) || !ptoc_pto_tile_buf(dst->type);
+    bool memref = !vb_tile_desc(src->type) || !vb_tile_desc(dst->type);
     if (memref && vec_none_box(s, PTOC_PTO_BL_ROW_MAJOR) && vec_none_box(d, PTOC_PTO_BL_ROW_MAJOR) &&
         d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC && d->valid_rows <= s->rows &&
         d->valid_cols <= s->cols) {

@@ -37,7 +37,7 @@ bool a5_quant_lowers(ptoc_pto_op_id opcode)
 
 static const ptoc_pto_tile_desc *plain_tile(ptoc_value *v)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
                    d->slayout == PTOC_PTO_SL_NONE_BOX ? d : NULL;
 }
@@ -60,7 +60,7 @@ typedef struct param { ptoc_value *ptr, *last, *stride; ptoc_type *vreg; } param
 
 static param param_of(vop_builder *L, ptoc_value *tile)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     param p = {vb_tile_ptr(L, tile, d->elem), NULL, vb_index(L, d->cols), vreg(L, d->elem)};
     p.last = vb_arith(L, "arith.subi", ptoc_op_result(vb_tile_valid(L, tile), 0), vb_index(L, 1));
     return p;
@@ -110,7 +110,7 @@ static ptoc_value *cvt(vop_builder *L, ptoc_value *v, ptoc_value *m, ptoc_type *
 
 static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(ins[0]->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(ins[0]->type), *d = vb_tile_desc(dst->type);
     ptoc_type *f32 = s->elem, *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
     ptoc_type *f16 = ptoc_type_float(L->ctx, PTOC_F16);
     ptoc_type *vf32 = vreg(L, f32), *vi32 = vreg(L, i32), *vf16 = vreg(L, f16), *v8 = vreg(L, d->elem);
@@ -148,7 +148,7 @@ static void quant_program(vop_builder *L, ptoc_value *const *ins, uint32_t nins,
 
 static void dequant_program(vop_builder *L, ptoc_value *const *ins, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(ins[0]->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(ins[0]->type), *d = vb_tile_desc(dst->type);
     bool bytes = ptoc_type_bitwidth(s->elem) == 8;
     ptoc_type *vf32 = vreg(L, d->elem), *vs = vreg(L, s->elem);
     ptoc_type *vi32 = vreg(L, ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS));
@@ -206,10 +206,10 @@ void a5_quant_lower(vop_builder *L, ptoc_op *op)
         tiles[i] = ptoc_op_operand(op, (uint32_t)i);
     if (!all_plain(tiles, (uint32_t)nins + 1))
         return;
-    const ptoc_type *se = ptoc_pto_tile_buf(tiles[0]->type)->elem;
-    const ptoc_type *de = ptoc_pto_tile_buf(tiles[nins]->type)->elem;
+    const ptoc_type *se = vb_tile_desc(tiles[0]->type)->elem;
+    const ptoc_type *de = vb_tile_desc(tiles[nins]->type)->elem;
     for (int i = 1; i < nins; i++)
-        if (!is_f32(ptoc_pto_tile_buf(tiles[i]->type)->elem))
+        if (!is_f32(vb_tile_desc(tiles[i]->type)->elem))
             return;
     if (ptoc_pto_opcode(op) == PTOC_PTO_OP_TQUANT) {
         uint32_t kind;

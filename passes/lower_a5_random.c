@@ -107,7 +107,7 @@ static void rounds(vop_builder *L, const rnd *R, ptoc_value *x[4], ptoc_value *a
 void a5_random_lower(vop_builder *L, ptoc_op *op)
 {
     ptoc_value *dst = op->noperands == 7 ? ptoc_op_operand(op, 6) : NULL;
-    const ptoc_pto_tile_desc *d = dst ? ptoc_pto_tile_buf(dst->type) : NULL;
+    const ptoc_pto_tile_desc *d = dst ? vb_tile_desc(dst->type) : NULL;
     ptoc_attr *ra = ptoc_op_attr(op, "rounds");
     int64_t nr = ra && ra->kind == PTOC_ATTR_INTEGER ? ra->u.integer.value : 10;
     if (!d || d->loc != PTOC_PTO_AS_VEC || d->blayout != PTOC_PTO_BL_ROW_MAJOR ||

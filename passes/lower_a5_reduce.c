@@ -190,7 +190,7 @@ static bool one_column(const ptoc_pto_tile_desc *t)
 /* trowsum, trowmax, trowmin, trowprod. */
 static void row_program(vop_builder *L, const red_op *r)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type), *d = ptoc_pto_tile_buf(r->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(r->src->type), *d = vb_tile_desc(r->dst->type);
     red_kind k = r->row->kind;
     vb_lanes ln = vb_lanes_of(L, s->elem);
     ptoc_value *sp = vb_tile_ptr(L, r->src, s->elem), *dp = vb_tile_ptr(L, r->dst, s->elem);
@@ -233,7 +233,7 @@ static void row_program(vop_builder *L, const red_op *r)
 /* tcolsum, tcolmax, tcolmin, tcolprod. */
 static void col_program(vop_builder *L, const red_op *r)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(r->src->type);
     red_kind k = r->row->kind;
     ptoc_pto_vop_id vop = join_vop(k);
     vb_lanes ln = vb_lanes_of(L, s->elem);
@@ -276,7 +276,7 @@ static bool operands(const ptoc_op *op, red_op *out)
     if (nins < 1)
         return false;
     *out = (red_op){row_of(ptoc_pto_opcode(op)), ptoc_op_operand(op, 0), ptoc_op_operand(op, (uint32_t)nins)};
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src->type), *d = ptoc_pto_tile_buf(out->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(out->src->type), *d = vb_tile_desc(out->dst->type);
     if (!s || !d || !plain_vec(s, s->elem) ||
         !(plain_vec(d, s->elem) || (out->row->row && one_column(d) && d->elem == s->elem)))
         return false;
@@ -346,7 +346,7 @@ static void store_wide(vop_builder *L, ptoc_value *idx, const vb_lanes *ln, ptoc
 
 static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     bool wide = ptoc_type_bitwidth(s->elem) == 16, max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
     vb_lanes ln = vb_lanes_of(L, s->elem);
     ptoc_type *ielem = wide ? ptoc_type_int(L->ctx, 16, PTOC_SIGNED) : d->elem;
@@ -389,7 +389,7 @@ static void col_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_v
  * into column order and widened as store_wide does. */
 static void col_arg8_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TCOLARGMAX;
     vb_lanes ln = vb_lanes_of(L, s->elem);
     vb_lanes h = vb_lanes_of(L, ptoc_type_int(L->ctx, 16, s->elem->u.integer.sign));
@@ -449,7 +449,7 @@ static ptoc_value *as_index_mask(vop_builder *L, ptoc_value *m, const vb_lanes *
 
 static void row_arg_program(vop_builder *L, ptoc_op *op, ptoc_value *src, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     bool max = ptoc_pto_opcode(op) == PTOC_PTO_OP_TROWARGMAX;
     vb_lanes ln = vb_lanes_of(L, s->elem), il = vb_lanes_of(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *dp = vb_tile_ptr(L, dst, d->elem);
@@ -500,7 +500,7 @@ static void lower_row_arg(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!s || !d || !plain_vec(s, s->elem) || !(plain_vec(d, d->elem) || one_column(d)) ||
         ptoc_type_bitwidth(d->elem) != 32)
         return;
@@ -522,7 +522,7 @@ static void lower_col_arg(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
     if (!s || !d || !plain_vec(s, s->elem) || !plain_vec(d, d->elem) || ptoc_type_bitwidth(d->elem) != 32)
         return;
     unsigned bits = ptoc_type_bitwidth(s->elem);

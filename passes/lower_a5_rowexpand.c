@@ -83,14 +83,14 @@ static bool plain(const ptoc_pto_tile_desc *t, const ptoc_type *elem)
 /* Whether tile v can be the full operand (dst's shape, row_major). */
 static bool can_be_full(const ptoc_value *v, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_tile_desc *t = vb_tile_desc(v->type);
     return plain(t, elem) && t->blayout == PTOC_PTO_BL_ROW_MAJOR;
 }
 
 /* Whether tile v can be the row vector: col_major, or row_major of one block a row. */
 static bool can_be_vector(const ptoc_value *v, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *t = ptoc_pto_tile_buf(v->type);
+    const ptoc_pto_tile_desc *t = vb_tile_desc(v->type);
     bool one_block = t && t->cols * (int64_t)ptoc_pto_elem_bytes(elem) == 32;
     return plain(t, elem) &&
            (t->blayout == PTOC_PTO_BL_COL_MAJOR || (t->blayout == PTOC_PTO_BL_ROW_MAJOR && one_block));
@@ -103,18 +103,18 @@ static bool operands(vop_builder *L, const ptoc_op *op, rx_op *out)
         return false;
     *out = (rx_op){.row = row_of(ptoc_pto_opcode(op)), .src0 = ptoc_op_operand(op, 0),
                    .dst = ptoc_op_operand(op, (uint32_t)nins)};
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(out->dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(out->dst->type);
     if (!d || !can_be_full(out->dst, d->elem))
         return false;
     out->tiles = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
     for (uint32_t i = 0; i < op->noperands; i++) {
         ptoc_value *v = ptoc_op_operand(op, i);
-        if (!ptoc_pto_tile_buf(v->type))
+        if (!vb_tile_desc(v->type))
             return false;
         out->tiles[out->ntiles++] = v;
     }
     if (out->row->vop == PTOC_PTO_VOP_NONE) {
-        const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(out->src0->type);
+        const ptoc_pto_tile_desc *s = vb_tile_desc(out->src0->type);
         return plain(s, d->elem) && nins == 1;
     }
     if (nins < 2)
@@ -128,14 +128,14 @@ static bool operands(vop_builder *L, const ptoc_op *op, rx_op *out)
 /* The element offset of tile t's element (row, 0). */
 static ptoc_value *row_start(vop_builder *L, const ptoc_value *t, ptoc_value *row, ptoc_value *stride)
 {
-    bool col_major = ptoc_pto_tile_buf(t->type)->blayout == PTOC_PTO_BL_COL_MAJOR;
+    bool col_major = vb_tile_desc(t->type)->blayout == PTOC_PTO_BL_COL_MAJOR;
     return col_major ? row : vb_arith(L, "arith.muli", row, stride);
 }
 
 /* trowexpand: src[i,0] in every valid column of dst's row i. */
 static void expand_program(vop_builder *L, const rx_op *r)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(r->src0->type), *d = ptoc_pto_tile_buf(r->dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(r->src0->type), *d = vb_tile_desc(r->dst->type);
     vb_lanes ln = vb_lanes_of(L, d->elem);
     ptoc_value *sp = vb_tile_ptr(L, r->src0, d->elem), *dp = vb_tile_ptr(L, r->dst, d->elem);
     ptoc_op *valid = vb_tile_valid(L, r->dst);
@@ -175,8 +175,8 @@ static ptoc_value *compute(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id v
 static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
 {
     ptoc_value *full = swapped ? r->src1 : r->src0, *vec = swapped ? r->src0 : r->src1;
-    const ptoc_pto_tile_desc *f = ptoc_pto_tile_buf(full->type), *t = ptoc_pto_tile_buf(vec->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(r->dst->type);
+    const ptoc_pto_tile_desc *f = vb_tile_desc(full->type), *t = vb_tile_desc(vec->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(r->dst->type);
     vb_lanes ln = vb_lanes_of(L, d->elem);
     bool brc = t->blayout == PTOC_PTO_BL_COL_MAJOR;
     const char *vdist = !brc ? "BLK" : ln.bits == 8 ? "BRC_B8" : ln.bits == 16 ? "BRC_B16" : "BRC_B32";
@@ -205,7 +205,7 @@ static void binary_program(vop_builder *L, const rx_op *r, bool swapped)
 /* Whether src0's valid shape is dst's, when both are static (*known). */
 static bool src0_full(const rx_op *r, bool *known)
 {
-    const ptoc_pto_tile_desc *a = ptoc_pto_tile_buf(r->src0->type), *d = ptoc_pto_tile_buf(r->dst->type);
+    const ptoc_pto_tile_desc *a = vb_tile_desc(r->src0->type), *d = vb_tile_desc(r->dst->type);
     *known = a->valid_rows != PTOC_DYNAMIC && a->valid_cols != PTOC_DYNAMIC &&
              d->valid_rows != PTOC_DYNAMIC && d->valid_cols != PTOC_DYNAMIC;
     return a->valid_rows == d->valid_rows && a->valid_cols == d->valid_cols;
@@ -229,7 +229,7 @@ static ptoc_value *src0_full_now(vop_builder *L, const rx_op *r)
 /* Which roles the binary op can take: bit 0 src1 the vector, bit 1 src0 the vector. */
 static unsigned roles(const rx_op *r)
 {
-    const ptoc_type *e = ptoc_pto_tile_buf(r->dst->type)->elem;
+    const ptoc_type *e = vb_tile_desc(r->dst->type)->elem;
     bool known, full = src0_full(r, &known);
     unsigned ok = (can_be_full(r->src0, e) && can_be_vector(r->src1, e) ? 1u : 0u) |
                   (can_be_full(r->src1, e) && can_be_vector(r->src0, e) ? 2u : 0u);

@@ -52,7 +52,7 @@ static bool sort_value(const ptoc_type *e)
 
 static const ptoc_pto_tile_desc *desc(ptoc_op *op, uint32_t i)
 {
-    return ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type);
+    return vb_tile_desc(ptoc_op_operand(op, i)->type);
 }
 
 static ptoc_value *select_of(vop_builder *L, ptoc_value *c, ptoc_value *a, ptoc_value *b)
@@ -132,8 +132,8 @@ static void sort_tail(vop_builder *L, const sort_ptrs *p, ptoc_value *n, ptoc_va
 
 static void sort_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc_value *dst, bool with_tmp)
 {
-    const ptoc_pto_tile_desc *s = ptoc_pto_tile_buf(src->type), *i = ptoc_pto_tile_buf(idx->type);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *i = vb_tile_desc(idx->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     ptoc_type *u32 = ptoc_type_int(L->ctx, 32, PTOC_UNSIGNED);
     sort_ptrs p = {.val = vb_lanes_of(L, d->elem), .word = vb_lanes_of(L, u32),
                    .esize = ptoc_type_bitwidth(d->elem) / 8};
@@ -219,7 +219,7 @@ static void vmrgsort4(vop_builder *L, ptoc_value *dp, ptoc_value *doff, ptoc_val
 static void lists_program(vop_builder *L, ptoc_op *op, int n, bool exhausted)
 {
     ptoc_value *tmp = ptoc_op_operand(op, (uint32_t)n), *dst = ptoc_op_operand(op, (uint32_t)n + 1);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     vb_lanes ln = vb_lanes_of(L, d->elem);
     int64_t per = 8 / (ptoc_type_bitwidth(d->elem) / 8);
     ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
@@ -245,7 +245,7 @@ static void lists_program(vop_builder *L, ptoc_op *op, int n, bool exhausted)
 /* ins(src, blockLen) outs(dst): a vmrgsort4 per whole group in dst's valid columns. */
 static void blocks_program(vop_builder *L, ptoc_value *src, ptoc_value *len, ptoc_value *dst)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     int64_t per = 8 / (ptoc_type_bitwidth(d->elem) / 8);
     ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
     ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *dp = vb_tile_ptr(L, dst, d->elem);

@@ -49,7 +49,7 @@ ptoc_value *a5_elem_const(vop_builder *L, const a5_lanes *ln, double v)
 
 bool a5_plain_tile(const ptoc_value *tile, const ptoc_type *elem)
 {
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(tile->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(tile->type);
     return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && d->elem == elem;
 }
@@ -61,7 +61,7 @@ void a5_open_vecscope(vop_builder *L, ptoc_op *op)
     ptoc_value **tiles = PTOC_NEW_ARRAY(L->b.arena, ptoc_value *, op->noperands);
     uint32_t n = 0;
     for (uint32_t i = 0; i < op->noperands; i++)
-        if (ptoc_pto_tile_buf(ptoc_op_operand(op, i)->type))
+        if (vb_tile_desc(ptoc_op_operand(op, i)->type))
             tiles[n++] = ptoc_op_operand(op, i);
     vb_open_vecscope(L, op, tiles, n, nouts);
 }
@@ -99,9 +99,9 @@ static ptoc_value *narrow_f16(vop_builder *L, ptoc_type *half, ptoc_value *v, pt
 static bool flat_tiles(ptoc_value *const *tiles, uint32_t n)
 {
     bool all_full = true, all_one_row = true;
-    int64_t cols = ptoc_pto_tile_buf(tiles[0]->type)->cols;
+    int64_t cols = vb_tile_desc(tiles[0]->type)->cols;
     for (uint32_t i = 0; i < n; i++) {
-        const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(tiles[i]->type);
+        const ptoc_pto_tile_desc *d = vb_tile_desc(tiles[i]->type);
         all_full &= d->valid_cols == d->cols && d->cols == cols;
         all_one_row &= d->rows == 1;
     }
@@ -116,7 +116,7 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     for (uint32_t i = 0; i < nin; i++)
         tiles[i] = m->ins[i];
     tiles[nin] = m->dst;
-    ptoc_type *elem = m->elem ? m->elem : ptoc_pto_tile_buf(m->dst->type)->elem;
+    ptoc_type *elem = m->elem ? m->elem : vb_tile_desc(m->dst->type)->elem;
     a5_lanes ln = a5_lanes_of(L, m->f16_in_f32 ? ptoc_type_float(L->ctx, PTOC_F32) : elem);
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t j = 0;
@@ -142,9 +142,9 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
     ptoc_value *rem = vb_arith(L, "arith.subi", n, c);
     a5_pos at = {r, c, vb_result0(vb_vop(L, vb_plt(ln.bits), 1, &rem, 2, types, NULL, NULL, NULL, NULL))};
     for (uint32_t i = 0; i < nt; i++) {
-        int64_t stride = ptoc_pto_tile_buf(tiles[i]->type)->cols;
+        int64_t stride = vb_tile_desc(tiles[i]->type)->cols;
         uint32_t j = 0;
-        while (ptoc_pto_tile_buf(tiles[j]->type)->cols != stride)     /* one offset per row stride */
+        while (vb_tile_desc(tiles[j]->type)->cols != stride)     /* one offset per row stride */
             j++;
         if (flat || j < i) {
             offs[i] = flat ? c : offs[j];
@@ -226,7 +226,7 @@ void a5_unary_lower(vop_builder *L, ptoc_op *op)
     if (nins < 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, (uint32_t)nins);
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(dst->type);
+    const ptoc_pto_tile_desc *d = vb_tile_desc(dst->type);
     if (!d || !a5_plain_tile(dst, d->elem) || !a5_plain_tile(src, d->elem))
         return;
     un_ctx u = {un_row_of(ptoc_pto_opcode(op)), NULL, NULL};
