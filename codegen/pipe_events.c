@@ -15,12 +15,13 @@
  *   - set_flag/wait_flag (and the _dyn forms, whose id is read at run time)
  *     call ptoc_rt_pipe_set/wait(src, dst, id, where); pipe_barrier and
  *     barrier call ptoc_rt_pipe_barrier(pipe, where) (PIPE_ALL for barrier
- *     <PIPE_ALL>).
+ *     <PIPE_ALL>); record_event/wait_event are set_flag/wait_flag between the
+ *     pipes their op types name (ptoc_pto_pipe_event_pipe).
  * A vecscope on a backend with a vector-function model reports the cycles
  * its micro-ops counted (ptoc_rt_pipe_op_cycles; lower_pto_vops.c).
  * Pipes between cores record their own events (lower_pto_xcore.c, xcore.c);
- * sync.set/wait record nothing. The other sync ops (record_event, get_buf ...) are not
- * modelled yet: with the option on they are a diagnostic rather than silently
+ * sync.set/wait record nothing. The other sync ops (get_buf, rls_buf, barrier_sync,
+ * tsync) are not modelled yet: with the option on they are a diagnostic rather than silently
  * unordered. Requires: the op has been lowered (its operands and results have
  * LLVM values). Produces: calls at the builder's position, nothing else.
  */
@@ -79,6 +80,23 @@ static bool emit_flag(cg *g, ptoc_op *op, bool set, bool dyn)
     const cg_vf_model *model = g->target->backend->vf_model;
     if (!set && src == PTOC_PTO_PIPE_V && g->vf_state[0] && model && model->flush)
         model->flush(g);        /* a wait on the vector pipe inside a vecscope */
+    return true;
+}
+
+/* record_event / wait_event [src_op, dst_op, id]: set_flag / wait_flag between
+ * the pipes their op types name (ptoc_pto_pipe_event_pipe). */
+static bool emit_event(cg *g, ptoc_op *op, bool set)
+{
+    uint32_t src, dst, id;
+    if (!pipe_attr(op, "src_op", PTOC_PTO_ENUM_PIPE_EVENT_TYPE, &src) ||
+        !pipe_attr(op, "dst_op", PTOC_PTO_ENUM_PIPE_EVENT_TYPE, &dst) ||
+        !pipe_attr(op, "event_id", PTOC_PTO_ENUM_EVENT, &id))
+        return false;
+    LLVMTypeRef params[4] = {g->i32, g->i32, g->i32, g->ptr};
+    LLVMValueRef args[4] = {cg_i32(g, (int32_t)ptoc_pto_pipe_event_pipe(src)),
+                            cg_i32(g, (int32_t)ptoc_pto_pipe_event_pipe(dst)), cg_i32(g, (int32_t)id),
+                            cg_where(g, op->loc)};
+    call_void(g, set ? "ptoc_rt_pipe_set" : "ptoc_rt_pipe_wait", params, 4, args);
     return true;
 }
 
@@ -251,8 +269,9 @@ bool cg_pipe_events(cg *g, ptoc_op *op)
         return emit_flag(g, op, opcode == PTOC_PTO_OP_SET_FLAG_DYN, true);
     case PTOC_PTO_OP_PIPE_BARRIER: case PTOC_PTO_OP_BARRIER:
         return emit_barrier(g, op);
-    case PTOC_PTO_OP_RECORD_EVENT: case PTOC_PTO_OP_WAIT_EVENT: case PTOC_PTO_OP_BARRIER_SYNC:
-    case PTOC_PTO_OP_TSYNC: case PTOC_PTO_OP_GET_BUF: case PTOC_PTO_OP_RLS_BUF:
+    case PTOC_PTO_OP_RECORD_EVENT: case PTOC_PTO_OP_WAIT_EVENT:
+        return emit_event(g, op, opcode == PTOC_PTO_OP_RECORD_EVENT);
+    case PTOC_PTO_OP_BARRIER_SYNC: case PTOC_PTO_OP_TSYNC: case PTOC_PTO_OP_GET_BUF: case PTOC_PTO_OP_RLS_BUF:
         ptoc_op_emit_error(op, "is not modelled by the pipe simulator yet (--check-races, --trace): use "
                            "set_flag/wait_flag, pipe_barrier or barrier");
         return false;

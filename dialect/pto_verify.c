@@ -1548,6 +1548,20 @@ bool pto_verify_barrier(const ptoc_op *op)
 
 /* ---------------------------------------------------------------- pipes */
 
+ptoc_pto_pipe ptoc_pto_pipe_event_pipe(uint32_t event_type)
+{
+    /* PTOAS's mapSyncOpTypeToPipe (lib/PTO/IR/PTOSyncUtils.cpp) */
+    static const ptoc_pto_pipe pipes[] = {
+        [PTOC_PTO_EV_TLOAD] = PTOC_PTO_PIPE_MTE2,    [PTOC_PTO_EV_TSTORE_ACC] = PTOC_PTO_PIPE_FIX,
+        [PTOC_PTO_EV_TSTORE_VEC] = PTOC_PTO_PIPE_MTE3, [PTOC_PTO_EV_TMOV_M2L] = PTOC_PTO_PIPE_MTE1,
+        [PTOC_PTO_EV_TMOV_M2S] = PTOC_PTO_PIPE_FIX,  [PTOC_PTO_EV_TMOV_M2B] = PTOC_PTO_PIPE_MTE1,
+        [PTOC_PTO_EV_TMOV_M2V] = PTOC_PTO_PIPE_V,    [PTOC_PTO_EV_TMOV_V2M] = PTOC_PTO_PIPE_FIX,
+        [PTOC_PTO_EV_TMATMUL] = PTOC_PTO_PIPE_M,     [PTOC_PTO_EV_TVEC] = PTOC_PTO_PIPE_V,
+        [PTOC_PTO_EV_TVECWAIT_EVENT] = PTOC_PTO_PIPE_V,
+    };
+    return event_type < sizeof pipes / sizeof pipes[0] ? pipes[event_type] : PTOC_PTO_PIPE_NONE;
+}
+
 typedef struct move_row { uint8_t src, dst; int8_t pipe; } move_row;
 
 #define PTO_OP(...)

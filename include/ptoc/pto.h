@@ -408,6 +408,10 @@ static inline bool ptoc_pto_is(const ptoc_op *op, ptoc_pto_op_id opcode) { retur
  * An integer tdivs on A2/A3 runs on S (the hardware divides it element by
  * element on the scalar unit). */
 ptoc_pto_pipe ptoc_pto_op_pipe(const ptoc_op *op);
+/* The pipe a record_event / wait_event names by its #pto.pipe_event_type
+ * (PTOAS's SyncOpType: TLOAD MTE2, TSTORE_VEC MTE3, TMOV_M2L/M2B MTE1, ...);
+ * PTOC_PTO_PIPE_NONE for a value outside the enum. */
+ptoc_pto_pipe ptoc_pto_pipe_event_pipe(uint32_t event_type);
 /* Whether ptoc runs `opcode` on A2/A3's scalar unit (S pipe), element by
  * element, for a dst element of that kind: the ops whose library vector
  * sequences do not give the cpu target's bytes (trem, tfmod, taddc, tsubc,
