@@ -348,6 +348,34 @@ uint32_t ptoc_pto_op_accesses(const ptoc_op *op, ptoc_pto_access *out)
     return n;
 }
 
+/* ---------------------------------------------------------------- the scratch window */
+
+/* The element bits of the op's last operand (its dst in the DPS form), 0 when unknown. */
+static unsigned dst_bits(const ptoc_op *op)
+{
+    const ptoc_type *t = op->noperands ? ptoc_op_operand(op, op->noperands - 1)->type : NULL;
+    const ptoc_pto_tile_desc *d = t ? ptoc_pto_tile_like(t) : NULL;
+    const ptoc_type *e = d ? d->elem : t && t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+    return e ? ptoc_type_bitwidth(e) : 0;
+}
+
+bool ptoc_pto_op_uses_window(const ptoc_op *op, ptoc_pto_arch arch)
+{
+    if ((ptoc_pto_op_effects(op)->window_archs >> arch) & 1u)
+        return true;
+    if (arch != PTOC_PTO_ARCH_A2 && arch != PTOC_PTO_ARCH_A3)
+        return false;
+    switch (ptoc_pto_opcode(op)) {
+    case PTOC_PTO_OP_TEXPANDS: case PTOC_PTO_OP_TFILLPAD: case PTOC_PTO_OP_TFILLPAD_EXPAND:
+    case PTOC_PTO_OP_TFILLPAD_INPLACE: case PTOC_PTO_OP_TCOLEXPAND: case PTOC_PTO_OP_TAND: case PTOC_PTO_OP_TOR:
+    case PTOC_PTO_OP_TXOR: case PTOC_PTO_OP_TANDS: case PTOC_PTO_OP_TORS: case PTOC_PTO_OP_TXORS:
+    case PTOC_PTO_OP_TNOT:
+        return dst_bits(op) == 8;
+    default:
+        return false;
+    }
+}
+
 /* ---------------------------------------------------------------- in place */
 
 uint32_t ptoc_pto_inplace_ins(const ptoc_op *op, ptoc_pto_arch arch)

@@ -3,26 +3,27 @@
  * and row reductions (TRowReduceOps.hpp TRowReduceInstr, TRowSum/TRowMax/
  * TRowMin.hpp; the row reductions are at the end of the file).
  *
- *   tcolmax tcolmin            dst = row 0 of src, then dst = OP(dst, row i)
- *   tcolsum tcolprod           for i = 1 .. valid rows - 1: vmax, vmin, vadd,
- *                              vmul dst, dst, src row i
+ *   tcolmax tcolmin            dst = row 0 of src, then for each pair of rows
+ *   tcolsum tcolprod           t = OP(row 2k+1, row 2k+2), dst = OP(dst, t)
+ *                              (vmax, vmin, vadd, vmul), then an odd last row
  *
  * Row 0 reaches dst as in the library (copy_ubuf_to_ubuf of its whole
  * blocks), but the library's copy also writes the last block's bytes past the
  * valid columns; here that partial block is a vor of the row with itself on
  * the element's bits (counter mode, the tail as the count), so nothing past
  * the valid region is written, as on the cpu target. The rows then run in
- * counter mode with the valid columns as the count, one instruction per row;
- * the library splits a row into whole repeats (counter mode) and the rest
- * (norm mode, the continuous mask): the same lanes, the same operations.
+ * counter mode with the valid columns as the count (up to the scratch row's
+ * 8 KiB of columns at a time), two instructions per pair of rows, the pair in
+ * a scratch row of the hidden window UB[184 KiB, 192 KiB) (the ops are
+ * SW_A2A3).
  *
- * The order is the library's (ColReduceInstr; TColSum's sequential form),
- * where the cpu target follows A5's (acc = row 0, then acc OP (row 2k+1 OP
- * row 2k+2)): an A2/A3 quirk, which the C reference models in its A2/A3 mode
- * (ref_tcol_reduce_a2a3). Integers wrap and compare exactly, so any order
- * gives the same bits; float max and min differ only once a NaN is among the
- * rows (a > b ? a : b drops a NaN met as its first operand and keeps one met
- * as its second). Float sums and products round in that order too; the
+ * The order is the cpu target's (A5's: acc = row 0, then acc OP (row 2k+1 OP
+ * row 2k+2)), not the library's (ColReduceInstr folds the rows one after
+ * another; TColSum's binary form pairs them as a tree through tmp), with the
+ * same number of instructions: float sums and products round in the cpu
+ * target's order, and float max and min treat a NaN among the rows as it
+ * does (a > b ? a : b drops a NaN met as its first operand and keeps one met
+ * as its second), so one kernel gives the same bytes on every target. The
  * host's vadd/vmul make x86's negative default NaN of inf - inf (0 * inf),
  * where the cpu target's reductions give the quiet NaN 0x7fc00000, so the
  * scalar unit then rewrites dst's NaNs (canonical_nans; the library has no
@@ -104,23 +105,55 @@ static void first_row(vop_builder *L, ptoc_value *dst, ptoc_value *src, ptoc_typ
     vb_if_end(L, &f);
 }
 
-/* dst = OP(dst, src row i) for rows 1 .. vrows - 1, vcols as the count. */
+/* A pointer to `elem` at the start of the A2/A3 hidden scratch window. */
+static ptoc_value *window_ptr(vop_builder *L, ptoc_type *elem)
+{
+    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
+    ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
+    ptoc_value *addr = vb_int(L, i64, (int64_t)a3->scratch_begin);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
+}
+
+/* One instruction d[doff] = OP(a[aoff], b[boff]) under the count set now. */
+static void fold(vop_builder *L, const r_row *row, ptoc_value *d, ptoc_value *doff, ptoc_value *a, ptoc_value *aoff,
+                 ptoc_value *b, ptoc_value *boff)
+{
+    ptoc_value *ops[7] = {d, doff, a, aoff, b, boff, vb_index(L, 0)};
+    (void)vb_vop(L, row->vop, 7, ops, 0, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* The rows after row 0 folded into dst in the cpu target's order: dst =
+ * OP(dst, OP(row 2k+1, row 2k+2)), the pair in a scratch row, then an odd last
+ * row; columns in windows of the scratch's size, each window's count set. */
 static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_value *src, ptoc_type *elem,
                       ptoc_value *vrows, ptoc_value *vcols)
 {
+    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
+    int64_t cols = vb_tile_desc(src->type)->cols;
+    int64_t W = (int64_t)(a3->scratch_end - a3->scratch_begin) / (int64_t)ptoc_pto_elem_bytes(elem);
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2), *w = vb_index(L, W);
+    ptoc_value *stride = vb_index(L, cols);
+    ptoc_value *s = vb_tile_ptr(L, src, elem), *d = vb_tile_ptr(L, dst, elem), *t = window_ptr(L, elem);
+    ptoc_value *rest = vb_arith(L, "arith.subi", vrows, one), *pairs = vb_arith(L, "arith.divui", rest, two);
     a2_prog P;
     a2_prog_init(&P, L, row->vop, elem);
-    a2_ptr(&P, dst, elem, 0);
-    a2_ptr(&P, dst, elem, 0);
-    a2_ptr(&P, src, elem, vb_tile_desc(src->type)->cols);
-    a2_count_begin(&P, vcols);
-    vb_loop l;
-    ptoc_value *r = vb_loop_begin(L, &l, a2_index(&P, 1), vrows, a2_index(&P, 1));
-    ptoc_value *offs[3];
-    a2_row_offsets(&P, r, NULL, offs);
-    a2_instr(&P, offs, a2_index(&P, 0), NULL);
-    vb_loop_end(L, &l);
+    vb_loop cl, kl;
+    ptoc_value *c0 = vb_loop_begin(L, &cl, zero, vcols, w);
+    ptoc_value *left = vb_arith(L, "arith.subi", vcols, c0);
+    a2_count_begin(&P, vb_select(L, vb_cmpi(L, VB_CMP_UGT, left, w), w, left));
+    ptoc_value *k = vb_loop_begin(L, &kl, zero, pairs, one);
+    ptoc_value *r1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", k, two), one);
+    ptoc_value *o1 = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r1, stride), c0);
+    fold(L, row, t, zero, s, o1, s, vb_arith(L, "arith.addi", o1, stride));
+    fold(L, row, d, c0, d, c0, t, zero);
+    vb_loop_end(L, &kl);
+    vb_if odd;
+    vb_if_begin(L, &odd, vb_cmpi(L, VB_CMP_EQ, vb_arith(L, "arith.remui", rest, two), one));
+    fold(L, row, d, c0, d, c0, s, vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", rest, stride), c0));
+    vb_if_end(L, &odd);
     a2_count_end(&P);
+    vb_loop_end(L, &cl);
 }
 
 /* A float sum or product's NaNs made the quiet NaN 0x7fc00000 (f16 0x7e00),
@@ -267,16 +300,6 @@ static int64_t rr_dst_stride(const ptoc_value *dst, const ptoc_type *elem)
     return d->blayout == PTOC_PTO_BL_COL_MAJOR && d->cols == 1 ? 1 : 0;
 }
 
-/* A pointer to `elem` at the start of the A2/A3 hidden scratch window. */
-static ptoc_value *rr_window(vop_builder *L, ptoc_type *elem)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
-    ptoc_value *addr = vb_int(L, i64, (int64_t)a3->scratch_begin);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 static void row_reduce_lower(vop_builder *L, ptoc_op *op, const r_row *row)
 {
     int nins = vb_dps_ins(op);
@@ -298,7 +321,7 @@ static void row_reduce_lower(vop_builder *L, ptoc_op *op, const r_row *row)
     a2_prog_init(&R.P, L, row->vop, s->elem);
     R.src = vb_tile_ptr(L, src, s->elem);
     R.dst = vb_tile_ptr(L, dst, s->elem);
-    R.tmp = tmp_fits ? vb_tile_ptr(L, tmp, s->elem) : rr_window(L, s->elem);
+    R.tmp = tmp_fits ? vb_tile_ptr(L, tmp, s->elem) : window_ptr(L, s->elem);
     /* the index constants the loops use, made here where they dominate every use */
     const int64_t consts[] = {0, 1, R.E, s->cols, dstride};
     for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++)

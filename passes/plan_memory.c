@@ -109,8 +109,9 @@
  *           bytes beyond the capacity are an error at the op. The
  *           arch's scratch window (the arch table; on A2/A3 UB [184 KiB,
  *           192 KiB)) is reserved when an op that uses it on the arch appears
- *           (the op table's window column: TROWEXPAND*, TCVT, TEXTRACT*, TCMP* on
- *           A2/A3).
+ *           (ptoc_pto_op_uses_window: the op table's window column, TROWEXPAND*,
+ *           TCVT, TEXTRACT*, TCMP*, the reductions ... on A2/A3, and the byte-lane
+ *           ops on 8-bit tiles).
  *
  * `pto-plan-memory{print=true}` (ptoc-opt --test-print-memplan) writes the plan to
  * stdout before the IR, one line per item, in this stable format:
@@ -148,7 +149,7 @@ static uint32_t classify_pto(const planner *pl, const ptoc_op *op, ptoc_pto_op_i
         return OP_TASSIGN;
     if (opcode == PTOC_PTO_OP_RESERVE_BUFFER)
         return OP_RESERVE;
-    bool window = (ptoc_pto_op_effects(op)->window_archs >> pl->arch) & 1u;
+    bool window = ptoc_pto_op_uses_window(op, pl->arch);
     return OP_OTHER | (window ? OP_SCRATCH : 0);
 }
 

@@ -465,6 +465,10 @@ typedef struct ptoc_pto_effects {
     ptoc_pto_vshape vshape;     /* where a Level-1 result's dynamic valid shape comes from */
 } ptoc_pto_effects;
 const ptoc_pto_effects *ptoc_pto_op_effects(const ptoc_op *op);
+/* Whether `op` uses `arch`'s hidden scratch window: its row's window column,
+ * or on A2/A3 an op that ptoc lowers there through byte lanes on an 8-bit
+ * tile (texpands, tfillpad*, tcolexpand, the bitwise ops). */
+bool ptoc_pto_op_uses_window(const ptoc_op *op, ptoc_pto_arch arch);
 /* The ins of `op` its out may be written over on `arch` (bit i: in i), before
  * the types are looked at. */
 uint32_t ptoc_pto_inplace_ins(const ptoc_op *op, ptoc_pto_arch arch);

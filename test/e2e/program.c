@@ -723,16 +723,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
             ref_trowprod_a2a3(d, IN(0));  /* A2/A3 multiplies per block lane, then the lanes */
         break;
     case PTOC_PTO_OP_TCOLSUM: case PTOC_PTO_OP_TCOLMAX: case PTOC_PTO_OP_TCOLMIN: case PTOC_PTO_OP_TCOLPROD:
-        if (!a2a3) {
-            reduce_reference_op(s, t);   /* reduce.c */
-            break;
-        }
-        /* A2/A3 folds the rows one after another (its library's order) */
-        ref_tcol_reduce_a2a3(s->op == PTOC_PTO_OP_TCOLSUM   ? REF_ADD
-                             : s->op == PTOC_PTO_OP_TCOLMAX ? REF_MAX
-                             : s->op == PTOC_PTO_OP_TCOLMIN ? REF_MIN
-                                                            : REF_MUL,
-                             d, IN(0));
+        reduce_reference_op(s, t);   /* reduce.c; every target's order */
         break;
     case PTOC_PTO_OP_TSEL: ref_tsel(d, IN(0), IN(1), IN(2)); break;
     case PTOC_PTO_OP_TSELS: ref_tsels(d, IN(0), IN(1), SC(s->nin - 1)); break;   /* ins(mask, src[, tmp], scalar) */

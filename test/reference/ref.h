@@ -237,11 +237,6 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
-/* The same in the A2/A3 library's order (pto-isa a2a3 TColReduceOps.hpp
- * ColReduceInstr, TColSum's sequential form): acc = row 0, then acc = OP(acc,
- * row i) for each following row. Floats can round (and, with a NaN among the
- * rows, max/min choose) differently from ref_tcol_reduce. */
-void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* trowprod in the A2/A3 library's order (a2a3 TRowProd.hpp): lane l of a
  * 32-byte block multiplies columns l, l + B, ... in order (the dtype's own
  * multiply), then the B lanes left to right in f32 (f16's rounded once at

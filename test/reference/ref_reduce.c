@@ -229,17 +229,6 @@ void ref_trowprod_a2a3(const ref_tile *dst, const ref_tile *src)
     }
 }
 
-void ref_tcol_reduce_a2a3(ref_binop op, const ref_tile *dst, const ref_tile *src)
-{
-    ref_dtype t = src->dtype;
-    for (int64_t c = 0; c < src->vcols; c++) {
-        uint64_t acc = ref_get(src, 0, c);
-        for (int64_t i = 1; i < src->vrows; i++)
-            acc = combine(op, t, acc, ref_get(src, i, c));
-        ref_set(dst, 0, c, acc);
-    }
-}
-
 /* ---------------------------------------------------------------- arg reductions */
 
 /* The index of the first strictly greatest (least) of n elements get(k):
