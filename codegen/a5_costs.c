@@ -42,6 +42,8 @@ static const vop_cost costs[] = {
     {PTOC_PTO_VOP_VBITSORT, 40, 18}, {PTOC_PTO_VOP_VMRGSORT4, 40, 18},
     /* vgatherb: no published figure either; vgather2's (a load's latency, eight block accesses) */
     {PTOC_PTO_VOP_VGATHERB, 9, 8},
+    /* vgather2_bc: no published figure (vgather2-bc.md gives none); vgather2's */
+    {PTOC_PTO_VOP_VGATHER2_BC, 9, 8},
     /* vsqz: pto-isa publishes no figure (vsqz.md and data-rearrangement.md give none); a
      * register-to-register op's, vsel's and vcmp's (6 cycles, one port) */
     {PTOC_PTO_VOP_VSQZ, 6, 1},

@@ -1214,8 +1214,12 @@ static bool lower_gather(cg *g, ptoc_op *op, const cg_rule *rule)
         return true;
     }
     LLVMValueRef r = masked_access(g, false, LLVMConstNull(LLVMVectorType(lane, n)), addrs, active);
-    if (even)                              /* each byte zero-extended into its 16-bit lane */
-        r = LLVMBuildBitCast(g->b, LLVMBuildZExt(g->b, r, LLVMVectorType(g->i16, n), ""), ty, "");
+    if (even) {  /* each element zero-extended into its index's lane (8 into 16 bits, 16 into 32) */
+        unsigned bits = ibytes * 4;   /* the element's width: half the index's */
+        LLVMValueRef as_int = LLVMBuildBitCast(g->b, r, LLVMVectorType(LLVMIntTypeInContext(g->llctx, bits), n), "");
+        LLVMTypeRef wide = LLVMVectorType(LLVMIntTypeInContext(g->llctx, 2 * bits), n);
+        r = LLVMBuildBitCast(g->b, LLVMBuildZExt(g->b, as_int, wide, ""), ty, "");
+    }
     cg_set(g, &op->results[0], r);
     return true;
 }
@@ -1473,6 +1477,7 @@ const cg_rule cg_pto_vop_rules[] = {
     VOP(VCMIN, lower_reduce, VB_MIN),
     VOP(VCI, lower_vci, 0),
     VOP(VGATHER2, lower_gather, 0),
+    VOP(VGATHER2_BC, lower_gather, 0),
     VOP(VSCATTER, lower_gather, 1),
     VOP(INIT_ALIGN, lower_init_align, 0),
     VOP(VSTUS, lower_vstus, 0),

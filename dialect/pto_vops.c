@@ -800,7 +800,12 @@ static bool check_gather(const vop_view *w)
     const ptoc_type *idx = elem_of(w->types[scatter ? 2 : 1]), *e = elem_of(data);
     unsigned ibits = ptoc_type_bitwidth(idx), dbits = ptoc_type_bitwidth(e);
     bool unsigned_idx = ptoc_type_is_int(idx) && idx->u.integer.sign != PTOC_SIGNED;
-    if (!unsigned_idx || (ibits != 16 && ibits != 32) || (ibits != dbits && !(dbits == 8 && ibits == 16))) {
+    if (w->row->info.id == PTOC_PTO_VOP_VGATHER2_BC) {
+        if (!unsigned_idx || ibits != 32 || dbits != 16) {
+            ptoc_op_emit_error(w->op, "gathers 16-bit elements at unsigned 32-bit indices");
+            return false;
+        }
+    } else if (!unsigned_idx || (ibits != 16 && ibits != 32) || (ibits != dbits && !(dbits == 8 && ibits == 16))) {
         ptoc_op_emit_error(w->op,
                            "takes unsigned 16- or 32-bit indices of the data's width (16-bit for 8-bit data)");
         return false;

@@ -53,8 +53,10 @@
  *                        sprsts); ptoc compares in the element type, as the cpu
  *                        target does, and takes vsqz's count as a result.
  *
- * Not lowered (the op stays):
- * 16-bit data with 32-bit indices (vgather2_bc), 64-bit tgather, and tiles
+ * 16-bit data with 32-bit indices (TGather_b16_bc): 64 indices a register,
+ * vgather2_bc of the elements into the even 16-bit lanes, vsts PK_B32.
+ *
+ * Not lowered (the op stays): 64-bit tgather, and tiles
  * other than row_major none_box vec tiles.
  */
 #include "passes/lower_a5.h"
@@ -95,9 +97,10 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
     ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
     ptoc_value *gops[3] = {sp, index, m};
-    ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
+    bool bc = bits == 16 && ib == 32;      /* 16-bit data in the even lanes, stored packed */
+    ptoc_value *v = vb_vop1(L, bc ? PTOC_PTO_VOP_VGATHER2_BC : PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
     ptoc_value *sops[4] = {v, dp, vb_arith(L, "arith.addi", drow, c), m};
-    const char *dist = bits == 8 ? "PK_B16" : bits == 16 ? "NORM_B16" : "NORM_B32";
+    const char *dist = bits == 8 ? "PK_B16" : bc ? "PK_B32" : bits == 16 ? "NORM_B16" : "NORM_B32";
     vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
     vb_loop_end(L, &cols);
     vb_loop_end(L, &rows);
@@ -512,7 +515,7 @@ void a5_gather_lower(vop_builder *L, ptoc_op *op)
         !ptoc_type_is_int(i->elem))
         return;
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
-    if (ib != (bits == 32 ? 32u : 16u) || bits > 32)
+    if ((ib != (bits == 32 ? 32u : 16u) && !(bits == 16 && ib == 32)) || bits > 32)
         return;
     vb_open_vecscope(L, op, (ptoc_value *[4]){src, idx, ptoc_op_operand(op, 2), dst}, 4, 1);
     index_program(L, src, idx, dst);

@@ -11,7 +11,9 @@
  *                                   predicate (TMovToVecNd2Nz; below)
  *   textract, tinsert between       the window's rows by vlds, vsts (TExtractVecToVecND,
  *   row_major none_box tiles        TInsertVecToVecND), at constant indices whose column
- *                                   is a whole number of 32-byte blocks
+ *                                   is a whole number of 32-byte blocks; other columns
+ *                                   and run-time indices through the window's element
+ *                                   numbers (vci): vgather2 / vscatter (below)
  *
  * The region is the cpu target's: dst's valid shape for tmov and textract,
  * src's for tinsert (the library's tmov copies the smaller of the two valid
@@ -29,7 +31,12 @@
  * an op whose window does not fit stays (the backend then reports it). An
  * on-chip memref in vec is the row_major none_box tile of its shape. The
  * library reads an unaligned column with vldas / vldus and writes it with
- * the DMA or unaligned stores; those column offsets stay unlowered here.
+ * the DMA or unaligned stores; ptoc gathers / scatters the window's elements
+ * by their numbers instead, the same bytes (16-bit numbers below 32-bit data,
+ * so the big tile must hold at most 65536 elements; 64-bit data stay). A
+ * run-time window past the tile is not checked: it reads or writes the UB
+ * beyond it (vgather2 / vscatter trap only outside UB), where the cpu target
+ * traps (docs/decisions.md).
  */
 #include "passes/lower_a5.h"
 #include "passes/passes.h"
@@ -180,14 +187,71 @@ static void lower_tmov(vop_builder *L, ptoc_op *op)
 
 /* ---------------------------------------------------------------- textract, tinsert */
 
+/* The window's element numbers in the big tile, from vci: per line j of the
+ * small tile's valid region and register of its columns, lane i = (r + j) *
+ * big's cols + c + col + i (16-bit indices for 8- and 16-bit data, 128 a
+ * register; 32-bit ones, 64, for 32-bit data). textract gathers src at them
+ * (vgather2; 8-bit data land in the even lanes, stored PK_B16) and stores
+ * dst's line aligned; tinsert loads src's line (8-bit data UNPK_B8, byte k in
+ * lane 2k) and scatters it to dst at them (vscatter). */
+static void window_by_index(vop_builder *L, ptoc_op *op, bool extract)
+{
+    ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 3);
+    mov_desc ms = desc_of(src), md = desc_of(dst);
+    const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
+    const ptoc_pto_tile_desc *big = extract ? s : d;
+    ptoc_value *small = extract ? dst : src;
+    unsigned bits = ptoc_type_bitwidth(d->elem), ib = bits == 32 ? 32 : 16;
+    vb_lanes ln = vb_lanes_of(L, d->elem), il = vb_lanes_of(L, ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED));
+    ptoc_type *it = ptoc_type_int(L->ctx, ib, PTOC_SIGNLESS);
+    ptoc_value *sp = vb_tile_ptr(L, src, d->elem), *dp = vb_tile_ptr(L, dst, d->elem);
+    ptoc_value *vrows, *vcols;
+    const ptoc_pto_tile_desc *sd = extract ? d : s;
+    if (sd->valid_rows != PTOC_DYNAMIC && sd->valid_cols != PTOC_DYNAMIC) {
+        vrows = vb_index(L, sd->valid_rows);
+        vcols = vb_index(L, sd->valid_cols);
+    } else {
+        ptoc_op *valid = vb_tile_valid(L, small);
+        vrows = ptoc_op_result(valid, 0);
+        vcols = ptoc_op_result(valid, 1);
+    }
+    ptoc_value *at = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", ptoc_op_operand(op, 1),
+                                                         vb_index(L, big->cols)), ptoc_op_operand(op, 2));
+    ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *step = vb_index(L, il.count);
+    vb_loop rows, cols;
+    ptoc_value *j = vb_loop_begin(L, &rows, zero, vrows, one);
+    ptoc_value *big_line = vb_arith(L, "arith.addi", at, vb_arith(L, "arith.muli", j, vb_index(L, big->cols)));
+    ptoc_value *small_line = vb_arith(L, "arith.muli", j, vb_index(L, sd->cols));
+    ptoc_value *col = vb_loop_begin(L, &cols, zero, vcols, step);
+    ptoc_value *m = vb_first(L, &il, vb_arith(L, "arith.subi", vcols, col));
+    ptoc_value *first = vb_cast(L, "arith.index_cast", vb_arith(L, "arith.addi", big_line, col), it);
+    ptoc_value *idx = vb_vop1(L, PTOC_PTO_VOP_VCI, 1, &first, il.vreg, "order", "ASC");
+    ptoc_value *line_at = vb_arith(L, "arith.addi", small_line, col);
+    if (extract) {
+        ptoc_value *gops[3] = {sp, idx, m};
+        ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VGATHER2, 3, gops, ln.vreg, NULL, NULL);
+        ptoc_value *sops[4] = {v, dp, line_at, m};
+        const char *dist = bits == 8 ? "PK_B16" : bits == 16 ? "NORM_B16" : "NORM_B32";
+        vb_vop(L, PTOC_PTO_VOP_VSTS, 4, sops, 0, NULL, "dist", dist, NULL, NULL);
+    } else {
+        ptoc_value *lops[2] = {sp, line_at};
+        ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ln.vreg, "dist", bits == 8 ? "UNPK_B8" : "NORM");
+        ptoc_value *sops[4] = {v, dp, idx, m};
+        vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sops, 0, NULL, NULL, NULL, NULL, NULL);
+    }
+    vb_loop_end(L, &cols);
+    vb_loop_end(L, &rows);
+}
+
 /* textract ins(src, r, c) outs(dst): dst = src's window at (r, c); tinsert
  * ins(src, r, c) outs(dst): src into dst's window at (r, c). */
 static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
 {
-    int64_t r, c;
-    if (vb_dps_ins(op) != 3 || op->nattrs > 1 || !ptoc_arith_int_constant(ptoc_op_operand(op, 1), &r) ||
-        !ptoc_arith_int_constant(ptoc_op_operand(op, 2), &c))
+    int64_t r = 0, c = 0;
+    if (vb_dps_ins(op) != 3 || op->nattrs > 1)
         return;
+    bool constant = ptoc_arith_int_constant(ptoc_op_operand(op, 1), &r) &&
+                    ptoc_arith_int_constant(ptoc_op_operand(op, 2), &c);
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 3);
     mov_desc ms = desc_of(src), md = desc_of(dst);
     const ptoc_pto_tile_desc *s = &ms.d, *d = &md.d;
@@ -196,10 +260,20 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
         return;
     const ptoc_pto_tile_desc *small = extract ? d : s, *big = extract ? s : d;
     int64_t esize = (int64_t)ptoc_pto_elem_bytes(d->elem);
-    if (small->valid_rows == PTOC_DYNAMIC || small->valid_cols == PTOC_DYNAMIC || r < 0 || c < 0 ||
-        r + small->valid_rows > big->rows || c + small->valid_cols > big->cols || (c * esize) % 32)
+    bool static_valid = small->valid_rows != PTOC_DYNAMIC && small->valid_cols != PTOC_DYNAMIC;
+    if (constant && (!static_valid || r < 0 || c < 0 || r + small->valid_rows > big->rows ||
+                     c + small->valid_cols > big->cols))
         return;
     ptoc_value *tiles[2] = {src, dst};
+    if (!constant || (c * esize) % 32) {
+        /* element numbers of big must fit the indices (16 bits below 32-bit data) */
+        if (esize > 4 || (esize < 4 && big->rows * big->cols > 0x10000))
+            return;
+        vb_open_vecscope(L, op, tiles, 2, 1);
+        window_by_index(L, op, extract);
+        ptoc_op_erase(op);
+        return;
+    }
     vb_open_vecscope(L, op, tiles, 2, 1);
     int64_t at = r * big->cols + c;
     lines_copy m = {src, dst, vb_index(L, small->valid_rows), vb_index(L, small->valid_cols),

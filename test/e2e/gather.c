@@ -1,8 +1,8 @@
 /* gather.c: the e2e families of the gathers and scatters and of the layout ops.
  *
- *   gather   tgather (index form; mask form, two patterns per dtype and class
- *            so that every pattern runs; compare form, eq and gt), tgatherb,
- *            tscatter
+ *   gather   tgather (index form, 16-bit data also at i32 indices; mask
+ *            form, two patterns per dtype and class so that every pattern
+ *            runs; compare form, eq and gt), tgatherb, tscatter
  *   layout   ttrans, tconcat, tpack; tmov between vec tiles of the class's
  *            layout, and from row_major into nz (the class's shape)
  *
@@ -120,12 +120,12 @@ static ref_dtype index_dtype(ref_dtype t)
     return t == REF_F32 ? REF_U32 : REF_I32;
 }
 
-static void build_index(e2e_case *c, ref_dtype t, const shape_class *k)
+static void build_index(e2e_case *c, ref_dtype t, ref_dtype it, const shape_class *k)
 {
     e2e_program *p = &c->prog;
     int64_t dvc = k->dynamic ? k->vcols : k->cols;               /* dst and indices: every column valid */
     int src = loaded(p, t, k->rows, k->cols, k->vrows, k->vcols);
-    int idx = loaded(p, index_dtype(t), k->rows, k->cols, k->vrows, dvc);
+    int idx = loaded(p, it, k->rows, k->cols, k->vrows, dvc);
     int dst = program_tile(p, t, k->rows, k->cols, k->vrows, dvc);
     e2e_operand in[3] = {tile_operand(src), tile_operand(idx), tile_operand(idx)};
     program_op(p, PTOC_PTO_OP_TGATHER, dst, 3, in);
@@ -203,7 +203,9 @@ void family_gather(e2e_suite *s)
         for (int ki = 0; ki < CLASS_COUNT; ki++) {
             shape_class k = class_of(ki, t);
             if (tgather_index_dtype(t))
-                build_index(named_case(cases, &n, "tgather", "_index", t, &k), t, &k);
+                build_index(named_case(cases, &n, "tgather", "_index", t, &k), t, index_dtype(t), &k);
+            if (ref_dtype_size(t) == 2 && tgather_index_dtype(t))   /* 16-bit data at i32 indices */
+                build_index(named_case(cases, &n, "tgather", "_index32", t, &k), t, REF_I32, &k);
             for (int j = 0; mask && j < 2; j++) {
                 int pattern = 1 + (ki + di + 3 * j) % 7;
                 char form[16];
