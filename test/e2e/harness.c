@@ -11,8 +11,7 @@
  * code for after its lowering passes (an op its lowering does not cover
  * yet): it is not lowered there. On A2/A3 the reference compares as the
  * hardware library does (ref_tcmp_a2a3), and the cases whose compare meets
- * one of its quirks are counted; trowprod multiplies in that library's
- * order (ref_trowprod_a2a3).
+ * one of its quirks are counted.
  */
 #define _POSIX_C_SOURCE 200809L
 

@@ -717,10 +717,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
         reduce_reference_op(s, t);   /* reduce.c; every target's order */
         break;
     case PTOC_PTO_OP_TROWPROD:
-        if (!a2a3)
-            reduce_reference_op(s, t);   /* reduce.c */
-        else
-            ref_trowprod_a2a3(d, IN(0));  /* A2/A3 multiplies per block lane, then the lanes */
+        reduce_reference_op(s, t);   /* reduce.c; every target's order */
         break;
     case PTOC_PTO_OP_TCOLSUM: case PTOC_PTO_OP_TCOLMAX: case PTOC_PTO_OP_TCOLMIN: case PTOC_PTO_OP_TCOLPROD:
         reduce_reference_op(s, t);   /* reduce.c; every target's order */

@@ -145,8 +145,7 @@ const char *program_scalar_type(ref_dtype t);
  * (changed in place), `scalars[i]` the scalar parameters' bit patterns, vr/vc
  * the dynamic valid shape. UB starts as `ub_fill` bytes (0, or the runtime's
  * 0xA5 poison, which shows writes of zeros outside the valid region). a2a3:
- * compares as the A2/A3 hardware does (ref_tcmp_a2a3: its quirks) and
- * multiplies a row's elements in its library's order (ref_trowprod_a2a3). */
+ * compares as the A2/A3 hardware does (ref_tcmp_a2a3: its quirks). */
 void program_reference(const e2e_program *p, uint8_t **bufs, const uint64_t *scalars, int64_t vr, int64_t vc,
                        uint8_t ub_fill, bool a2a3);
 /* Whether a compare of `p` meets an A2/A3 quirk (ref_a2a3_cmp_quirk). */

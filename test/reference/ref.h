@@ -237,11 +237,6 @@ void ref_trow_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
 /* tcolsum/max/min/prod: dst[0,j] = row 0, OP (row 2k+1 OP row 2k+2) per pair,
  * OP the last row when one is left over. */
 void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src);
-/* trowprod in the A2/A3 library's order (a2a3 TRowProd.hpp): lane l of a
- * 32-byte block multiplies columns l, l + B, ... in order (the dtype's own
- * multiply), then the B lanes left to right in f32 (f16's rounded once at
- * the end); a NaN result is 0x7fc00000 as ref_trow_reduce gives it. */
-void ref_trowprod_a2a3(const ref_tile *dst, const ref_tile *src);
 /* trowargmax/trowargmin: dst[i,0] = the first column of row i holding its
  * max (min); tcolargmax/tcolargmin: dst[0,j] = the first row of column j.
  * Only a strictly greater (less) element moves the index, so a NaN is taken

@@ -203,32 +203,6 @@ void ref_tcol_reduce(ref_binop op, const ref_tile *dst, const ref_tile *src)
     }
 }
 
-void ref_trowprod_a2a3(const ref_tile *dst, const ref_tile *src)
-{
-    ref_dtype t = src->dtype;
-    int64_t lanes = 32 / ref_dtype_size(t);
-    for (int64_t i = 0; i < src->vrows; i++) {
-        uint64_t buf[16];
-        for (int64_t l = 0; l < lanes; l++)
-            buf[l] = identity(REF_MUL, t);
-        for (int64_t c = 0; c < src->vcols; c++)
-            buf[c % lanes] = ref_apply(REF_MUL, t, buf[c % lanes], ref_get(src, i, c));
-        uint64_t acc = buf[0];
-        if (ref_dtype_is_float(t)) {
-            float f = ref_float_of(t, buf[0]);
-            for (int64_t l = 1; l < lanes; l++)
-                f *= ref_float_of(t, buf[l]);
-            acc = ref_bits_of(t, isnan(f) ? ref_bits_float(0x7fc00000) : f);
-            if (isnan(ref_float_of(t, acc)))
-                acc = ref_bits_of(t, ref_bits_float(0x7fc00000));
-        } else {
-            for (int64_t l = 1; l < lanes; l++)
-                acc = ref_apply(REF_MUL, t, acc, buf[l]);
-        }
-        ref_set(dst, i, 0, acc);
-    }
-}
-
 /* ---------------------------------------------------------------- arg reductions */
 
 /* The index of the first strictly greatest (least) of n elements get(k):
