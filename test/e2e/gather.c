@@ -4,7 +4,10 @@
  *            so that every pattern runs; compare form, eq and gt), tgatherb,
  *            tscatter
  *   layout   ttrans, tconcat, tpack; tmov between vec tiles of the class's
- *            layout, and from row_major into nz (the class's shape)
+ *            layout, and from row_major into nz (the class's shape);
+ *            textract and tinsert between vec tiles (8-, 16-, 32-bit) at a
+ *            block-aligned and an unaligned constant column and at run-time
+ *            indices (Level 1: textract of static shapes only)
  *
  * Each op runs on the dtypes its cpu verifier accepts and on the shape
  * classes of harness.h (ttrans leaves out the wide row, whose transpose would
