@@ -28,7 +28,8 @@
  * indices and static shapes the window is checked here and an op whose
  * window does not fit stays (the backend then reports it); with run-time
  * indices the model, as the library, does not check (a UB access past UB
- * still traps).
+ * still traps). An on-chip memref in vec is the row_major none_box tile of
+ * its shape.
  */
 #include "passes/lower_a2a3.h"
 #include "ptoc/ptoc.h"
@@ -38,11 +39,38 @@ bool a2_window_lowers(ptoc_pto_op_id opcode)
     return opcode == PTOC_PTO_OP_TEXTRACT || opcode == PTOC_PTO_OP_TINSERT;
 }
 
+/* A tile's description: a tile_buf's, or for an on-chip memref of rank 2 in
+ * vec the row_major none_box tile of its static shape, valid as a whole
+ * (PTOAS kernels pass buffers so; the cpu target reads them the same way). */
+static bool desc_of(const ptoc_value *v, ptoc_pto_tile_desc *out)
+{
+    const ptoc_pto_tile_desc *d = vb_tile_desc(v->type);
+    ptoc_pto_address_space space;
+    if (d) {
+        *out = *d;
+        return true;
+    }
+    if (!ptoc_pto_memref_space(v->type, &space) || space != PTOC_PTO_AS_VEC || v->type->u.shaped.rank != 2)
+        return false;
+    const int64_t *shape = v->type->u.shaped.shape;
+    if (shape[0] == PTOC_DYNAMIC || shape[1] == PTOC_DYNAMIC)
+        return false;
+    *out = ptoc_pto_tile_desc_init(v->type->u.shaped.elem, shape[0], shape[1]);
+    out->loc = PTOC_PTO_AS_VEC;
+    return true;
+}
+
 static bool nd_vec(const ptoc_pto_tile_desc *d)
 {
-    unsigned bits = d ? ptoc_type_bitwidth(d->elem) : 0;
-    return d && d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
+    unsigned bits = ptoc_type_bitwidth(d->elem);
+    return d->loc == PTOC_PTO_AS_VEC && d->blayout == PTOC_PTO_BL_ROW_MAJOR &&
            d->slayout == PTOC_PTO_SL_NONE_BOX && (bits == 8 || bits == 16 || bits == 32);
+}
+
+/* The region's extent: a static one as a constant, else the tile's valid shape. */
+static ptoc_value *extent(vop_builder *L, ptoc_value *tile, int64_t n, unsigned which)
+{
+    return n != PTOC_DYNAMIC ? vb_index(L, n) : ptoc_op_result(vb_tile_valid(L, tile), which);
 }
 
 typedef struct window {
@@ -143,9 +171,10 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
     if (vb_dps_ins(op) != 3 || op->nattrs > 1)
         return;
     ptoc_value *src = ptoc_op_operand(op, 0), *dst = ptoc_op_operand(op, 3);
-    const ptoc_pto_tile_desc *s = vb_tile_desc(src->type), *d = vb_tile_desc(dst->type);
-    if (!nd_vec(s) || !nd_vec(d) || s->elem != d->elem)
+    ptoc_pto_tile_desc sd, dd;
+    if (!desc_of(src, &sd) || !desc_of(dst, &dd) || !nd_vec(&sd) || !nd_vec(&dd) || sd.elem != dd.elem)
         return;
+    const ptoc_pto_tile_desc *s = &sd, *d = &dd;
     const ptoc_pto_tile_desc *small = extract ? d : s, *big = extract ? s : d;
     if (window_outside(op, small, big))
         return;
@@ -154,9 +183,9 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
                    (s->cols * esize) % 32 == 0 && (d->cols * esize) % 32 == 0;
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
-    ptoc_op *valid = vb_tile_valid(L, extract ? dst : src);
+    ptoc_value *region = extract ? dst : src;
     window w = {L, src, dst, ptoc_type_int(L->ctx, (unsigned)esize * 8, PTOC_SIGNLESS), 32 / esize, s->cols,
-                d->cols, NULL, NULL, ptoc_op_result(valid, 0), ptoc_op_result(valid, 1)};
+                d->cols, NULL, NULL, extent(L, region, small->valid_rows, 0), extent(L, region, small->valid_cols, 1)};
     ptoc_value *at = add(L, mul(L, as_index(L, ptoc_op_operand(op, 1)), vb_index(L, big->cols)),
                          as_index(L, ptoc_op_operand(op, 2)));
     w.s_at = extract ? at : vb_index(L, 0);
