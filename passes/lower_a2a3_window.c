@@ -9,9 +9,9 @@
  * run-time values, the valid shapes static or dynamic.
  *
  *   column c a whole number of       per row the region's whole 32-byte blocks by one
- *   32-byte blocks (a constant), both copy_ubuf_to_ubuf (the library's aligned path,
- *   row strides too                  its bursts the rows); a partial last block a vor
- *                                    of the row with itself in count mode, the row's
+ *   32-byte blocks (a run-time one   copy_ubuf_to_ubuf (the library's aligned path,
+ *   tested when the op runs), both   its bursts the rows); a partial last block a vor
+ *   row strides too                  of the row with itself in count mode, the row's
  *                                    remaining elements as the count (the library's
  *                                    vcopy of the tail: every bit moves unchanged);
  *                                    8-bit elements, which have no vector lanes, by
@@ -156,6 +156,20 @@ static void tail_vor(const window *w, ptoc_value *head)
     vb_if_end(L, &f);
 }
 
+/* A window at a column of whole blocks: the rows' whole blocks by one copy,
+ * the partial last one by vor (8-bit: the scalar unit). */
+static void aligned_copy(const window *w)
+{
+    vop_builder *L = w->L;
+    ptoc_value *blocks = vb_arith(L, "arith.divui", w->cols, vb_index(L, w->B));
+    ptoc_value *head = mul(L, blocks, vb_index(L, w->B));
+    block_copy(w, blocks);
+    if (w->B == 32)
+        scalar_copy(w, head);
+    else
+        tail_vor(w, head);
+}
+
 /* Whether constant indices put a static region past the big tile. */
 static bool window_outside(ptoc_op *op, const ptoc_pto_tile_desc *small, const ptoc_pto_tile_desc *big)
 {
@@ -179,8 +193,8 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
     if (window_outside(op, small, big))
         return;
     int64_t esize = (int64_t)ptoc_pto_elem_bytes(d->elem), c;
-    bool aligned = ptoc_arith_int_constant(ptoc_op_operand(op, 2), &c) && (c * esize) % 32 == 0 &&
-                   (s->cols * esize) % 32 == 0 && (d->cols * esize) % 32 == 0;
+    bool strides = (s->cols * esize) % 32 == 0 && (d->cols * esize) % 32 == 0;
+    bool constant = ptoc_arith_int_constant(ptoc_op_operand(op, 2), &c);
     ptoc_value *tiles[2] = {src, dst};
     vb_open_vecscope(L, op, tiles, 2, 1);
     ptoc_value *region = extract ? dst : src;
@@ -190,16 +204,19 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
                          as_index(L, ptoc_op_operand(op, 2)));
     w.s_at = extract ? at : vb_index(L, 0);
     w.d_at = extract ? vb_index(L, 0) : at;
-    if (!aligned) {
+    if (!strides || (constant && (c * esize) % 32)) {
         scalar_copy(&w, vb_index(L, 0));
-    } else {
-        ptoc_value *blocks = vb_arith(L, "arith.divui", w.cols, vb_index(L, w.B));
-        ptoc_value *head = mul(L, blocks, vb_index(L, w.B));
-        block_copy(&w, blocks);
-        if (esize == 1)
-            scalar_copy(&w, head);
-        else
-            tail_vor(&w, head);
+    } else if (constant) {
+        aligned_copy(&w);
+    } else {      /* a run-time column: the block path when it is whole blocks */
+        ptoc_value *col = as_index(L, ptoc_op_operand(op, 2));
+        ptoc_value *rem = vb_arith(L, "arith.remui", col, vb_index(L, w.B));
+        vb_if f;
+        vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_EQ, rem, vb_index(L, 0)));
+        aligned_copy(&w);
+        vb_if_else(L, &f);
+        scalar_copy(&w, vb_index(L, 0));
+        vb_if_end(L, &f);
     }
     ptoc_op_erase(op);
 }

@@ -7,7 +7,7 @@
  *            layout, and from row_major into nz (the class's shape);
  *            textract and tinsert between vec tiles (8-, 16-, 32-bit) at a
  *            block-aligned and an unaligned constant column and at run-time
- *            indices (Level 1: textract of static shapes only)
+ *            indices (either column) (Level 1: textract of static shapes only)
  *
  * Each op runs on the dtypes its cpu verifier accepts and on the shape
  * classes of harness.h (ttrans leaves out the wide row, whose transpose would
@@ -283,8 +283,8 @@ static void build_mov(e2e_case *c, ref_dtype t, const shape_class *k, ref_layout
 /* textract / tinsert windows: at a constant block-aligned column, at a
  * constant column inside a block, at run-time indices (index parameters that
  * window_fill sets from c->aux: row << 16 | col). */
-enum { WIN_ALIGNED, WIN_UNALIGNED, WIN_RUNTIME, WIN_FORMS };
-static const char *const win_forms[WIN_FORMS] = {"_at_block", "_at_col", "_at_param"};
+enum { WIN_ALIGNED, WIN_UNALIGNED, WIN_RUNTIME, WIN_RUNTIME_BLOCK, WIN_FORMS };
+static const char *const win_forms[WIN_FORMS] = {"_at_block", "_at_col", "_at_param", "_at_param_block"};
 
 static void window_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
 {
@@ -304,9 +304,9 @@ static void build_window(e2e_case *c, ref_dtype t, const shape_class *k, bool ex
 {
     e2e_program *p = &c->prog;
     int64_t B = 32 / ref_dtype_size(t), rows = k->rows + 4, cols = k->cols + 2 * B;
-    int64_t at[WIN_FORMS][2] = {{3, B}, {1, 3}, {2, 5}};
+    int64_t at[WIN_FORMS][2] = {{3, B}, {1, 3}, {2, 5}, {1, 2 * B}};
     e2e_operand r = index_operand((int)at[form][0]), col = index_operand((int)at[form][1]);
-    if (form == WIN_RUNTIME) {
+    if (form >= WIN_RUNTIME) {
         r = scalar_operand(program_index(p));
         col = scalar_operand(program_index(p));
         c->aux = (int)(at[form][0] << 16 | at[form][1]);
