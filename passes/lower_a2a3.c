@@ -64,6 +64,7 @@ static const a2_family families[] = {
     {a2_sort_lowers, a2_sort_lower},
     {scalar_unit_lowers, scalar_unit_lower},
     {a2_part_lowers, a2_part_lower},
+    {a2_window_lowers, a2_window_lower},
 };
 
 enum { NFAMILIES = sizeof families / sizeof families[0] };

@@ -172,4 +172,7 @@ void a2_part_lower(vop_builder *L, ptoc_op *op);
 /* tmov vec -> vec (lower_a2a3_mov.c). */
 bool a2_mov_lowers(ptoc_pto_op_id opcode);
 void a2_mov_lower(vop_builder *L, ptoc_op *op);
+/* textract, tinsert vec -> vec (lower_a2a3_window.c). */
+bool a2_window_lowers(ptoc_pto_op_id opcode);
+void a2_window_lower(vop_builder *L, ptoc_op *op);
 #endif

@@ -21,8 +21,8 @@
  * and the partial one is a vor of the line with itself on the element's bits
  * (every bit moves unchanged: NaN payloads, -0.0), so nothing past the valid
  * region is written, as on the cpu target (lower_a2a3_colexpand.c does the
- * same). 8-bit elements have no vector lanes for it: their lines need whole
- * blocks. A2/A3's TMovToVec has no nd -> nz conversion (it copies bytes at
+ * same). 8-bit elements have no vector lanes for it: their partial block
+ * goes through the scalar unit (ld_ub / st_ub), element by element. A2/A3's TMovToVec has no nd -> nz conversion (it copies bytes at
  * the row strides); the nz form here is the layout change the cpu target
  * makes, by the DMA's block strides, for valid columns of whole blocks.
  *
@@ -75,6 +75,27 @@ static void copy(vop_builder *L, ptoc_value *dp, ptoc_value *doff, ptoc_value *s
     (void)vb_vop(L, PTOC_PTO_VOP_A2A3_COPY_UBUF_TO_UBUF, 8, ops, 0, NULL, NULL, NULL, NULL, NULL);
 }
 
+/* For i < n and j in [from, to): dst[d_at + i * d_stride + j] = src[s_at +
+ * i * s_stride + j], by the scalar unit's ld_ub / st_ub: an 8-bit partial
+ * block, which the vector unit has no lanes to write alone. */
+static void scalar_part(vop_builder *L, ptoc_value *dst, ptoc_value *d_at, int64_t d_stride, ptoc_value *src,
+                        ptoc_value *s_at, int64_t s_stride, ptoc_value *n, ptoc_value *from, ptoc_value *to)
+{
+    ptoc_type *e = ptoc_type_int(L->ctx, 8, PTOC_SIGNLESS);
+    ptoc_value *dp = vb_tile_ptr(L, dst, e), *sp = vb_tile_ptr(L, src, e), *one = vb_index(L, 1);
+    vb_loop il, jl;
+    ptoc_value *i = vb_loop_begin(L, &il, vb_index(L, 0), n, one);
+    ptoc_value *drow = vb_arith(L, "arith.addi", d_at, vb_arith(L, "arith.muli", i, vb_index(L, d_stride)));
+    ptoc_value *srow = vb_arith(L, "arith.addi", s_at, vb_arith(L, "arith.muli", i, vb_index(L, s_stride)));
+    ptoc_value *j = vb_loop_begin(L, &jl, from, to, one);
+    ptoc_value *ld[2] = {sp, vb_arith(L, "arith.addi", srow, j)};
+    ptoc_value *v = vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_LD_UB, 2, ld, 1, &e, NULL, NULL, NULL, NULL));
+    ptoc_value *st[3] = {v, dp, vb_arith(L, "arith.addi", drow, j)};
+    (void)vb_vop(L, PTOC_PTO_VOP_A2A3_ST_UB, 3, st, 0, NULL, NULL, NULL, NULL, NULL);
+    vb_loop_end(L, &jl);
+    vb_loop_end(L, &il);
+}
+
 /* ---------------------------------------------------------------- lines */
 
 typedef struct lines {
@@ -120,6 +141,12 @@ static void lines_static(vop_builder *L, const lines *m, int64_t nlines, int64_t
     if (!tail)
         return;
     ptoc_type *lane = tail_lanes(L, m, &per);
+    if (!lane) {
+        ptoc_value *zero = vb_index(L, 0);
+        scalar_part(L, m->dst, zero, m->d_stride, m->src, zero, m->s_stride, vb_index(L, nlines),
+                    vb_index(L, blocks * m->B), vb_index(L, len));
+        return;
+    }
     a2_prog P;
     tail_setup(&P, L, m, lane, per);
     a2_cont_mask(&P, tail * per);
@@ -144,8 +171,10 @@ static void lines_dynamic(vop_builder *L, const lines *m, ptoc_value *nlines, pt
          vb_arith(L, "arith.muli", i, vb_index(L, m->s_stride)), vb_index(L, 1), blocks, 0, 0);
     vb_loop_end(L, &l);
     vb_if_end(L, &f);
-    if (!lane)
+    if (!lane) {
+        scalar_part(L, m->dst, zero, m->d_stride, m->src, zero, m->s_stride, nlines, head, len);
         return;
+    }
     vb_if_begin(L, &f, vb_cmpi(L, VB_CMP_UGT, tail, vb_index(L, 0)));
     a2_prog P;
     tail_setup(&P, L, m, lane, per);
@@ -161,14 +190,10 @@ static void lines_dynamic(vop_builder *L, const lines *m, ptoc_value *nlines, pt
     vb_if_end(L, &f);
 }
 
-/* Whether the lines lower: strides of whole blocks, and a partial block only
- * where vor has lanes for it. */
+/* Whether the lines lower: strides of whole blocks. */
 static bool lines_lower(const lines *m, const ptoc_pto_tile_desc *d)
 {
-    int64_t len = m->col_major ? d->valid_rows : d->valid_cols;
-    if (m->s_stride % m->B || m->d_stride % m->B)
-        return false;
-    return m->esize != 1 || (len != PTOC_DYNAMIC && len % m->B == 0);
+    return m->s_stride % m->B == 0 && m->d_stride % m->B == 0;
 }
 
 static void lines_program(vop_builder *L, const lines *m, const ptoc_pto_tile_desc *d)
@@ -195,6 +220,8 @@ static void nz_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t
     ptoc_value *vrows = d->valid_rows != PTOC_DYNAMIC ? vb_index(L, d->valid_rows)
                                                         : ptoc_op_result(vb_tile_valid(L, dst), 0);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem), *sp = vb_tile_ptr(L, src, d->elem);
+    (void)vb_index(L, rows16 * B);      /* made here, the loop's constants dominate the tail's uses */
+    (void)vb_index(L, B);
     vb_loop l;
     ptoc_value *k = vb_loop_begin(L, &l, vb_index(L, 0), vb_index(L, d->valid_cols / B), vb_index(L, 1));
     ptoc_value *d_at = vb_arith(L, "arith.muli", k, vb_index(L, rows16 * B));
@@ -208,6 +235,11 @@ static void nz_program(vop_builder *L, ptoc_value *src, ptoc_value *dst, int64_t
      * continuous mask, dst's repeat stride one block, src's a row */
     lines m = {.esize = (int64_t)ptoc_pto_elem_bytes(d->elem)};
     ptoc_type *lane = tail_lanes(L, &m, &per);
+    if (!lane) {      /* row r's tail at column block `full`, row r * B of it */
+        scalar_part(L, dst, vb_index(L, full * rows16 * B - full * B), B, src, vb_index(L, 0), s->cols, vrows,
+                    vb_index(L, full * B), vb_index(L, d->valid_cols));
+        return;
+    }
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VOR, lane);
     a2_ptr(&P, dst, lane, 0);
@@ -240,7 +272,7 @@ void a2_mov_lower(vop_builder *L, ptoc_op *op)
     } else if (nd_to_nz(s, d)) {
         bool partial = d->valid_cols % B != 0;   /* by vor: 16- and 32-bit lanes, rows as repeats */
         if (d->valid_cols == PTOC_DYNAMIC || (s->cols * esize) % 32 || d->cols % B ||
-            (partial && (esize == 1 || d->rows > A2_REPEAT_MAX || s->cols / B > A2_STRIDE_MAX)))
+            (partial && esize != 1 && (d->rows > A2_REPEAT_MAX || s->cols / B > A2_STRIDE_MAX)))
             return;
         vb_open_vecscope(L, op, tiles, 2, 1);
         nz_program(L, src, dst, B);

@@ -4,7 +4,10 @@
  *            form, two patterns per dtype and class so that every pattern
  *            runs; compare form, eq and gt), tgatherb, tscatter
  *   layout   ttrans, tconcat, tpack; tmov between vec tiles of the class's
- *            layout, and from row_major into nz (the class's shape)
+ *            layout, and from row_major into nz (the class's shape);
+ *            textract and tinsert between vec tiles (8-, 16-, 32-bit) at a
+ *            block-aligned and an unaligned constant column and at run-time
+ *            indices (either column) (Level 1: textract of static shapes only)
  *
  * Each op runs on the dtypes its cpu verifier accepts and on the shape
  * classes of harness.h (ttrans leaves out the wide row, whose transpose would
@@ -279,13 +282,72 @@ static void build_mov(e2e_case *c, ref_dtype t, const shape_class *k, ref_layout
     program_store_tile(p, dst);
 }
 
-/* An 8-bit tmov whose lines end in a partial 32-bit block: the A2/A3 vector
- * unit has no 8-bit lanes to write it without the bytes past the valid region. */
-static bool a2a3_partial_bytes(const e2e_suite *s, ref_dtype t, const shape_class *k)
+/* textract / tinsert windows: at a constant block-aligned column, at a
+ * constant column inside a block, at run-time indices (index parameters that
+ * window_fill sets from c->aux: row << 16 | col). */
+enum { WIN_ALIGNED, WIN_UNALIGNED, WIN_RUNTIME, WIN_RUNTIME_BLOCK, WIN_FORMS };
+static const char *const win_forms[WIN_FORMS] = {"_at_block", "_at_col", "_at_param", "_at_param_block"};
+
+static void window_fill(const e2e_case *c, const e2e_run *run, uint8_t **bufs, uint64_t *scalars, e2e_rng *rng)
 {
-    int64_t len = k->layout == REF_COL_MAJOR && k->box == REF_NONE_BOX ? k->vrows : k->vcols;
-    return s->target && strcmp(s->target->name, "a2a3") == 0 && ref_dtype_size(t) == 1 &&
-           (k->dynamic || len % 32);
+    const e2e_program *p = &c->prog;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].kind == E2E_OP) {
+            scalars[p->steps[i].in[1].index] = (uint64_t)(c->aux >> 16);
+            scalars[p->steps[i].in[2].index] = (uint64_t)(c->aux & 0xffff);
+        }
+}
+
+/* The big tile: the class's shape with 4 more rows and two more blocks of
+ * columns, valid as a whole; the small one the class's. textract takes the
+ * small tile's valid shape out of a loaded big one; tinsert writes a loaded
+ * small tile into a loaded big one. */
+static void build_window(e2e_case *c, ref_dtype t, const shape_class *k, bool extract, int form)
+{
+    e2e_program *p = &c->prog;
+    int64_t B = 32 / ref_dtype_size(t), rows = k->rows + 4, cols = k->cols + 2 * B;
+    int64_t at[WIN_FORMS][2] = {{3, B}, {1, 3}, {2, 5}, {1, 2 * B}};
+    e2e_operand r = index_operand((int)at[form][0]), col = index_operand((int)at[form][1]);
+    if (form >= WIN_RUNTIME) {
+        r = scalar_operand(program_index(p));
+        col = scalar_operand(program_index(p));
+        c->aux = (int)(at[form][0] << 16 | at[form][1]);
+        c->fill = window_fill;
+    }
+    int big = loaded(p, t, rows, cols, rows, cols);
+    int small = extract ? program_tile(p, t, k->rows, k->cols, k->vrows, k->vcols)
+                        : loaded(p, t, k->rows, k->cols, k->vrows, k->vcols);
+    e2e_operand in[3] = {tile_operand(extract ? big : small), r, col};
+    program_op(p, extract ? PTOC_PTO_OP_TEXTRACT : PTOC_PTO_OP_TINSERT, extract ? small : big, 3, in);
+    program_store_tile(p, extract ? small : big);
+}
+
+/* pto-lower-a5 lowers a window at constant indices whose column is whole
+ * blocks, of a static valid shape (lower_a5_mov.c); it leaves the others. */
+static bool a5_window_unlowered(const e2e_suite *s, const shape_class *k, int form)
+{
+    return s->target && strcmp(s->target->name, "a5") == 0 && (form != WIN_ALIGNED || k->dynamic);
+}
+
+static void window_cases(e2e_suite *s, e2e_case *cases, int *n, ref_dtype t, const shape_class *k)
+{
+    for (int x = 0; x < 2; x++) {
+        if (ref_dtype_size(t) > 4)       /* vec -> vec: the 8-, 16- and 32-bit types (pto_dtypes.def) */
+            continue;
+        /* Level 1: a tinsert's result is a new tile, without the big tile's other
+         * elements; a dynamic textract's valid shape comes from no operand */
+        if (s->level1 && (x == 1 || k->dynamic)) {
+            s->skipped += WIN_FORMS;
+            continue;
+        }
+        for (int f = 0; f < WIN_FORMS; f++) {
+            if (a5_window_unlowered(s, k, f)) {
+                s->unlowered++;
+                continue;
+            }
+            build_window(named_case(cases, n, x ? "tinsert" : "textract", win_forms[f], t, k), t, k, x == 0, f);
+        }
+    }
 }
 
 void family_layout(e2e_suite *s)
@@ -295,7 +357,7 @@ void family_layout(e2e_suite *s)
                                          {REF_F32, REF_BF16}};
     for (int di = 0; di < ALL_DTYPES; di++) {
         ref_dtype t = all_dtypes[di];
-        e2e_case *cases = case_array(CLASS_COUNT * 4 + CLASS_ALL);
+        e2e_case *cases = case_array(CLASS_COUNT * (4 + 2 * WIN_FORMS) + CLASS_ALL);
         int n = 0;
         for (int ki = 0; ki < CLASS_COUNT; ki++) {
             shape_class k = class_of(ki, t);
@@ -310,6 +372,7 @@ void family_layout(e2e_suite *s)
                 snprintf(form, sizeof form, "_%s", ref_dtype_name(packs[pi][1]));
                 build_pack(named_case(cases, &n, "tpack", form, t, &k), t, packs[pi][1], &k);
             }
+            window_cases(s, cases, &n, t, &k);
         }
         for (int ki = 0; ki < CLASS_ALL; ki++) {
             shape_class k = class_of(ki, t);
@@ -317,10 +380,6 @@ void family_layout(e2e_suite *s)
                 continue;
             if (s->level1 && k.dynamic) {   /* a Level-1 tmov's result has no operand's valid shape to take */
                 s->skipped++;
-                continue;
-            }
-            if (a2a3_partial_bytes(s, t, &k)) {     /* pto-lower-a2a3 leaves them (lower_a2a3_mov.c) */
-                s->unlowered++;
                 continue;
             }
             if (k.box == REF_BOX_ROW_MAJOR && k.layout == REF_COL_MAJOR)   /* nz: from row_major */
@@ -336,6 +395,12 @@ void family_layout(e2e_suite *s)
 }
 
 /* ---------------------------------------------------------------- reference */
+
+/* textract / tinsert's index operand i: a constant, or an index parameter. */
+static int64_t window_index(const e2e_step *s, int i, const uint64_t *scalars)
+{
+    return s->in[i].constant ? s->in[i].index : (int64_t)scalars[s->in[i].index];
+}
 
 void gather_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *scalars)
 {
@@ -356,6 +421,8 @@ void gather_reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
     case PTOC_PTO_OP_TCONCAT: ref_tconcat(d, a, b); break;
     case PTOC_PTO_OP_TPACK: ref_tpack(d, a); break;
     case PTOC_PTO_OP_TMOV: ref_tmov(d, a); break;
+    case PTOC_PTO_OP_TEXTRACT: ref_textract(d, a, window_index(s, 1, scalars), window_index(s, 2, scalars)); break;
+    case PTOC_PTO_OP_TINSERT: ref_tinsert(d, a, window_index(s, 1, scalars), window_index(s, 2, scalars)); break;
     default: break;
     }
 }

@@ -27,7 +27,13 @@ int program_ptr(e2e_program *p, ref_dtype t, int64_t elems, int64_t ld)
 
 int program_scalar(e2e_program *p, ref_dtype t)
 {
-    p->params[p->nparams] = (e2e_param){E2E_SCALAR, t, 0, 0};
+    p->params[p->nparams] = (e2e_param){E2E_SCALAR, t, 0, 0, false};
+    return p->nparams++;
+}
+
+int program_index(e2e_program *p)
+{
+    p->params[p->nparams] = (e2e_param){E2E_SCALAR, REF_I64, 0, 0, true};
     return p->nparams++;
 }
 
@@ -105,7 +111,8 @@ e2e_step *program_op(e2e_program *p, ptoc_pto_op_id op, int dst, int nin, const 
 }
 
 e2e_operand tile_operand(int tile) { return (e2e_operand){false, tile}; }
-e2e_operand scalar_operand(int param) { return (e2e_operand){true, param}; }
+e2e_operand scalar_operand(int param) { return (e2e_operand){true, param, false}; }
+e2e_operand index_operand(int value) { return (e2e_operand){true, value, true}; }
 
 /* ---------------------------------------------------------------- printing */
 
@@ -227,6 +234,10 @@ static void print_index_constants(FILE *out, const e2e_program *p)
     int n = 0;
     for (int i = 0; i < p->nsteps; i++) {
         const e2e_view *v = &p->steps[i].view;
+        for (int k = 0; p->steps[i].kind == E2E_OP && k < p->steps[i].nin; k++)
+            if (p->steps[i].in[k].constant && add_unique(vals, &n, p->steps[i].in[k].index))
+                fprintf(out, "    %%c%d = arith.constant %d : index\n", p->steps[i].in[k].index,
+                        p->steps[i].in[k].index);
         if (p->steps[i].kind == E2E_OP)
             continue;
         for (int d = 0; d < v->rank; d++) {
@@ -328,8 +339,10 @@ static void print_transfer(FILE *out, const e2e_program *p, const e2e_step *s, i
 
 static void print_operand_type(FILE *out, const e2e_program *p, e2e_operand o)
 {
-    if (o.scalar)
-        fputs(program_scalar_type(p->params[o.index].dtype), out);
+    if (o.constant)
+        fputs("index", out);
+    else if (o.scalar)
+        fputs(p->params[o.index].index ? "index" : program_scalar_type(p->params[o.index].dtype), out);
     else
         print_tile_type(out, &p->tiles[o.index]);
 }
@@ -372,7 +385,8 @@ static void print_op(FILE *out, const e2e_program *p, const e2e_step *s)
         return;
     fprintf(out, "    %s ins(", ptoc_pto_op_name(s->op));
     for (int i = 0; i < s->nin; i++)
-        fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].scalar ? 'p' : 't', s->in[i].index);
+        fprintf(out, "%s%%%c%d", i ? ", " : "", s->in[i].constant ? 'c' : s->in[i].scalar ? 'p' : 't',
+                s->in[i].index);
     if (has_cmp_mode(s))
         fprintf(out, " {cmpMode = #pto<cmp %s>}", cmp_names[s->cmp]);
     print_fill_attrs(out, s);
@@ -428,7 +442,7 @@ static void print_signature(FILE *out, const e2e_program *p)
         if (q->kind == E2E_PTR)
             fprintf(out, "!pto.ptr<%s>", ref_dtype_name(q->dtype));
         else
-            fputs(program_scalar_type(q->dtype), out);
+            fputs(q->index ? "index" : program_scalar_type(q->dtype), out);
     }
     if (p->dynamic)
         fprintf(out, "%s%%vr: index, %%vc: index", p->nparams ? ", " : "");
@@ -578,7 +592,7 @@ static void print_value_operands(FILE *out, const e2e_program *p, const e2e_step
 {
     for (int i = 0; i < s->nin; i++) {
         if (s->in[i].scalar)
-            fprintf(out, "%s%%p%d", i ? ", " : " ", s->in[i].index);
+            fprintf(out, "%s%%%c%d", i ? ", " : " ", s->in[i].constant ? 'c' : 'p', s->in[i].index);
         else
             fprintf(out, "%s%%s%d", i ? ", " : " ", def[s->in[i].index]);
     }
@@ -588,7 +602,7 @@ static void print_value_operands(FILE *out, const e2e_program *p, const e2e_step
         if (i)
             fputs(", ", out);
         if (s->in[i].scalar)
-            fputs(program_scalar_type(p->params[s->in[i].index].dtype), out);
+            print_operand_type(out, p, s->in[i]);
         else
             print_tile_type_of(out, &p->tiles[s->in[i].index], true);
     }
@@ -733,6 +747,7 @@ static void reference_op(const e2e_step *s, const ref_tile *t, const uint64_t *s
         break;
     case PTOC_PTO_OP_TGATHER: case PTOC_PTO_OP_TGATHERB: case PTOC_PTO_OP_TSCATTER:
     case PTOC_PTO_OP_TTRANS: case PTOC_PTO_OP_TCONCAT: case PTOC_PTO_OP_TPACK: case PTOC_PTO_OP_TMOV:
+    case PTOC_PTO_OP_TEXTRACT: case PTOC_PTO_OP_TINSERT:
         gather_reference_op(s, t, scalars);      /* gather.c */
         break;
     default:       /* ewx.c, rowexpand.c, sort.c, reduce.c; others are not computed and differ from ptoc's */

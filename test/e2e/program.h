@@ -35,6 +35,7 @@ typedef struct e2e_param {
     ref_dtype dtype;           /* pointee, or the scalar's dtype */
     int64_t elems;             /* E2E_PTR: buffer length */
     int64_t ld;                /* E2E_PTR: elements per row, for messages */
+    bool index;                /* E2E_SCALAR of REF_I64 passed as an `index` */
 } e2e_param;
 
 typedef struct e2e_tile {
@@ -61,10 +62,12 @@ typedef struct e2e_view {
 
 typedef enum e2e_step_kind { E2E_LOAD, E2E_STORE, E2E_OP } e2e_step_kind;
 
-/* An operand of an op step: a tile (index into tiles) or a scalar parameter. */
+/* An operand of an op step: a tile (index into tiles), a scalar parameter, or
+ * (constant) the index constant `index` (textract's row and column). */
 typedef struct e2e_operand {
-    bool scalar;
+    bool scalar;               /* also set for a constant: not a tile */
     int index;
+    bool constant;
 } e2e_operand;
 
 typedef struct e2e_step {
@@ -104,6 +107,8 @@ typedef struct e2e_program {
 void program_init(e2e_program *p, const char *name, bool dynamic);
 int program_ptr(e2e_program *p, ref_dtype t, int64_t elems, int64_t ld);
 int program_scalar(e2e_program *p, ref_dtype t);
+/* A scalar parameter of type index (an i64 on the host). */
+int program_index(e2e_program *p);
 /* A tile at the next free UB address (256-byte aligned). */
 int program_tile(e2e_program *p, ref_dtype t, int64_t rows, int64_t cols, int64_t vrows, int64_t vcols);
 /* A second tile at `of`'s address with its own shape (an alias, manual mode). */
@@ -124,6 +129,7 @@ void program_store_whole(e2e_program *p, int tile);
 e2e_step *program_op(e2e_program *p, ptoc_pto_op_id op, int dst, int nin, const e2e_operand *in);
 e2e_operand tile_operand(int tile);
 e2e_operand scalar_operand(int param);
+e2e_operand index_operand(int value);
 
 /* The .pto text of a function for `p` (appended to `out`), synced for the
  * pipes its ops run on on `arch` (a pto.target_arch name). */

@@ -328,5 +328,9 @@ void ref_tpack(const ref_tile *dst, const ref_tile *src);
 /* tmov between vec tiles: dst[i,j] = src[i,j] over dst's valid region, each
  * tile in its own layout. */
 void ref_tmov(const ref_tile *dst, const ref_tile *src);
+/* textract between vec tiles: dst[i,j] = src[row + i, col + j] over dst's valid region. */
+void ref_textract(const ref_tile *dst, const ref_tile *src, int64_t row, int64_t col);
+/* tinsert between vec tiles: dst[row + i, col + j] = src[i,j] over src's valid region. */
+void ref_tinsert(const ref_tile *dst, const ref_tile *src, int64_t row, int64_t col);
 
 #endif

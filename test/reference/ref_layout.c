@@ -1,4 +1,5 @@
-/* ref_layout.c: the C reference of the layout ops (ttrans, tconcat, tpack, tmov):
+/* ref_layout.c: the C reference of the layout ops (ttrans, tconcat, tpack, tmov,
+ * textract, tinsert):
  * plain loops moving elements as bit patterns; like ref.c it knows nothing of
  * ptoc. */
 #include "ref.h"
@@ -36,4 +37,18 @@ void ref_tmov(const ref_tile *dst, const ref_tile *src)
     for (int64_t r = 0; r < dst->vrows; r++)
         for (int64_t c = 0; c < dst->vcols; c++)
             ref_set(dst, r, c, ref_get(src, r, c));
+}
+
+void ref_textract(const ref_tile *dst, const ref_tile *src, int64_t row, int64_t col)
+{
+    for (int64_t r = 0; r < dst->vrows; r++)
+        for (int64_t c = 0; c < dst->vcols; c++)
+            ref_set(dst, r, c, ref_get(src, row + r, col + c));
+}
+
+void ref_tinsert(const ref_tile *dst, const ref_tile *src, int64_t row, int64_t col)
+{
+    for (int64_t r = 0; r < src->vrows; r++)
+        for (int64_t c = 0; c < src->vcols; c++)
+            ref_set(dst, row + r, col + c, ref_get(src, r, c));
 }
