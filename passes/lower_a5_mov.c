@@ -261,11 +261,11 @@ static void lower_window(vop_builder *L, ptoc_op *op, bool extract)
     const ptoc_pto_tile_desc *small = extract ? d : s, *big = extract ? s : d;
     int64_t esize = (int64_t)ptoc_pto_elem_bytes(d->elem);
     bool static_valid = small->valid_rows != PTOC_DYNAMIC && small->valid_cols != PTOC_DYNAMIC;
-    if (constant && (!static_valid || r < 0 || c < 0 || r + small->valid_rows > big->rows ||
-                     c + small->valid_cols > big->cols))
+    if (constant && static_valid &&
+        (r < 0 || c < 0 || r + small->valid_rows > big->rows || c + small->valid_cols > big->cols))
         return;
     ptoc_value *tiles[2] = {src, dst};
-    if (!constant || (c * esize) % 32) {
+    if (!constant || !static_valid || (c * esize) % 32) {
         /* element numbers of big must fit the indices (16 bits below 32-bit data) */
         if (esize > 4 || (esize < 4 && big->rows * big->cols > 0x10000))
             return;

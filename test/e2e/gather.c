@@ -322,13 +322,6 @@ static void build_window(e2e_case *c, ref_dtype t, const shape_class *k, bool ex
     program_store_tile(p, extract ? small : big);
 }
 
-/* pto-lower-a5 lowers a window at constant indices whose column is whole
- * blocks, of a static valid shape (lower_a5_mov.c); it leaves the others. */
-static bool a5_window_unlowered(const e2e_suite *s, const shape_class *k, int form)
-{
-    return s->target && strcmp(s->target->name, "a5") == 0 && (form != WIN_ALIGNED || k->dynamic);
-}
-
 static void window_cases(e2e_suite *s, e2e_case *cases, int *n, ref_dtype t, const shape_class *k)
 {
     for (int x = 0; x < 2; x++) {
@@ -341,10 +334,6 @@ static void window_cases(e2e_suite *s, e2e_case *cases, int *n, ref_dtype t, con
             continue;
         }
         for (int f = 0; f < WIN_FORMS; f++) {
-            if (a5_window_unlowered(s, k, f)) {
-                s->unlowered++;
-                continue;
-            }
             build_window(named_case(cases, n, x ? "tinsert" : "textract", win_forms[f], t, k), t, k, x == 0, f);
         }
     }
