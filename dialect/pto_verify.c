@@ -1682,14 +1682,21 @@ static bool scalar_bytes(const ptoc_op *op, const ptoc_type *e)
     return false;
 }
 
+/* The element type of the op's last operand (its dst in the DPS form): a
+ * tile_buf's or a memref's; NULL for anything else. */
+static const ptoc_type *dst_elem(const ptoc_op *op)
+{
+    if (!op->noperands)
+        return NULL;
+    const ptoc_type *t = ptoc_op_operand(op, op->noperands - 1)->type;
+    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
+    return d ? d->elem : t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+}
+
 /* Whether `op` on A2/A3 runs on the scalar unit in ptoc (ptoc_pto_a2a3_scalar_unit). */
 static bool scalar_a2a3(const ptoc_op *op)
 {
-    if (!op->noperands)
-        return false;
-    const ptoc_type *t = ptoc_op_operand(op, op->noperands - 1)->type;
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-    const ptoc_type *e = d ? d->elem : t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+    const ptoc_type *e = dst_elem(op);
     const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(ptoc_pto_target_arch(op, NULL));
     if (!e || !arch || arch->dtypes != PTOC_PTO_DTYPE_COLUMN_A2A3)
         return false;
@@ -1738,11 +1745,7 @@ bool ptoc_pto_a5_scalar_unit(ptoc_pto_op_id opcode, bool is_float)
 /* Whether `op` on A5 runs on the scalar unit in ptoc (ptoc_pto_a5_scalar_unit). */
 static bool scalar_a5(const ptoc_op *op)
 {
-    if (!op->noperands)
-        return false;
-    const ptoc_type *t = ptoc_op_operand(op, op->noperands - 1)->type;
-    const ptoc_pto_tile_desc *d = ptoc_pto_tile_buf(t);
-    const ptoc_type *e = d ? d->elem : t->kind == PTOC_TYPE_MEMREF ? t->u.shaped.elem : NULL;
+    const ptoc_type *e = dst_elem(op);
     const ptoc_pto_arch_info *arch = ptoc_pto_arch_info_of(ptoc_pto_target_arch(op, NULL));
     return e && arch && arch->dtypes == PTOC_PTO_DTYPE_COLUMN_A5 &&
            ptoc_pto_a5_scalar_unit(ptoc_pto_opcode(op), ptoc_type_is_float(e));
