@@ -81,6 +81,14 @@ bool ptoc_lower_a2a3_lowers(ptoc_pto_op_id opcode) { return family_of(opcode) !=
 
 /* ---------------------------------------------------------------- tiles */
 
+ptoc_value *a2_window_ptr(vop_builder *L, ptoc_type *elem, int64_t off)
+{
+    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
+    ptoc_value *addr = vb_int(L, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), (int64_t)a3->scratch_begin + off);
+    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
+    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
+}
+
 /* Tiles are read through vb_tile_desc (vop_builder.h), so a static 2-D vec
  * memref lowers as the row_major none_box tile of its shape. */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem)

@@ -79,6 +79,10 @@ void a2_rows_count(a2_prog *P, ptoc_value *vrows, ptoc_value *vcols);
 /* Whether every row stride is a whole number of 32-byte blocks. */
 bool a2_blocks_whole(const a2_prog *P);
 
+/* A UB pointer to `elem` at byte `off` of the A2/A3 hidden scratch window
+ * UB[184 KiB, 192 KiB) (the arch table's), made where the builder is. */
+ptoc_value *a2_window_ptr(vop_builder *L, ptoc_type *elem, int64_t off);
+
 /* A row_major none_box vec tile of `elem`, an element type the vector unit
  * computes on (f16, f32, i16, i32 of either sign). */
 bool a2_plain_tile(const ptoc_type *t, const ptoc_type *elem);

@@ -151,14 +151,6 @@ static bool fits(const ptoc_value *t, const ptoc_pto_tile_desc *d)
            td->valid_cols == d->valid_cols;
 }
 
-static ptoc_value *window_ptr(vop_builder *L, ptoc_type *lane)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = vb_int(L, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), (int64_t)a3->scratch_begin);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, lane);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 /* The shape of the steps, from dst's valid shape and the tiles' layouts. */
 static void shape(b_ctx *C, ptoc_value *const *tiles, uint32_t n)
 {
@@ -184,7 +176,7 @@ static void shape(b_ctx *C, ptoc_value *const *tiles, uint32_t n)
     ptoc_value *rem = vb_arith(L, "arith.remui", elems, vb_index(L, 2));
     C->odd = vb_arith(L, "arith.andi", vb_cmpi(L, VB_CMP_NE, rem, vb_index(L, 0)),
                       vb_cmpi(L, VB_CMP_UGT, C->rows, vb_index(L, 0)));
-    C->window = window_ptr(L, C->lane);
+    C->window = a2_window_ptr(L, C->lane, 0);
 }
 
 /* s (of the byte type) twice in a lane. */

@@ -169,15 +169,6 @@ static void pad_right(a2_prog *P, const fp_op *f, ptoc_value *rows, ptoc_value *
     vb_if_end(L, &rest);
 }
 
-/* A pointer to a u16 at byte `off` of the A2/A3 hidden scratch window. */
-static ptoc_value *window_ptr(a2_prog *P, ptoc_type *lane, int64_t off)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = a2_i64(P, (int64_t)a3->scratch_begin + off);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(P->L->ctx, lane);
-    return vb_result0(vb_vop(P->L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 /* A byte tile: in lane q of each of the first `rows` rows, the high byte
  * (hi) or the low byte becomes the new one: vand with the kept byte's mask
  * (scratch block 0), vor with the new byte (block 1: `both`'s, an i16 holding
@@ -189,7 +180,7 @@ static void half_lane(vop_builder *L, ptoc_value *dst, ptoc_value *rows, int64_t
     ptoc_type *lane = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS);
     a2_prog D;
     a2_prog_init(&D, L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, lane);
-    D.ptrs[0] = window_ptr(&D, lane, 0);
+    D.ptrs[0] = a2_window_ptr(D.L, lane, 0);
     D.nptrs = 1;
     a2_cont_mask(&D, D.B);
     ptoc_value *at0[1] = {a2_index(&D, 0)}, *at1[1] = {a2_index(&D, D.B)};

@@ -172,14 +172,6 @@ static void mask_form(vop_builder *L, ptoc_op *op)
 
 /* ---------------------------------------------------------------- compare form */
 
-static ptoc_value *window(vop_builder *L, ptoc_type *elem, int64_t past)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = i64v(L, (int64_t)a3->scratch_begin + past);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 typedef struct cmp_prog {
     vop_builder *L;
     ptoc_pto_vop_id vcmp;
@@ -238,8 +230,8 @@ static void compare_form(vop_builder *L, ptoc_op *op)
     C.dcols = vb_index(L, d->cols);
     C.src = vb_tile_ptr(L, src, s->elem);
     C.dst = vb_tile_ptr(L, dst, C.i32);
-    C.nums = window(L, C.i32, 0);
-    C.bits = window(L, ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), CMP_CHUNK * 4);
+    C.nums = a2_window_ptr(L, C.i32, 0);
+    C.bits = a2_window_ptr(L, ptoc_type_int(L->ctx, 8, PTOC_UNSIGNED), CMP_CHUNK * 4);
     ptoc_value *cp = vb_tile_ptr(L, cdst, C.i32);
     ptoc_op *valid = vb_tile_valid(L, src);
     ptoc_value *vrows = ptoc_op_result(valid, 0), *vcols = ptoc_op_result(valid, 1);

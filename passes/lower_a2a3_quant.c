@@ -50,14 +50,6 @@ typedef struct q_prog {
     ptoc_type *i64;
 } q_prog;
 
-static ptoc_value *window(q_prog *Q, ptoc_type *elem, int64_t off)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = vb_int(Q->L, Q->i64, (int64_t)a3->scratch_begin + off);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(Q->L->ctx, elem);
-    return vb_result0(vb_vop(Q->L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 static void set_list(q_prog *Q, ptoc_op *op, const char *name, uint32_t n, const int64_t *v)
 {
     ptoc_attr *a[3];
@@ -76,7 +68,7 @@ static void broadcast(q_prog *Q, ptoc_value *param, ptoc_value *r, int64_t off)
     ptoc_value *last = vb_arith(L, "arith.subi", rows, one);
     ptoc_value *p = vb_arith(L, "arith.minui", r, last);
     ptoc_type *f32 = desc(param)->elem;
-    ptoc_value *ops[5] = {window(Q, f32, off), vb_index(L, 0), vb_tile_ptr(L, param, f32),
+    ptoc_value *ops[5] = {a2_window_ptr(Q->L, f32, off), vb_index(L, 0), vb_tile_ptr(L, param, f32),
                           vb_arith(L, "arith.muli", p, vb_index(L, desc(param)->cols)), vb_index(L, 1)};
     ptoc_op *op = vb_vop(L, PTOC_PTO_VOP_A2A3_VBRCB, 5, ops, 0, NULL, NULL, NULL, NULL, NULL);
     set_list(Q, op, "blk", 1, (int64_t[1]){1});
@@ -142,9 +134,9 @@ static void lower_tquant(vop_builder *L, ptoc_op *op)
     ptoc_type *f32 = desc(src)->elem, *s32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS);
     ptoc_type *s16 = ptoc_type_int(L->ctx, 16, PTOC_SIGNLESS), *f16 = ptoc_type_float(L->ctx, PTOC_F16);
     int64_t b_off = WIN_ROW + 4 * CHUNK;
-    ptoc_value *A = window(&Q, f32, WIN_ROW), *A16 = window(&Q, s16, WIN_ROW);
-    ptoc_value *B = window(&Q, s32, b_off), *B16 = window(&Q, f16, b_off);
-    ptoc_value *W0 = window(&Q, f32, 0), *W1 = window(&Q, f32, 256);
+    ptoc_value *A = a2_window_ptr(Q.L, f32, WIN_ROW), *A16 = a2_window_ptr(Q.L, s16, WIN_ROW);
+    ptoc_value *B = a2_window_ptr(Q.L, s32, b_off), *B16 = a2_window_ptr(Q.L, f16, b_off);
+    ptoc_value *W0 = a2_window_ptr(Q.L, f32, 0), *W1 = a2_window_ptr(Q.L, f32, 256);
     ptoc_value *sp = vb_tile_ptr(L, src, f32), *dp = vb_tile_ptr(L, dst, desc(dst)->elem);
     ptoc_op *valid = vb_tile_valid(L, src);
     a2_prog P;
@@ -184,7 +176,7 @@ static void lower_tdequant(vop_builder *L, ptoc_op *op)
     q_prog Q = {L, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS)};
     ptoc_type *f32 = desc(dst)->elem, *f16 = ptoc_type_float(L->ctx, PTOC_F16);
     ptoc_value *sp = vb_tile_ptr(L, src, desc(src)->elem), *dp = vb_tile_ptr(L, dst, f32);
-    ptoc_value *A = window(&Q, f16, WIN_ROW), *W0 = window(&Q, f32, 0), *W1 = window(&Q, f32, 256);
+    ptoc_value *A = a2_window_ptr(Q.L, f16, WIN_ROW), *W0 = a2_window_ptr(Q.L, f32, 0), *W1 = a2_window_ptr(Q.L, f32, 256);
     ptoc_op *valid = vb_tile_valid(L, dst);
     a2_prog P;
     a2_prog_init(&P, L, PTOC_PTO_VOP_A2A3_VMUL, f32);

@@ -105,16 +105,6 @@ static void first_row(vop_builder *L, ptoc_value *dst, ptoc_value *src, ptoc_typ
     vb_if_end(L, &f);
 }
 
-/* A pointer to `elem` at the start of the A2/A3 hidden scratch window. */
-static ptoc_value *window_ptr(vop_builder *L, ptoc_type *elem)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_type *i64 = ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS);
-    ptoc_value *addr = vb_int(L, i64, (int64_t)a3->scratch_begin);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 /* One instruction d[doff] = OP(a[aoff], b[boff]) under the count set now. */
 static void fold(vop_builder *L, const r_row *row, ptoc_value *d, ptoc_value *doff, ptoc_value *a, ptoc_value *aoff,
                  ptoc_value *b, ptoc_value *boff)
@@ -134,7 +124,7 @@ static void fold_rows(vop_builder *L, const r_row *row, ptoc_value *dst, ptoc_va
     int64_t W = (int64_t)(a3->scratch_end - a3->scratch_begin) / (int64_t)ptoc_pto_elem_bytes(elem);
     ptoc_value *zero = vb_index(L, 0), *one = vb_index(L, 1), *two = vb_index(L, 2), *w = vb_index(L, W);
     ptoc_value *stride = vb_index(L, cols);
-    ptoc_value *s = vb_tile_ptr(L, src, elem), *d = vb_tile_ptr(L, dst, elem), *t = window_ptr(L, elem);
+    ptoc_value *s = vb_tile_ptr(L, src, elem), *d = vb_tile_ptr(L, dst, elem), *t = a2_window_ptr(L, elem, 0);
     ptoc_value *rest = vb_arith(L, "arith.subi", vrows, one), *pairs = vb_arith(L, "arith.divui", rest, two);
     a2_prog P;
     a2_prog_init(&P, L, row->vop, elem);
@@ -321,7 +311,7 @@ static void row_reduce_lower(vop_builder *L, ptoc_op *op, const r_row *row)
     a2_prog_init(&R.P, L, row->vop, s->elem);
     R.src = vb_tile_ptr(L, src, s->elem);
     R.dst = vb_tile_ptr(L, dst, s->elem);
-    R.tmp = tmp_fits ? vb_tile_ptr(L, tmp, s->elem) : window_ptr(L, s->elem);
+    R.tmp = tmp_fits ? vb_tile_ptr(L, tmp, s->elem) : a2_window_ptr(L, s->elem, 0);
     /* the index constants the loops use, made here where they dominate every use */
     const int64_t consts[] = {0, 1, R.E, s->cols, dstride};
     for (size_t k = 0; k < sizeof consts / sizeof consts[0]; k++)

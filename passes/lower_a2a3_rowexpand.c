@@ -190,10 +190,7 @@ static ptoc_value *window_of(a2_prog *P, ptoc_value *tmp, ptoc_type *elem)
     vop_builder *L = P->L;
     if (tmp)
         return vb_tile_ptr(L, tmp, elem);
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = a2_i64(P, (int64_t)a3->scratch_begin);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
+    return a2_window_ptr(L, elem, 0);
 }
 
 /* The tmp form's tmp: a row_major none_box vec tile of dst's element type. */

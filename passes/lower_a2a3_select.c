@@ -89,15 +89,6 @@ static ptoc_value *tile_as(vop_builder *L, ptoc_value *tile, ptoc_type *elem)
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
 }
 
-/* A pointer to `elem` at byte `off` of the A2/A3 hidden scratch window. */
-static ptoc_value *window_ptr(a2_prog *P, ptoc_type *elem, int64_t off)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = a2_i64(P, (int64_t)a3->scratch_begin + off);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(P->L->ctx, elem);
-    return vb_result0(vb_vop(P->L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 /* The valid rows and columns of `tile`: constants when static. */
 static void valid_of(a2_prog *P, ptoc_value *tile, ptoc_value **vr, ptoc_value **vc)
 {
@@ -448,7 +439,7 @@ static void cmp_pointers(cmp_prog *C, vop_builder *L, const cmp_op *c)
         return;
     a2_prog B;
     a2_prog_init(&B, L, PTOC_PTO_VOP_A2A3_VBRCB, c->lane);
-    B.ptrs[0] = window_ptr(P, c->lane, W_RHS), B.ptrs[1] = P->ptrs[2];
+    B.ptrs[0] = a2_window_ptr(P->L, c->lane, W_RHS), B.ptrs[1] = P->ptrs[2];
     B.nptrs = 2;
     instr(&B, a2_index(P, 0), a2_index(P, 0), NULL, a2_index(P, 1));
     P->ptrs[2] = B.ptrs[0], P->cols[2] = 0;
@@ -463,8 +454,8 @@ static void cmp_program(vop_builder *L, const cmp_op *c)
     C.E = P->E, C.RB = P->E / 8;
     a2_prog_init(&C.W, L, PTOC_PTO_VOP_A2A3_VAND, i16);
     C.mask16 = vb_tile_ptr(L, c->mask, i16);
-    C.keep = window_ptr(P, i16, W_KEEP), C.saved = window_ptr(P, i16, W_SAVED);
-    C.valid = C.ne ? window_ptr(P, i16, W_VALID) : NULL;
+    C.keep = a2_window_ptr(P->L, i16, W_KEEP), C.saved = a2_window_ptr(P->L, i16, W_SAVED);
+    C.valid = C.ne ? a2_window_ptr(P->L, i16, W_VALID) : NULL;
     ptoc_value *vr, *vc;
     valid_of(P, c->src, &vr, &vc);
     C.nrep = idx_op(P, "arith.ceildivsi", vc, C.E);

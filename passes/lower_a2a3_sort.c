@@ -57,14 +57,6 @@ static void op0(vop_builder *L, ptoc_pto_vop_id id, uint32_t n, ptoc_value *cons
     (void)vb_vop(L, id, n, ops, 0, NULL, NULL, NULL, NULL, NULL);
 }
 
-static ptoc_value *window(vop_builder *L, ptoc_type *elem, int64_t past)
-{
-    const ptoc_pto_arch_info *a3 = ptoc_pto_arch_info_of(PTOC_PTO_ARCH_A3);
-    ptoc_value *addr = i64v(L, (int64_t)a3->scratch_begin + past);
-    ptoc_type *pt = ptoc_pto_ub_ptr_type(L->ctx, elem);
-    return vb_result0(vb_vop(L, PTOC_PTO_VOP_A2A3_UB_PTR, 1, &addr, 1, &pt, NULL, NULL, NULL, NULL));
-}
-
 /* One burst of `blocks` (index) 32-byte blocks. */
 static void copy_blocks(vop_builder *L, ptoc_value *d, ptoc_value *doff, ptoc_value *s, ptoc_value *soff,
                         ptoc_value *blocks)
@@ -118,7 +110,7 @@ static void sort_tail(s32 *S, ptoc_value *r, ptoc_value *ir, ptoc_value *blk, pt
     vop_builder *L = S->L;
     unsigned esize = ptoc_type_bitwidth(S->elem) / 8;
     ptoc_type *i32 = ptoc_type_int(L->ctx, 32, PTOC_SIGNLESS), *word = word_of(L, S->elem);
-    ptoc_value *vals = window(L, S->elem, 0), *ids = window(L, i32, 128), *pairs = window(L, word, 256);
+    ptoc_value *vals = a2_window_ptr(L, S->elem, 0), *ids = a2_window_ptr(L, i32, 128), *pairs = a2_window_ptr(L, word, 256);
     ptoc_value *col = vb_arith(L, "arith.muli", blk, vb_index(L, 32)), *zero = vb_index(L, 0);
     ptoc_value *soff = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", r, vb_index(L, S->scols)), col);
     ptoc_value *ioff = vb_arith(L, "arith.addi", vb_arith(L, "arith.muli", ir, vb_index(L, S->icols)), col);
@@ -138,7 +130,7 @@ static void sort_tail(s32 *S, ptoc_value *r, ptoc_value *ir, ptoc_value *blk, pt
     op0(L, PTOC_PTO_VOP_A2A3_VECTOR_DUP, 4, di);
     set_mask(L, i64v(L, -1), i64v(L, -1));
     ptoc_value *sort[7] = {vals, zero, vals, zero, ids, zero, one};
-    sort[0] = window(L, S->elem, 256);
+    sort[0] = a2_window_ptr(L, S->elem, 256);
     op0(L, PTOC_PTO_VOP_A2A3_VBITSORT, 7, sort);
     /* the tail's pairs to dst's row r from pair 32 * blk (offsets in elements) */
     ptoc_value *drow = vb_arith(L, "arith.muli", r, vb_index(L, S->dcols));
