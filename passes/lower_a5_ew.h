@@ -15,26 +15,17 @@
 #include "passes/lower_a5.h"
 #include "passes/vop_builder.h"
 
-/* What one register of a tile's elements is (64-bit types: a lo/hi pair of
- * 64 lanes, predicated at b32). */
-typedef struct a5_lanes {
-    ptoc_type *elem, *vreg, *mask;
-    unsigned bits;              /* the predicate's granularity */
-    int64_t count;              /* elements per register */
-} a5_lanes;
-
-a5_lanes a5_lanes_of(vop_builder *L, ptoc_type *elem);
 /* A micro-op of the register type: `n` operands, one register result. */
-ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
+ptoc_value *a5_vop(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
                    ptoc_value *const *ops);
 /* The scalar v of the element type (an integer tile's is signless), for vbr and the vOPs forms. */
-ptoc_value *a5_elem_const(vop_builder *L, const a5_lanes *ln, double v);
+ptoc_value *a5_elem_const(vop_builder *L, const vb_lanes *ln, double v);
 
 /* Where the loop is: dst's row (NULL in the flat loop), the register's first
  * column (the element offset in the flat loop), the tail predicate. */
 typedef struct a5_pos { ptoc_value *row, *col, *mask; } a5_pos;
 /* dst's register from the loaded registers `in` (one per tile in). */
-typedef ptoc_value *(*a5_reg_fn)(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, const a5_pos *at,
+typedef ptoc_value *(*a5_reg_fn)(vop_builder *L, const vb_lanes *ln, ptoc_value *const *in, const a5_pos *at,
                                  const void *ctx);
 typedef struct a5_map_spec {
     ptoc_value *const *ins;

@@ -96,26 +96,26 @@ typedef struct x_op {
 
 /* ---------------------------------------------------------------- one register */
 
-static ptoc_value *vop2(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
+static ptoc_value *vop2(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a, ptoc_value *b,
                         ptoc_value *mask)
 {
     ptoc_value *ops[3] = {a, b, mask};
     return a5_vop(L, ln, id, 3, ops);
 }
 
-static ptoc_value *sel(vop_builder *L, const a5_lanes *ln, ptoc_value *a, ptoc_value *b, ptoc_value *pred)
+static ptoc_value *sel(vop_builder *L, const vb_lanes *ln, ptoc_value *a, ptoc_value *b, ptoc_value *pred)
 {
     return vop2(L, ln, PTOC_PTO_VOP_VSEL, a, b, pred);
 }
 
-static ptoc_value *cmps(vop_builder *L, const a5_lanes *ln, ptoc_value *a, ptoc_value *s, const char *mode,
+static ptoc_value *cmps(vop_builder *L, const vb_lanes *ln, ptoc_value *a, ptoc_value *s, const char *mode,
                         ptoc_value *mask)
 {
     ptoc_value *ops[3] = {a, s, mask};
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VCMPS, 3, ops, 1, &ln->mask, "cmp_mode", mode, NULL, NULL));
 }
 
-static ptoc_value *pred_op(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a,
+static ptoc_value *pred_op(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id, ptoc_value *a,
                            ptoc_value *b, ptoc_value *within)
 {
     ptoc_value *ops[3] = {a, b, within};
@@ -123,7 +123,7 @@ static ptoc_value *pred_op(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id i
 }
 
 /* a - (a / b) * b, then for trem + b where r != 0 and (a >= 0) != (b >= 0). */
-static ptoc_value *int_remainder(vop_builder *L, const a5_lanes *ln, const x_op *x, ptoc_value *a,
+static ptoc_value *int_remainder(vop_builder *L, const vb_lanes *ln, const x_op *x, ptoc_value *a,
                                  ptoc_value *b, ptoc_value *mask)
 {
     ptoc_value *q = vop2(L, ln, PTOC_PTO_VOP_VDIV, a, b, mask);
@@ -137,7 +137,7 @@ static ptoc_value *int_remainder(vop_builder *L, const a5_lanes *ln, const x_op 
 }
 
 /* The predicate of source k's valid lanes in this register of row at->row. */
-static ptoc_value *part_pred(vop_builder *L, const a5_lanes *ln, const x_op *x, int k, const a5_pos *at)
+static ptoc_value *part_pred(vop_builder *L, const vb_lanes *ln, const x_op *x, int k, const a5_pos *at)
 {
     enum { CMP_ULT = 6 };
     ptoc_value *in_row = vb_cmpi(L, CMP_ULT, at->row, x->valid[k][0]);
@@ -149,7 +149,7 @@ static ptoc_value *part_pred(vop_builder *L, const a5_lanes *ln, const x_op *x, 
     return vb_result0(vb_vop(L, plt, 1, &rem, 2, types, NULL, NULL, NULL, NULL));
 }
 
-static ptoc_value *x_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, const a5_pos *at,
+static ptoc_value *x_reg(vop_builder *L, const vb_lanes *ln, ptoc_value *const *in, const a5_pos *at,
                          const void *ctx)
 {
     const x_op *x = ctx;
@@ -270,7 +270,7 @@ void a5_ewx_lower(vop_builder *L, ptoc_op *op)
     ptoc_type *src_elem = vb_tile_desc(x.tiles[0]->type)->elem;
     bool widen = src_elem != elem;      /* taxpy f16 -> f32: the scalar is src's type, then f32 */
     a5_open_vecscope(L, op);
-    a5_lanes ln = a5_lanes_of(L, reg_elem);
+    vb_lanes ln = vb_lanes_of(L, reg_elem);
     if (x.scalar && widen)
         x.scalar = vb_cast(L, "arith.extf", vb_scalar_as(L, x.scalar, src_elem), elem);
     else if (x.scalar)

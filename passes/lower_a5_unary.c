@@ -25,22 +25,13 @@
 
 /* ---------------------------------------------------------------- the shared loop */
 
-a5_lanes a5_lanes_of(vop_builder *L, ptoc_type *elem)
-{
-    unsigned ebits = ptoc_type_bitwidth(elem);
-    a5_lanes r = {elem, NULL, NULL, ebits == 64 ? 32 : ebits, ebits == 64 ? 64 : 2048 / ebits};
-    r.vreg = ptoc_pto_vreg_type_get(L->ctx, elem, r.count);
-    r.mask = ptoc_pto_mask_type_get(L->ctx, r.bits);
-    return r;
-}
-
-ptoc_value *a5_vop(vop_builder *L, const a5_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
+ptoc_value *a5_vop(vop_builder *L, const vb_lanes *ln, ptoc_pto_vop_id id, uint32_t n,
                    ptoc_value *const *ops)
 {
     return vb_result0(vb_vop(L, id, n, ops, 1, &ln->vreg, NULL, NULL, NULL, NULL));
 }
 
-ptoc_value *a5_elem_const(vop_builder *L, const a5_lanes *ln, double v)
+ptoc_value *a5_elem_const(vop_builder *L, const vb_lanes *ln, double v)
 {
     if (ptoc_type_is_float(ln->elem))
         return vb_float(L, ln->elem, v);
@@ -79,7 +70,7 @@ static ptoc_value *all_lanes(vop_builder *L, unsigned bits)
 }
 
 /* The f16 elements in v's EVEN lanes (an UNPK_B16 load) as f32 lanes: exact. */
-static ptoc_value *widen_f16(vop_builder *L, const a5_lanes *ln, ptoc_value *v, ptoc_value *all16)
+static ptoc_value *widen_f16(vop_builder *L, const vb_lanes *ln, ptoc_value *v, ptoc_value *all16)
 {
     ptoc_value *ops[2] = {v, all16};
     return vb_result0(vb_vop(L, PTOC_PTO_VOP_VCVT, 2, ops, 1, &ln->vreg, "part", "EVEN", NULL, NULL));
@@ -117,7 +108,7 @@ void a5_map(vop_builder *L, const a5_map_spec *m)
         tiles[i] = m->ins[i];
     tiles[nin] = m->dst;
     ptoc_type *elem = m->elem ? m->elem : vb_tile_desc(m->dst->type)->elem;
-    a5_lanes ln = a5_lanes_of(L, m->f16_in_f32 ? ptoc_type_float(L->ctx, PTOC_F32) : elem);
+    vb_lanes ln = vb_lanes_of(L, m->f16_in_f32 ? ptoc_type_float(L->ctx, PTOC_F32) : elem);
     for (uint32_t i = 0; i < nt; i++) {
         uint32_t j = 0;
         while (tiles[j] != tiles[i])    /* an in-place op reads and writes one tile: one pointer */
@@ -198,7 +189,7 @@ bool a5_unary_lowers(ptoc_pto_op_id opcode) { return un_row_of(opcode) != NULL; 
 
 typedef struct un_ctx { const un_row *row; ptoc_value *one, *minus_one; } un_ctx;
 
-static ptoc_value *un_reg(vop_builder *L, const a5_lanes *ln, ptoc_value *const *in, const a5_pos *at,
+static ptoc_value *un_reg(vop_builder *L, const vb_lanes *ln, ptoc_value *const *in, const a5_pos *at,
                           const void *ctx)
 {
     const un_ctx *u = ctx;
@@ -236,7 +227,7 @@ void a5_unary_lower(vop_builder *L, ptoc_op *op)
     /* the library rounds f16 sqrt to f16 before dividing; the cpu target rounds 1/sqrt once, from f32 */
     bool wide = u.row->op == PTOC_PTO_OP_TRSQRT && ptoc_type_bitwidth(d->elem) == 16;
     a5_open_vecscope(L, op);
-    a5_lanes ln = a5_lanes_of(L, wide ? ptoc_type_float(L->ctx, PTOC_F32) : d->elem);
+    vb_lanes ln = vb_lanes_of(L, wide ? ptoc_type_float(L->ctx, PTOC_F32) : d->elem);
     if (u.row->vop == PTOC_PTO_VOP_VDIV) {
         ptoc_value *one = a5_elem_const(L, &ln, 1.0);
         u.one = vb_result0(vb_vop(L, PTOC_PTO_VOP_VBR, 1, &one, 1, &ln.vreg, NULL, NULL, NULL, NULL));
