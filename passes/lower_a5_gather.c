@@ -78,7 +78,7 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     unsigned bits = ptoc_type_bitwidth(d->elem), ib = ptoc_type_bitwidth(i->elem);
     int64_t count = 2048 / ib;
     ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
-    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, iu, count), *mask = ptoc_pto_mask_type_get(L->ctx, ib);
+    vb_lanes il = vb_lanes_of(L, iu);                 /* count lanes of ib-bit indices */
     ptoc_type *dvreg = ptoc_pto_vreg_type_get(L->ctx, d->elem, 2048 / bits);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *ip = vb_tile_ptr(L, idx, iu);
     ptoc_value *dp = vb_tile_ptr(L, dst, d->elem);
@@ -91,11 +91,9 @@ static void index_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, ptoc
     ptoc_value *irow = vb_arith(L, "arith.muli", r, istride), *drow = vb_arith(L, "arith.muli", r, dstride);
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
     ptoc_value *rest = vb_arith(L, "arith.subi", vcols, c);
-    ptoc_type *plt_types[2] = {mask, L->index};
-    ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
-    ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
+    ptoc_value *m = vb_first(L, &il, rest);
     ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
-    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, il.vreg, "dist", "NORM");
     ptoc_value *gops[3] = {sp, index, m};
     bool bc = bits == 16 && ib == 32;      /* 16-bit data in the even lanes, stored packed */
     ptoc_value *v = vb_vop1(L, bc ? PTOC_PTO_VOP_VGATHER2_BC : PTOC_PTO_VOP_VGATHER2, 3, gops, dvreg, NULL, NULL);
@@ -137,7 +135,7 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
     unsigned bits = ptoc_type_bitwidth(s->elem), ib = ptoc_type_bitwidth(i->elem);
     int64_t count = 2048 / ib;
     ptoc_type *iu = ptoc_type_int(L->ctx, ib, PTOC_UNSIGNED);
-    ptoc_type *ivreg = ptoc_pto_vreg_type_get(L->ctx, iu, count), *mask = ptoc_pto_mask_type_get(L->ctx, ib);
+    vb_lanes il = vb_lanes_of(L, iu);                 /* count lanes of ib-bit indices */
     ptoc_type *svreg = ptoc_pto_vreg_type_get(L->ctx, s->elem, 2048 / bits);
     zero_storage(L, dst);
     ptoc_value *sp = vb_tile_ptr(L, src, s->elem), *ip = vb_tile_ptr(L, idx, iu);
@@ -151,13 +149,11 @@ static void scatter_program(vop_builder *L, ptoc_value *src, ptoc_value *idx, pt
     ptoc_value *irow = vb_arith(L, "arith.muli", r, istride), *srow = vb_arith(L, "arith.muli", r, sstride);
     ptoc_value *c = vb_loop_begin(L, &cols, zero, vcols, step);
     ptoc_value *rest = vb_arith(L, "arith.subi", vcols, c);
-    ptoc_type *plt_types[2] = {mask, L->index};
-    ptoc_pto_vop_id plt = ib == 16 ? PTOC_PTO_VOP_PLT_B16 : PTOC_PTO_VOP_PLT_B32;
-    ptoc_value *m = vb_result0(vb_vop(L, plt, 1, &rest, 2, plt_types, NULL, NULL, NULL, NULL));
+    ptoc_value *m = vb_first(L, &il, rest);
     ptoc_value *vops[2] = {sp, vb_arith(L, "arith.addi", srow, c)};
     ptoc_value *v = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, vops, svreg, "dist", bits == 8 ? "UNPK_B8" : "NORM");
     ptoc_value *lops[2] = {ip, vb_arith(L, "arith.addi", irow, c)};
-    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, ivreg, "dist", "NORM");
+    ptoc_value *index = vb_vop1(L, PTOC_PTO_VOP_VLDS, 2, lops, il.vreg, "dist", "NORM");
     ptoc_value *sops[4] = {v, dp, index, m};
     vb_vop(L, PTOC_PTO_VOP_VSCATTER, 4, sops, 0, NULL, NULL, NULL, NULL, NULL);
     vb_loop_end(L, &cols);
