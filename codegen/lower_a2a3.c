@@ -930,11 +930,12 @@ static bool lower_vreducev2(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-static bool lower_get_rsvd_cnt(cg *g, ptoc_op *op, const cg_rule *rule)
+/* get_rsvd_cnt / get_vms4_sr: the state field rule->arg (ST_RSVD, ST_VMS4),
+ * as the result's integer type. */
+static bool lower_get_state(cg *g, ptoc_op *op, const cg_rule *rule)
 {
-    (void)rule;
     LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
-    LLVMValueRef v = field(g, ST_RSVD);
+    LLVMValueRef v = field(g, (unsigned)rule->arg);
     cg_set(g, &op->results[0], ty == g->i64 ? v : LLVMBuildTrunc(g->b, v, ty, ""));
     return true;
 }
@@ -1052,14 +1053,6 @@ static bool lower_vmrgsort4(cg *g, ptoc_op *op, const cg_rule *rule)
     return true;
 }
 
-static bool lower_get_vms4_sr(cg *g, ptoc_op *op, const cg_rule *rule)
-{
-    (void)rule;
-    LLVMTypeRef ty = cg_type(g, op->results[0].type, op->loc);
-    LLVMValueRef v = field(g, ST_VMS4);
-    cg_set(g, &op->results[0], ty == g->i64 ? v : LLVMBuildTrunc(g->b, v, ty, ""));
-    return true;
-}
 
 /* ub_ptr a: the vec space's base plus a bytes. */
 static bool lower_ub_ptr(cg *g, ptoc_op *op, const cg_rule *rule)
@@ -1124,10 +1117,10 @@ const cg_rule cg_a2a3_rules[] = {
     VOP(A2A3_ST_UB, lower_ub_scalar, 0),
     VOP(A2A3_VGATHER, lower_vgather, 0),
     VOP(A2A3_VREDUCEV2, lower_vreducev2, 0),
-    VOP(A2A3_GET_RSVD_CNT, lower_get_rsvd_cnt, 0),
+    VOP(A2A3_GET_RSVD_CNT, lower_get_state, ST_RSVD),
     VOP(A2A3_VBITSORT, lower_vbitsort, 0),
     VOP(A2A3_VMRGSORT4, lower_vmrgsort4, 0),
-    VOP(A2A3_GET_VMS4_SR, lower_get_vms4_sr, 0),
+    VOP(A2A3_GET_VMS4_SR, lower_get_state, ST_VMS4),
     VOP(A2A3_VGATHERB, lower_vgatherb, 0),
 };
 const size_t cg_a2a3_rule_count = sizeof cg_a2a3_rules / sizeof cg_a2a3_rules[0];
