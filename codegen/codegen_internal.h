@@ -130,9 +130,9 @@ extern const cg_rule cg_pto_cube_rules[];       /* lower_pto_cube.c: tmatmul, tm
 extern const size_t cg_pto_cube_rule_count;
 extern const cg_rule cg_pto_convert_rules[];    /* lower_pto_convert.c: tcvt */
 extern const size_t cg_pto_convert_rule_count;
-extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks */
+extern const cg_rule cg_pto_misc_rules[];       /* lower_pto_misc.c: the cpu target's own rows (tprefetch) */
 extern const size_t cg_pto_misc_rule_count;
-extern const cg_rule cg_pto_core_rules[];       /* lower_pto_misc.c: its rows the model targets share */
+extern const cg_rule cg_pto_core_rules[];       /* lower_pto_misc.c: reserved buffers, sections, sub-blocks, valid shapes */
 extern const size_t cg_pto_core_rule_count;
 extern const cg_rule cg_pto_fill_rules[];       /* lower_pto_fill.c: texpands tfillpad* tci ttri trandom */
 extern const size_t cg_pto_fill_rule_count;

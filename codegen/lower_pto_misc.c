@@ -104,19 +104,13 @@ static bool lower_tprefetch(cg *g, ptoc_op *op, const cg_rule *rule)
     return false;
 }
 
+/* The cpu target's alone; it has cg_pto_core_rules below too. */
 const cg_rule cg_pto_misc_rules[] = {
-    {PTO(RESERVE_BUFFER), lower_reserve_buffer, 0},
-    {PTO(IMPORT_RESERVED_BUFFER), lower_import_reserved_buffer, 0},
-    {PTO(SECTION_CUBE), lower_section, 1},
-    {PTO(SECTION_VECTOR), lower_section, 0},
-    {PTO(GET_SUBBLOCK_IDX), lower_subblock_query, 0},
-    {PTO(GET_SUBBLOCK_NUM), lower_subblock_query, 1},
-    {PTO(SET_VALIDSHAPE), lower_set_validshape, 0},
     {PTO(TPREFETCH), lower_tprefetch, 0},
 };
 const size_t cg_pto_misc_rule_count = sizeof cg_pto_misc_rules / sizeof cg_pto_misc_rules[0];
 
-/* The rows the model targets (a5, a2a3) share with cpu: a block's cores
+/* The rows every target has (cpu, a5, a2a3): a block's cores
  * and the buffers their pipes use mean the same there (lower_pto_xcore.c),
  * and a tile's valid shape is the same run-time pair that their lowerings
  * read. */

@@ -33,6 +33,7 @@ static const cg_rule_table cpu_rule_tables[] = {
     {cg_pto_cube_rules, &cg_pto_cube_rule_count},
     {cg_pto_convert_rules, &cg_pto_convert_rule_count},
     {cg_pto_misc_rules, &cg_pto_misc_rule_count},
+    {cg_pto_core_rules, &cg_pto_core_rule_count},
     {cg_pto_scalar_ptr_rules, &cg_pto_scalar_ptr_rule_count},
     {cg_pto_unary_rules, &cg_pto_unary_rule_count},
     {cg_pto_reduce_rules, &cg_pto_reduce_rule_count},
