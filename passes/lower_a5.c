@@ -326,17 +326,7 @@ static void expand_program(lower *L, ew_op *e)
         ew_program(L, e);
         return;
     }
-    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_op *va = vb_tile_valid(L, e->tiles[0]);
-    ptoc_op *vd = vb_tile_valid(L, e->tiles[2]);
-    ptoc_value *same[2];
-    for (uint32_t k = 0; k < 2; k++) {
-        ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
-        ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),      /* 0: eq, as MLIR numbers them */
-                                ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 0)};
-        same[k] = vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
-    }
-    ptoc_value *cond = vb_arith(L, "arith.andi", same[0], same[1]);
+    ptoc_value *cond = vb_same_valid(L, e->tiles[0], e->tiles[2]);
     ptoc_op *branch = ptoc_builder_create(&L->b, "scf.if", 1, &cond, 0, NULL, 0, NULL, 2);
     ptoc_builder after = L->b;
     for (uint32_t k = 0; k < 2; k++) {

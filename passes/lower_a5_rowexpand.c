@@ -214,16 +214,7 @@ static bool src0_full(const rx_op *r, bool *known)
 /* src0 == dst's valid shape, as an i1 (both shapes read at run time). */
 static ptoc_value *src0_full_now(vop_builder *L, const rx_op *r)
 {
-    ptoc_type *i1 = ptoc_type_int(L->ctx, 1, PTOC_SIGNLESS);
-    ptoc_op *va = vb_tile_valid(L, r->src0), *vd = vb_tile_valid(L, r->dst);
-    ptoc_value *same[2];
-    for (uint32_t k = 0; k < 2; k++) {
-        ptoc_value *ops[2] = {ptoc_op_result(va, k), ptoc_op_result(vd, k)};
-        ptoc_named_attr pred = {ptoc_ident_cstr(L->ctx, "predicate"),      /* 0: eq, as MLIR numbers them */
-                                ptoc_attr_int(L->ctx, ptoc_type_int(L->ctx, 64, PTOC_SIGNLESS), 0)};
-        same[k] = vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
-    }
-    return vb_arith(L, "arith.andi", same[0], same[1]);
+    return vb_same_valid(L, r->src0, r->dst);
 }
 
 /* Which roles the binary op can take: bit 0 src1 the vector, bit 1 src0 the vector. */

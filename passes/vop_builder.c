@@ -182,6 +182,14 @@ ptoc_value *vb_cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value
     return vb_result0(ptoc_builder_create(&L->b, "arith.cmpi", 2, ops, 1, &i1, 1, &pred, 0));
 }
 
+ptoc_value *vb_same_valid(vop_builder *L, ptoc_value *a, ptoc_value *b)
+{
+    ptoc_op *va = vb_tile_valid(L, a), *vb = vb_tile_valid(L, b);
+    ptoc_value *rows = vb_cmpi(L, VB_CMP_EQ, ptoc_op_result(va, 0), ptoc_op_result(vb, 0));
+    ptoc_value *cols = vb_cmpi(L, VB_CMP_EQ, ptoc_op_result(va, 1), ptoc_op_result(vb, 1));
+    return vb_arith(L, "arith.andi", rows, cols);
+}
+
 int vb_dps_ins(const ptoc_op *op)
 {
     uint32_t nins, nouts;

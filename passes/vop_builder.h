@@ -91,6 +91,8 @@ void vb_if_end(vop_builder *L, vb_if *f);
 /* arith.cmpi with an MLIR predicate number. */
 enum { VB_CMP_EQ = 0, VB_CMP_NE = 1, VB_CMP_UGT = 8 };
 ptoc_value *vb_cmpi(vop_builder *L, int64_t predicate, ptoc_value *x, ptoc_value *y);
+/* Whether tiles a and b have the same valid shape, read at run time (an i1). */
+ptoc_value *vb_same_valid(vop_builder *L, ptoc_value *a, ptoc_value *b);
 
 /* The number of ins of a DPS op without results whose one out is its last
  * operand (the tile ops the lowerings take), or -1 for any other op. */
